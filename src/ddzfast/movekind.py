@@ -1,0 +1,27 @@
+"""The kinds of move of RULES.md section 3, with the core's numbering."""
+from enum import IntEnum
+
+
+class MoveKind(IntEnum):
+    """A move's kind. Values are the core's kind codes (the ``kind`` field of
+    ``MOVE_DTYPE``); names are exactly those of RULES.md section 3."""
+
+    PASS = 0
+    SINGLE = 1
+    PAIR = 2
+    TRIPLE = 3
+    TRIPLE_SINGLE = 4
+    TRIPLE_PAIR = 5
+    STRAIGHT = 6
+    PAIR_STRAIGHT = 7
+    PLANE = 8
+    PLANE_SINGLES = 9
+    PLANE_PAIRS = 10
+    FOUR_SINGLES = 11
+    FOUR_PAIRS = 12
+    BOMB = 13
+    ROCKET = 14
+    WILD_ROCKET = 15
+    HEAVEN_ROCKET = 16
+    HEAVEN_BOMB = 17
+    SUPER_BOMB = 18

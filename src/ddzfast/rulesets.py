@@ -1,0 +1,68 @@
+"""The three rule sets of RULES.md, written as data.
+
+The core compiles each description into a small C struct (``ddz_rules``), so a
+new rule set is a new entry here, not new code paths in the generator.
+
+Fields of a description:
+
+* ``wildcard``: the deck holds one W (the 55th card).
+* ``kinds``: the move kinds that exist (PASS always does).
+* ``tiers``: bomb tiers by kind; every other kind is tier 0 (plain). A move of a
+  higher tier beats any move of a lower one.
+* ``ranked``: bomb-tier kinds whose same-tier moves compare by rank.
+* ``wild_joker_kind``: the kind of X+W and D+W, or None.
+* ``wild_joker_stands``: in X+W, W stands for the other joker (so ``wild`` is
+  13 or 14) rather than playing as itself (``wild`` 15).
+* ``xdw_kind``: the kind of X+D+W, or None.
+* ``four_wild_kind``: the kind of a natural four + W, or None.
+* ``kitty``: cards in the kitty (the landlord holds 17 + kitty).
+* ``multipliers``: factor on the deal's multiplier for each kind played.
+"""
+from __future__ import annotations
+
+_COMMON = (
+    "SINGLE", "PAIR", "TRIPLE", "TRIPLE_SINGLE", "STRAIGHT", "PAIR_STRAIGHT",
+    "PLANE", "PLANE_SINGLES", "FOUR_SINGLES", "BOMB", "ROCKET",
+)
+
+RULE_SETS: dict[str, dict] = {
+    "classic": dict(
+        wildcard=False,
+        kinds=_COMMON + ("TRIPLE_PAIR", "PLANE_PAIRS", "FOUR_PAIRS"),
+        tiers={"BOMB": 1, "ROCKET": 2},
+        ranked=("BOMB",),
+        wild_joker_kind=None,
+        wild_joker_stands=False,
+        xdw_kind=None,
+        four_wild_kind=None,
+        kitty=3,
+        multipliers={"BOMB": 2, "ROCKET": 2},
+    ),
+    "biegang": dict(
+        wildcard=True,
+        kinds=_COMMON + ("TRIPLE_PAIR", "PLANE_PAIRS", "FOUR_PAIRS",
+                         "WILD_ROCKET", "HEAVEN_ROCKET", "HEAVEN_BOMB"),
+        tiers={"BOMB": 1, "ROCKET": 2, "WILD_ROCKET": 3, "HEAVEN_ROCKET": 3,
+               "HEAVEN_BOMB": 3},
+        ranked=("BOMB",),
+        wild_joker_kind="WILD_ROCKET",
+        wild_joker_stands=False,
+        xdw_kind="HEAVEN_ROCKET",
+        four_wild_kind="HEAVEN_BOMB",
+        kitty=4,
+        multipliers={"BOMB": 2, "ROCKET": 2, "WILD_ROCKET": 2,
+                     "HEAVEN_ROCKET": 4, "HEAVEN_BOMB": 4},
+    ),
+    "super": dict(
+        wildcard=True,
+        kinds=_COMMON + ("SUPER_BOMB",),
+        tiers={"BOMB": 1, "ROCKET": 2, "SUPER_BOMB": 3},
+        ranked=("BOMB", "SUPER_BOMB"),
+        wild_joker_kind="ROCKET",
+        wild_joker_stands=True,
+        xdw_kind=None,
+        four_wild_kind="SUPER_BOMB",
+        kitty=4,
+        multipliers={"BOMB": 2, "ROCKET": 2, "SUPER_BOMB": 3},
+    ),
+}
