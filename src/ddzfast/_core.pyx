@@ -66,6 +66,11 @@ _set_shape(K_FOUR_PAIRS, 4, 0, 1, 12, 2, 2, 1)
 _set_shape(K_BOMB, 4, 0, 1, 12, 0, 0, 1)
 
 
+cdef extern from *:
+    int _ctz "__builtin_ctz"(unsigned int) noexcept nogil
+    int _popcount "__builtin_popcount"(unsigned int) noexcept nogil
+
+
 cdef inline int _nib(uint64_t h, int i) noexcept nogil:
     return <int>((h >> (4 * i)) & 15)
 
@@ -103,12 +108,14 @@ cdef int ddz_hand_valid(const ddz_rules* rules, uint64_t hand) noexcept nogil:
 
 ctypedef struct gen_t:
     ddz_move* out
-    int64_t cap
-    int64_t n
+    int cap     # int, not int64: the 64-bit stores of _emit cannot alias it
+    int n
     int c[16]
     int w
     int size
     int wild_max
+    unsigned int ge[5]     # ge[q]: bitmask of ranks 0..14 holding at least q
+    unsigned int wmask     # ranks W may stand for in a main part
     # the main part being completed with kickers
     int kind
     int rank
@@ -122,14 +129,14 @@ ctypedef struct gen_t:
 
 cdef inline void _emit(gen_t* g, uint64_t cards, int kind, int rank, int length,
                        int wild) noexcept nogil:
-    cdef ddz_move* m
+    # Two 64-bit stores: byte-wide stores would alias every field of *g and
+    # force the compiler to reload them after each move.
+    cdef uint64_t* slot
     if g.n < g.cap:
-        m = g.out + g.n
-        m.cards = cards
-        m.kind = <uint8_t>kind
-        m.rank = <uint8_t>rank
-        m.length = <uint8_t>length
-        m.wild = <uint8_t>wild
+        slot = <uint64_t*>(g.out + g.n)
+        slot[0] = cards
+        slot[1] = (<uint64_t>kind | (<uint64_t>rank << 8) | (<uint64_t>length << 16)
+                   | (<uint64_t>wild << 24))
     g.n += 1
 
 
@@ -171,50 +178,85 @@ cdef void _pairs(gen_t* g, int idx, int need, uint64_t acc, int wleft) noexcept 
 
 cdef void _with_kickers(gen_t* g, int kind, int rank, int length,
                         uint64_t main, int wild_free, int wild) noexcept nogil:
-    # Emit the main part `main` alone or with every kicker choice of `kind`.
+    # Emit the main part `main` with every kicker choice of `kind`.
     cdef int mode = KMODE[kind]
-    cdef int need, k, i
-    cdef int lo = rank, hi = rank + length - 1
-    if mode == 0:
-        _emit(g, main, kind, rank, length, wild)
-        return
-    need = KPER[kind] * length
-    g.kind = kind
-    g.rank = rank
-    g.length = length
-    g.wild = wild
+    cdef int need = KPER[kind] * length
+    cdef int k, i, j, wi
+    cdef unsigned int mainmask = ((1u << length) - 1) << rank
+    cdef unsigned int pool
+    cdef uint64_t ui
     g.np = 0
     if mode == 1:
-        for k in range(15):
-            if (k < lo or k > hi) and g.c[k]:
-                g.pr[g.np] = k
-                g.pc[g.np] = g.c[k]
-                g.np += 1
+        pool = g.ge[1] & ~mainmask
+        while pool:
+            k = _ctz(pool)
+            pool &= pool - 1
+            g.pr[g.np] = k
+            g.pc[g.np] = g.c[k]
+            g.np += 1
         if wild_free:
             g.pr[g.np] = IDX_W
             g.pc[g.np] = 1
             g.np += 1
+        if need == 1:
+            for i in range(g.np):
+                _emit(g, main + ((<uint64_t>1) << (4 * g.pr[i])), kind, rank, length,
+                      WILD_KICKER if (wild == WILD_NONE and g.pr[i] == IDX_W) else wild)
+            return
+        if need == 2:
+            for i in range(g.np):
+                ui = (<uint64_t>1) << (4 * g.pr[i])
+                wi = WILD_KICKER if (wild == WILD_NONE and g.pr[i] == IDX_W) else wild
+                if g.pc[i] >= 2:
+                    _emit(g, main + 2 * ui, kind, rank, length, wi)
+                for j in range(i + 1, g.np):
+                    _emit(g, main + ui + ((<uint64_t>1) << (4 * g.pr[j])), kind, rank,
+                          length,
+                          WILD_KICKER if (wild == WILD_NONE and g.pr[j] == IDX_W) else wi)
+            return
+        g.kind = kind
+        g.rank = rank
+        g.length = length
+        g.wild = wild
         g.suffix[g.np] = 0
         for i in range(g.np - 1, -1, -1):
             g.suffix[i] = g.suffix[i + 1] + g.pc[i]
         if g.suffix[0] >= need:
             _singles(g, 0, need, main)
     else:
-        for k in range(13):
-            if (k < lo or k > hi) and (g.c[k] >= 2 or (wild_free and g.c[k])):
-                g.pr[g.np] = k
-                g.pc[g.np] = g.c[k]
-                g.np += 1
+        pool = (g.ge[1] if wild_free else g.ge[2]) & 0x1FFFu & ~mainmask
+        while pool:
+            k = _ctz(pool)
+            pool &= pool - 1
+            g.pr[g.np] = k
+            g.pc[g.np] = g.c[k]
+            g.np += 1
         if g.np >= need:
+            g.kind = kind
+            g.rank = rank
+            g.length = length
+            g.wild = wild
             _pairs(g, 0, need, main, wild_free)
 
 
-cdef void _variants(gen_t* g, int kind, int rank, int length, uint64_t natural,
+cdef inline void _variants(gen_t* g, int kind, int rank, int length, uint64_t natural,
                     int short_rank) noexcept nogil:
     # The main part on ranks rank..rank+length-1: all natural, or W standing
     # for one card of one rank (filling the short rank, if there is one).
     cdef int j
     cdef uint64_t unit
+    if KMODE[kind] == 0:
+        if short_rank < 0:
+            _emit(g, natural, kind, rank, length, WILD_NONE)
+            if g.w and KWILD[kind]:
+                for j in range(rank, rank + length):
+                    if j <= g.wild_max:
+                        unit = (<uint64_t>1) << (4 * j)
+                        _emit(g, natural - unit + WBIT, kind, rank, length, j)
+        else:
+            unit = (<uint64_t>1) << (4 * short_rank)
+            _emit(g, natural - unit + WBIT, kind, rank, length, short_rank)
+        return
     if short_rank < 0:
         _with_kickers(g, kind, rank, length, natural, g.w, WILD_NONE)
         if g.w and KWILD[kind]:
@@ -228,33 +270,47 @@ cdef void _variants(gen_t* g, int kind, int rank, int length, uint64_t natural,
 
 
 cdef void _gen_generic(gen_t* g, int kind, int rmin, int nfix) noexcept nogil:
+    # Ranks are walked as bitmasks: full = ranks holding q cards, part = ranks
+    # one short that W may complete.
     cdef int q = KQ[kind]
     cdef int unit = q + KPER[kind] * KMODE[kind]    # cards per main rank
-    cdef int can_wild = g.w and KWILD[kind]
     cdef int r, n, i, short_rank, maxn
+    cdef unsigned int full = g.ge[q]
+    cdef unsigned int part = 0
+    cdef unsigned int cand, bit
     cdef uint64_t natural
+    if rmin > 14:
+        return
+    if g.w and KWILD[kind]:
+        part = g.ge[q - 1] & ~full & g.wmask
     if not KCHAIN[kind]:
         if nfix > 1 or unit > g.size:
             return
-        for r in range(rmin, KMAXR[kind] + 1):
-            if g.c[r] >= q:
-                _variants(g, kind, r, 1, (<uint64_t>q) << (4 * r), -1)
-            elif can_wild and g.c[r] == q - 1 and r <= g.wild_max:
-                _variants(g, kind, r, 1, (<uint64_t>q) << (4 * r), r)
+        cand = (full | part) & ((2u << KMAXR[kind]) - 1) & ~((1u << rmin) - 1)
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
+            _variants(g, kind, r, 1, (<uint64_t>q) << (4 * r),
+                      -1 if (full >> r) & 1 else r)
         return
     maxn = g.size // unit
     if nfix:
         if nfix > maxn:
             return
         maxn = nfix
-    for r in range(rmin, 12):
+    cand = (full | part) & 0xFFFu & ~((1u << rmin) - 1)
+    if _popcount(cand) < KMIN[kind]:
+        return
+    while cand:
+        r = _ctz(cand)
+        cand &= cand - 1
         natural = 0
         short_rank = -1
         for n in range(1, min(12 - r, maxn) + 1):
             i = r + n - 1
-            if g.c[i] < q:
-                if (not can_wild or short_rank >= 0 or g.c[i] < q - 1
-                        or i > g.wild_max):
+            bit = 1u << i
+            if not (full & bit):
+                if short_rank >= 0 or not (part & bit):
                     break
                 short_rank = i
             natural += (<uint64_t>q) << (4 * i)
@@ -295,13 +351,25 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
     cdef gen_t g
     cdef int i, kind, tp, tk
     g.out = out
-    g.cap = cap
+    g.cap = <int>(cap if cap < 0x40000000 else 0x40000000)
     g.n = 0
     for i in range(16):
         g.c[i] = _nib(hand, i)
     g.w = g.c[IDX_W]
     g.size = ddz_size(hand)
     g.wild_max = rules.wild_max_rank if rules.has_wild else -1
+    g.wmask = ((2u << g.wild_max) - 1) if rules.has_wild else 0
+    g.ge[0] = 0x7FFF
+    g.ge[1] = g.ge[2] = g.ge[3] = g.ge[4] = 0
+    for i in range(15):
+        if g.c[i] >= 1:
+            g.ge[1] |= 1u << i
+            if g.c[i] >= 2:
+                g.ge[2] |= 1u << i
+                if g.c[i] >= 3:
+                    g.ge[3] |= 1u << i
+                    if g.c[i] >= 4:
+                        g.ge[4] |= 1u << i
     if last == NULL:
         if g.size == g.w:
             # Nothing but W (or nothing at all): W never plays alone.
