@@ -11,6 +11,7 @@ from libc.stdint cimport uint8_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
 
+cimport cython
 cimport numpy as cnp
 import numpy as np
 
@@ -867,6 +868,7 @@ cdef str _rank_char(int kind, int rank):
     return CARD_CHARS[rank] if rank < 15 else "?"
 
 
+@cython.freelist(64)
 cdef class Move:
     """One move: ``kind``, main ``rank`` (a card index), chain ``length``, the
     physical ``cards`` that leave the hand (W included) and ``wild``, the card
@@ -1038,6 +1040,8 @@ cdef int _last_struct(object last, Rules rules, ddz_move* out) except -1:
     return 0
 
 
+@cython.no_gc     # holds only a numpy array and a Rules: no cycles
+@cython.freelist(16)
 cdef class MoveList:
     """The moves of one query: a thin object over a MOVE_DTYPE array
     (``.array``), with ``len``, indexing and iteration (yielding Move) and
