@@ -10,6 +10,7 @@ itself.
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memcpy
+from cpython.ref cimport Py_INCREF
 
 cimport cython
 cimport numpy as cnp
@@ -19,6 +20,11 @@ from ddzfast.movekind import MoveKind
 from ddzfast.rulesets import RULE_SETS
 
 cnp.import_array()
+
+cdef extern from "numpy/arrayobject.h":
+    object _new_from_descr "PyArray_NewFromDescr"(
+        void* subtype, void* descr, int nd, cnp.npy_intp* dims,
+        cnp.npy_intp* strides, void* data, int flags, void* obj)
 
 # --------------------------------------------------------------------------
 # C part
@@ -1040,7 +1046,7 @@ cdef int _last_struct(object last, Rules rules, ddz_move* out) except -1:
     return 0
 
 
-@cython.no_gc     # holds only a numpy array and a Rules: no cycles
+@cython.no_gc     # refers only to a Rules: no cycles through it
 @cython.freelist(16)
 cdef class MoveList:
     """The moves of one query: a thin object over a MOVE_DTYPE array
@@ -1049,7 +1055,6 @@ cdef class MoveList:
 
     cdef ddz_move* data
     cdef Py_ssize_t n
-    cdef object _array
     cdef Rules rules
 
     def __dealloc__(self):
@@ -1057,15 +1062,19 @@ cdef class MoveList:
 
     @property
     def array(self):
-        """The moves as a read-only numpy array of MOVE_DTYPE."""
-        cdef cnp.ndarray a
-        if self._array is None:
-            a = np.empty(self.n, dtype=MOVE_DTYPE)
-            if self.n:
-                memcpy(cnp.PyArray_DATA(a), self.data, self.n * sizeof(ddz_move))
-            a.flags.writeable = False
-            self._array = a
-        return self._array
+        """The moves as a read-only numpy array of MOVE_DTYPE: a view of this
+        list's buffer (each access makes a new view; none is cached, so that
+        the list and its array never form a reference cycle)."""
+        cdef cnp.npy_intp dims[1]
+        dims[0] = self.n
+        Py_INCREF(MOVE_DTYPE)    # PyArray_NewFromDescr steals a reference
+        a = _new_from_descr(
+            <void*>np.ndarray, <void*>MOVE_DTYPE, 1, dims, NULL,
+            <void*>self.data, cnp.NPY_ARRAY_C_CONTIGUOUS | cnp.NPY_ARRAY_ALIGNED,
+            NULL)
+        Py_INCREF(self)          # PyArray_SetBaseObject steals a reference
+        cnp.PyArray_SetBaseObject(<cnp.ndarray>a, self)
+        return a
 
     @property
     def rules(self) -> Rules:
