@@ -113,6 +113,20 @@ cdef int ddz_hand_valid(const ddz_rules* rules, uint64_t hand) noexcept nogil:
 
 # ---- generation -----------------------------------------------------------
 
+cdef inline unsigned int _ranks_holding(uint64_t hand, int q) noexcept nogil:
+    # Bitmask of the ranks 0..14 holding at least q cards, branch-free: with
+    # every nibble x <= 7, x >= q iff bit 3 of x + 8 - q is set; then the
+    # bits 4i+3 are gathered into bit i.
+    cdef uint64_t t = (((hand & 0x0FFFFFFFFFFFFFFFULL)
+                        + <uint64_t>(8 - q) * 0x0111111111111111ULL)
+                       & 0x0888888888888888ULL) >> 3
+    t = (t | (t >> 3)) & 0x0303030303030303ULL
+    t = (t | (t >> 6)) & 0x000F000F000F000FULL
+    t = (t | (t >> 12)) & 0x000000FF000000FFULL
+    t = (t | (t >> 24)) & 0xFFFFULL
+    return <unsigned int>t
+
+
 ctypedef struct gen_t:
     ddz_move* out
     int cap     # int, not int64: the 64-bit stores of _emit cannot alias it
@@ -367,16 +381,8 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
     g.wild_max = rules.wild_max_rank if rules.has_wild else -1
     g.wmask = ((2u << g.wild_max) - 1) if rules.has_wild else 0
     g.ge[0] = 0x7FFF
-    g.ge[1] = g.ge[2] = g.ge[3] = g.ge[4] = 0
-    for i in range(15):
-        if g.c[i] >= 1:
-            g.ge[1] |= 1u << i
-            if g.c[i] >= 2:
-                g.ge[2] |= 1u << i
-                if g.c[i] >= 3:
-                    g.ge[3] |= 1u << i
-                    if g.c[i] >= 4:
-                        g.ge[4] |= 1u << i
+    for i in range(1, 5):
+        g.ge[i] = _ranks_holding(hand, i)
     if last == NULL:
         if g.size == g.w:
             # Nothing but W (or nothing at all): W never plays alone.
@@ -735,12 +741,21 @@ cdef dict _RULES = {name: Rules(name) for name in RULE_SETS}
 RULES = dict(_RULES)
 
 
+cdef object _last_name = None     # the name asked for last, and its Rules
+cdef Rules _last_rules = None
+
+
 cdef inline Rules _get_rules(object rules):
+    global _last_name, _last_rules
+    if rules is _last_name:
+        return _last_rules
     if type(rules) is str:
         r = _RULES.get(rules)
         if r is None:
             raise ValueError(f"unknown rule set {rules!r}; built in: "
                              f"{', '.join(RULE_SETS)}")
+        _last_name = rules
+        _last_rules = <Rules>r
         return <Rules>r
     if isinstance(rules, Rules):
         return <Rules>rules
@@ -1164,20 +1179,32 @@ def legal_moves(hand, last=None, rules="classic") -> MoveList:
 cdef object _MOVE_DESCR = MOVE_DTYPE
 
 
+cdef inline uint64_t _int_bits(object hand, Rules r) except? 0xFFFFFFFFFFFFFFFF:
+    # The fast path for a packed int; anything odd goes to _to_bits for its
+    # error message.
+    cdef uint64_t bits
+    try:
+        bits = hand
+    except OverflowError:
+        return _to_bits(hand, r, "hand")
+    if ddz_hand_valid(&r.c, bits):
+        return bits
+    return _to_bits(hand, r, "hand")
+
+
 def legal_moves_into(hand, last, rules, cnp.ndarray out not None) -> int:
     """Write the legal moves of ``hand`` into ``out`` (a C-contiguous, writable
     1-d MOVE_DTYPE array) and return how many there are. Nothing is allocated;
-    a buffer too small for the position raises ValueError (4096 entries fit
-    every hand met so far; the count needed is in the message)."""
+    a buffer too small for the position raises ValueError with the count
+    needed. 4096 entries hold every hand of up to 21 cards found so far (the
+    largest: 2,525 moves); a whole deck has up to about 435,000."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t bits
     cdef ddz_move lm
     cdef const ddz_move* lp = NULL
     cdef int64_t n, cap
-    if type(hand) is int and 0 <= <object>hand < (1 << 64):
-        bits = <uint64_t>hand
-        if not ddz_hand_valid(&r.c, bits):
-            _to_bits(hand, r, "hand")
+    if type(hand) is int:
+        bits = _int_bits(hand, r)
     else:
         bits = _to_bits(hand, r, "hand")
     if last is not None:
