@@ -1,0 +1,239 @@
+"""The Python API: conversions, values, buffers and clear errors on bad input."""
+import pickle
+
+import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import (MOVE_DTYPE, Hand, Move, MoveKind, MoveList, Rules, beats,
+                     classify, legal_moves, legal_moves_into, play)
+
+
+# ---- hands -------------------------------------------------------------------
+
+def test_hand_round_trips():
+    h = Hand.parse("33W45678")
+    assert str(h) == "3345678W"
+    assert repr(h) == "Hand('3345678W')"
+    assert eval(repr(h)) == h
+    assert Hand(int(h)) == h == Hand("3345678w") == Hand(h)
+    assert len(h) == 8 and h.count("3") == 2 and h["W"] == 1 and h.wildcards == 1
+    assert h.counts[:2] == (2, 1) and h.counts[15] == 1
+    assert int(h) == 2 + (1 << 4) + (1 << 8) + (1 << 12) + (1 << 16) + (1 << 20) + (1 << 60)
+    assert Hand.parse("10 10 j q k") == Hand("TTJQK")
+    assert "TJ" in Hand("TTJQK") and "TTT" not in Hand("TTJQK")
+    assert Hand("334") - "3" == Hand("34") and Hand("3") + Hand("4") == Hand("34")
+    assert pickle.loads(pickle.dumps(h)) == h
+    assert len({Hand("34"), Hand("43")}) == 1
+    assert not Hand(0) and list(Hand("XD3")) == ["3", "X", "D"]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("33Z", "unknown card 'Z'"),
+    ("33333", "5 of '3'"),
+    ("XX", "2 of 'X'"),
+    ("3WW", "2 of 'W'"),
+])
+def test_hand_rejects_bad_text(text, message):
+    with pytest.raises(ValueError, match=message):
+        Hand.parse(text)
+
+
+def test_hand_deck_checks():
+    with pytest.raises(ValueError, match="wildcard W.*'classic'"):
+        Hand.parse("34W", rules="classic")
+    assert Hand.parse("34W", rules="super") == Hand("34W")
+    with pytest.raises(ValueError, match="wildcard"):
+        legal_moves("34W", None, "classic")
+    with pytest.raises(ValueError, match="not a packed hand"):
+        Hand(-1)
+    with pytest.raises(ValueError, match="not a packed hand"):
+        Hand(1 << 64)
+    with pytest.raises(ValueError, match="5 of '3'"):
+        Hand(5)
+    with pytest.raises(TypeError):
+        Hand(3.5)
+    with pytest.raises(ValueError, match="not contained"):
+        Hand("3") - "4"
+
+
+# ---- moves -------------------------------------------------------------------
+
+def test_move_values():
+    m = Move.parse("STRAIGHT/4/5/4567W")
+    assert (m.kind, m.rank, m.length, m.wild) == (MoveKind.STRAIGHT, 1, 5, 5)
+    assert str(m) == "STRAIGHT 4567W (W as 8)"
+    assert eval(repr(m)) == m
+    assert m.cards == Hand("4567W")
+    assert Move("STRAIGHT", 1, 5, "4567W") == m and hash(Move(6, 1, 5, "4567W")) == hash(m)
+    assert Move.parse("STRAIGHT/3/5/4567W").wild == 0
+    assert Move.parse("STRAIGHT/3/5/4567W") != m   # same cards, another rank
+    assert Move.parse("TRIPLE_SINGLE/3/1/333W").wild == 15
+    assert Move.parse("BOMB/3/1/333W").wild == 0
+    assert Move.parse("ROCKET/X/1/XD").wild == 255
+    assert Move.parse("ROCKET/X/1/XW").wild == 14       # super: W as D
+    assert Move.parse("WILD_ROCKET/X/1/DW").wild == 15  # biegang: W as itself
+    assert str(Move.parse("PASS")) == "PASS" and Move.parse("PASS").kind == MoveKind.PASS
+    assert pickle.loads(pickle.dumps(m)) == m
+    assert m.identity == (6, 1, 5, int(Hand("4567W")))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("PAIR/3/1/34", "not a PAIR"),
+    ("FOO/3/1/33", "unknown move kind"),
+    ("PAIR/Z/1/33", "unknown card"),
+    ("PAIR/3/x/33", "not a number"),
+    ("PAIR/3/33", "KIND/r/n/cards"),
+    ("SINGLE/3/1/W", "not a SINGLE"),
+    ("FOUR_PAIRS/3/1/33335555", "not a FOUR_PAIRS"),
+])
+def test_move_rejects_bad_text(text, message):
+    with pytest.raises(ValueError, match=message):
+        Move.parse(text)
+
+
+def test_move_kind_names_are_those_of_rules_md():
+    assert [k.name for k in MoveKind] == [
+        "PASS", "SINGLE", "PAIR", "TRIPLE", "TRIPLE_SINGLE", "TRIPLE_PAIR",
+        "STRAIGHT", "PAIR_STRAIGHT", "PLANE", "PLANE_SINGLES", "PLANE_PAIRS",
+        "FOUR_SINGLES", "FOUR_PAIRS", "BOMB", "ROCKET", "WILD_ROCKET",
+        "HEAVEN_ROCKET", "HEAVEN_BOMB", "SUPER_BOMB"]
+    assert MOVE_DTYPE.names == ("cards", "kind", "rank", "length", "wild")
+    assert MOVE_DTYPE["cards"] == np.uint64 and MOVE_DTYPE["wild"] == np.uint8
+
+
+# ---- move lists ----------------------------------------------------------------
+
+def test_move_list():
+    ml = legal_moves("3333XD")
+    assert isinstance(ml, MoveList) and len(ml) == 10
+    arr = ml.array
+    assert arr.dtype == MOVE_DTYPE and arr.shape == (10,) and not arr.flags.writeable
+    moves = list(ml)
+    assert [m.identity for m in moves] == [
+        (int(r["kind"]), int(r["rank"]), int(r["length"]), int(r["cards"])) for r in arr]
+    assert ml[-1] == moves[-1] and ml[0] == moves[0] and ml[1:3] == moves[1:3]
+    assert Move.parse("ROCKET/X/1/XD") in ml and Move.parse("PAIR/4/1/44") not in ml
+    assert "XD" not in ml       # only moves are members
+    with pytest.raises(IndexError):
+        ml[10]
+    del ml                       # the array keeps the list's buffer alive
+    assert len({int(c) for c in arr["cards"]}) == 10
+
+
+def test_leading_with_only_w_passes_and_empty_hand_has_no_moves():
+    for rules in ("biegang", "super"):
+        assert [m.kind for m in legal_moves("W", None, rules)] == [MoveKind.PASS]
+        assert [m.kind for m in legal_moves("W", Move.parse("SINGLE/3/1/3"), rules)] == [
+            MoveKind.PASS]
+    assert len(legal_moves("", None, "classic")) == 0
+
+
+def test_following_starts_with_pass_and_accepts_array_rows():
+    lead = legal_moves("33", None)
+    row = lead.array[1]          # PAIR 33
+    follow = legal_moves("44", row)
+    assert [str(m) for m in follow] == ["PASS", "PAIR 44"]
+    assert [str(m) for m in legal_moves("44", lead[1])] == ["PASS", "PAIR 44"]
+
+
+def test_last_must_be_a_legal_non_pass_move_of_the_rule_set():
+    with pytest.raises(ValueError, match="non-pass"):
+        legal_moves("44", Move.parse("PASS"))
+    with pytest.raises(ValueError, match="not a legal move in 'super'"):
+        legal_moves("44", Move.parse("TRIPLE_PAIR/3/1/33344"), "super")
+    with pytest.raises(ValueError, match="not a legal move in 'classic'"):
+        legal_moves("44", Move.parse("BOMB/3/1/333W"), "classic")
+    bad = np.zeros(1, MOVE_DTYPE)[0]
+    bad["kind"], bad["rank"], bad["length"], bad["cards"] = 2, 0, 1, int(Hand("34"))
+    with pytest.raises(ValueError, match="not a legal move"):
+        legal_moves("44", bad)
+    with pytest.raises(TypeError, match="Move or a MOVE_DTYPE row"):
+        legal_moves("44", "33")
+
+
+def test_rules_arguments():
+    assert legal_moves("33", None, Rules("classic")).array.tolist() == \
+        legal_moves("33").array.tolist()
+    assert ddzfast.get_rules("super").wildcard and not ddzfast.get_rules("classic").wildcard
+    assert MoveKind.SUPER_BOMB in ddzfast.get_rules("super").kinds
+    assert MoveKind.TRIPLE_PAIR not in ddzfast.get_rules("super").kinds
+    with pytest.raises(ValueError, match="unknown rule set 'poker'"):
+        legal_moves("33", None, "poker")
+    with pytest.raises(TypeError):
+        legal_moves("33", None, 3)
+    with pytest.raises(ValueError, match="unknown rule-set fields"):
+        Rules("mine", wildcard=False, kinds=("SINGLE",), colour="red")
+    assert pickle.loads(pickle.dumps(Rules("biegang"))).name == "biegang"
+
+
+def test_a_new_rule_set_is_data():
+    # classic without any kicker kinds: the generator needs no new code path
+    desc = dict(ddzfast.RULE_SETS["classic"])
+    desc["kinds"] = ("SINGLE", "PAIR", "TRIPLE", "STRAIGHT", "BOMB", "ROCKET")
+    plain = Rules("plain", **desc)
+    kinds = {m.kind for m in legal_moves("333444XD", None, plain)}
+    assert kinds == {MoveKind.SINGLE, MoveKind.PAIR, MoveKind.TRIPLE, MoveKind.ROCKET}
+
+
+# ---- the buffer form -------------------------------------------------------------
+
+def test_legal_moves_into_fills_the_buffer():
+    out = np.empty(64, MOVE_DTYPE)
+    n = legal_moves_into(int(Hand("3333XD")), None, "classic", out)
+    assert n == 10
+    assert out[:n].tolist() == legal_moves("3333XD").array.tolist()
+    assert legal_moves_into(Hand("3333XD"), None, "classic", out) == 10
+    assert legal_moves_into("3333XD", None, "classic", out) == 10
+
+
+def test_legal_moves_into_rejects_bad_buffers():
+    hand = int(Hand("3333XD"))
+    with pytest.raises(ValueError, match="holds 9 moves but this position has 10"):
+        legal_moves_into(hand, None, "classic", np.empty(9, MOVE_DTYPE))
+    with pytest.raises(TypeError, match="dtype MOVE_DTYPE"):
+        legal_moves_into(hand, None, "classic", np.empty(64, np.uint64))
+    with pytest.raises(ValueError, match="C-contiguous 1-d"):
+        legal_moves_into(hand, None, "classic", np.empty(64, MOVE_DTYPE)[::2])
+    with pytest.raises(ValueError, match="C-contiguous 1-d"):
+        legal_moves_into(hand, None, "classic", np.empty((8, 8), MOVE_DTYPE))
+    ro = np.empty(64, MOVE_DTYPE)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        legal_moves_into(hand, None, "classic", ro)
+    with pytest.raises(TypeError):
+        legal_moves_into(hand, None, "classic", None)
+    with pytest.raises(TypeError):
+        legal_moves_into(hand, None, "classic", [0] * 64)
+    with pytest.raises(ValueError, match="5 of '3'"):
+        legal_moves_into(5, None, "classic", np.empty(8, MOVE_DTYPE))
+    with pytest.raises(ValueError, match="not a packed hand"):
+        legal_moves_into(-1, None, "classic", np.empty(8, MOVE_DTYPE))
+    # an equal dtype that is not the MOVE_DTYPE object itself is accepted
+    same = np.dtype([("cards", "<u8"), ("kind", "u1"), ("rank", "u1"),
+                     ("length", "u1"), ("wild", "u1")], align=True)
+    assert same is not MOVE_DTYPE
+    assert legal_moves_into(hand, None, "classic", np.empty(16, same)) == 10
+
+
+# ---- classify, beats, play -----------------------------------------------------------
+
+def test_classify_play_and_beats():
+    readings = classify("333W", "biegang")
+    assert sorted(str(m) for m in readings) == ["BOMB 333W (W as 3)",
+                                               "TRIPLE_SINGLE 333W (W as kicker)"]
+    assert len(classify("3456", "classic")) == 0
+    assert [str(m) for m in classify("", "classic")] == ["PASS"]
+    bomb = Move.parse("BOMB/4/1/4444")
+    assert beats(bomb, Move.parse("PAIR/2/1/22"))
+    assert not beats(Move.parse("PASS"), bomb)
+    assert beats(Move.parse("ROCKET/X/1/XD"), bomb)
+    assert not beats(Move.parse("ROCKET/X/1/XD"), Move.parse("WILD_ROCKET/X/1/XW"), "biegang")
+    with pytest.raises(ValueError, match="not a legal move in 'classic'"):
+        beats(Move.parse("WILD_ROCKET/X/1/XW"), bomb)
+    assert play("3333XD", bomb.cards and Move.parse("ROCKET/X/1/XD")) == Hand("3333")
+    assert play(Hand("34"), legal_moves("34").array[0]) == Hand("4")
+    with pytest.raises(ValueError, match="not all of its cards are in the hand"):
+        play("3333", Move.parse("ROCKET/X/1/XD"))
+    with pytest.raises(ValueError, match="not all of its cards"):
+        play("33", "333")

@@ -1,0 +1,55 @@
+"""The largest hands: 20-21-card hands rich in planes, bombs and both jokers,
+and whole decks (tens of thousands to hundreds of thousands of moves): no
+overflow, no truncation, every move valid."""
+import random
+
+import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import MOVE_DTYPE
+from conftest import DECKS, RULE_NAMES
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_whole_deck(rules):
+    hand = ddzfast.Hand(DECKS[rules])
+    moves = ddzfast.legal_moves(hand, None, rules)
+    n = len(moves)
+    assert n > 50000
+    small = np.empty(100, MOVE_DTYPE)
+    with pytest.raises(ValueError, match=f"has {n} legal moves"):
+        ddzfast.legal_moves_into(hand, None, rules, small)
+    out = np.empty(n, MOVE_DTYPE)
+    assert ddzfast.legal_moves_into(hand, None, rules, out) == n
+    arr = moves.array
+    assert np.array_equal(out, arr)
+    ids = set(zip(arr["kind"].tolist(), arr["rank"].tolist(), arr["length"].tolist(),
+                  arr["cards"].tolist()))
+    assert len(ids) == n
+    rng = random.Random(rules)
+    for i in rng.sample(range(n), 3000):
+        assert moves[i] in ddzfast.classify(moves[i].cards, rules)
+
+
+@pytest.mark.parametrize("rules, hand, count", [
+    ("biegang", "3456789TTTJJJQQQKKKAW", 2525),     # RULES.md
+    ("biegang", "33344455566677788W", 875),
+    ("super", "33344455566677788W", 597),
+])
+def test_extreme_counts(rules, hand, count):
+    assert len(ddzfast.legal_moves(hand, None, rules)) == count
+
+
+def test_dense_21_card_hands_fit_4096():
+    rng = random.Random(7)
+    most = 0
+    for rules in ("biegang", "super"):
+        for _ in range(300):
+            ranks = rng.sample("3456789TJQKA2", 5)
+            text = "".join(r * 4 for r in ranks) + "W"
+            moves = ddzfast.legal_moves(text, None, rules)
+            most = max(most, len(moves))
+            out = np.empty(4096, MOVE_DTYPE)
+            assert ddzfast.legal_moves_into(text, None, rules, out) == len(moves)
+    assert most > 500
