@@ -1,0 +1,37 @@
+"""Summarise a pytest-benchmark JSON file of test_bench_moves.py per call.
+
+    python -m pytest benchmarks/test_bench_moves.py --benchmark-json=bench.json
+    python benchmarks/report.py bench.json
+
+Prints the median time per call and moves per second of every scenario, and
+the ratio of each wildcard 21-card lead's moves per second to the classic
+20-card lead's (the target is at least 0.5).
+"""
+import json
+import sys
+
+
+def main(path: str) -> None:
+    with open(path) as f:
+        data = json.load(f)
+    rows = {}
+    for b in data["benchmarks"]:
+        positions = b["extra_info"]["positions"]
+        per_call = b["stats"]["median"] / positions
+        moves = b["extra_info"]["moves_per_call"]
+        name = b["name"].split("[", 1)[1].rstrip("]")
+        rows[name] = (per_call, moves, moves / per_call)
+    print(f"{'scenario':42s} {'median/call':>12s} {'moves/call':>11s} {'Mmoves/s':>9s}")
+    for name, (per_call, moves, rate) in rows.items():
+        print(f"{name:42s} {per_call * 1e6:9.3f} us {moves:11.1f} {rate / 1e6:9.1f}")
+    base = rows.get("classic-20-lead-legal_moves_into")
+    if base:
+        for rules in ("biegang", "super"):
+            r = rows.get(f"{rules}-21-lead-legal_moves_into")
+            if r:
+                print(f"{rules} 21-card lead moves/s vs classic 20-card lead: "
+                      f"{r[2] / base[2]:.2f}x")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "bench.json")

@@ -1,0 +1,18 @@
+"""The README's API examples run as doctests, so the docs stay true."""
+import doctest
+import os
+
+README = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
+
+
+def test_readme_examples():
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(text, {}, "README.md", README, 0)
+    assert len(test.examples) >= 10
+    runner = doctest.DocTestRunner(
+        optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0
