@@ -394,8 +394,10 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                 _gen_kind(&g, rules, kind, 0, 0)
         return g.n
     _emit(&g, 0, K_PASS, 0, 0, WILD_NONE)
+    if last.kind >= NKINDS:
+        return g.n
     tp = rules.tier[last.kind]
-    if tp == 0:
+    if tp == 0 and rules.allowed[last.kind]:
         _gen_kind(&g, rules, last.kind, last.rank + 1, last.length)
     for kind in range(1, NKINDS):
         tk = rules.tier[kind]
@@ -885,10 +887,6 @@ cdef inline Hand _hand(uint64_t bits):
     return h
 
 
-cdef str _rank_char(int kind, int rank):
-    return CARD_CHARS[rank] if rank < 15 else "?"
-
-
 @cython.freelist(64)
 cdef class Move:
     """One move: ``kind``, main ``rank`` (a card index), chain ``length``, the
@@ -904,13 +902,15 @@ cdef class Move:
     cdef ddz_move m
     cdef uint64_t legal_in    # bit i: checked legal in the rule set of id i
 
-    def __init__(self, kind, int rank, int length, cards, wild=None):
+    def __init__(self, kind, rank, length, cards, wild=None):
         cdef int k = _kind_code(kind)
         cdef uint64_t bits = _to_bits(cards, None, "cards")
         cdef int found = -1, v
         cdef Rules r
+        if not isinstance(rank, int) or not isinstance(length, int):
+            raise TypeError("rank and length must be ints")
         if not 0 <= rank < 16 or not 0 <= length < 16:
-            raise ValueError(f"rank {rank} / length {length} out of range")
+            raise ValueError(f"rank {rank} / length {length} out of range 0..15")
         self.m.cards = bits
         self.m.kind = k
         self.m.rank = rank
@@ -925,7 +925,7 @@ cdef class Move:
         if found < 0:
             raise ValueError(
                 f"{_cards_text(bits) or '(no cards)'} is not a {MoveKind(k).name} "
-                f"of rank {_rank_char(k, rank)} and length {length} in any rule set")
+                f"of rank {CARD_CHARS[rank]} and length {length} in any rule set")
         if wild is not None and wild != found:
             raise ValueError(f"wild={wild} does not match the move (W stands for {found})")
         self.m.wild = found
@@ -1229,10 +1229,9 @@ def classify(cards, rules="classic") -> MoveList:
     cards are not a move). The way to turn an opponent's cards into ``last``."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t bits = _to_bits(cards, r, "cards")
-    cdef ddz_move buf[64]
-    cdef int64_t n = ddz_classify(&r.c, bits, buf, 64)
-    if n > 64:
-        raise RuntimeError(f"{n} readings of one card set; the core allows 64")
+    # at most one reading per (kind, rank): the card count fixes the length
+    cdef ddz_move buf[NKINDS * 15]
+    cdef int64_t n = ddz_classify(&r.c, bits, buf, NKINDS * 15)
     return _move_list(buf, n, r)
 
 
