@@ -17,8 +17,20 @@ from ddzfast._core import (
     classify,
     get_rules,
     legal_moves,
+    legal_moves_batch,
     legal_moves_into,
     play,
+)
+from ddzfast.features import (
+    HAND_FEATURES,
+    MOVE_FEATURES,
+    action_count,
+    action_index,
+    action_moves,
+    decode_hands,
+    encode_hands,
+    encode_moves,
+    legal_action_mask,
 )
 
 __version__ = "0.1.0"
@@ -26,5 +38,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CARD_CHARS", "MOVE_DTYPE", "RULES", "RULE_SETS", "Hand", "Move", "MoveKind",
     "MoveList", "Rules", "beats", "classify", "get_rules", "legal_moves",
-    "legal_moves_into", "play",
+    "legal_moves_into", "play", "legal_moves_batch", "HAND_FEATURES",
+    "MOVE_FEATURES", "action_count", "action_index", "action_moves",
+    "decode_hands", "encode_hands", "encode_moves", "legal_action_mask",
 ]

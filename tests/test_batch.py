@@ -1,0 +1,71 @@
+"""legal_moves_batch equals per-hand legal_moves, with 1 and 2 threads."""
+import random
+
+import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import MOVE_DTYPE, legal_moves, legal_moves_batch
+from conftest import DECKS, RULE_NAMES
+
+
+def _positions(rules, n, seed):
+    rng = random.Random(seed)
+    hands, lasts = [], np.zeros(n, MOVE_DTYPE)
+    for i in range(n):
+        hand = ddzfast.Hand("".join(rng.sample(DECKS[rules], rng.choice([1, 9, 17, 20]))))
+        hands.append(int(hand))
+        if rng.random() < 0.5:
+            other = legal_moves("".join(rng.sample(DECKS[rules], 17)), None, rules).array
+            lasts[i] = other[rng.randrange(len(other))]
+    return np.array(hands, dtype=np.uint64), lasts
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_equals_per_hand(rules, threads):
+    hands, lasts = _positions(rules, 1500, f"batch-{rules}")
+    offsets, moves = legal_moves_batch(hands, lasts, rules, threads=threads)
+    assert offsets.dtype == np.int64 and moves.dtype == MOVE_DTYPE
+    assert offsets[0] == 0 and offsets[-1] == len(moves) and len(offsets) == len(hands) + 1
+    for i, (h, last) in enumerate(zip(hands, lasts)):
+        expected = legal_moves(int(h), None if last["kind"] == 0 else last, rules).array
+        assert np.array_equal(moves[offsets[i]:offsets[i + 1]], expected), i
+    lead_offsets, lead_moves = legal_moves_batch(hands, None, rules, threads=threads)
+    for i in range(0, len(hands), 97):
+        assert np.array_equal(lead_moves[lead_offsets[i]:lead_offsets[i + 1]],
+                              legal_moves(int(hands[i]), None, rules).array)
+
+
+def test_batch_grows_its_buffers_for_huge_positions():
+    deck = ddzfast.Hand(DECKS["biegang"])
+    offsets, moves = legal_moves_batch([deck, deck, ddzfast.Hand("34")], None, "biegang",
+                                       threads=2)
+    n = len(legal_moves(deck, None, "biegang"))
+    assert list(np.diff(offsets)) == [n, n, 2]
+
+
+def test_batch_inputs():
+    offsets, moves = legal_moves_batch([], None, "classic")
+    assert list(offsets) == [0] and len(moves) == 0
+    assert len(legal_moves_batch([ddzfast.Hand("33")], rules="classic")[1]) == 2
+    with pytest.raises(ValueError, match=r"hands\[1\].*5 of '3'"):
+        legal_moves_batch([1, 5], None, "classic")
+    with pytest.raises(ValueError, match=r"hands\[0\].*wildcard"):
+        legal_moves_batch([int(ddzfast.Hand("W", rules="super"))], None, "classic")
+    with pytest.raises(ValueError, match="negative"):
+        legal_moves_batch(np.array([-1]), None, "classic")
+    with pytest.raises(ValueError, match="1-d"):
+        legal_moves_batch(np.zeros((2, 2), np.uint64), None, "classic")
+    with pytest.raises(TypeError):
+        legal_moves_batch(np.zeros(2, np.float64), None, "classic")
+    with pytest.raises(ValueError, match="lasts has 1 rows for 2 hands"):
+        legal_moves_batch([1, 1], np.zeros(1, MOVE_DTYPE), "classic")
+    with pytest.raises(TypeError, match="MOVE_DTYPE"):
+        legal_moves_batch([1], np.zeros(1, np.int64), "classic")
+    bad = np.zeros(1, MOVE_DTYPE)
+    bad["kind"], bad["length"], bad["cards"] = 2, 1, int(ddzfast.Hand("34"))
+    with pytest.raises(ValueError, match=r"lasts\[0\].*not a legal move"):
+        legal_moves_batch([1], bad, "classic")
+    with pytest.raises(ValueError, match="threads"):
+        legal_moves_batch([1], None, "classic", threads=0)
