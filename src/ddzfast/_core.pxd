@@ -6,7 +6,7 @@
 # card index i (0 = '3' ... 12 = '2', 13 = X, 14 = D), nibble 15 the count of
 # the wildcard W.
 
-from libc.stdint cimport uint8_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint64_t, int64_t
 
 cdef enum:
     # Move kinds, in the order of RULES.md section 3 (MoveKind mirrors these).
@@ -57,6 +57,12 @@ ctypedef struct ddz_rules:
     uint8_t xdw_kind            # kind of X+D+W (HEAVEN_ROCKET) or 0
     uint8_t four_wild_kind      # kind of a natural four + W or 0
     uint8_t wild_max_rank       # highest card index W stands for in a main part
+    # the deal and its score (RULES.md sections 5 and 6)
+    uint8_t kitty               # cards in the kitty
+    uint8_t mult[NKINDS]        # factor on the multiplier per kind played (0: x1)
+    int64_t mult_cap            # cap on the deal's multiplier (0: none)
+    double service_fee          # share of each winner's gain taken as a fee
+    double deal_cap             # cap on what one seat wins or loses (0: none)
 
 # Generate the legal moves of `hand` into out[0:cap]. `last` is NULL when
 # leading, else the last non-pass move (assumed legal: see ddz_check). Returns

@@ -671,7 +671,8 @@ cdef class Rules:
             return int(_KIND_BY_NAME[value])
         known = {"wildcard", "kinds", "tiers", "ranked", "wild_joker_kind",
                  "wild_joker_stands", "xdw_kind", "four_wild_kind", "kitty",
-                 "multipliers", "wild_max_rank"}
+                 "multipliers", "wild_max_rank", "mult_cap", "service_fee",
+                 "deal_cap"}
         unknown = set(d) - known
         if unknown:
             raise ValueError(f"unknown rule-set fields: {sorted(unknown)}")
@@ -679,6 +680,7 @@ cdef class Rules:
             self.c.allowed[k] = 0
             self.c.tier[k] = 0
             self.c.ranked[k] = 0
+            self.c.mult[k] = 0
         self.c.allowed[K_PASS] = 1
         for name in d.get("kinds", ()):
             self.c.allowed[kind_of(name, "kinds")] = 1
@@ -694,6 +696,28 @@ cdef class Rules:
         self.c.xdw_kind = kind_of(d.get("xdw_kind"), "xdw_kind")
         self.c.four_wild_kind = kind_of(d.get("four_wild_kind"), "four_wild_kind")
         self.c.wild_max_rank = d.get("wild_max_rank", 12)
+        kitty = d.get("kitty", 4 if self.c.has_wild else 3)
+        if not 0 <= kitty <= 4 or kitty != 54 + self.c.has_wild - 51:
+            raise ValueError(f"kitty: {kitty} cards, but the deck leaves "
+                             f"{54 + self.c.has_wild - 51} after dealing 3 x 17")
+        self.c.kitty = kitty
+        for name, factor in d.get("multipliers", {}).items():
+            if not 1 <= factor <= 255:
+                raise ValueError(f"multipliers: {name} has factor {factor}, not in 1..255")
+            self.c.mult[kind_of(name, "multipliers")] = factor
+        cap = d.get("mult_cap")
+        if cap is not None and cap < 1:
+            raise ValueError(f"mult_cap must be at least 1 (or None), not {cap}")
+        self.c.mult_cap = cap or 0
+        fee = d.get("service_fee", 0.0)
+        if not 0.0 <= fee < 1.0:
+            raise ValueError(f"service_fee is a share of each winner's gain, "
+                             f"0 <= fee < 1, not {fee}")
+        self.c.service_fee = fee
+        deal_cap = d.get("deal_cap")
+        if deal_cap is not None and deal_cap <= 0:
+            raise ValueError(f"deal_cap must be positive (or None), not {deal_cap}")
+        self.c.deal_cap = deal_cap or 0.0
         for k in (self.c.wild_joker_kind, self.c.xdw_kind, self.c.four_wild_kind):
             if k and not self.c.allowed[k]:
                 raise ValueError(f"{MoveKind(k).name} is used but not in kinds")
@@ -716,6 +740,16 @@ cdef class Rules:
     def tier(self, kind) -> int:
         """The bomb tier of a kind (0 for plain moves)."""
         return self.c.tier[int(kind)]
+
+    def with_options(self, **changes) -> Rules:
+        """A copy of this rule set with some fields changed, e.g.
+        ``get_rules("super").with_options(service_fee=0.05, deal_cap=96)``."""
+        return Rules(self.name, **{**self.description, **changes})
+
+    @property
+    def kitty(self) -> int:
+        """Cards in the kitty."""
+        return self.c.kitty
 
     @property
     def address(self) -> int:
@@ -1491,3 +1525,7 @@ cdef cnp.ndarray _as_hand_array(object hands):
     if a.ndim != 1:
         raise ValueError(f"hands must be 1-d, not of shape {(<object>a).shape}")
     return np.ascontiguousarray(a, dtype=np.uint64)
+
+
+include "_engine.pxi"
+include "_game.pxi"

@@ -17,6 +17,11 @@ Fields of a description:
 * ``four_wild_kind``: the kind of a natural four + W, or None.
 * ``kitty``: cards in the kitty (the landlord holds 17 + kitty).
 * ``multipliers``: factor on the deal's multiplier for each kind played.
+* ``mult_cap``: cap on a deal's multiplier, or None.
+* ``service_fee``: share of each winner's gain taken as a fee (0 <= fee < 1).
+* ``deal_cap``: cap on what one seat can win or lose in a deal, or None.
+
+Spring and anti-spring double the multiplier in every rule set (RULES.md 6).
 """
 from __future__ import annotations
 
@@ -37,6 +42,9 @@ RULE_SETS: dict[str, dict] = {
         four_wild_kind=None,
         kitty=3,
         multipliers={"BOMB": 2, "ROCKET": 2},
+        mult_cap=None,
+        service_fee=0.0,
+        deal_cap=None,
     ),
     "biegang": dict(
         wildcard=True,
@@ -52,6 +60,9 @@ RULE_SETS: dict[str, dict] = {
         kitty=4,
         multipliers={"BOMB": 2, "ROCKET": 2, "WILD_ROCKET": 2,
                      "HEAVEN_ROCKET": 4, "HEAVEN_BOMB": 4},
+        mult_cap=None,
+        service_fee=0.0,
+        deal_cap=None,
     ),
     "super": dict(
         wildcard=True,
@@ -64,5 +75,8 @@ RULE_SETS: dict[str, dict] = {
         four_wild_kind="SUPER_BOMB",
         kitty=4,
         multipliers={"BOMB": 2, "ROCKET": 2, "SUPER_BOMB": 3},
+        mult_cap=24,
+        service_fee=0.0,
+        deal_cap=None,
     ),
 }

@@ -1,0 +1,382 @@
+# The deal engine (RULES.md sections 5 and 6), included into _core.pyx:
+# seeded dealing, bidding, play with tricks and free leads, scoring, the
+# built-in policies and the simulation loop, all plain C without the GIL.
+
+cdef enum:
+    PHASE_BIDDING = 0
+    PHASE_PLAY = 1
+    PHASE_DONE = 2
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+    GAME_BUFFER = 4096     # legal moves of a hand of at most 21 cards fit
+
+
+ctypedef struct ddz_game:
+    uint64_t hands[3]
+    uint64_t kitty
+    uint64_t rng            # splitmix64 state: dealing and built-in policies
+    uint64_t seed
+    ddz_move last           # the last non-pass move, while has_last
+    int64_t mult            # product of the factors of the moves played
+    int phase
+    int bidding
+    int first_bidder
+    int bids_made
+    int bids[3]             # -1: not yet; 0: pass; 1..3
+    int high_bid
+    int high_bidder
+    int landlord
+    int base
+    int to_move
+    int has_last
+    int last_seat
+    int passes
+    int winner_seat
+    int moves_by[3]         # non-pass moves per seat
+    int nmoves
+    int nbombs
+
+
+ctypedef struct ddz_deal_row:
+    uint64_t seed
+    double scores[3]
+    int64_t multiplier
+    int16_t moves
+    int16_t bombs
+    int8_t landlord
+    int8_t base
+    int8_t winner           # 0: the landlord's side won; 1: the farmers'
+    int8_t spring
+    int8_t anti_spring
+    int8_t first_bidder
+
+
+cdef inline uint64_t _rng_next(uint64_t* s) noexcept nogil:
+    # splitmix64: tiny, fast, and good enough for shuffles and policies
+    cdef uint64_t z
+    s[0] += 0x9E3779B97F4A7C15ULL
+    z = s[0]
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t _rng_below(uint64_t* s, uint64_t n) noexcept nogil:
+    # the high bits through a 64x64 -> 128 multiply would be unbiased; with n
+    # below 2**13 the bias of a modulo is under 2**-50
+    return _rng_next(s) % n
+
+
+cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil:
+    """The seed of deal `index` of a run seeded `seed`: independent of how the
+    run is split over threads or machines."""
+    cdef uint64_t s = seed ^ (<uint64_t>index * 0xD1B54A32D192ED03ULL)
+    _rng_next(&s)
+    return _rng_next(&s)
+
+
+cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
+                       int first_bidder, int bidding) noexcept nogil:
+    cdef uint8_t cards[55]
+    cdef int n = 0, i, j, r
+    cdef uint8_t t
+    for r in range(13):
+        for i in range(4):
+            cards[n] = r
+            n += 1
+    cards[n] = IDX_X
+    cards[n + 1] = IDX_D
+    n += 2
+    if rules.has_wild:
+        cards[n] = IDX_W
+        n += 1
+    g.seed = seed
+    g.rng = seed
+    for i in range(n - 1, 0, -1):
+        j = <int>_rng_below(&g.rng, i + 1)
+        t = cards[i]
+        cards[i] = cards[j]
+        cards[j] = t
+    g.hands[0] = g.hands[1] = g.hands[2] = 0
+    g.kitty = 0
+    for i in range(n):
+        if i < 51:
+            g.hands[i % 3] += (<uint64_t>1) << (4 * cards[i])
+        else:
+            g.kitty += (<uint64_t>1) << (4 * cards[i])
+    g.mult = 1
+    g.bidding = bidding
+    g.first_bidder = first_bidder % 3
+    g.bids_made = 0
+    g.bids[0] = g.bids[1] = g.bids[2] = -1
+    g.high_bid = 0
+    g.high_bidder = -1
+    g.landlord = -1
+    g.base = 0
+    g.has_last = 0
+    g.last_seat = -1
+    g.passes = 0
+    g.winner_seat = -1
+    g.moves_by[0] = g.moves_by[1] = g.moves_by[2] = 0
+    g.nmoves = 0
+    g.nbombs = 0
+    g.last.cards = 0
+    g.last.kind = K_PASS
+    g.last.rank = 0
+    g.last.length = 0
+    g.last.wild = WILD_NONE
+    if bidding:
+        g.phase = PHASE_BIDDING
+        g.to_move = g.first_bidder
+    else:
+        _start_play(g, 0, 1)
+
+
+cdef void _start_play(ddz_game* g, int landlord, int base) noexcept nogil:
+    g.landlord = landlord
+    g.base = base
+    g.hands[landlord] += g.kitty
+    g.phase = PHASE_PLAY
+    g.to_move = landlord
+
+
+cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil:
+    """Seat to_move bids `bid` (0: pass). Returns 0, or -1 when the bid is not
+    legal (not bidding now, or not above the highest bid, or above 3)."""
+    if g.phase != PHASE_BIDDING or bid < 0 or bid > 3:
+        return -1
+    if bid and bid <= g.high_bid:
+        return -1
+    g.bids[g.to_move] = bid
+    g.bids_made += 1
+    if bid:
+        g.high_bid = bid
+        g.high_bidder = g.to_move
+    if bid == 3 or g.bids_made == 3:
+        if g.high_bidder < 0:
+            _start_play(g, g.first_bidder, 1)
+        else:
+            _start_play(g, g.high_bidder, g.high_bid)
+    else:
+        g.to_move = (g.to_move + 1) % 3
+    return 0
+
+
+cdef inline int _leading(const ddz_game* g) noexcept nogil:
+    return not g.has_last
+
+
+cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
+                                  ddz_move* out, int64_t cap) noexcept nogil:
+    if g.phase != PHASE_PLAY:
+        return 0
+    return ddz_legal_moves(rules, g.hands[g.to_move],
+                           NULL if _leading(g) else &g.last, out, cap)
+
+
+cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
+                       const ddz_move* move) noexcept nogil:
+    """Seat to_move plays `move`. Returns 0, or -1 (state unchanged) when it
+    is not a legal move of that seat now."""
+    cdef int seat = g.to_move
+    cdef uint64_t hand = g.hands[seat]
+    cdef int wild, factor
+    if g.phase != PHASE_PLAY:
+        return -1
+    if move.kind == K_PASS:
+        if move.cards or move.rank or move.length:
+            return -1
+        if _leading(g):
+            # only a hand of nothing but W passes when leading; the next
+            # seat then leads freely
+            if hand & ~WBIT:
+                return -1
+        else:
+            g.passes += 1
+            if g.passes == 2:
+                g.has_last = 0
+                g.passes = 0
+        g.to_move = (seat + 1) % 3
+        return 0
+    wild = ddz_check(rules, move.kind, move.rank, move.length, move.cards)
+    if wild < 0 or not ddz_contains(hand, move.cards):
+        return -1
+    if not _leading(g) and not ddz_beats(rules, move, &g.last):
+        return -1
+    g.hands[seat] = hand - move.cards
+    g.last = move[0]
+    g.last.wild = <uint8_t>wild
+    g.has_last = 1
+    g.last_seat = seat
+    g.passes = 0
+    g.moves_by[seat] += 1
+    g.nmoves += 1
+    factor = rules.mult[move.kind]
+    if factor > 1:
+        g.mult *= factor
+    if rules.tier[move.kind]:
+        g.nbombs += 1
+    if g.hands[seat] == 0:
+        g.phase = PHASE_DONE
+        g.winner_seat = seat
+    else:
+        g.to_move = (seat + 1) % 3
+    return 0
+
+
+cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
+                         ddz_deal_row* row) noexcept nogil:
+    """The result of a finished deal (RULES.md section 6)."""
+    cdef int landlord_won = g.winner_seat == g.landlord
+    cdef int spring = 0, anti = 0, seat
+    cdef int64_t mult = g.mult
+    cdef double unit, s
+    if landlord_won:
+        spring = g.moves_by[(g.landlord + 1) % 3] == 0 and g.moves_by[(g.landlord + 2) % 3] == 0
+    else:
+        anti = g.moves_by[g.landlord] == 1
+    if spring or anti:
+        mult *= 2
+    if rules.mult_cap and mult > rules.mult_cap:
+        mult = rules.mult_cap
+    unit = <double>g.base * <double>mult
+    for seat in range(3):
+        if seat == g.landlord:
+            s = 2 * unit if landlord_won else -2 * unit
+        else:
+            s = -unit if landlord_won else unit
+        if s > 0:
+            s -= s * rules.service_fee
+        if rules.deal_cap:
+            if s > rules.deal_cap:
+                s = rules.deal_cap
+            elif s < -rules.deal_cap:
+                s = -rules.deal_cap
+        row.scores[seat] = s
+    row.seed = g.seed
+    row.multiplier = mult
+    row.moves = <int16_t>g.nmoves
+    row.bombs = <int16_t>g.nbombs
+    row.landlord = <int8_t>g.landlord
+    row.base = <int8_t>g.base
+    row.winner = 0 if landlord_won else 1
+    row.spring = <int8_t>spring
+    row.anti_spring = <int8_t>anti
+    row.first_bidder = <int8_t>g.first_bidder
+
+
+# ---- built-in policies --------------------------------------------------------
+
+cdef int _hand_strength(uint64_t hand) noexcept nogil:
+    # A rough bidding score: high cards, bombs, the wildcard.
+    cdef int s = 2 * _nib(hand, 12) + 2 * _nib(hand, IDX_X) + 3 * _nib(hand, IDX_D)
+    cdef int r
+    s += 3 * _nib(hand, IDX_W) + _nib(hand, 11)
+    for r in range(13):
+        if _nib(hand, r) == 4:
+            s += 4
+    return s
+
+
+cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil:
+    """The bid of a built-in policy for seat to_move."""
+    cdef int choices, bid, s
+    if policy == POLICY_RANDOM:
+        choices = 4 - g.high_bid           # pass, or any bid above the highest
+        bid = <int>_rng_below(&g.rng, choices)
+        return 0 if bid == 0 else g.high_bid + bid
+    s = _hand_strength(g.hands[g.to_move])
+    bid = 3 if s >= 12 else (2 if s >= 9 else (1 if s >= 6 else 0))
+    return bid if bid > g.high_bid else 0
+
+
+cdef inline int _uses_wild(const ddz_move* m) noexcept nogil:
+    return (m.cards & WBIT) != 0
+
+
+cdef int64_t _greedy_pick(const ddz_game* g, const ddz_rules* rules,
+                          const ddz_move* moves, int64_t n) noexcept nogil:
+    # Greedy: take a move that empties the hand; leading, shed the most cards
+    # (lowest rank first, natural cards before W, no bombs while other moves
+    # exist); following, the cheapest non-bomb that beats the last move
+    # (passing a partner's move), a bomb only when an opponent is close to
+    # going out, else pass.
+    cdef uint64_t hand = g.hands[g.to_move]
+    cdef int64_t i, best = -1
+    cdef int64_t score, best_score = -1
+    cdef int size, partner, danger
+    for i in range(n):
+        if moves[i].kind != K_PASS and moves[i].cards == hand:
+            return i
+    if _leading(g):
+        for i in range(n):
+            if moves[i].kind == K_PASS:
+                continue
+            size = ddz_size(moves[i].cards)
+            score = size * 64 - moves[i].rank * 2 - _uses_wild(&moves[i])
+            if rules.tier[moves[i].kind]:
+                score -= 1 << 20
+            if score > best_score:
+                best_score = score
+                best = i
+        return best if best >= 0 else 0
+    partner = (g.to_move != g.landlord and g.last_seat != g.landlord)
+    if partner:
+        return 0                         # PASS comes first in a follow
+    for i in range(n):
+        if moves[i].kind == K_PASS or rules.tier[moves[i].kind]:
+            continue
+        score = (1 << 20) - moves[i].rank * 4 - _uses_wild(&moves[i]) * 2
+        if score > best_score:
+            best_score = score
+            best = i
+    if best >= 0:
+        return best
+    danger = ddz_size(g.hands[g.last_seat]) <= 4
+    if danger:
+        for i in range(n):
+            if moves[i].kind != K_PASS:
+                score = (1 << 20) - rules.tier[moves[i].kind] * 64 - moves[i].rank
+                if score > best_score:
+                    best_score = score
+                    best = i
+        if best >= 0:
+            return best
+    return 0
+
+
+cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
+                             ddz_move* buf, int64_t cap) noexcept nogil:
+    """Fill buf with the legal moves of seat to_move and return the index of
+    the built-in policy's choice; -1 when buf is too small."""
+    cdef int64_t n = ddz_game_legal_moves(g, rules, buf, cap)
+    if n > cap or n <= 0:
+        return -1
+    if policy == POLICY_RANDOM:
+        return <int64_t>_rng_below(&g.rng, <uint64_t>n)
+    return _greedy_pick(g, rules, buf, n)
+
+
+cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
+                      int64_t start, int64_t stop, int bidding,
+                      ddz_deal_row* rows) noexcept nogil:
+    """Deals start..stop of a run seeded `seed`, every seat played by a
+    built-in policy; row i - start of `rows` gets deal i. Returns 0, or -1
+    when out of memory."""
+    cdef ddz_game g
+    cdef ddz_move* buf = <ddz_move*>malloc(GAME_BUFFER * sizeof(ddz_move))
+    cdef int64_t i, k
+    if buf == NULL:
+        return -1
+    for i in range(start, stop):
+        ddz_game_new(&g, rules, ddz_deal_seed(seed, i), <int>(i % 3), bidding)
+        while g.phase == PHASE_BIDDING:
+            ddz_game_bid(&g, ddz_policy_bid(&g, policies[g.to_move]))
+        while g.phase == PHASE_PLAY:
+            k = ddz_policy_move(&g, rules, policies[g.to_move], buf, GAME_BUFFER)
+            if k < 0 or ddz_game_play(&g, rules, &buf[k]) != 0:
+                free(buf)
+                return -1
+        ddz_game_score(&g, rules, &rows[i - start])
+    free(buf)
+    return 0
