@@ -7,6 +7,11 @@ from ddzfast.movekind import MoveKind
 from ddzfast.rulesets import RULE_SETS
 from ddzfast._core import (
     CARD_CHARS,
+    DEAL_DTYPE,
+    Game,
+    GameResult,
+    Observation,
+    deal_seed,
     MOVE_DTYPE,
     RULES,
     Hand,
@@ -21,6 +26,7 @@ from ddzfast._core import (
     legal_moves_into,
     play,
 )
+from ddzfast.simulate import simulate
 from ddzfast.features import (
     HAND_FEATURES,
     MOVE_FEATURES,
@@ -41,4 +47,5 @@ __all__ = [
     "legal_moves_into", "play", "legal_moves_batch", "HAND_FEATURES",
     "MOVE_FEATURES", "action_count", "action_index", "action_moves",
     "decode_hands", "encode_hands", "encode_moves", "legal_action_mask",
+    "DEAL_DTYPE", "Game", "GameResult", "Observation", "deal_seed", "simulate",
 ]
