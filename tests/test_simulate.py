@@ -1,0 +1,137 @@
+"""Whole deals: invariants over thousands of deals in every rule set (every
+move legal by the reference, cards conserved, zero-sum scores), determinism
+across thread counts, Python policies, and Ray equal to local."""
+import random
+
+import numpy as np
+import pytest
+
+import ddzfast
+import reference
+from ddzfast import DEAL_DTYPE, Game, deal_seed, simulate
+from ddzfast.simulate import play_deal
+from conftest import DECKS, RULE_NAMES, identity
+
+DEALS_CHECKED = 5000     # per rule set, every move checked by the reference
+DEALS_NATIVE = 20000     # per rule set, row invariants
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_every_move_is_legal_and_cards_are_conserved(rules):
+    deck = ddzfast.Hand(DECKS[rules])
+    rng = random.Random(rules)
+    for i in range(DEALS_CHECKED):
+        policies = [rng.choice(["random", "greedy"]) for _ in range(3)]
+        game = Game(rules, deal_seed(11, i), bidding=i % 2 == 0, first_bidder=i % 3)
+        dealt = sum(game.hands, ddzfast.Hand())
+        # without bidding the landlord (seat 0) already holds the kitty
+        assert (dealt + game.kitty if game.phase == "bidding" else dealt) == deck
+        while game.phase == "bidding":
+            game.bid(game.policy_action(policies[game.to_move]))
+        played = [ddzfast.Hand() for _ in range(3)]
+        steps = 0
+        while not game.done:
+            seat, hand, last = game.to_move, game.hands[game.to_move], game.last_move
+            move = game.policy_action(policies[seat])
+            assert move in game.legal_moves()
+            if move.kind == ddzfast.MoveKind.PASS:
+                assert last is not None or hand.counts[:15] == (0,) * 15
+            else:
+                assert move.cards in hand
+                assert identity(move) in reference.classify(move.cards.counts, rules)
+                if last is not None:
+                    assert reference.beats(identity(move), identity(last), rules)
+                played[seat] = played[seat] + move.cards
+            game.play(move)
+            steps += 1
+            assert steps < 500
+        assert sum(game.hands, ddzfast.Hand()) + sum(played, ddzfast.Hand()) == deck
+        assert len(game.hands[game.result.winner_seat]) == 0
+        assert sum(game.result.scores) == 0
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_native_rows_are_consistent(rules):
+    rows = simulate(DEALS_NATIVE, rules, ("greedy", "random", "greedy"), seed=5)
+    assert rows.dtype == DEAL_DTYPE and len(rows) == DEALS_NATIVE
+    assert np.all(rows["scores"].sum(axis=1) == 0)
+    assert np.all((rows["landlord"] >= 0) & (rows["landlord"] <= 2))
+    assert np.all((rows["base"] >= 1) & (rows["base"] <= 3))
+    assert np.all(rows["multiplier"] >= 1) and np.all(rows["moves"] >= 1)
+    assert np.all(rows["winner"][rows["spring"]] == 0)
+    assert np.all(rows["winner"][rows["anti_spring"]] == 1)
+    assert np.all(rows["first_bidder"] == np.arange(DEALS_NATIVE) % 3)
+    landlord_score = rows["scores"][np.arange(DEALS_NATIVE), rows["landlord"]]
+    sign = np.where(rows["winner"] == 0, 1, -1)
+    assert np.all(landlord_score == sign * 2 * rows["base"] * rows["multiplier"])
+    if rules == "super":
+        assert rows["multiplier"].max() <= 24
+    assert len(np.unique(rows["seed"])) == DEALS_NATIVE
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_native_equals_the_python_path(rules):
+    policies = ("random", "greedy", "greedy")
+    native = simulate(300, rules, policies, seed=8)
+    r = ddzfast.get_rules(rules)
+    python = np.array([play_deal(r, policies, deal_seed(8, i), i % 3) for i in range(300)],
+                      dtype=DEAL_DTYPE)
+    assert np.array_equal(native, python)
+
+
+def test_same_rows_whatever_the_thread_count_and_split():
+    one = simulate(5000, "biegang", ("random", "greedy", "random"), seed=3, threads=1)
+    two = simulate(5000, "biegang", ("random", "greedy", "random"), seed=3, threads=2)
+    three = simulate(5000, "biegang", ("random", "greedy", "random"), seed=3, threads=3)
+    assert np.array_equal(one, two) and np.array_equal(one, three)
+    tail = simulate(1000, "biegang", ("random", "greedy", "random"), seed=3, start=4000)
+    assert np.array_equal(one[4000:], tail)
+    seen = []
+    with_progress = simulate(5000, "biegang", ("random", "greedy", "random"), seed=3,
+                             progress=seen.append)
+    assert np.array_equal(one, with_progress) and seen[-1] == 5000
+
+
+def test_python_callable_policies():
+    rng = random.Random(0)
+    calls = []
+
+    def policy(game, legal):
+        calls.append(game.phase)
+        if game.phase == "bidding":
+            return rng.choice(legal)
+        return rng.randrange(len(legal)) if rng.random() < 0.5 else legal[0]
+
+    rows = simulate(40, "super", (policy, "greedy", "random"), seed=1)
+    assert rows.dtype == DEAL_DTYPE and len(rows) == 40
+    assert np.all(rows["scores"].sum(axis=1) == 0)
+    assert "bidding" in calls and "play" in calls
+
+
+def test_simulate_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="unknown policy"):
+        simulate(10, "classic", ("random", "smart", "random"))
+    with pytest.raises(ValueError, match="one policy or three"):
+        simulate(10, "classic", ("random", "random"))
+    with pytest.raises(ValueError, match="games"):
+        simulate(-1)
+    with pytest.raises(ValueError, match="threads"):
+        simulate(10, threads=0)
+    with pytest.raises(ValueError, match="backend"):
+        simulate(10, backend="spark")
+    with pytest.raises(ValueError, match="unknown rule set"):
+        simulate(10, "poker")
+    assert len(simulate(0)) == 0
+    assert np.array_equal(simulate(50, policies="greedy", seed=2),
+                          simulate(50, policies=("greedy",) * 3, seed=2))
+
+
+def test_ray_backend_equals_local():
+    ray = pytest.importorskip("ray")
+    try:
+        rows = simulate(3000, "biegang", ("greedy", "random", "greedy"), seed=9,
+                        backend="ray", tasks=5)
+    finally:
+        ray.shutdown()
+    local = simulate(3000, "biegang", ("greedy", "random", "greedy"), seed=9)
+    assert np.array_equal(rows, local)
