@@ -316,7 +316,9 @@ def wild_of(identity: Identity, rules) -> int:
     completes (0..12); 15 when W is a kicker or plays as itself (WILD_ROCKET,
     HEAVEN_ROCKET, HEAVEN_BOMB, SUPER_BOMB); in super's ROCKET the other
     joker (X+W: 14, D+W: 13); 255 when no W is played."""
-    if identity[0] == "PASS":
+    kind, r, n, counts = identity
+    identity = (kind, r, n, tuple(counts))
+    if kind == "PASS":
         return NO_WILD
     found = [wild for m, wild in readings(identity[3], rules) if m == identity]
     assert len(found) == 1, f"{identity} has {len(found)} readings"
