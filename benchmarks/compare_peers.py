@@ -326,6 +326,8 @@ def main(argv=None):
     print("\nratios are peer time / ddzfast time (higher = ddzfast faster). "
           "Move counts differ\nbetween tools where their rules differ "
           "(OpenSpiel has no four-with-kickers).")
+    deal_results = bench_deals(args, ddz, os_loaded)
+    results.extend(deal_results)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"args": vars(args),
@@ -333,6 +335,88 @@ def main(argv=None):
                                     "open_spiel": os_v},
                        "results": results}, f, indent=2)
     return 0
+
+
+# --------------------------------------------------------------------------
+# whole deals
+# --------------------------------------------------------------------------
+
+def _ddz_python_deals(ddzfast, n, seed):
+    """Deals driven from Python: Game.legal_moves() and Game.play() with a
+    uniformly random choice (no bidding: landlord seat 0, like OpenSpiel's
+    deals after a fixed bid)."""
+    import random
+    rng = random.Random(seed)
+    Game = ddzfast.Game
+    for i in range(n):
+        game = Game("classic", seed + i, bidding=False)
+        while not game.done:
+            legal = game.legal_moves()
+            game.play(legal[rng.randrange(len(legal))])
+
+
+def _open_spiel_deals(pyspiel, game, n, seed):
+    """OpenSpiel's dou_dizhu driven from Python the same way: every chance
+    outcome and every action (bids included) uniformly at random."""
+    import random
+    rng = random.Random(seed)
+    for _ in range(n):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[rng.randrange(len(actions))])
+
+
+def bench_deals(args, ddz, os_loaded):
+    """Deals per second: ddzfast's native simulate (1 and 2 threads), a deal
+    driven from Python through Game, and OpenSpiel driven the same way."""
+    results = []
+    n_native, n_python = 100000, 2000
+
+    def timed(label, fn, deals, repeat):
+        times = []
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t0)
+        med = statistics.median(times)
+        results.append({"scenario": "deals", "tool": label,
+                        "deals_per_s": deals / med, "us_per_deal": med / deals * 1e6})
+
+    if ddz:
+        ddzfast, _ = ddz
+        sim = ddzfast.simulate
+        sim(1000, "classic", ("random",) * 3, seed=1)
+        for threads in (1, 2):
+            timed(f"ddzfast simulate random, {threads} thread(s)",
+                  lambda: sim(n_native, "classic", ("random",) * 3, seed=1,
+                              threads=threads), n_native, args.repeat)
+        timed("ddzfast Game from Python, random",
+              lambda: _ddz_python_deals(ddzfast, n_python, 1), n_python, args.repeat)
+    if os_loaded:
+        pyspiel, game = os_loaded
+        timed("open_spiel from Python, random",
+              lambda: _open_spiel_deals(pyspiel, game, n_python // 2, 1),
+              n_python // 2, args.repeat)
+    print(f"\n{'scenario':8} {'tool':40} {'deals/s':>12} {'us/deal':>10}")
+    for r in results:
+        print(f"{'deals':8} {r['tool']:40} {r['deals_per_s']:12,.0f} {r['us_per_deal']:10.1f}")
+    by = {r["tool"]: r["deals_per_s"] for r in results}
+    one = by.get("ddzfast simulate random, 1 thread(s)")
+    two = by.get("ddzfast simulate random, 2 thread(s)")
+    py = by.get("ddzfast Game from Python, random")
+    osd = by.get("open_spiel from Python, random")
+    if one and two:
+        print(f"simulate, 2 threads / 1 thread: {two / one:.2f}x")
+    if py and osd:
+        print(f"Game from Python / OpenSpiel from Python: {py / osd:.1f}x deals per second")
+    if one and osd:
+        print(f"native simulate (1 thread) / OpenSpiel from Python: {one / osd:.0f}x")
+    return results
 
 
 if __name__ == "__main__":

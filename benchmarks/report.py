@@ -1,6 +1,7 @@
-"""Summarise a pytest-benchmark JSON file of test_bench_moves.py per call.
+"""Summarise a pytest-benchmark JSON file per call (test_bench_moves.py) or
+per deal (test_bench_game.py).
 
-    python -m pytest benchmarks/test_bench_moves.py --benchmark-json=bench.json
+    python -m pytest benchmarks --benchmark-json=bench.json
     python benchmarks/report.py bench.json
 
 Prints the median time per call and moves per second of every scenario, and
@@ -15,13 +16,22 @@ def main(path: str) -> None:
     with open(path) as f:
         data = json.load(f)
     rows = {}
+    deals = [b for b in data["benchmarks"] if "deals" in b["extra_info"]]
+    if deals:
+        print(f"{'scenario':50s} {'deals/s (median)':>18s}")
+        for b in deals:
+            rate = b["extra_info"]["deals"] / b["stats"]["median"]
+            print(f"{b['name']:50s} {rate:18,.0f}")
     for b in data["benchmarks"]:
+        if "positions" not in b["extra_info"]:
+            continue
         positions = b["extra_info"]["positions"]
         per_call = b["stats"]["median"] / positions
         moves = b["extra_info"]["moves_per_call"]
         name = b["name"].split("[", 1)[1].rstrip("]")
         rows[name] = (per_call, moves, moves / per_call)
-    print(f"{'scenario':42s} {'median/call':>12s} {'moves/call':>11s} {'Mmoves/s':>9s}")
+    if rows:
+        print(f"{'scenario':42s} {'median/call':>12s} {'moves/call':>11s} {'Mmoves/s':>9s}")
     for name, (per_call, moves, rate) in rows.items():
         print(f"{name:42s} {per_call * 1e6:9.3f} us {moves:11.1f} {rate / 1e6:9.1f}")
     base = rows.get("classic-20-lead-legal_moves_into")

@@ -14,8 +14,9 @@ import time
 
 import numpy as np
 
-from ddzfast._core import (RULES, Game, Hand, Move, MoveKind, classify, get_rules,
+from ddzfast._core import (RULES, Game, Hand, Move, classify, get_rules,
                            legal_moves)
+from ddzfast.movekind import MoveKind
 from ddzfast.simulate import simulate
 
 CARD_NAMES = "3456789TJQKA2XDW"
