@@ -1,6 +1,6 @@
 """ddzfast: fast, exact legal-move generation for Dou Dizhu.
 
-See README.md for the quick start; RULES.md (shipped with the project) is the
+See README.md for the quick start; docs/RULES.md is the
 normative description of the three rule sets "classic", "biegang" and "super".
 """
 from ddzfast.movekind import MoveKind
