@@ -216,3 +216,15 @@ def test_errors_on_a_finished_deal_and_bad_arguments():
         Game.from_position(["3", "4", "5"], "classic", kitty="4")
     with pytest.raises(ValueError, match="unknown built-in policy"):
         Game("classic", seed=1).policy_action("smart")
+
+
+def test_huge_positions_get_buffers_of_their_own():
+    # a whole deck in one hand: over 8,192 legal moves
+    deck = "3456789TJQKA2" * 4 + "XDW"
+    game = Game.from_position([deck, "", ""], "biegang")
+    moves = game.legal_moves()
+    assert len(moves) == 435222
+    greedy = game.policy_action("greedy")
+    assert greedy in moves
+    assert len(greedy.cards) == max(len(m.cards) for m in moves if m.kind < MoveKind.BOMB)
+    assert game.policy_action("random") in moves

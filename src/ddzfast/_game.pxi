@@ -223,10 +223,20 @@ cdef class Game:
     def legal_moves(self) -> MoveList:
         """The legal moves of the seat to move (empty unless playing)."""
         cdef int64_t n
+        cdef MoveList ml
         if self.g.phase != PHASE_PLAY:
             return _move_list(_scratch, 0, self._rules)
         n = ddz_game_legal_moves(&self.g, &self._rules.c, _scratch, SCRATCH)
-        return _move_list(_scratch, n, self._rules)
+        if n <= SCRATCH:
+            return _move_list(_scratch, n, self._rules)
+        # a hand far beyond 21 cards (Game.from_position): a buffer of its own
+        ml = _move_list(_scratch, 0, self._rules)
+        free(ml.data)
+        ml.data = <ddz_move*>malloc(n * sizeof(ddz_move))
+        if ml.data == NULL:
+            raise MemoryError()
+        ml.n = ddz_game_legal_moves(&self.g, &self._rules.c, ml.data, n)
+        return ml
 
     def play(self, move, seat=None):
         """The seat to move plays ``move`` (a Move or MOVE_DTYPE row; PASS to
@@ -244,15 +254,27 @@ cdef class Game:
         while bidding, else a Move. Uses (and advances) the deal's own random
         stream, as ``simulate`` does."""
         cdef int code = _policy_code(policy)
-        cdef int64_t k
+        cdef int64_t k, n
+        cdef ddz_move* buf
         if self.g.phase == PHASE_BIDDING:
             return ddz_policy_bid(&self.g, code)
         if self.g.phase != PHASE_PLAY:
             raise ValueError("the deal is over")
         k = ddz_policy_move(&self.g, &self._rules.c, code, _scratch, SCRATCH)
-        if k < 0:
-            raise RuntimeError("no legal move to choose from")
-        return _move(&_scratch[k], self._rules)
+        if k >= 0:
+            return _move(&_scratch[k], self._rules)
+        # a hand far beyond 21 cards (Game.from_position): a buffer of its own
+        n = ddz_game_legal_moves(&self.g, &self._rules.c, NULL, 0)
+        buf = <ddz_move*>malloc(n * sizeof(ddz_move))
+        if buf == NULL:
+            raise MemoryError()
+        try:
+            k = ddz_policy_move(&self.g, &self._rules.c, code, buf, n)
+            if k < 0:
+                raise RuntimeError("no legal move to choose from")
+            return _move(&buf[k], self._rules)
+        finally:
+            free(buf)
 
     cdef _check_turn(self, seat, int phase, str what):
         if self.g.phase != phase:
