@@ -176,61 +176,6 @@ def douzero_move_multisets(text: str) -> Set[str]:
     return {douzero_to_text(m) for m in douzero_gen_moves(text_to_douzero(text)) if m}
 
 
-def _legal_moves_mirror(dz, hand: List[int], rival_move: List[int]) -> List[List[int]]:
-    """Copy of ``douzero.env.game.GameEnv.get_legal_card_play_actions`` (used
-    only when the GameEnv class cannot be imported)."""
-    md, ms = dz.md, dz.ms
-    mg = dz.MovesGener(hand)
-    rival_type = md.get_move_type(rival_move)
-    t = rival_type["type"]
-    n = rival_type.get("len", 1)
-    if t == md.TYPE_0_PASS:
-        moves = mg.gen_moves()
-    elif t == md.TYPE_1_SINGLE:
-        moves = ms.filter_type_1_single(mg.gen_type_1_single(), rival_move)
-    elif t == md.TYPE_2_PAIR:
-        moves = ms.filter_type_2_pair(mg.gen_type_2_pair(), rival_move)
-    elif t == md.TYPE_3_TRIPLE:
-        moves = ms.filter_type_3_triple(mg.gen_type_3_triple(), rival_move)
-    elif t == md.TYPE_4_BOMB:
-        moves = ms.filter_type_4_bomb(mg.gen_type_4_bomb() + mg.gen_type_5_king_bomb(),
-                                      rival_move)
-    elif t == md.TYPE_5_KING_BOMB:
-        moves = []
-    elif t == md.TYPE_6_3_1:
-        moves = ms.filter_type_6_3_1(mg.gen_type_6_3_1(), rival_move)
-    elif t == md.TYPE_7_3_2:
-        moves = ms.filter_type_7_3_2(mg.gen_type_7_3_2(), rival_move)
-    elif t == md.TYPE_8_SERIAL_SINGLE:
-        moves = ms.filter_type_8_serial_single(mg.gen_type_8_serial_single(repeat_num=n),
-                                               rival_move)
-    elif t == md.TYPE_9_SERIAL_PAIR:
-        moves = ms.filter_type_9_serial_pair(mg.gen_type_9_serial_pair(repeat_num=n),
-                                             rival_move)
-    elif t == md.TYPE_10_SERIAL_TRIPLE:
-        moves = ms.filter_type_10_serial_triple(
-            mg.gen_type_10_serial_triple(repeat_num=n), rival_move)
-    elif t == md.TYPE_11_SERIAL_3_1:
-        moves = ms.filter_type_11_serial_3_1(mg.gen_type_11_serial_3_1(repeat_num=n),
-                                             rival_move)
-    elif t == md.TYPE_12_SERIAL_3_2:
-        moves = ms.filter_type_12_serial_3_2(mg.gen_type_12_serial_3_2(repeat_num=n),
-                                             rival_move)
-    elif t == md.TYPE_13_4_2:
-        moves = ms.filter_type_13_4_2(mg.gen_type_13_4_2(), rival_move)
-    elif t == md.TYPE_14_4_22:
-        moves = ms.filter_type_14_4_22(mg.gen_type_14_4_22(), rival_move)
-    else:
-        moves = []
-    if t not in (md.TYPE_0_PASS, md.TYPE_4_BOMB, md.TYPE_5_KING_BOMB):
-        moves = moves + mg.gen_type_4_bomb() + mg.gen_type_5_king_bomb()
-    if len(rival_move) != 0:
-        moves = moves + [[]]
-    for m in moves:
-        m.sort()
-    return moves
-
-
 def douzero_legal_moves(hand: List[int], rival_move: List[int]) -> List[List[int]]:
     """DouZero's legal moves of ``hand`` after ``rival_move`` (``[]`` when
     leading), exactly as its game computes them: this calls
@@ -239,7 +184,7 @@ def douzero_legal_moves(hand: List[int], rival_move: List[int]) -> List[List[int
     dz = load_douzero()
     rival_move = list(rival_move)
     if dz.game_env is None:
-        return _legal_moves_mirror(dz, list(hand), rival_move)
+        raise ImportError("DouZero's GameEnv could not be imported")
     state = SimpleNamespace(
         info_sets={"landlord": SimpleNamespace(player_hand_cards=list(hand))},
         acting_player_position="landlord",

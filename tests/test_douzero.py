@@ -138,6 +138,8 @@ def _follow_comparable(last_text: str, n_readings: int) -> bool:
 
 
 def test_following_moves_match_douzero():
+    if dza.load_douzero().game_env is None:
+        pytest.skip("DouZero's GameEnv could not be imported")
     rng = random.Random(777)
     compared = 0
     kinds_seen = set()
