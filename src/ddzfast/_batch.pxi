@@ -1,0 +1,221 @@
+# Batches of positions, included into _core.pyx: legal_moves_batch runs the
+# generator over many hands without the GIL, on threads.
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Large move buffers ask for transparent huge pages: first-touch page
+       faults, not generation, otherwise dominate a big batch. */
+    static void* ddz_alloc_big(size_t size) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (size >= ((size_t)4 << 20)) {
+            void* p = NULL;
+            if (posix_memalign(&p, (size_t)2 << 20, size) != 0) return NULL;
+            madvise(p, size, MADV_HUGEPAGE);
+            return p;
+        }
+    #endif
+        return malloc(size);
+    }
+    """
+    void* ddz_alloc_big(size_t size) nogil
+
+
+cdef class _Chunk:
+    """The moves of hands[start:stop], generated without the GIL into a buffer
+    that grows as needed."""
+
+    cdef ddz_move* buf
+    cdef int64_t size
+    cdef int64_t cap
+    cdef int failed
+
+    def __dealloc__(self):
+        free(self.buf)
+
+    cdef object as_array(self):
+        """The generated moves as a MOVE_DTYPE array that owns this chunk."""
+        cdef cnp.npy_intp dims[1]
+        cdef ddz_move* shrunk
+        if self.size and self.size < self.cap:
+            shrunk = <ddz_move*>realloc(self.buf, self.size * sizeof(ddz_move))
+            if shrunk != NULL:
+                self.buf = shrunk
+                self.cap = self.size
+        dims[0] = self.size
+        Py_INCREF(MOVE_DTYPE)    # PyArray_NewFromDescr steals a reference
+        a = _new_from_descr(
+            <void*>np.ndarray, <void*>MOVE_DTYPE, 1, dims, NULL, <void*>self.buf,
+            cnp.NPY_ARRAY_C_CONTIGUOUS | cnp.NPY_ARRAY_ALIGNED | cnp.NPY_ARRAY_WRITEABLE,
+            NULL)
+        Py_INCREF(self)          # PyArray_SetBaseObject steals a reference
+        cnp.PyArray_SetBaseObject(<cnp.ndarray>a, self)
+        return a
+
+    cdef void run(self, const ddz_rules* rules, const uint64_t* hands,
+                  const ddz_move* lasts, int64_t* counts, Py_ssize_t start,
+                  Py_ssize_t stop) noexcept nogil:
+        cdef Py_ssize_t i
+        cdef int64_t n, newcap
+        cdef const ddz_move* last
+        cdef ddz_move* grown
+        if self.cap == 0 and stop > start:
+            # a first guess of 64 moves a position; the loop grows it as needed
+            self.buf = <ddz_move*>ddz_alloc_big((stop - start) * 64 * sizeof(ddz_move))
+            if self.buf == NULL:
+                self.failed = 1
+                return
+            self.cap = (stop - start) * 64
+        for i in range(start, stop):
+            last = NULL
+            if lasts != NULL and lasts[i].kind != K_PASS:
+                last = &lasts[i]
+            while True:
+                n = ddz_legal_moves(rules, hands[i], last, self.buf + self.size,
+                                    self.cap - self.size)
+                if n <= self.cap - self.size:
+                    break
+                # room for the rest at the mean size so far, at least double
+                newcap = self.size + n + (stop - i) * ((self.size + n) // (i - start + 1))
+                if newcap < self.cap * 2:
+                    newcap = self.cap * 2
+                grown = <ddz_move*>ddz_alloc_big(newcap * sizeof(ddz_move))
+                if grown == NULL:
+                    self.failed = 1
+                    return
+                memcpy(grown, self.buf, self.size * sizeof(ddz_move))
+                free(self.buf)
+                self.buf = grown
+                self.cap = newcap
+            counts[i] = n
+            self.size += n
+
+
+def _run_chunk(_Chunk chunk, Rules rules, cnp.ndarray hands, lasts,
+               cnp.ndarray counts, Py_ssize_t start, Py_ssize_t stop):
+    cdef const uint64_t* hp = <const uint64_t*>cnp.PyArray_DATA(hands)
+    cdef const ddz_move* lp = NULL
+    cdef int64_t* cp = <int64_t*>cnp.PyArray_DATA(counts)
+    if lasts is not None:
+        lp = <const ddz_move*>cnp.PyArray_DATA(<cnp.ndarray>lasts)
+    with nogil:
+        chunk.run(&rules.c, hp, lp, cp, start, stop)
+
+
+def legal_moves_batch(hands, lasts=None, rules="classic", int threads=1):
+    """The legal moves of many positions at once, in CSR form.
+
+    ``hands``: packed hands, a 1-d array-like of uint64 (N). ``lasts``: None
+    (every position leads) or a MOVE_DTYPE array of N rows, a PASS row meaning
+    that position leads. Returns ``(offsets, moves)``: ``offsets`` int64 of
+    N + 1 and ``moves`` MOVE_DTYPE, the moves of position i being
+    ``moves[offsets[i]:offsets[i + 1]]``, each list exactly as
+    ``legal_moves`` gives it. Generation runs without the GIL, on ``threads``
+    threads over contiguous ranges of positions.
+    """
+    cdef Rules r = _get_rules(rules)
+    cdef cnp.ndarray h, counts, offsets, moves
+    cdef cnp.ndarray la = None
+    cdef Py_ssize_t n, i, t, start
+    cdef const uint64_t* hp
+    cdef const ddz_move* lp
+    cdef Py_ssize_t bad = -1
+    cdef _Chunk chunk
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, not {threads}")
+    h = _as_hand_array(hands)
+    n = cnp.PyArray_DIM(h, 0)
+    hp = <const uint64_t*>cnp.PyArray_DATA(h)
+    with nogil:
+        for i in range(n):
+            if not ddz_hand_valid(&r.c, hp[i]):
+                bad = i
+                break
+    if bad >= 0:
+        _to_bits(int(h[bad]), r, f"hands[{bad}]")
+    if lasts is not None:
+        la = np.ascontiguousarray(lasts)
+        if la.dtype != MOVE_DTYPE or la.ndim != 1:
+            raise TypeError("lasts must be a 1-d MOVE_DTYPE array (or None)")
+        if cnp.PyArray_DIM(la, 0) != n:
+            raise ValueError(f"lasts has {cnp.PyArray_DIM(la, 0)} rows for {n} hands")
+        lp = <const ddz_move*>cnp.PyArray_DATA(la)
+        with nogil:
+            for i in range(n):
+                if lp[i].kind != K_PASS and ddz_check(
+                        &r.c, lp[i].kind, lp[i].rank, lp[i].length, lp[i].cards) < 0:
+                    bad = i
+                    break
+        if bad >= 0:
+            raise ValueError(f"lasts[{bad}] {la[bad]} is not a legal move in {r.name!r}")
+    counts = np.zeros(n, dtype=np.int64)
+    threads = max(1, min(threads, n))
+    bounds = [n * t // threads for t in range(threads + 1)]
+    chunks = [_Chunk() for _ in range(threads)]
+    _parallel(threads, _run_chunk,
+              [(chunks[t], r, h, la, counts, bounds[t], bounds[t + 1])
+               for t in range(threads)])
+    for chunk in chunks:
+        if chunk.failed:
+            raise MemoryError("out of memory generating a batch of moves")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    if threads == 1:
+        # The chunk's buffer becomes the result: no copy of what may be
+        # hundreds of megabytes.
+        return offsets, (<_Chunk>chunks[0]).as_array()
+    moves = np.empty(offsets[n], dtype=MOVE_DTYPE)
+    starts = [int(offsets[b]) for b in bounds[:-1]]
+    _parallel(threads, _copy_chunk,
+              [(chunks[t], moves, starts[t]) for t in range(threads)])
+    return offsets, moves
+
+
+def _parallel(int threads, fn, list args):
+    # fn(*args[0]) on this thread, the others on their own threads; fn
+    # releases the GIL for its work.
+    if threads == 1:
+        fn(*args[0])
+        return
+    import threading
+    workers = [threading.Thread(target=fn, args=a) for a in args[1:]]
+    for w in workers:
+        w.start()
+    try:
+        fn(*args[0])
+    finally:
+        for w in workers:
+            w.join()
+
+
+def _copy_chunk(_Chunk chunk, cnp.ndarray moves, Py_ssize_t start):
+    cdef char* dst = <char*>cnp.PyArray_DATA(moves) + start * sizeof(ddz_move)
+    cdef size_t size = chunk.size * sizeof(ddz_move)
+    if size:
+        with nogil:
+            memcpy(dst, chunk.buf, size)
+
+
+cdef cnp.ndarray _as_hand_array(object hands):
+    cdef cnp.ndarray a
+    if isinstance(hands, np.ndarray):
+        a = <cnp.ndarray>hands
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"hands must be an integer array of packed hands, not {a.dtype}")
+        if a.dtype.kind == "i" and a.size and a.min() < 0:
+            raise ValueError("hands holds a negative value: not a packed hand")
+    else:
+        hands = [int(x) if isinstance(x, Hand) else x for x in hands]
+        for x in hands:
+            if not isinstance(x, (int, np.integer)) or isinstance(x, bool):
+                raise TypeError(f"hands must hold packed ints or Hands, not {type(x).__name__}")
+            if not 0 <= x < (1 << 64):
+                raise ValueError(f"{x!r} is not a packed hand (0 <= value < 2**64)")
+        a = np.array(hands, dtype=np.uint64)
+    if a.ndim != 1:
+        raise ValueError(f"hands must be 1-d, not of shape {(<object>a).shape}")
+    return np.ascontiguousarray(a, dtype=np.uint64)
