@@ -135,3 +135,31 @@ def test_ray_backend_equals_local():
         ray.shutdown()
     local = simulate(3000, "biegang", ("greedy", "random", "greedy"), seed=9)
     assert np.array_equal(rows, local)
+
+
+def test_ray_backend_on_a_cluster_address():
+    """A Ray head started apart from this process (as on a cluster), reached
+    through ray.init(address=...)."""
+    ray = pytest.importorskip("ray")
+    import shutil
+    import socket
+    import subprocess
+    ray_cli = shutil.which("ray")
+    if ray_cli is None:
+        pytest.skip("the ray command is not on PATH")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    start = subprocess.run(
+        [ray_cli, "start", "--head", "--num-cpus", "2", "--port", str(port),
+         "--include-dashboard", "false", "--disable-usage-stats"],
+        capture_output=True, text=True, timeout=180)
+    assert start.returncode == 0, start.stderr
+    try:
+        rows = simulate(2000, "super", ("greedy", "random", "random"), seed=12,
+                        backend="ray", address=f"127.0.0.1:{port}", tasks=3)
+    finally:
+        ray.shutdown()
+        subprocess.run([ray_cli, "stop", "--force"], capture_output=True, timeout=180)
+    assert np.array_equal(rows, simulate(2000, "super", ("greedy", "random", "random"),
+                                         seed=12))
