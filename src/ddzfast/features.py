@@ -5,9 +5,10 @@ Encodings (vectorised over any number of hands or moves):
 
 * ``encode_hands(hands) -> uint8 array (N, 61)``: for each packed hand, a 4x15
   count plane flattened row by row (``plane[j, i] = 1`` when the hand holds more
-  than ``j`` cards of index ``i``; the jokers use row 0 only; with the two
-  joker columns dropped it is DouZero's 54-dimension layout plus zeros), then
-  one wildcard channel (the number of W, 0 or 1).
+  than ``j`` cards of index ``i``). The jokers use row 0 only, so 54 of the 60
+  cells carry information: the same features as DouZero's 54-dimension
+  encoding, in another order. Then one wildcard channel (the number of W, 0
+  or 1).
 * ``encode_moves(moves) -> uint8 array (N, 77)``: the same 61 features of a
   move's physical cards, then a one-hot of 16 for what W stands for (columns
   61 + 0..14: the card index W completes; 61 + 15: W is a kicker or plays as
