@@ -2,6 +2,8 @@
 # sets (Rules), hands (Hand), moves (Move) and move lists (MoveList). They
 # convert and validate; the C core computes.
 
+from types import MappingProxyType
+
 CARD_CHARS = "3456789TJQKA2XDW"
 MOVE_DTYPE = np.dtype(
     [("cards", "<u8"), ("kind", "u1"), ("rank", "u1"), ("length", "u1"),
@@ -111,7 +113,8 @@ cdef class Rules:
                                  f"{', '.join(RULE_SETS)}")
             description = RULE_SETS[name]
         self.name = name
-        self.description = dict(description)
+        # read-only: changing it would not recompile the rule set
+        self.description = MappingProxyType(dict(description))
         self._compile(description)
         self.rules_id = _next_rules_id()
 
@@ -218,7 +221,7 @@ cdef class Rules:
     def __reduce__(self):
         if self.name in RULE_SETS and self.description == RULE_SETS[self.name]:
             return (Rules, (self.name,))
-        return (_rules_from_description, (self.name, self.description))
+        return (_rules_from_description, (self.name, dict(self.description)))
 
 
 def _rules_from_description(name, description):
