@@ -17,8 +17,12 @@ DEALS_NATIVE = 20000     # per rule set, row invariants
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)
-def test_every_move_is_legal_and_cards_are_conserved(rules):
+def test_deals_follow_the_rules_move_by_move(rules):
+    """Every move legal by the reference, turns, tricks, bidding and scores as
+    an independent model of RULES.md 5-6 has them, cards conserved."""
     deck = ddzfast.Hand(DECKS[rules])
+    factors = dict(ddzfast.get_rules(rules).description["multipliers"])
+    cap = ddzfast.get_rules(rules).description["mult_cap"]
     rng = random.Random(rules)
     for i in range(DEALS_CHECKED):
         policies = [rng.choice(["random", "greedy"]) for _ in range(3)]
@@ -26,28 +30,72 @@ def test_every_move_is_legal_and_cards_are_conserved(rules):
         dealt = sum(game.hands, ddzfast.Hand())
         # without bidding the landlord (seat 0) already holds the kitty
         assert (dealt + game.kitty if game.phase == "bidding" else dealt) == deck
+        # an independent model of RULES.md 5: bidding, turns and tricks
+        bids = []
         while game.phase == "bidding":
-            game.bid(game.policy_action(policies[game.to_move]))
+            seat = (i % 3 + len(bids)) % 3
+            assert game.to_move == seat
+            points = game.policy_action(policies[seat])
+            assert points == 0 or points > max([b for _, b in bids], default=0)
+            game.bid(points)
+            bids.append((seat, points))
+            if points == 3:
+                break
+        if bids:
+            top = max(b for _, b in bids)
+            expected = ((i % 3, 1) if top == 0
+                        else (next(s for s, b in bids if b == top), top))
+            assert (game.landlord, game.base) == expected
+        else:
+            assert (game.landlord, game.base) == (0, 1)
+        to_move, last, passes = game.landlord, None, 0
         played = [ddzfast.Hand() for _ in range(3)]
+        moves_by = [0, 0, 0]
+        mult = 1
         steps = 0
         while not game.done:
-            seat, hand, last = game.to_move, game.hands[game.to_move], game.last_move
+            assert (game.to_move, game.last_move) == (to_move, last)
+            seat, hand = to_move, game.hands[to_move]
             move = game.policy_action(policies[seat])
             assert move in game.legal_moves()
             if move.kind == ddzfast.MoveKind.PASS:
-                assert last is not None or hand.counts[:15] == (0,) * 15
+                if last is None:     # only a hand of nothing but W passes a lead
+                    assert hand.counts[:15] == (0,) * 15
+                else:
+                    passes += 1
+                    if passes == 2:
+                        last, passes = None, 0
             else:
                 assert move.cards in hand
                 assert identity(move) in reference.classify(move.cards.counts, rules)
                 if last is not None:
                     assert reference.beats(identity(move), identity(last), rules)
                 played[seat] = played[seat] + move.cards
+                last, passes = move, 0
+                moves_by[seat] += 1
+                mult *= factors.get(move.kind.name, 1)
             game.play(move)
+            to_move = (seat + 1) % 3
             steps += 1
             assert steps < 500
         assert sum(game.hands, ddzfast.Hand()) + sum(played, ddzfast.Hand()) == deck
-        assert len(game.hands[game.result.winner_seat]) == 0
-        assert sum(game.result.scores) == 0
+        result = game.result
+        assert len(game.hands[result.winner_seat]) == 0
+        # RULES.md 6, computed apart
+        landlord = game.landlord
+        farmers = [s for s in range(3) if s != landlord]
+        landlord_won = result.winner_seat == landlord
+        spring = landlord_won and all(moves_by[s] == 0 for s in farmers)
+        anti = not landlord_won and moves_by[landlord] == 1
+        expected_mult = mult * (2 if spring or anti else 1)
+        if cap:
+            expected_mult = min(expected_mult, cap)
+        unit = game.base * expected_mult * (1 if landlord_won else -1)
+        expected = [-unit] * 3
+        expected[landlord] = 2 * unit
+        assert (result.spring, result.anti_spring) == (spring, anti)
+        assert result.multiplier == expected_mult
+        assert result.scores == tuple(float(x) for x in expected)
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)
