@@ -228,3 +228,14 @@ def test_huge_positions_get_buffers_of_their_own():
     assert greedy in moves
     assert len(greedy.cards) == max(len(m.cards) for m in moves if m.kind < MoveKind.BOMB)
     assert game.policy_action("random") in moves
+
+
+def test_policy_bid_and_move_only_in_their_phase():
+    game = Game("classic", seed=12)
+    with pytest.raises(ValueError, match="no move now: the deal is in its bidding phase"):
+        game.policy_move("random")
+    assert game.policy_bid("random") in game.legal_bids()
+    game = Game("classic", seed=12, bidding=False)
+    with pytest.raises(ValueError, match="no bid now"):
+        game.policy_bid("greedy")
+    assert game.policy_move("greedy") in game.legal_moves()

@@ -251,15 +251,27 @@ cdef class Game:
 
     def policy_action(self, policy="greedy"):
         """What a built-in policy ("random" or "greedy") would do now: a bid
-        while bidding, else a Move. Uses (and advances) the deal's own random
-        stream, as ``simulate`` does."""
+        while bidding (policy_bid), else a Move (policy_move)."""
+        if self.g.phase == PHASE_BIDDING:
+            return self.policy_bid(policy)
+        return self.policy_move(policy)
+
+    def policy_bid(self, policy="greedy") -> int:
+        """The bid a built-in policy would make now. Uses (and advances) the
+        deal's own random stream, as ``simulate`` does."""
+        cdef int code = _policy_code(policy)
+        if self.g.phase != PHASE_BIDDING:
+            raise ValueError(f"no bid now: the deal is in its {self.phase} phase")
+        return ddz_policy_bid(&self.g, code)
+
+    def policy_move(self, policy="greedy") -> Move:
+        """The move a built-in policy would play now. Uses (and advances) the
+        deal's own random stream, as ``simulate`` does."""
         cdef int code = _policy_code(policy)
         cdef int64_t k, n
         cdef ddz_move* buf
-        if self.g.phase == PHASE_BIDDING:
-            return ddz_policy_bid(&self.g, code)
         if self.g.phase != PHASE_PLAY:
-            raise ValueError("the deal is over")
+            raise ValueError(f"no move now: the deal is in its {self.phase} phase")
         k = ddz_policy_move(&self.g, &self._rules.c, code, _scratch, SCRATCH)
         if k >= 0:
             return _move(&_scratch[k], self._rules)

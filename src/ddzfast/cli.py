@@ -158,7 +158,8 @@ def write_rows(rows: np.ndarray, path: str) -> None:
             import pyarrow.parquet as pq
         except ImportError:
             raise UsageError("writing Parquet needs pyarrow (pip install pyarrow)") from None
-        columns = {name: rows[name] for name in rows.dtype.names if name != "scores"}
+        names = rows.dtype.names or ()
+        columns = {name: rows[name] for name in names if name != "scores"}
         for seat in range(3):
             columns[f"score{seat}"] = rows["scores"][:, seat]
         pq.write_table(pa.table(columns), path)
@@ -252,15 +253,18 @@ def cmd_play(args, out=sys.stdout) -> int:
                     continue
             else:
                 seat = game.to_move
-                points = game.policy_action(args.bots)
+                assert seat is not None
+                points = game.policy_bid(args.bots)
                 game.bid(points)
                 out.write(f"{names[seat]} bids {points or 'pass'}\n")
+        assert game.landlord is not None
         out.write(f"landlord: {names[game.landlord]} (base {game.base}); "
                   f"kitty {game.kitty}\n")
         while not game.done:
             seat = game.to_move
+            assert seat is not None
             if seat != you:
-                move = game.policy_action(args.bots)
+                move = game.policy_move(args.bots)
                 game.play(move)
                 out.write(f"{names[seat]}: {move}  ({game.cards_left[seat]} left)\n")
                 continue
@@ -284,9 +288,10 @@ def cmd_play(args, out=sys.stdout) -> int:
         out.write("\nbye\n")
         return 0
     result = game.result
-    out.write(f"{'you win' if (result.winner == 'landlord') == (game.landlord == you) else 'you lose'}: "
-              f"{result.winner} won, multiplier {result.multiplier}, "
-              f"scores {result.scores}\n")
+    assert result is not None
+    won = (result.winner == "landlord") == (game.landlord == you)
+    out.write(f"{'you win' if won else 'you lose'}: {result.winner} won, "
+              f"multiplier {result.multiplier}, scores {result.scores}\n")
     return 0
 
 

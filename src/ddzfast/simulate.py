@@ -63,21 +63,22 @@ def play_deal(rules, policies: Sequence[Policy], seed: int, first_bidder: int = 
     """Play one deal in Python with these policies; returns its DEAL_DTYPE row."""
     game = Game(rules, seed, bidding, first_bidder)
     while not game.done:
-        policy = policies[game.to_move]
+        seat = game.to_move
+        assert seat is not None
+        policy = policies[seat]
         if game.phase == "bidding":
             if callable(policy):
                 game.bid(policy(game, game.legal_bids()))
             else:
-                game.bid(game.policy_action(policy))
+                game.bid(game.policy_bid(policy))
+        elif callable(policy):
+            legal = game.legal_moves()
+            choice = policy(game, legal)
+            if isinstance(choice, numbers.Integral):
+                choice = legal[int(choice)]
+            game.play(choice)
         else:
-            if callable(policy):
-                legal = game.legal_moves()
-                choice = policy(game, legal)
-                if isinstance(choice, numbers.Integral):
-                    choice = legal[int(choice)]
-                game.play(choice)
-            else:
-                game.play(game.policy_action(policy))
+            game.play(game.policy_move(policy))
     return _score_row(game)
 
 
