@@ -39,22 +39,13 @@ cdef class _Chunk:
 
     cdef object as_array(self):
         """The generated moves as a MOVE_DTYPE array that owns this chunk."""
-        cdef cnp.npy_intp dims[1]
         cdef ddz_move* shrunk
         if self.size and self.size < self.cap:
             shrunk = <ddz_move*>realloc(self.buf, self.size * sizeof(ddz_move))
             if shrunk != NULL:
                 self.buf = shrunk
                 self.cap = self.size
-        dims[0] = self.size
-        Py_INCREF(MOVE_DTYPE)    # PyArray_NewFromDescr steals a reference
-        a = _new_from_descr(
-            <void*>np.ndarray, <void*>MOVE_DTYPE, 1, dims, NULL, <void*>self.buf,
-            cnp.NPY_ARRAY_C_CONTIGUOUS | cnp.NPY_ARRAY_ALIGNED | cnp.NPY_ARRAY_WRITEABLE,
-            NULL)
-        Py_INCREF(self)          # PyArray_SetBaseObject steals a reference
-        cnp.PyArray_SetBaseObject(<cnp.ndarray>a, self)
-        return a
+        return _move_array_view(self.buf, self.size, self, True)
 
     cdef void run(self, const ddz_rules* rules, const uint64_t* hands,
                   const ddz_move* lasts, int64_t* counts, Py_ssize_t start,

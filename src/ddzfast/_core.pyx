@@ -53,23 +53,25 @@ def legal_moves(hand, last=None, rules="classic") -> MoveList:
     cdef uint64_t bits = _to_bits(hand, r, "hand")
     cdef ddz_move lm
     cdef const ddz_move* lp = NULL
-    cdef int64_t n
-    cdef ddz_move* buf
-    cdef MoveList ml
     if last is not None:
         _last_struct(last, r, &lm)
         lp = &lm
-    n = ddz_legal_moves(&r.c, bits, lp, _scratch, SCRATCH)
+    return _legal_move_list(r, bits, lp)
+
+
+cdef MoveList _legal_move_list(Rules r, uint64_t hand, const ddz_move* last):
+    """The legal moves as a MoveList: through the scratch buffer, or, for a
+    hand with more moves than it holds, a buffer of their own."""
+    cdef int64_t n = ddz_legal_moves(&r.c, hand, last, _scratch, SCRATCH)
+    cdef MoveList ml
     if n <= SCRATCH:
         return _move_list(_scratch, n, r)
-    buf = <ddz_move*>malloc(n * sizeof(ddz_move))
-    if buf == NULL:
+    ml = _move_list(_scratch, 0, r)
+    free(ml.data)
+    ml.data = <ddz_move*>malloc(n * sizeof(ddz_move))
+    if ml.data == NULL:
         raise MemoryError()
-    ddz_legal_moves(&r.c, bits, lp, buf, n)
-    ml = MoveList.__new__(MoveList)
-    ml.data = buf
-    ml.n = n
-    ml.rules = r
+    ml.n = ddz_legal_moves(&r.c, hand, last, ml.data, n)
     return ml
 
 

@@ -222,21 +222,10 @@ cdef class Game:
 
     def legal_moves(self) -> MoveList:
         """The legal moves of the seat to move (empty unless playing)."""
-        cdef int64_t n
-        cdef MoveList ml
         if self.g.phase != PHASE_PLAY:
             return _move_list(_scratch, 0, self._rules)
-        n = ddz_game_legal_moves(&self.g, &self._rules.c, _scratch, SCRATCH)
-        if n <= SCRATCH:
-            return _move_list(_scratch, n, self._rules)
-        # a hand far beyond 21 cards (Game.from_position): a buffer of its own
-        ml = _move_list(_scratch, 0, self._rules)
-        free(ml.data)
-        ml.data = <ddz_move*>malloc(n * sizeof(ddz_move))
-        if ml.data == NULL:
-            raise MemoryError()
-        ml.n = ddz_game_legal_moves(&self.g, &self._rules.c, ml.data, n)
-        return ml
+        return _legal_move_list(self._rules, self.g.hands[self.g.to_move],
+                                &self.g.last if self.g.has_last else NULL)
 
     def play(self, move, seat=None):
         """The seat to move plays ``move`` (a Move or MOVE_DTYPE row; PASS to

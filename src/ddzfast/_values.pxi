@@ -578,16 +578,7 @@ cdef class MoveList:
         """The moves as a read-only numpy array of MOVE_DTYPE: a view of this
         list's buffer (each access makes a new view; none is cached, so that
         the list and its array never form a reference cycle)."""
-        cdef cnp.npy_intp dims[1]
-        dims[0] = self.n
-        Py_INCREF(MOVE_DTYPE)    # PyArray_NewFromDescr steals a reference
-        a = _new_from_descr(
-            <void*>np.ndarray, <void*>MOVE_DTYPE, 1, dims, NULL,
-            <void*>self.data, cnp.NPY_ARRAY_C_CONTIGUOUS | cnp.NPY_ARRAY_ALIGNED,
-            NULL)
-        Py_INCREF(self)          # PyArray_SetBaseObject steals a reference
-        cnp.PyArray_SetBaseObject(<cnp.ndarray>a, self)
-        return a
+        return _move_array_view(self.data, self.n, self, False)
 
     @property
     def rules(self) -> Rules:
@@ -629,6 +620,21 @@ cdef class MoveList:
         shown = ", ".join(str(m) for m in self[:4])
         more = f", ... ({self.n} moves)" if self.n > 4 else ""
         return f"<MoveList [{shown}{more}]>"
+
+
+cdef object _move_array_view(ddz_move* data, Py_ssize_t n, object owner, bint writeable):
+    """A MOVE_DTYPE array over `data` (no copy) that keeps `owner` alive."""
+    cdef cnp.npy_intp dims[1]
+    cdef int flags = cnp.NPY_ARRAY_C_CONTIGUOUS | cnp.NPY_ARRAY_ALIGNED
+    if writeable:
+        flags |= cnp.NPY_ARRAY_WRITEABLE
+    dims[0] = n
+    Py_INCREF(MOVE_DTYPE)    # PyArray_NewFromDescr steals a reference
+    a = _new_from_descr(<void*>np.ndarray, <void*>MOVE_DTYPE, 1, dims, NULL,
+                        <void*>data, flags, NULL)
+    Py_INCREF(owner)         # PyArray_SetBaseObject steals a reference
+    cnp.PyArray_SetBaseObject(<cnp.ndarray>a, owner)
+    return a
 
 
 cdef MoveList _move_list(const ddz_move* src, int64_t n, Rules rules):
