@@ -1,0 +1,74 @@
+"""Facts of the game and limits of the library, each defined once.
+
+Every other module (the compiled core included) imports these names rather
+than repeating them; ``_core`` checks at import that its C enums agree.
+"""
+from __future__ import annotations
+
+import os
+
+# ---- cards -------------------------------------------------------------------
+
+#: The card alphabet: card index i (0 = '3' ... 12 = '2', 13 = X, 14 = D,
+#: 15 = the wildcard W) is CARD_CHARS[i].
+CARD_CHARS = "3456789TJQKA2XDW"
+RANKS = 13                  # the ranks 3..2, card indices 0..12
+IDX_X = 13                  # the small joker
+IDX_D = 14                  # the big joker
+IDX_W = 15                  # the wildcard (biegang's W, super's flower card)
+
+#: Copies of each card index in a deck (W: in decks that have it).
+CARD_LIMITS = (4,) * RANKS + (1, 1, 1)
+
+#: ``wild`` of a move without W.
+WILD_NONE = 255
+#: ``wild`` of a move whose W is a kicker or plays as itself.
+WILD_KICKER = 15
+
+#: Cards a deal gives each seat, and the largest hand (the landlord's, with
+#: its kitty) by whether the deck holds W.
+DEAL_CARDS = 17
+MAX_HAND = {False: 20, True: 21}
+
+
+def deck_text(wildcard: bool) -> str:
+    """The whole deck as card text (54 cards, 55 with W)."""
+    return CARD_CHARS[:RANKS] * 4 + "XD" + ("W" if wildcard else "")
+
+
+def describe_wild(wild: int, kind_plays_itself: bool) -> str:
+    """What W does in a move, as text ('' when the move has no W).
+
+    ``kind_plays_itself``: the move is a special kind (rocket or bomb made
+    with W) in which a ``WILD_KICKER`` W plays as itself rather than as a
+    kicker."""
+    if wild == WILD_NONE:
+        return ""
+    if wild == WILD_KICKER:
+        return "W as itself" if kind_plays_itself else "W as kicker"
+    return f"W as {CARD_CHARS[wild]}"
+
+
+# ---- threads and chunks ---------------------------------------------------
+
+#: The most threads any call accepts; more is a ValueError.
+MAX_THREADS = 1024
+
+
+def check_threads(threads, what: str = "threads") -> int:
+    """``threads`` as an int in 1..MAX_THREADS, else TypeError/ValueError."""
+    import numbers
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError(f"{what} must be an int, not {type(threads).__name__}")
+    threads = int(threads)
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"{what} must be in 1..{MAX_THREADS}, not {threads}")
+    return threads
+
+
+def worker_count(threads: int, items: int) -> int:
+    """How many threads to start for ``items`` independent pieces of work:
+    never more than the items, nor than the machine's CPUs (CPU-bound work
+    gains nothing from more), nor than asked for."""
+    cpus = os.cpu_count() or 1
+    return max(1, min(threads, items, cpus))
