@@ -210,3 +210,27 @@ cdef cnp.ndarray _as_hand_array(object hands):
     if a.ndim != 1:
         raise ValueError(f"hands must be 1-d, not of shape {(<object>a).shape}")
     return np.ascontiguousarray(a, dtype=np.uint64)
+
+
+def _move_rows_wild(moves, rules) -> np.ndarray:
+    """For each row of a 1-d MOVE_DTYPE array, the ``wild`` the core derives
+    for it when (kind, rank, length, cards) is a legal move of ``rules``,
+    else -1 (int16). Runs without the GIL; the rows' own ``wild`` is ignored."""
+    cdef Rules r = _get_rules(rules)
+    cdef cnp.ndarray a = np.ascontiguousarray(moves)
+    cdef cnp.ndarray res
+    cdef const ddz_move* mp
+    cdef int16_t* rp
+    cdef Py_ssize_t i, n
+    if a.dtype != MOVE_DTYPE or a.ndim != 1:
+        raise TypeError(f"moves must be a 1-d MOVE_DTYPE array, not {a.dtype} "
+                        f"of shape {(<object>a).shape}")
+    n = cnp.PyArray_DIM(a, 0)
+    res = np.empty(n, dtype=np.int16)
+    mp = <const ddz_move*>cnp.PyArray_DATA(a)
+    rp = <int16_t*>cnp.PyArray_DATA(res)
+    with nogil:
+        for i in range(n):
+            rp[i] = <int16_t>ddz_check(&r.c, mp[i].kind, mp[i].rank, mp[i].length,
+                                       mp[i].cards)
+    return res

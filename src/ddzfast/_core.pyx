@@ -14,7 +14,7 @@ One extension module built from several source files, each with one job:
 * _game.pxi: Game and the native simulation entry point.
 """
 
-from libc.stdint cimport uint8_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, realloc
 from libc.string cimport memcpy
 from cpython.ref cimport Py_INCREF

@@ -4,7 +4,7 @@
 
 from types import MappingProxyType
 
-CARD_CHARS = "3456789TJQKA2XDW"
+from ddzfast.constants import CARD_CHARS, describe_wild
 MOVE_DTYPE = np.dtype(
     [("cards", "<u8"), ("kind", "u1"), ("rank", "u1"), ("length", "u1"),
      ("wild", "u1")],
@@ -479,22 +479,31 @@ cdef class Move:
     def __hash__(self):
         return hash((self.m.kind, self.m.rank, self.m.length, self.m.cards))
 
+    @property
+    def text(self) -> str:
+        """The ``KIND/r/n/cards`` form that ``Move.parse`` reads (``PASS``)."""
+        if self.m.kind == K_PASS:
+            return "PASS"
+        return (f"{_KINDS[self.m.kind].name}/{CARD_CHARS[self.m.rank]}"
+                f"/{self.m.length}/{_cards_text(self.m.cards)}")
+
+    @property
+    def wild_text(self) -> str:
+        """What W does in this move ('W as 3', 'W as kicker', 'W as itself'),
+        or '' when the move has no W."""
+        return describe_wild(self.m.wild, KQ[self.m.kind] == 0)
+
     def __str__(self):
         cdef str text = _KINDS[self.m.kind].name
+        cdef str wild
         if self.m.kind == K_PASS:
             return text
         text += " " + _cards_text(self.m.cards)
-        if self.m.wild == WILD_KICKER:
-            text += " (W as itself)" if KQ[self.m.kind] == 0 else " (W as kicker)"
-        elif self.m.wild != WILD_NONE:
-            text += f" (W as {CARD_CHARS[self.m.wild]})"
-        return text
+        wild = describe_wild(self.m.wild, KQ[self.m.kind] == 0)
+        return f"{text} ({wild})" if wild else text
 
     def __repr__(self):
-        if self.m.kind == K_PASS:
-            return "Move.parse('PASS')"
-        return (f"Move.parse('{_KINDS[self.m.kind].name}/{CARD_CHARS[self.m.rank]}"
-                f"/{self.m.length}/{_cards_text(self.m.cards)}')")
+        return f"Move.parse({self.text!r})"
 
     def __reduce__(self):
         return (Move, (int(self.m.kind), self.m.rank, self.m.length, self.m.cards))
