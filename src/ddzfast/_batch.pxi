@@ -25,6 +25,10 @@ cdef extern from *:
     void* ddz_alloc_big(size_t size) nogil
 
 
+cdef enum:
+    BATCH_FIRST_GUESS = 1 << 20     # moves (16 MiB) reserved before the mean is known
+
+
 cdef class _Chunk:
     """The moves of hands[start:stop], generated without the GIL into a buffer
     that grows as needed."""
@@ -55,12 +59,17 @@ cdef class _Chunk:
         cdef const ddz_move* last
         cdef ddz_move* grown
         if self.cap == 0 and stop > start:
-            # a first guess of 64 moves a position; the loop grows it as needed
-            self.buf = <ddz_move*>ddz_alloc_big((stop - start) * 64 * sizeof(ddz_move))
+            # A first guess of 64 moves a position, but at most BATCH_FIRST_GUESS
+            # moves in all: the loop grows the buffer from the mean so far, so
+            # millions of small positions never reserve 64 rows each.
+            newcap = (stop - start) * 64
+            if newcap > BATCH_FIRST_GUESS:
+                newcap = BATCH_FIRST_GUESS
+            self.buf = <ddz_move*>ddz_alloc_big(newcap * sizeof(ddz_move))
             if self.buf == NULL:
                 self.failed = 1
                 return
-            self.cap = (stop - start) * 64
+            self.cap = newcap
         for i in range(start, stop):
             last = NULL
             if lasts != NULL and lasts[i].kind != K_PASS:
@@ -97,7 +106,7 @@ def _run_chunk(_Chunk chunk, Rules rules, cnp.ndarray hands, lasts,
         chunk.run(&rules.c, hp, lp, cp, start, stop)
 
 
-def legal_moves_batch(hands, lasts=None, rules="classic", int threads=1):
+def legal_moves_batch(hands, lasts=None, rules="classic", threads=1):
     """The legal moves of many positions at once, in CSR form.
 
     ``hands``: packed hands, a 1-d array-like of uint64 (N). ``lasts``: None
@@ -116,8 +125,7 @@ def legal_moves_batch(hands, lasts=None, rules="classic", int threads=1):
     cdef const ddz_move* lp
     cdef Py_ssize_t bad = -1
     cdef _Chunk chunk
-    if threads < 1:
-        raise ValueError(f"threads must be at least 1, not {threads}")
+    threads = check_threads(threads)
     h = _as_hand_array(hands)
     n = cnp.PyArray_DIM(h, 0)
     hp = <const uint64_t*>cnp.PyArray_DATA(h)
@@ -137,14 +145,15 @@ def legal_moves_batch(hands, lasts=None, rules="classic", int threads=1):
         lp = <const ddz_move*>cnp.PyArray_DATA(la)
         with nogil:
             for i in range(n):
-                if lp[i].kind != K_PASS and ddz_check(
-                        &r.c, lp[i].kind, lp[i].rank, lp[i].length, lp[i].cards) < 0:
+                if ddz_check(&r.c, lp[i].kind, lp[i].rank, lp[i].length,
+                             lp[i].cards) < 0:
                     bad = i
                     break
         if bad >= 0:
-            raise ValueError(f"lasts[{bad}] {la[bad]} is not a legal move in {r.name!r}")
+            raise IllegalMoveError(f"lasts[{bad}] {la[bad]} is not a legal move in "
+                                   f"{r.name!r}")
     counts = np.zeros(n, dtype=np.int64)
-    threads = max(1, min(threads, n))
+    threads = worker_count(threads, n)
     bounds = [n * t // threads for t in range(threads + 1)]
     chunks = [_Chunk() for _ in range(threads)]
     _parallel(threads, _run_chunk,
@@ -160,7 +169,7 @@ def legal_moves_batch(hands, lasts=None, rules="classic", int threads=1):
         # hundreds of megabytes.
         return offsets, (<_Chunk>chunks[0]).as_array()
     moves = np.empty(offsets[n], dtype=MOVE_DTYPE)
-    starts = [int(offsets[b]) for b in bounds[:-1]]
+    starts = [int(offsets[b]) for b in bounds[:threads]]
     _parallel(threads, _copy_chunk,
               [(chunks[t], moves, starts[t]) for t in range(threads)])
     return offsets, moves

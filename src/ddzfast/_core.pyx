@@ -16,7 +16,7 @@ One extension module built from several source files, each with one job:
 
 from libc.stdint cimport uint8_t, int16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from cpython.ref cimport Py_INCREF
 
 cimport cython
@@ -27,6 +27,18 @@ from ddzfast.movekind import MoveKind
 from ddzfast.rulesets import RULE_SETS
 
 cnp.import_array()
+
+# MoveKind (Python) must number the kinds as the core's enum does.
+if [(k.name, int(k)) for k in MoveKind] != [
+        ("PASS", K_PASS), ("SINGLE", K_SINGLE), ("PAIR", K_PAIR), ("TRIPLE", K_TRIPLE),
+        ("TRIPLE_SINGLE", K_TRIPLE_SINGLE), ("TRIPLE_PAIR", K_TRIPLE_PAIR),
+        ("STRAIGHT", K_STRAIGHT), ("PAIR_STRAIGHT", K_PAIR_STRAIGHT), ("PLANE", K_PLANE),
+        ("PLANE_SINGLES", K_PLANE_SINGLES), ("PLANE_PAIRS", K_PLANE_PAIRS),
+        ("FOUR_SINGLES", K_FOUR_SINGLES), ("FOUR_PAIRS", K_FOUR_PAIRS), ("BOMB", K_BOMB),
+        ("ROCKET", K_ROCKET), ("WILD_ROCKET", K_WILD_ROCKET),
+        ("HEAVEN_ROCKET", K_HEAVEN_ROCKET), ("HEAVEN_BOMB", K_HEAVEN_BOMB),
+        ("SUPER_BOMB", K_SUPER_BOMB)]:
+    raise ImportError("ddzfast.movekind.MoveKind does not match the core's kind codes")
 
 cdef extern from "numpy/arrayobject.h":
     object _new_from_descr "PyArray_NewFromDescr"(
@@ -60,13 +72,15 @@ def legal_moves(hand, last=None, rules="classic") -> MoveList:
 
 
 cdef MoveList _legal_move_list(Rules r, uint64_t hand, const ddz_move* last):
-    """The legal moves as a MoveList: through the scratch buffer, or, for a
-    hand with more moves than it holds, a buffer of their own."""
-    cdef int64_t n = ddz_legal_moves(&r.c, hand, last, _scratch, SCRATCH)
+    """The legal moves as a MoveList: generated into a buffer on this call's
+    stack and copied out, or, for a hand with more moves than it holds, into
+    a heap buffer of their own."""
+    cdef ddz_move buf[STACK_MOVES]
+    cdef int64_t n = ddz_legal_moves(&r.c, hand, last, buf, STACK_MOVES)
     cdef MoveList ml
-    if n <= SCRATCH:
-        return _move_list(_scratch, n, r)
-    ml = _move_list(_scratch, 0, r)
+    if n <= STACK_MOVES:
+        return _move_list(buf, n, r)
+    ml = _move_list(buf, 0, r)
     free(ml.data)
     ml.data = <ddz_move*>malloc(n * sizeof(ddz_move))
     if ml.data == NULL:
@@ -130,7 +144,9 @@ def classify(cards, rules="classic") -> MoveList:
     cdef uint64_t bits = _to_bits(cards, r, "cards")
     # at most one reading per (kind, rank): the card count fixes the length
     cdef ddz_move buf[NKINDS * 15]
-    cdef int64_t n = ddz_classify(&r.c, bits, buf, NKINDS * 15)
+    cdef int64_t n
+    memset(buf, 0, sizeof(buf))
+    n = ddz_classify(&r.c, bits, buf, NKINDS * 15)
     return _move_list(buf, n, r)
 
 
@@ -144,21 +160,47 @@ def beats(move, last, rules="classic") -> bool:
     return bool(ddz_beats(&r.c, &m, &p))
 
 
-def play(hand, move) -> Hand:
-    """The hand left after playing ``move`` (a Move, MOVE_DTYPE row or cards);
-    ValueError when its cards are not all in the hand."""
-    cdef uint64_t h = _to_bits(hand, None, "hand")
+def play(hand, move, rules=None) -> Hand:
+    """The hand left after playing ``move`` from ``hand``.
+
+    ``move`` is a Move, a MOVE_DTYPE row (its kind, rank and length must make
+    it a legal move of ``rules``; None: of some built-in rule set) or plain
+    cards (text, a packed int or a Hand). InvalidCardsError (a ValueError)
+    when not all of its cards are in the hand."""
+    cdef Rules r = None if rules is None else _get_rules(rules)
+    cdef uint64_t h = _to_bits(hand, r, "hand")
     cdef uint64_t c
+    cdef ddz_move m
     if isinstance(move, Move):
         c = (<Move>move).m.cards
-    elif isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
-        c = _to_bits(int(move["cards"]), None, "move cards")
+        if r is not None:
+            _move_struct(move, r, &m, "move")
+    elif isinstance(move, np.void):
+        if move.dtype != MOVE_DTYPE:
+            raise TypeError(f"a move row must have dtype MOVE_DTYPE, not {move.dtype}")
+        if r is not None:
+            _move_struct(move, r, &m, "move")
+        else:
+            _move_struct_any(move, &m)
+        c = m.cards
     else:
-        c = _to_bits(move, None, "move cards")
+        c = _to_bits(move, r, "move cards")
     if not ddz_contains(h, c):
-        raise ValueError(f"cannot play {_cards_text(c)} from {_cards_text(h)}: "
-                         f"not all of its cards are in the hand")
+        raise InvalidCardsError(f"cannot play {_cards_text(c)} from {_cards_text(h)}: "
+                                f"not all of its cards are in the hand")
     return _hand(h - c)
+
+
+cdef int _move_struct_any(object row, ddz_move* out) except -1:
+    # A MOVE_DTYPE row that is a legal move of some built-in rule set.
+    cdef Rules r
+    for r in _RULES.values():
+        try:
+            _move_struct(row, r, out, "move")
+            return 0
+        except IllegalMoveError:
+            pass
+    raise IllegalMoveError(f"move (row {row}) is not a legal move in any rule set")
 
 
 include "_batch.pxi"

@@ -2,26 +2,38 @@
 # sets (Rules), hands (Hand), moves (Move) and move lists (MoveList). They
 # convert and validate; the C core computes.
 
+import collections.abc
+import itertools
+import math
+import operator
+import numbers
 from types import MappingProxyType
 
-from ddzfast.constants import CARD_CHARS, describe_wild
+from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DEAL_CARDS, WILD_KICKER as _WILD_KICKER,
+                               WILD_NONE as _WILD_NONE, describe_wild)
+from ddzfast.errors import IllegalMoveError, InvalidCardsError
+
+# Native byte order: the core reads and writes these rows as C structs.
 MOVE_DTYPE = np.dtype(
-    [("cards", "<u8"), ("kind", "u1"), ("rank", "u1"), ("length", "u1"),
+    [("cards", "=u8"), ("kind", "u1"), ("rank", "u1"), ("length", "u1"),
      ("wild", "u1")],
     align=True,
 )
 if MOVE_DTYPE.itemsize != sizeof(ddz_move):
     raise ImportError("MOVE_DTYPE does not match the core's move layout")
+if (_WILD_NONE, _WILD_KICKER) != (WILD_NONE, WILD_KICKER):
+    raise ImportError("ddzfast.constants disagrees with the core's wild codes")
 
 cdef object _KINDS = tuple(MoveKind)
 cdef dict _CHAR_INDEX = {c: i for i, c in enumerate(CARD_CHARS)}
 _CHAR_INDEX.update({c.lower(): i for i, c in enumerate(CARD_CHARS)})
 cdef dict _KIND_BY_NAME = {k.name: k for k in MoveKind}
 
-# Scratch buffer for legal_moves(); the GIL is held while it is in use.
-DEF SCRATCH = 8192
-cdef ddz_move _scratch[SCRATCH]
-
+# Moves of one query are generated into a buffer on the C stack (per call,
+# so safe from any thread) and copied out; a position with more legal moves
+# (hands beyond 21 cards) gets a heap buffer of its exact size.
+cdef enum:
+    STACK_MOVES = 4096
 
 cdef uint64_t _parse_cards(str text) except? 0xFFFFFFFFFFFFFFFF:
     cdef uint64_t bits = 0
@@ -38,12 +50,12 @@ cdef uint64_t _parse_cards(str text) except? 0xFFFFFFFFFFFFFFFF:
         else:
             idx = _CHAR_INDEX.get(ch)
             if idx is None:
-                raise ValueError(
+                raise InvalidCardsError(
                     f"unknown card {ch!r} at position {i} of {text!r}; "
                     f"cards are {CARD_CHARS} ('10' for T, lower case accepted)")
             i += 1
         if (bits >> (4 * <int>idx)) & 15 == 15:
-            raise ValueError(f"too many {CARD_CHARS[idx]!r} in {text!r}")
+            raise InvalidCardsError(f"too many {CARD_CHARS[idx]!r} in {text!r}")
         bits += (<uint64_t>1) << (4 * <int>idx)
     return bits
 
@@ -61,10 +73,8 @@ cdef str _deck_problem(uint64_t bits, Rules rules):
     cdef int i, k
     for i in range(16):
         k = _nib(bits, i)
-        if i < 13 and k > 4:
-            return f"{k} of {CARD_CHARS[i]!r} (a deck has 4)"
-        if i >= 13 and k > 1:
-            return f"{k} of {CARD_CHARS[i]!r} (a deck has 1)"
+        if k > CARD_LIMITS[i]:
+            return f"{k} of {CARD_CHARS[i]!r} (a deck has {CARD_LIMITS[i]})"
     if rules is not None and (bits & WBIT) and not rules.c.has_wild:
         return f"a wildcard W, which the {rules.name!r} deck does not have"
     return None
@@ -78,9 +88,10 @@ cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFF
         bits = (<Hand>value).bits
     elif isinstance(value, str):
         bits = _parse_cards(value)
-    elif isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+    elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         if value < 0 or value >= 1 << 64:
-            raise ValueError(f"{what} {value!r} is not a packed hand (0 <= value < 2**64)")
+            raise InvalidCardsError(
+                f"{what} {value!r} is not a packed hand (0 <= value < 2**64)")
         bits = <uint64_t>value
     elif isinstance(value, Hand):
         bits = (<Hand>value).bits
@@ -93,96 +104,161 @@ cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFF
     elif ddz_hand_valid(&rules.c, bits):
         return bits
     problem = _deck_problem(bits, rules)
-    raise ValueError(f"{what} {_cards_text(bits) or '(empty)'!r} holds {problem}")
+    raise InvalidCardsError(f"{what} {_cards_text(bits) or '(empty)'!r} holds {problem}")
+
+
+# ---- rule sets -------------------------------------------------------------------
+
+_RULE_FIELDS = frozenset({
+    "wildcard", "kinds", "tiers", "ranked", "wild_joker_kind", "wild_joker_stands",
+    "xdw_kind", "four_wild_kind", "kitty", "multipliers", "wild_max_rank",
+    "mult_cap", "service_fee", "deal_cap"})
+
+
+cdef int _kind_field(object value, str field) except -1:
+    # A move kind named in a rule-set field; 0 for None.
+    if value is None:
+        return 0
+    if not isinstance(value, str):
+        raise TypeError(f"{field}: a move kind is a name such as 'BOMB', not {value!r}")
+    if value not in _KIND_BY_NAME or value == "PASS":
+        raise ValueError(f"{field}: unknown move kind {value!r}")
+    return int(_KIND_BY_NAME[value])
+
+
+cdef list _kind_names(object value, str field):
+    # A sequence of kind names (not a bare string, not a mapping).
+    if isinstance(value, (str, bytes)) or isinstance(value, collections.abc.Mapping) \
+            or not isinstance(value, collections.abc.Iterable):
+        raise TypeError(f"{field} must be a sequence of move-kind names, not {value!r}")
+    return [_kind_field(v, field) for v in value]
+
+
+cdef dict _kind_ints(object value, str field, int lo, int hi):
+    # A mapping kind name -> int in lo..hi.
+    cdef dict out = {}
+    if not isinstance(value, collections.abc.Mapping):
+        raise TypeError(f"{field} must be a mapping of move-kind names to ints, "
+                        f"not {value!r}")
+    for name, v in value.items():
+        k = _kind_field(name, field)
+        out[k] = _int_field(v, f"{field}[{name!r}]", lo, hi)
+    return out
+
+
+cdef object _int_field(object v, str field, object lo, object hi):
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+        raise TypeError(f"{field} must be an int, not {v!r}")
+    if not lo <= v <= hi:
+        raise ValueError(f"{field} must be in {lo}..{hi}, not {v}")
+    return int(v)
+
+
+cdef object _bool_field(object v, str field):
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"{field} must be True or False, not {v!r}")
+    return bool(v)
+
+
+cdef double _real_field(object v, str field) except? -1.0:
+    if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        raise TypeError(f"{field} must be a number, not {v!r}")
+    if not math.isfinite(v):
+        raise ValueError(f"{field} must be finite, not {v}")
+    return float(v)
+
+
+_RULES_IDS = itertools.count()    # next() is atomic: ids are unique across threads
 
 
 cdef class Rules:
     """A rule set compiled for the core. ``Rules("classic")`` (or the name alone,
     wherever rules are asked for) gives one of the built-in sets; a new set is
-    ``Rules(name, **description)`` with the fields of ddzfast.rulesets."""
+    ``Rules(name, **description)`` with the fields of ddzfast.rulesets.
+
+    Immutable: every field is checked when the rule set is made, and a made
+    rule set is never recompiled (``with_options`` makes a new one)."""
 
     cdef ddz_rules c
     cdef readonly str name
     cdef readonly object description
-    cdef readonly int rules_id
+    cdef readonly int64_t rules_id
+    cdef bint _ready
 
-    def __init__(self, str name, **description):
+    def __init__(self, name, **description):
+        if self._ready:
+            raise TypeError("Rules are immutable: make a new one (Rules(...) or "
+                            "with_options) rather than calling __init__ again")
+        if not isinstance(name, str):
+            raise TypeError(f"a rule set's name is a str, not {name!r}")
         if not description:
             if name not in RULE_SETS:
                 raise ValueError(f"unknown rule set {name!r}; built in: "
                                  f"{', '.join(RULE_SETS)}")
             description = RULE_SETS[name]
+        self._compile(description)
         self.name = name
         # read-only: changing it would not recompile the rule set
         self.description = MappingProxyType(dict(description))
-        self._compile(description)
-        self.rules_id = _next_rules_id()
+        self.rules_id = next(_RULES_IDS)
+        self._ready = True
 
     cdef _compile(self, dict d):
+        # Every field is checked before the struct is written, so a failed
+        # description leaves nothing half-made.
+        cdef ddz_rules c
         cdef int k
-        def kind_of(value, field):
-            if value is None:
-                return 0
-            if value not in _KIND_BY_NAME:
-                raise ValueError(f"{field}: unknown move kind {value!r}")
-            return int(_KIND_BY_NAME[value])
-        known = {"wildcard", "kinds", "tiers", "ranked", "wild_joker_kind",
-                 "wild_joker_stands", "xdw_kind", "four_wild_kind", "kitty",
-                 "multipliers", "wild_max_rank", "mult_cap", "service_fee",
-                 "deal_cap"}
-        unknown = set(d) - known
+        unknown = set(d) - _RULE_FIELDS
         if unknown:
             raise ValueError(f"unknown rule-set fields: {sorted(unknown)}")
-        for k in range(NKINDS):
-            self.c.allowed[k] = 0
-            self.c.tier[k] = 0
-            self.c.ranked[k] = 0
-            self.c.mult[k] = 0
-        self.c.allowed[K_PASS] = 1
-        for name in d.get("kinds", ()):
-            self.c.allowed[kind_of(name, "kinds")] = 1
-        for name, tier in d.get("tiers", {}).items():
-            if not 0 < tier < 256:
-                raise ValueError(f"tiers: {name} has tier {tier}, not in 1..255")
-            self.c.tier[kind_of(name, "tiers")] = tier
-        for name in d.get("ranked", ()):
-            self.c.ranked[kind_of(name, "ranked")] = 1
-        self.c.has_wild = 1 if d.get("wildcard", False) else 0
-        self.c.wild_joker_kind = kind_of(d.get("wild_joker_kind"), "wild_joker_kind")
-        self.c.wild_joker_stands = 1 if d.get("wild_joker_stands", False) else 0
-        self.c.xdw_kind = kind_of(d.get("xdw_kind"), "xdw_kind")
-        self.c.four_wild_kind = kind_of(d.get("four_wild_kind"), "four_wild_kind")
-        self.c.wild_max_rank = d.get("wild_max_rank", 12)
-        kitty = d.get("kitty", 4 if self.c.has_wild else 3)
-        if not 0 <= kitty <= 4 or kitty != 54 + self.c.has_wild - 51:
-            raise ValueError(f"kitty: {kitty} cards, but the deck leaves "
-                             f"{54 + self.c.has_wild - 51} after dealing 3 x 17")
-        self.c.kitty = kitty
-        for name, factor in d.get("multipliers", {}).items():
-            if not 1 <= factor <= 255:
-                raise ValueError(f"multipliers: {name} has factor {factor}, not in 1..255")
-            self.c.mult[kind_of(name, "multipliers")] = factor
+        memset(&c, 0, sizeof(ddz_rules))
+        c.allowed[K_PASS] = 1
+        for k in _kind_names(d.get("kinds", ()), "kinds"):
+            c.allowed[k] = 1
+        if not c.allowed[K_SINGLE]:
+            raise ValueError("kinds must include SINGLE: without it a hand may "
+                             "have no legal lead and a deal could never end")
+        for k, v in _kind_ints(d.get("tiers", {}), "tiers", 1, 255).items():
+            c.tier[k] = v
+        for k in _kind_names(d.get("ranked", ()), "ranked"):
+            if not c.tier[k]:
+                raise ValueError(f"ranked: {MoveKind(k).name} has no bomb tier, so "
+                                 f"it is ranked like any plain move already")
+            c.ranked[k] = 1
+        c.has_wild = _bool_field(d.get("wildcard", False), "wildcard")
+        c.wild_joker_kind = _kind_field(d.get("wild_joker_kind"), "wild_joker_kind")
+        c.wild_joker_stands = _bool_field(d.get("wild_joker_stands", False),
+                                          "wild_joker_stands")
+        c.xdw_kind = _kind_field(d.get("xdw_kind"), "xdw_kind")
+        c.four_wild_kind = _kind_field(d.get("four_wild_kind"), "four_wild_kind")
+        # W stands for ranks 3..2 (0..12) at most in a main part.
+        c.wild_max_rank = _int_field(d.get("wild_max_rank", 12), "wild_max_rank", 0, 12)
+        leftover = 54 + c.has_wild - 3 * DEAL_CARDS
+        kitty = _int_field(d.get("kitty", leftover), "kitty", 0, 4)
+        if kitty != leftover:
+            raise ValueError(f"kitty: {kitty} cards, but the deck leaves {leftover} "
+                             f"after dealing 3 x {DEAL_CARDS}")
+        c.kitty = kitty
+        for k, v in _kind_ints(d.get("multipliers", {}), "multipliers", 1, 255).items():
+            c.mult[k] = v
         cap = d.get("mult_cap")
-        if cap is not None and cap < 1:
-            raise ValueError(f"mult_cap must be at least 1 (or None), not {cap}")
-        self.c.mult_cap = cap or 0
-        fee = d.get("service_fee", 0.0)
-        if not 0.0 <= fee < 1.0:
+        c.mult_cap = 0 if cap is None else _int_field(cap, "mult_cap", 1, 2 ** 62)
+        c.service_fee = _real_field(d.get("service_fee", 0.0), "service_fee")
+        if not 0.0 <= c.service_fee < 1.0:
             raise ValueError(f"service_fee is a share of each winner's gain, "
-                             f"0 <= fee < 1, not {fee}")
-        self.c.service_fee = fee
+                             f"0 <= fee < 1, not {c.service_fee}")
         deal_cap = d.get("deal_cap")
-        if deal_cap is not None and deal_cap <= 0:
+        c.deal_cap = 0.0 if deal_cap is None else _real_field(deal_cap, "deal_cap")
+        if deal_cap is not None and not c.deal_cap > 0:
             raise ValueError(f"deal_cap must be positive (or None), not {deal_cap}")
-        self.c.deal_cap = deal_cap or 0.0
-        for k in (self.c.wild_joker_kind, self.c.xdw_kind, self.c.four_wild_kind):
-            if k and not self.c.allowed[k]:
+        for k in (c.wild_joker_kind, c.xdw_kind, c.four_wild_kind):
+            if k and not c.allowed[k]:
                 raise ValueError(f"{MoveKind(k).name} is used but not in kinds")
             if k and KQ[k]:
                 raise ValueError(f"{MoveKind(k).name} cannot be a wildcard special")
-        if (self.c.wild_joker_kind or self.c.xdw_kind or self.c.four_wild_kind) \
-                and not self.c.has_wild:
+        if (c.wild_joker_kind or c.xdw_kind or c.four_wild_kind) and not c.has_wild:
             raise ValueError("wildcard kinds given for a deck without W")
+        self.c = c
 
     @property
     def wildcard(self) -> bool:
@@ -196,7 +272,7 @@ cdef class Rules:
 
     def tier(self, kind) -> int:
         """The bomb tier of a kind (0 for plain moves)."""
-        return self.c.tier[int(kind)]
+        return self.c.tier[_kind_code(kind)]
 
     def with_options(self, **changes) -> Rules:
         """A copy of this rule set with some fields changed, e.g.
@@ -211,8 +287,8 @@ cdef class Rules:
     @property
     def address(self) -> int:
         """The address of the compiled ``ddz_rules`` struct, for C and Numba
-        callers (ddzfast.numba). Valid while this Rules object is alive (the
-        built-in rule sets live as long as the module)."""
+        callers (ddzfast.numba): a raw pointer, valid only while this Rules
+        object is alive (the built-in rule sets live as long as the module)."""
         return <size_t>&self.c
 
     def __repr__(self):
@@ -228,34 +304,25 @@ def _rules_from_description(name, description):
     return Rules(name, **description)
 
 
-cdef int _rules_counter = 0
-
-
-cdef int _next_rules_id():
-    global _rules_counter
-    _rules_counter += 1
-    return _rules_counter - 1
-
-
 cdef dict _RULES = {name: Rules(name) for name in RULE_SETS}
-RULES = dict(_RULES)
+RULES = MappingProxyType(dict(_RULES))
 
-
-cdef object _last_name = None     # the name asked for last, and its Rules
-cdef Rules _last_rules = None
+# The name asked for last and its Rules, as one tuple: read and replaced
+# whole, so a thread switch can never pair one name with another's rules.
+cdef tuple _last_named = ("classic", _RULES["classic"])
 
 
 cdef inline Rules _get_rules(object rules):
-    global _last_name, _last_rules
-    if rules is _last_name:
-        return _last_rules
+    global _last_named
+    cdef tuple cached = _last_named
+    if rules is cached[0]:
+        return <Rules>cached[1]
     if type(rules) is str:
         r = _RULES.get(rules)
         if r is None:
             raise ValueError(f"unknown rule set {rules!r}; built in: "
                              f"{', '.join(RULE_SETS)}")
-        _last_name = rules
-        _last_rules = <Rules>r
+        _last_named = (rules, r)
         return <Rules>r
     if isinstance(rules, Rules):
         return <Rules>rules
@@ -276,20 +343,23 @@ cdef class Hand:
     """
 
     cdef readonly uint64_t bits
+    cdef bint _ready     # made: __init__ may not run again (hands are hashed)
 
     def __init__(self, value=0, rules=None):
+        if self._ready:
+            raise TypeError("a Hand is immutable: make a new one")
         self.bits = _to_bits(value, None if rules is None else _get_rules(rules), "hand")
+        self._ready = True
 
     @staticmethod
     def parse(str text, rules=None) -> Hand:
         """Parse card text (``'334TTJQKA22XDW'``; ``10`` and lower case accepted).
         With ``rules``, also check it against that rule set's deck."""
-        cdef Hand h = Hand.__new__(Hand)
-        h.bits = _to_bits(text, None if rules is None else _get_rules(rules), "hand")
-        return h
+        return _hand(_to_bits(text, None if rules is None else _get_rules(rules), "hand"))
 
     def validate(self, rules) -> Hand:
-        """Return self when it is a hand of the rule set's deck, else raise ValueError."""
+        """Return self when it is a hand of the rule set's deck, else raise
+        InvalidCardsError (a ValueError)."""
         _to_bits(self, _get_rules(rules), "hand")
         return self
 
@@ -346,21 +416,18 @@ cdef class Hand:
 
     def __add__(self, other):
         cdef Hand o = Hand(other) if not isinstance(other, Hand) else other
-        cdef Hand h = Hand.__new__(Hand)
         cdef int i
         for i in range(16):
-            if _nib(self.bits, i) + _nib(o.bits, i) > 15:
-                raise ValueError(f"too many {CARD_CHARS[i]!r} in {self} + {o}")
-        h.bits = _to_bits(self.bits + o.bits, None, "sum")
-        return h
+            if _nib(self.bits, i) + _nib(o.bits, i) > CARD_LIMITS[i]:
+                raise InvalidCardsError(f"too many {CARD_CHARS[i]!r} in {self} + {o} "
+                                        f"(a deck has {CARD_LIMITS[i]})")
+        return _hand(self.bits + o.bits)
 
     def __sub__(self, other):
         cdef Hand o = Hand(other) if not isinstance(other, Hand) else other
-        cdef Hand h = Hand.__new__(Hand)
         if not ddz_contains(self.bits, o.bits):
-            raise ValueError(f"{o} is not contained in {self}")
-        h.bits = self.bits - o.bits
-        return h
+            raise InvalidCardsError(f"{o} is not contained in {self}")
+        return _hand(self.bits - o.bits)
 
     def __reduce__(self):
         return (Hand, (self.bits,))
@@ -373,75 +440,96 @@ cdef int _card_index(object card) except -1:
         idx = _CHAR_INDEX.get(card)
         if idx is not None and len(card) == 1:
             return idx
-        raise ValueError(f"unknown card {card!r}; cards are {CARD_CHARS}")
-    if isinstance(card, int) and 0 <= card < 16:
+        raise InvalidCardsError(f"unknown card {card!r}; cards are {CARD_CHARS}")
+    if isinstance(card, (int, np.integer)) and not isinstance(card, bool) \
+            and 0 <= card < 16:
         return card
-    raise ValueError(f"a card is one of {CARD_CHARS!r} or an index 0..15, not {card!r}")
+    raise InvalidCardsError(f"a card is one of {CARD_CHARS!r} or an index 0..15, "
+                            f"not {card!r}")
 
 
 cdef inline Hand _hand(uint64_t bits):
     cdef Hand h = Hand.__new__(Hand)
     h.bits = bits
+    h._ready = True
     return h
+
+
+cdef int _small_int(object value, str what, int hi) except -1:
+    # An int field of a move (rank, length): 0 <= value <= hi.
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{what} must be an int, not {value!r}")
+    if not 0 <= value <= hi:
+        raise ValueError(f"{what} must be in 0..{hi}, not {value}")
+    return value
 
 
 @cython.freelist(64)
 cdef class Move:
     """One move: ``kind``, main ``rank`` (a card index), chain ``length``, the
     physical ``cards`` that leave the hand (W included) and ``wild``, the card
-    index W stands for in the main part (15: W is a kicker or plays as itself;
-    255: no W). Identity (equality, hashing) is (kind, rank, length, cards).
+    index W stands for in the main part (WILD_KICKER = 15: W is a kicker or
+    plays as itself; WILD_NONE = 255: no W). Identity (equality, hashing) is
+    (kind, rank, length, cards).
 
-    ``Move(kind, rank, length, cards)`` checks that some rule set has this move
-    and fills in ``wild``; ``Move.parse("PAIR/3/1/3W")`` reads the text form
-    ``KIND/r/n/cards`` with r as a card character.
+    ``Move(kind, rank, length, cards, rules=None)`` checks that the move is
+    legal in ``rules`` (None: in some built-in rule set) and fills in
+    ``wild`` as that rule set reads it; ``Move.parse("PAIR/3/1/3W")`` reads
+    the text form ``KIND/r/n/cards`` (``Move.text``) with r as a card
+    character. Wherever a Move is used with a rule set, the core re-derives
+    ``wild`` for that rule set, so a Move never carries a stale reading.
     """
 
     cdef ddz_move m
-    cdef uint64_t legal_in    # bit i: checked legal in the rule set of id i
+    cdef int64_t wild_rules   # rules_id whose reading m.wild is (-1: none yet)
 
-    def __init__(self, kind, rank, length, cards, wild=None):
+    def __cinit__(self):
+        self.wild_rules = -1
+
+    def __init__(self, kind, rank, length, cards, wild=None, rules=None):
         cdef int k = _kind_code(kind)
+        cdef int r_ = _small_int(rank, "rank", 15)
+        cdef int n_ = _small_int(length, "length", 15)
         cdef uint64_t bits = _to_bits(cards, None, "cards")
         cdef int found = -1, v
         cdef Rules r
-        if not isinstance(rank, int) or not isinstance(length, int):
-            raise TypeError("rank and length must be ints")
-        if not 0 <= rank < 16 or not 0 <= length < 16:
-            raise ValueError(f"rank {rank} / length {length} out of range 0..15")
-        self.m.cards = bits
-        self.m.kind = k
-        self.m.rank = rank
-        self.m.length = length
-        self.legal_in = 0
-        for r in _RULES.values():
-            v = ddz_check(&r.c, k, rank, length, bits)
+        if self.wild_rules >= 0:
+            raise TypeError("a Move is immutable: make a new one")
+        candidates = _RULES.values() if rules is None else (_get_rules(rules),)
+        for r in candidates:
+            v = ddz_check(&r.c, k, r_, n_, bits)
             if v >= 0:
                 found = v
-                if r.rules_id < 64:
-                    self.legal_in |= (<uint64_t>1) << r.rules_id
+                self.wild_rules = r.rules_id
+                break
         if found < 0:
-            raise ValueError(
+            where = "any rule set" if rules is None else repr(_get_rules(rules).name)
+            raise IllegalMoveError(
                 f"{_cards_text(bits) or '(no cards)'} is not a {MoveKind(k).name} "
-                f"of rank {CARD_CHARS[rank]} and length {length} in any rule set")
+                f"of rank {CARD_CHARS[r_]} and length {n_} in {where}")
         if wild is not None and wild != found:
-            raise ValueError(f"wild={wild} does not match the move (W stands for {found})")
+            self.wild_rules = -1
+            raise IllegalMoveError(f"wild={wild} does not match the move "
+                                   f"({describe_wild(found, KQ[k] == 0) or 'no W'})")
+        self.m.cards = bits
+        self.m.kind = k
+        self.m.rank = r_
+        self.m.length = n_
         self.m.wild = found
 
     @staticmethod
-    def parse(str text) -> Move:
-        """Read ``KIND/r/n/cards`` (``PASS`` alone for a pass)."""
+    def parse(str text, rules=None) -> Move:
+        """Read ``KIND/r/n/cards`` (``PASS`` alone for a pass), legal in
+        ``rules`` (None: in some built-in rule set)."""
         if text.strip().upper() == "PASS":
-            return Move(MoveKind.PASS, 0, 0, 0)
+            return Move(MoveKind.PASS, 0, 0, 0, rules=rules)
         parts = text.strip().split("/")
         if len(parts) != 4:
             raise ValueError(f"a move is KIND/r/n/cards, not {text!r}")
         kind, r, n, cards = parts
-        try:
-            length = int(n)
-        except ValueError:
-            raise ValueError(f"move length {n!r} is not a number in {text!r}") from None
-        return Move(kind, _card_index(r), length, cards)
+        if not (n.isascii() and n.isdigit()):
+            raise ValueError(f"move length {n!r} is not a number in {text!r}")
+        return Move(kind, _card_index(r), int(n), cards, rules=rules)
 
     @property
     def kind(self):
@@ -468,17 +556,6 @@ cdef class Move:
         """(kind, rank, length, packed cards): what makes two moves the same."""
         return (self.m.kind, self.m.rank, self.m.length, self.m.cards)
 
-    def __eq__(self, other):
-        cdef Move o
-        if not isinstance(other, Move):
-            return NotImplemented
-        o = <Move>other
-        return (self.m.kind == o.m.kind and self.m.rank == o.m.rank
-                and self.m.length == o.m.length and self.m.cards == o.m.cards)
-
-    def __hash__(self):
-        return hash((self.m.kind, self.m.rank, self.m.length, self.m.cards))
-
     @property
     def text(self) -> str:
         """The ``KIND/r/n/cards`` form that ``Move.parse`` reads (``PASS``)."""
@@ -492,6 +569,17 @@ cdef class Move:
         """What W does in this move ('W as 3', 'W as kicker', 'W as itself'),
         or '' when the move has no W."""
         return describe_wild(self.m.wild, KQ[self.m.kind] == 0)
+
+    def __eq__(self, other):
+        cdef Move o
+        if not isinstance(other, Move):
+            return NotImplemented
+        o = <Move>other
+        return (self.m.kind == o.m.kind and self.m.rank == o.m.rank
+                and self.m.length == o.m.length and self.m.cards == o.m.cards)
+
+    def __hash__(self):
+        return hash((self.m.kind, self.m.rank, self.m.length, self.m.cards))
 
     def __str__(self):
         cdef str text = _KINDS[self.m.kind].name
@@ -515,7 +603,8 @@ cdef int _kind_code(object kind) except -1:
         if k is None:
             raise ValueError(f"unknown move kind {kind!r}")
         return int(k)
-    if isinstance(kind, int) and 0 <= kind < NKINDS:
+    if isinstance(kind, (int, np.integer)) and not isinstance(kind, bool) \
+            and 0 <= kind < NKINDS:
         return int(kind)
     raise ValueError(f"unknown move kind {kind!r}")
 
@@ -523,37 +612,36 @@ cdef int _kind_code(object kind) except -1:
 cdef inline Move _move(const ddz_move* m, Rules rules):
     cdef Move mv = Move.__new__(Move)
     mv.m = m[0]
-    mv.legal_in = ((<uint64_t>1) << rules.rules_id) if rules.rules_id < 64 else 0
+    mv.wild_rules = rules.rules_id
     return mv
 
 
 cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except -1:
     """Read a Move (or a MOVE_DTYPE row) into `out`, checking it is a legal move
-    of the rule set."""
+    of the rule set and setting `wild` to that rule set's reading of it."""
     cdef Move mv
     cdef int wild
-    cdef uint64_t bit
     if type(move) is Move:
         mv = <Move>move
         out[0] = mv.m
-        bit = ((<uint64_t>1) << rules.rules_id) if rules.rules_id < 64 else 0
-        if mv.legal_in & bit:
+        if mv.wild_rules == rules.rules_id:
             return 0
         wild = ddz_check(&rules.c, out.kind, out.rank, out.length, out.cards)
         if wild < 0:
-            raise ValueError(f"{what} {mv} is not a legal move in {rules.name!r}")
-        mv.legal_in |= bit
+            raise IllegalMoveError(f"{what} {mv} is not a legal move in {rules.name!r}")
+        out.wild = <uint8_t>wild
         return 0
     if isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
+        memset(out, 0, sizeof(ddz_move))
         out.cards = <uint64_t>move["cards"]
         out.kind = <uint8_t>move["kind"]
         out.rank = <uint8_t>move["rank"]
         out.length = <uint8_t>move["length"]
-        out.wild = <uint8_t>move["wild"]
         wild = ddz_check(&rules.c, out.kind, out.rank, out.length, out.cards)
         if wild < 0:
-            raise ValueError(f"{what} (row {move}) is not a legal move in {rules.name!r}")
-        out.wild = wild
+            raise IllegalMoveError(f"{what} (row {move}) is not a legal move in "
+                                   f"{rules.name!r}")
+        out.wild = <uint8_t>wild
         return 0
     if isinstance(move, Move):
         return _move_struct(Move(move.kind, move.rank, move.length, move.cards),
@@ -564,7 +652,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
 cdef int _last_struct(object last, Rules rules, ddz_move* out) except -1:
     _move_struct(last, rules, out, "last move")
     if out.kind == K_PASS:
-        raise ValueError("last must be the last non-pass move, or None when leading")
+        raise IllegalMoveError("last must be the last non-pass move, or None when leading")
     return 0
 
 
@@ -600,11 +688,16 @@ cdef class MoveList:
         cdef Py_ssize_t i
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self.n))]
-        i = index
-        if i < 0:
-            i += self.n
-        if not 0 <= i < self.n:
+        try:
+            j = operator.index(index)
+        except TypeError:
+            raise TypeError(f"move indices must be integers or slices, not "
+                            f"{type(index).__name__}") from None
+        if j < 0:
+            j += self.n
+        if not 0 <= j < self.n:
             raise IndexError(f"move index {index} out of range for {self.n} moves")
+        i = j
         return _move(&self.data[i], self.rules)
 
     def __iter__(self):
