@@ -5,6 +5,8 @@ normative description of the three rule sets "classic", "biegang" and "super".
 """
 from ddzfast.movekind import MoveKind
 from ddzfast.rulesets import RULE_SETS
+from ddzfast.constants import CARD_LIMITS, MAX_HAND, MAX_THREADS, WILD_KICKER, WILD_NONE
+from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast._core import (
     CARD_CHARS,
     DEAL_DTYPE,
@@ -42,7 +44,8 @@ from ddzfast.features import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CARD_CHARS", "MOVE_DTYPE", "RULES", "RULE_SETS", "Hand", "Move", "MoveKind",
+    "CARD_LIMITS", "MAX_HAND", "MAX_THREADS", "WILD_KICKER", "WILD_NONE",
+    "IllegalMoveError", "InvalidCardsError", "CARD_CHARS", "MOVE_DTYPE", "RULES", "RULE_SETS", "Hand", "Move", "MoveKind",
     "MoveList", "Rules", "beats", "classify", "get_rules", "legal_moves",
     "legal_moves_into", "play", "legal_moves_batch", "HAND_FEATURES",
     "MOVE_FEATURES", "action_count", "action_index", "action_moves",
