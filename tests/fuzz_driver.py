@@ -1,0 +1,396 @@
+"""Fuzz every public entry point of ddzfast with hostile arguments.
+
+    python tests/fuzz_driver.py GROUP SEED CALLS
+
+Makes CALLS random calls on the entry points of GROUP (core, game, features,
+numba, simulate, cli) and exits 0 when every call either returned or raised
+an allowed error: ValueError or TypeError (IndexError for an index out of
+range; numba's compile-time TypingError for the Numba functions; SystemExit
+with status 2 from the command line's argument parser). Anything else prints
+the call and its traceback and exits 1; a crash ends the process with a
+signal. tests/test_fuzz_api.py runs each group in its own process, so a
+crash fails that test rather than killing pytest; scripts/asan_check.sh runs
+the same driver under AddressSanitizer.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import os
+import random
+import sys
+import tempfile
+import traceback
+
+import numpy as np
+
+import ddzfast
+from ddzfast import (MOVE_DTYPE, Game, Hand, Move, Rules, beats, classify,
+                     deal_seed, get_rules, legal_moves, legal_moves_batch,
+                     legal_moves_into, play)
+
+ALLOWED = (ValueError, TypeError)
+DECK = ddzfast.constants.deck_text(True)
+
+
+class Fuzzer:
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+        self.np_rng = np.random.default_rng(seed)
+        self.calls = 0
+
+    # ---- hostile values ----------------------------------------------------------
+
+    def hand_text(self, wild=True) -> str:
+        deck = DECK if wild else DECK[:-1]
+        return "".join(self.rng.sample(deck, self.rng.randint(0, 21)))
+
+    def hand(self):
+        text = self.hand_text(self.rng.random() < 0.5)
+        pick = self.rng.randrange(4)
+        if pick == 0:
+            return text
+        if pick == 1:
+            return Hand(text)
+        if pick == 2:
+            return int(Hand(text))
+        return self.nasty()
+
+    def move_row(self):
+        row = np.zeros(1, MOVE_DTYPE)
+        row["cards"] = self.rng.choice([0, int(Hand(self.hand_text())),
+                                        self.rng.getrandbits(64)])
+        for field in ("kind", "rank", "length", "wild"):
+            row[field] = self.rng.choice([0, 1, 2, 5, 13, 15, 18, 19, 33, 200, 255])
+        return row[0]
+
+    def move(self):
+        pick = self.rng.randrange(5)
+        if pick <= 1:
+            rules = self.rng.choice(("classic", "biegang", "super"))
+            try:
+                moves = legal_moves(self.hand_text(rules != "classic"), None, rules)
+            except ALLOWED:
+                return None
+            return moves[self.rng.randrange(len(moves))] if len(moves) else None
+        if pick == 2:
+            return self.move_row()
+        if pick == 3:
+            return Move.parse("PASS")
+        return self.nasty()
+
+    def nasty(self):
+        return self.rng.choice([
+            None, True, False, -1, 0, 1, 2, 3, 15, 16, 255, 2 ** 31, 2 ** 40, 2 ** 63,
+            2 ** 64, 2 ** 70, -2 ** 70, 1.5, 2.0, math.nan, math.inf, -math.inf, "",
+            "33", "3W", "W", "xyz", "#²", "10", "PASS", "²", "３", b"33", [], [1],
+            [1, math.inf], ["33"], {}, {"BOMB": 2}, (), object(), np.int64(5),
+            np.uint64(2 ** 63), np.float64(2.0), np.bool_(True),
+            np.zeros(3, dtype=np.uint64), np.zeros((2, 2)), np.array(["33"]),
+            np.zeros(2, MOVE_DTYPE), Hand("33"), Move.parse("PAIR/3/1/33"),
+        ])
+
+    def rules(self):
+        pick = self.rng.randrange(4)
+        if pick <= 1:
+            return self.rng.choice(("classic", "biegang", "super"))
+        if pick == 2:
+            return self.rules_object()
+        return self.nasty()
+
+    def rules_object(self):
+        base = get_rules(self.rng.choice(("classic", "biegang", "super")))
+        try:
+            return base.with_options(**self.rules_changes())
+        except ALLOWED:
+            return base
+
+    def rules_changes(self) -> dict:
+        fields = ["wildcard", "kinds", "tiers", "ranked", "wild_joker_kind",
+                  "wild_joker_stands", "xdw_kind", "four_wild_kind", "kitty",
+                  "multipliers", "wild_max_rank", "mult_cap", "service_fee",
+                  "deal_cap", "nonsense"]
+        kinds = [k.name for k in ddzfast.MoveKind]
+        changes = {}
+        for field in self.rng.sample(fields, self.rng.randint(0, 3)):
+            changes[field] = self.rng.choice([
+                self.nasty(), tuple(self.rng.sample(kinds, self.rng.randint(0, 6))),
+                {self.rng.choice(kinds): self.rng.choice([1, 2, 255, 256, 2.9, 0])},
+                self.rng.randint(-2, 40), self.rng.random(),
+            ])
+        return changes
+
+    def seat(self):
+        return self.rng.choice([0, 1, 2, None]) if self.rng.random() < 0.7 else self.nasty()
+
+    def out_array(self):
+        pick = self.rng.randrange(8)
+        if pick <= 2:
+            return np.empty(self.rng.choice([0, 1, 16, 4096]), MOVE_DTYPE)
+        if pick == 3:
+            return np.empty(16, np.uint8)
+        if pick == 4:
+            return np.empty((16, 0), MOVE_DTYPE)
+        if pick == 5:
+            return np.empty(64, MOVE_DTYPE)[::-1]
+        if pick == 6:
+            a = np.empty(64, MOVE_DTYPE)
+            a.flags.writeable = False
+            return a
+        return np.frombuffer(bytes(16 * 64), dtype=MOVE_DTYPE)
+
+    # ---- running calls ------------------------------------------------------------
+
+    def call(self, fn, *args, index_ok=False, extra=(), **kwargs):
+        self.calls += 1
+        allowed = ALLOWED + ((IndexError,) if index_ok else ()) + tuple(extra)
+        try:
+            return fn(*args, **kwargs)
+        except allowed:
+            return None
+        except Exception:
+            print(f"call {self.calls}: {getattr(fn, '__qualname__', fn)}"
+                  f"(*{args!r}, **{kwargs!r})", file=sys.stderr)
+            raise
+
+
+# ---- groups ---------------------------------------------------------------------------
+
+def fuzz_core(f: Fuzzer) -> None:
+    r = f.rng
+    pick = r.randrange(16)
+    if pick == 0:
+        f.call(legal_moves, f.hand(), f.move() if r.random() < 0.5 else None, f.rules())
+    elif pick == 1:
+        f.call(legal_moves_into, f.hand(), f.move() if r.random() < 0.5 else None,
+               f.rules(), f.out_array())
+    elif pick == 2:
+        f.call(classify, f.hand(), f.rules())
+    elif pick == 3:
+        f.call(beats, f.move(), f.move(), f.rules())
+    elif pick == 4:
+        f.call(play, f.hand(), f.move() if r.random() < 0.7 else f.hand(),
+               f.rules() if r.random() < 0.5 else None)
+    elif pick == 5:
+        f.call(Hand, f.hand() if r.random() < 0.5 else f.nasty(),
+               f.rules() if r.random() < 0.3 else None)
+    elif pick == 6:
+        f.call(Hand.parse, f.hand_text() if r.random() < 0.5 else f.nasty())
+    elif pick == 7:
+        f.call(Move, r.choice([f.nasty(), r.randint(0, 20), "PAIR", "BOMB"]),
+               r.choice([f.nasty(), r.randint(0, 15)]),
+               r.choice([f.nasty(), r.randint(0, 13)]), f.hand(),
+               rules=f.rules() if r.random() < 0.3 else None)
+    elif pick == 8:
+        text = r.choice(["PAIR/3/1/33", "STRAIGHT/4/5/4567W", "BOMB/3/1/333W",
+                         "PAIR/3/x/33", "A/B/C/D", "PASS", "PAIR/3/²/33", "//", ""])
+        f.call(Move.parse, text if r.random() < 0.7 else f.nasty())
+    elif pick == 9:
+        moves = f.call(legal_moves, f.hand_text(False))
+        if moves is not None:
+            f.call(moves.__getitem__, r.choice([f.nasty(), r.randint(-30, 30),
+                                                slice(None, None, r.choice([1, -1, 2]))]),
+                   index_ok=True)
+    elif pick == 10:
+        f.call(get_rules, f.rules())
+    elif pick == 11:
+        f.call(Rules, r.choice(["classic", "custom", f.nasty()]), **f.rules_changes())
+    elif pick == 12:
+        hands = r.choice([[int(Hand(f.hand_text(False))) for _ in range(r.randint(0, 5))],
+                          f.nasty(), np.zeros(3, np.int8) - 1, np.array([1.5]),
+                          np.zeros((2, 2), np.uint64)])
+        lasts = r.choice([None, None, np.zeros(len(hands) if hasattr(hands, "__len__")
+                                               else 1, MOVE_DTYPE), f.nasty()])
+        f.call(legal_moves_batch, hands, lasts, f.rules(),
+               r.choice([1, 2, f.nasty()]))
+    elif pick == 13:
+        f.call(deal_seed, f.nasty() if r.random() < 0.5 else r.getrandbits(64),
+               f.nasty() if r.random() < 0.5 else r.randint(0, 10 ** 6))
+    elif pick == 14:
+        hand = f.call(Hand, f.hand_text())
+        if hand is not None:
+            f.call(hand.__add__, f.hand())
+            f.call(hand.__sub__, f.hand())
+            f.call(hand.count, f.nasty())
+            f.call(hand.__contains__, f.nasty())
+            f.call(hand.validate, f.rules())
+    else:
+        rules = f.rules_object()
+        f.call(rules.tier, f.nasty())
+        f.call(rules.with_options, **f.rules_changes())
+
+
+def fuzz_game(f: Fuzzer) -> None:
+    r = f.rng
+    pick = r.randrange(4)
+    if pick == 0:
+        game = f.call(Game, f.rules(), r.choice([r.getrandbits(64), None, f.nasty()]),
+                      r.choice([True, False, f.nasty()]), f.seat())
+    elif pick == 1:
+        hands = [f.hand_text(r.random() < 0.5) for _ in range(r.choice([2, 3, 3, 4]))]
+        game = f.call(Game.from_position, hands if r.random() < 0.8 else f.nasty(),
+                      f.rules(), f.seat(), r.choice([1, 2, 3, f.nasty()]),
+                      r.choice(["", f.hand_text()]))
+    elif pick == 2:
+        game = Game.__new__(Game)
+    else:
+        game = Game(r.choice(("classic", "biegang", "super")), r.getrandbits(64))
+    if game is None:
+        return
+    for _ in range(r.randint(1, 40)):
+        action = r.randrange(10)
+        if action == 0:
+            f.call(game.bid, r.choice([0, 1, 2, 3, f.nasty()]), seat=f.seat())
+        elif action == 1:
+            f.call(game.play, f.move(), seat=f.seat())
+        elif action == 2:
+            f.call(game.observation, f.seat())
+        elif action == 3:
+            f.call(game.policy_action, r.choice(["greedy", "random", f.nasty()]))
+        elif action == 4:
+            moves = f.call(game.legal_moves)
+            if moves is not None and len(moves):
+                f.call(game.play, moves[r.randrange(len(moves))])
+        elif action == 5:
+            bids = game.legal_bids()
+            if bids:
+                f.call(game.bid, r.choice(bids))
+        elif action == 6:
+            f.call(game.policy_bid, r.choice(["greedy", "random", f.nasty()]))
+        elif action == 7:
+            f.call(game.policy_move, r.choice(["greedy", "random", f.nasty()]))
+        else:
+            repr(game), game.result, game.hands, game.history, game.last_move
+            game.cards_left, game.seed, game.multiplier
+
+
+def fuzz_features(f: Fuzzer) -> None:
+    from ddzfast import features
+    r = f.rng
+    rules = r.choice(("classic", "biegang", "super"))
+    pick = r.randrange(6)
+    if pick == 0:
+        f.call(features.encode_hands, r.choice([
+            f.nasty(), [int(Hand(f.hand_text(False))) for _ in range(3)],
+            [1, math.inf], [3.7], "33", np.array([1.5]), np.array([-1]),
+            np.array([2 ** 63], dtype=np.uint64), [Hand("33"), 7]]))
+    elif pick == 1:
+        rows = np.array([f.move_row() for _ in range(r.randint(0, 4))], dtype=MOVE_DTYPE)
+        f.call(features.encode_moves, rows if r.random() < 0.8 else f.nasty())
+    elif pick == 2:
+        shape = (r.randint(0, 3), r.choice([60, 61, 77, 5]))
+        values = r.choice([0, 1, 2, -1, 255, 0.5])
+        data = np.full(shape, values) if r.random() < 0.5 else \
+            f.np_rng.integers(0, 2, shape)
+        f.call(features.decode_hands, data if r.random() < 0.9 else f.nasty())
+    elif pick == 3:
+        rows = np.array([f.move_row() for _ in range(r.randint(0, 4))], dtype=MOVE_DTYPE)
+        f.call(features.action_index, rows, rules)
+    elif pick == 4:
+        moves = f.call(legal_moves, f.hand_text(rules != "classic"), None, rules)
+        if moves is not None:
+            f.call(features.legal_action_mask, moves, rules)
+            f.call(features.action_index, moves, rules)
+    else:
+        f.call(features.action_count, f.rules() if r.random() < 0.3 else rules)
+
+
+def fuzz_numba(f: Fuzzer) -> None:
+    from numba.core.errors import TypingError
+
+    from ddzfast import numba as dn
+    r = f.rng
+    handle = dn.rules_handle(r.choice(("classic", "biegang", "super")))
+    extra = (TypingError,)
+    pick = r.randrange(5)
+    last = r.choice([dn.no_last(), np.zeros(1, MOVE_DTYPE), f.out_array()])
+    if pick == 0:
+        f.call(dn.legal_moves_into, handle, r.choice([int(Hand(f.hand_text())),
+                                                      r.getrandbits(64)]),
+               last, f.out_array(), extra=extra)
+    elif pick == 1:
+        f.call(dn.classify_into, handle, int(Hand(f.hand_text())), f.out_array(),
+               extra=extra)
+    elif pick == 2:
+        move = np.array([f.move_row()], dtype=MOVE_DTYPE)
+        f.call(dn.beats, handle, move, r.choice([move, last]), extra=extra)
+    elif pick == 3:
+        f.call(dn.play, int(Hand(f.hand_text())), int(Hand(f.hand_text())), extra=extra)
+    else:
+        f.call(dn.hand_valid, handle, r.getrandbits(64), extra=extra)
+        f.call(dn.rules_handle, f.rules())
+
+
+def fuzz_simulate(f: Fuzzer) -> None:
+    from ddzfast import simulate
+    r = f.rng
+
+    def pick_index(game, legal):
+        return r.choice([0, len(legal) - 1, len(legal), -1, 1.5, None, True])
+
+    policies = r.choice([("random",) * 3, "greedy", "random,greedy,random", f.nasty(),
+                         (pick_index, "random", "greedy"), ("smart",)])
+    f.call(simulate, r.choice([0, 1, 3, f.nasty()]), f.rules(), policies,
+           seed=r.choice([0, 1, f.nasty()]), threads=r.choice([1, 2, f.nasty()]),
+           bidding=r.choice([True, False, f.nasty()]),
+           backend=r.choice(["local", "local", f.nasty()]),
+           start=r.choice([0, 5, f.nasty()]))
+
+
+def fuzz_cli(f: Fuzzer) -> None:
+    from ddzfast import cli
+    r = f.rng
+    tmp = tempfile.gettempdir()
+    word = lambda: r.choice(["", "-1", "0", "1", "3", "2.5", "1000000000000",
+                             "18446744073709551616", "1099511627776", "abc", "#²",
+                             "33", "3W", "pass", "PAIR/3/1/33", "x" * 50])
+    command = r.choice([
+        ["moves", r.choice([f.hand_text(), word()])],
+        ["moves", f.hand_text(False), "--last", word()],
+        ["moves", f.hand_text(), "--rules", r.choice(["classic", "biegang", "super", "x"])],
+        ["simulate", "--games", r.choice(["0", "1", "2", word()]), "--quiet"],
+        ["simulate", "--games", "1", "--threads", word(), "--quiet"],
+        ["simulate", "--games", "1", "--seed", word(), "--quiet"],
+        ["simulate", "--games", "1", "--policies", word(), "--quiet"],
+        ["simulate", "--games", "1", "--quiet", "--out",
+         r.choice([os.path.join(tmp, "no", "such", "dir", "x.npz"), tmp, "x.csv"])],
+        ["--version"],
+        [word()],
+    ])
+    stdout, stderr = io.StringIO(), io.StringIO()
+    f.calls += 1
+    try:
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            status = cli.main(command)
+    except SystemExit as e:
+        status = e.code
+    except Exception:
+        print(f"call {f.calls}: ddzfast {command!r}", file=sys.stderr)
+        raise
+    if status not in (0, 2, None):
+        raise AssertionError(f"ddzfast {command!r} exited {status}: {stderr.getvalue()}")
+    if "Traceback" in stderr.getvalue():
+        raise AssertionError(f"ddzfast {command!r} printed a traceback")
+
+
+GROUPS = {"core": fuzz_core, "game": fuzz_game, "features": fuzz_features,
+          "numba": fuzz_numba, "simulate": fuzz_simulate, "cli": fuzz_cli}
+
+
+def main(argv) -> int:
+    group, seed, calls = argv[0], int(argv[1]), int(argv[2])
+    fuzz = GROUPS[group]
+    f = Fuzzer(seed)
+    try:
+        while f.calls < calls:
+            fuzz(f)
+    except Exception:
+        traceback.print_exc()
+        return 1
+    print(f"{group}: {f.calls} calls, only allowed errors")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
