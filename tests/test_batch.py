@@ -6,7 +6,7 @@ import pytest
 
 import ddzfast
 from ddzfast import MOVE_DTYPE, legal_moves, legal_moves_batch
-from conftest import DECKS, RULE_NAMES
+from helpers import DECKS, RULE_NAMES
 
 
 def _positions(rules, n, seed):

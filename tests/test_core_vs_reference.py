@@ -7,7 +7,7 @@ import pytest
 
 import ddzfast
 import reference
-from conftest import DECKS, RULE_NAMES, core_move, identity
+from helpers import DECKS, RULE_NAMES, core_move, identity
 
 HANDS_PER_RULE_SET = 2000
 

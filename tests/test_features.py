@@ -9,7 +9,7 @@ import ddzfast
 from ddzfast import (HAND_FEATURES, MOVE_DTYPE, MOVE_FEATURES, action_count,
                      action_index, action_moves, decode_hands, encode_hands,
                      encode_moves, legal_action_mask, legal_moves)
-from conftest import DECKS, RULE_NAMES
+from helpers import DECKS, RULE_NAMES
 
 
 def test_encode_hands_shapes_and_round_trip():

@@ -8,7 +8,7 @@ import pytest
 
 import ddzfast
 from ddzfast import MOVE_DTYPE
-from conftest import DECKS, RULE_NAMES
+from helpers import DECKS, RULE_NAMES
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)

@@ -13,7 +13,7 @@ numba = pytest.importorskip("numba")
 import ddzfast  # noqa: E402
 from ddzfast import MOVE_DTYPE  # noqa: E402
 from ddzfast import numba as dn  # noqa: E402
-from conftest import DECKS, RULE_NAMES  # noqa: E402
+from helpers import DECKS, RULE_NAMES  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), os.pardir)
 

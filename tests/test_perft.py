@@ -7,7 +7,7 @@ import os
 import pytest
 
 import ddzfast
-from conftest import RULE_NAMES
+from helpers import RULE_NAMES
 
 HERE = os.path.join(os.path.dirname(__file__), "perft")
 

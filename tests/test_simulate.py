@@ -10,7 +10,7 @@ import ddzfast
 import reference
 from ddzfast import DEAL_DTYPE, Game, deal_seed, simulate
 from ddzfast.simulate import play_deal
-from conftest import DECKS, RULE_NAMES, identity
+from helpers import DECKS, RULE_NAMES, identity
 
 DEALS_CHECKED = 5000     # per rule set, every move checked by the reference
 DEALS_NATIVE = 20000     # per rule set, row invariants
