@@ -64,6 +64,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess
 import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Rules, get_rules
+from ddzfast.features import description_key
 
 __all__ = ["rules_handle", "check_handle", "no_last", "legal_moves_into",
            "classify_into", "beats", "play", "hand_valid", "MOVE_DTYPE"]
@@ -106,7 +107,6 @@ def rules_handle(rules="classic") -> int:
     stays alive for the rest of the process (a Rules with an equal
     description may be the one pinned, so the handle can differ from
     ``rules.address``)."""
-    from ddzfast.features import description_key
     r = get_rules(rules)
     key = (r.name, description_key(r))
     with _PIN_LOCK:
@@ -238,6 +238,9 @@ def _make_int_guard(name: str):
     def guard(value):
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+        if not -(1 << 63) <= int(value) < 1 << 64:
+            raise ValueError(f"{name} {int(value)} does not fit 64 bits")
+        # wrap negatives as the jitted np.uint64(value) does
         return np.uint64(int(value) & 0xFFFFFFFFFFFFFFFF)
 
     @overload(guard, jit_options={"nogil": True})
