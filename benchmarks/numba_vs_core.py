@@ -20,8 +20,7 @@ import numpy as np
 import ddzfast
 from ddzfast import MOVE_DTYPE, legal_moves, legal_moves_batch
 from ddzfast import numba as dn
-
-DECK = "3456789TJQKA2" * 4 + "XD"
+from ddzfast.constants import deck_text
 
 
 @numba.njit(nogil=True)
@@ -37,7 +36,7 @@ def numba_loop(rules, hands, lasts, out):
 
 def positions(n, seed, rules="classic", follow_share=0.5):
     rng = random.Random(seed)
-    deck = DECK + ("W" if ddzfast.get_rules(rules).wildcard else "")
+    deck = deck_text(ddzfast.get_rules(rules).wildcard)
     hands = np.empty(n, np.uint64)
     lasts = np.zeros(n, MOVE_DTYPE)
     for i in range(n):

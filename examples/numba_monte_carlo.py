@@ -15,6 +15,7 @@ import numpy as np
 
 import ddzfast
 from ddzfast import numba as dn
+from ddzfast.constants import CARD_LIMITS, DEAL_CARDS, IDX_W
 
 
 @numba.njit(nogil=True)
@@ -22,7 +23,7 @@ def _deal(deck, hands):
     np.random.shuffle(deck)
     hands[:] = 0
     for i in range(deck.shape[0]):
-        seat = 0 if i >= 51 else i % 3        # the kitty goes to the landlord
+        seat = 0 if i >= 3 * DEAL_CARDS else i % 3   # the kitty goes to the landlord
         hands[seat] += np.uint64(1) << np.uint64(4 * deck[i])
 
 
@@ -61,8 +62,10 @@ def play_deals(rules, deck, deals, seed):
 
 
 def make_deck(rules: str) -> np.ndarray:
+    """The card indices of the rule set's deck, each as often as the deck holds it."""
     wildcard = ddzfast.get_rules(rules).wildcard
-    cards = [i for i in range(13) for _ in range(4)] + [13, 14] + ([15] if wildcard else [])
+    cards = [i for i, copies in enumerate(CARD_LIMITS) for _ in range(copies)
+             if i != IDX_W or wildcard]
     return np.array(cards, dtype=np.int64)
 
 

@@ -3,53 +3,140 @@ per rule set.
 
 Encodings (vectorised over any number of hands or moves):
 
-* ``encode_hands(hands) -> uint8 array (N, 61)``: for each packed hand, a 4x15
-  count plane flattened row by row (``plane[j, i] = 1`` when the hand holds more
-  than ``j`` cards of index ``i``). The jokers use row 0 only, so 54 of the 60
-  cells carry information: the same features as DouZero's 54-dimension
-  encoding, in another order. Then one wildcard channel (the number of W, 0
-  or 1).
-* ``encode_moves(moves) -> uint8 array (N, 77)``: the same 61 features of a
-  move's physical cards, then a one-hot of 16 for what W stands for (columns
-  61 + 0..14: the card index W completes; 61 + 15: W is a kicker or plays as
-  itself; all zero when no W is played).
-* ``decode_hands(features)`` turns either encoding's first 61 columns back into
-  packed hands.
+* ``encode_hands(hands) -> uint8 array (N, 61)``: for each hand (a ``Hand``,
+  a packed int or a 1-d integer array of packed hands; card text only as
+  ``Hand(text)``), a 4x15 count plane flattened row by row
+  (``plane[j, i] = 1`` when the hand holds more than ``j`` cards of index
+  ``i``). The jokers use row 0 only, so 54 of the 60 cells carry information:
+  the same features as DouZero's 54-dimension encoding, in another order. Then
+  one wildcard channel (the number of W, 0 or 1).
+* ``encode_moves(moves, rules=None) -> uint8 array (N, 77)``: the same 61
+  features of a move's physical cards, then a one-hot of 16 for what W stands
+  for (columns 61 + 0..14: the card index W completes; 61 + 15: W is a kicker
+  or plays as itself; all zero when no W is played). Each row must be a move
+  the core would produce: a legal move of ``rules`` (of some built-in rule
+  set when None), with the ``wild`` the core derives for it.
+* ``decode_hands(features)`` turns either encoding back into packed hands;
+  features no hand or move can produce are a ValueError.
 
 The action index gives every move identity that a hand of the rule set can
 make (PASS included, at most 20 cards in ``classic`` and 21 in the wildcard
 sets) one integer, stable for a given ddzfast version: ``action_moves(rules)``
 lists them in index order (PASS is 0), ``action_index(moves, rules)`` maps
 moves to indices and ``legal_action_mask(moves, rules)`` marks them in a
-boolean vector of ``action_count(rules)``.
+boolean vector of ``action_count(rules)``. A move's identity is (kind, rank,
+length, cards); its ``wild`` follows from them and is not looked at.
+
+Each rule set's table (a few MB) is built once and kept in a small cache keyed
+by the rule set's description, so equal rule sets share one table and
+``with_options`` copies do not add up.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+import numbers
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Set
 
 import numpy as np
 
-from ddzfast._core import MOVE_DTYPE, Hand, get_rules, legal_moves
+from ddzfast._core import MOVE_DTYPE, Hand, Rules, _move_rows_wild, get_rules, legal_moves
+from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
+from ddzfast.errors import IllegalMoveError, InvalidCardsError
+from ddzfast.movekind import MoveKind
+from ddzfast.rulesets import RULE_SETS
 
 HAND_FEATURES = 61
 MOVE_FEATURES = 77
-MAX_HAND = {False: 20, True: 21}   # cards in a landlord's hand, by wildcard deck
+
+_PLANE_ROWS = 4                       # the most copies of a card (CARD_LIMITS)
+_PLANE_COLS = 15                      # card indices 3..2, X, D (W has its column)
+_WILD_COLS = MOVE_FEATURES - HAND_FEATURES
 
 _SHIFTS = np.arange(16, dtype=np.uint64) * np.uint64(4)
-_ROWS = np.arange(4, dtype=np.uint8)
+_ROWS = np.arange(_PLANE_ROWS, dtype=np.uint8)
+_LIMITS = np.array(CARD_LIMITS, dtype=np.uint8)
+# plane[j, i] can be 1 only where a deck holds more than j cards of index i
+_PLANE_POSSIBLE = (_LIMITS[None, :_PLANE_COLS] > _ROWS[:, None])
+
+# Bit layout of an action key (_keys): 3 bits per rank count, 1 per X, D, W,
+# then kind (5 bits), rank (4 bits) and length (the 13 bits left). Fields are
+# range-checked before packing (_check_identity), so no two identities share
+# a key; the layout fixes the action order, so it must not change.
+_KIND_SHIFT, _KIND_BITS = 42, 5
+_RANK_SHIFT, _RANK_BITS = 47, 4
+_LENGTH_SHIFT = 51
+_NKINDS = len(MoveKind)
+assert _NKINDS <= 1 << _KIND_BITS
+_KEY_SHIFTS = np.concatenate([np.arange(13) * 3, [39, 40, 41]]).astype(np.uint64)
 
 
 def _counts(packed: np.ndarray) -> np.ndarray:
     return ((packed[:, None] >> _SHIFTS) & np.uint64(15)).astype(np.uint8)
 
 
+def _cards_text(packed: int) -> str:
+    """Card text of packed cards, or their hex when no deck holds them."""
+    counts = [(packed >> (4 * i)) & 15 for i in range(16)]
+    if any(c > lim for c, lim in zip(counts, CARD_LIMITS)):
+        return hex(packed)
+    return "".join(ch * c for ch, c in zip(CARD_CHARS, counts)) or "(no cards)"
+
+
+def _check_deck(packed: np.ndarray, what: str) -> np.ndarray:
+    """The card counts of ``packed``; InvalidCardsError when one holds more
+    copies of a card than a deck has."""
+    counts = _counts(packed)
+    over = (counts > _LIMITS).any(axis=1)
+    if over.any():
+        i = int(np.argmax(over))
+        raise InvalidCardsError(
+            f"{what}[{i}] ({hex(int(packed[i]))}) holds more copies of a card than a "
+            f"deck has")
+    return counts
+
+
+# ---- hands -----------------------------------------------------------------------
+
+def _text_hint(value) -> TypeError:
+    return TypeError(f"card text {value!r} is not a hand here: pass Hand({value!r}) "
+                     f"(a str would be read character by character)")
+
+
 def _as_packed(hands) -> np.ndarray:
-    if isinstance(hands, (Hand, int, np.integer)):
+    """Packed hands as a 1-d uint64 array from a Hand, an int, a 1-d integer
+    array or an iterable of Hands and ints."""
+    if isinstance(hands, str):
+        raise _text_hint(hands)
+    if isinstance(hands, (Hand, numbers.Integral)) and not isinstance(hands, (bool, np.bool_)):
         hands = [hands]
-    arr = np.asarray([int(h) for h in hands] if not isinstance(hands, np.ndarray)
-                     else hands)
-    if arr.dtype.kind not in "iu" and arr.size:
-        raise TypeError(f"hands must be packed integers or Hands, not {arr.dtype}")
+    if isinstance(hands, np.ndarray) and hands.dtype != object:
+        arr = hands
+        if arr.size == 0 and arr.ndim == 1:
+            return np.zeros(0, dtype=np.uint64)
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"hands must be packed integers or Hands, not {arr.dtype}")
+    else:
+        try:
+            items = list(hands)
+        except TypeError:
+            raise TypeError(f"hands must be a Hand, a packed int or a sequence of them, "
+                            f"not {type(hands).__name__}") from None
+        values = []
+        for i, h in enumerate(items):
+            if isinstance(h, Hand):
+                values.append(int(h))
+            elif isinstance(h, str):
+                raise _text_hint(h)
+            elif isinstance(h, numbers.Integral) and not isinstance(h, (bool, np.bool_)):
+                if not 0 <= int(h) < 1 << 64:
+                    raise ValueError(f"hands[{i}] = {int(h)} is not a packed hand "
+                                     f"(0 <= value < 2**64)")
+                values.append(int(h))
+            else:
+                raise TypeError(f"hands[{i}] must be a Hand or a packed int, "
+                                f"not {type(h).__name__}")
+        arr = np.array(values, dtype=np.uint64)
     if arr.ndim != 1:
         raise ValueError(f"hands must be 1-d, not of shape {arr.shape}")
     if arr.dtype.kind == "i" and arr.size and arr.min() < 0:
@@ -57,11 +144,9 @@ def _as_packed(hands) -> np.ndarray:
     return arr.astype(np.uint64, copy=False)
 
 
-def _encode_cards(packed: np.ndarray) -> np.ndarray:
-    counts = _counts(packed)
-    if counts.size and (counts[:, :13].max() > 4 or counts[:, 13:].max() > 1):
-        raise ValueError("a hand holds more copies of a card than a deck has")
-    planes = (counts[:, None, :15] > _ROWS[None, :, None]).astype(np.uint8)
+def _encode_cards(packed: np.ndarray, what: str) -> np.ndarray:
+    counts = _check_deck(packed, what)
+    planes = (counts[:, None, :_PLANE_COLS] > _ROWS[None, :, None]).astype(np.uint8)
     out = np.empty((len(packed), HAND_FEATURES), dtype=np.uint8)
     out[:, :60] = planes.reshape(len(packed), 60)
     out[:, 60] = counts[:, 15]
@@ -69,60 +154,191 @@ def _encode_cards(packed: np.ndarray) -> np.ndarray:
 
 
 def encode_hands(hands) -> np.ndarray:
-    """(N, 61) uint8 features of packed hands (an int array, ints or Hands)."""
-    return _encode_cards(_as_packed(hands))
+    """(N, 61) uint8 features of hands: a ``Hand``, a packed int, or a 1-d
+    sequence or integer array of them. Card text is a TypeError: pass
+    ``Hand(text)``. Packed values holding more copies of a card than a deck
+    has are an InvalidCardsError."""
+    return _encode_cards(_as_packed(hands), "hands")
 
 
-def encode_moves(moves) -> np.ndarray:
-    """(N, 77) uint8 features of a MOVE_DTYPE array (or a MoveList)."""
-    arr = _as_moves(moves)
-    out = np.zeros((len(arr), MOVE_FEATURES), dtype=np.uint8)
-    out[:, :HAND_FEATURES] = _encode_cards(arr["cards"])
-    wild = arr["wild"].astype(np.int64)
-    has = wild < 16
-    out[np.nonzero(has)[0], HAND_FEATURES + wild[has]] = 1
-    return out
-
-
-def decode_hands(features) -> np.ndarray:
-    """Packed hands (uint64) from ``encode_hands``/``encode_moves`` rows."""
-    f = np.asarray(features)
-    if f.ndim != 2 or f.shape[1] < HAND_FEATURES:
-        raise ValueError(f"features must be (N, >= {HAND_FEATURES}), not {f.shape}")
-    counts = f[:, :60].reshape(len(f), 4, 15).sum(axis=1).astype(np.uint64)
-    packed = (counts << _SHIFTS[:15]).sum(axis=1, dtype=np.uint64)
-    return packed + (f[:, 60].astype(np.uint64) << np.uint64(60))
-
+# ---- moves -----------------------------------------------------------------------
 
 def _as_moves(moves) -> np.ndarray:
     arr = moves.array if hasattr(moves, "array") else np.asarray(moves)
     if arr.dtype != MOVE_DTYPE:
         raise TypeError(f"moves must be MOVE_DTYPE, not {arr.dtype}")
-    return arr.reshape(-1)
+    if arr.ndim > 1:
+        raise ValueError(f"moves must be 1-d (or one row), not of shape {arr.shape}")
+    return np.ascontiguousarray(arr.reshape(-1))
 
+
+def _row_text(arr: np.ndarray, i: int) -> str:
+    row = arr[i]
+    return (f"moves[{i}] (kind {int(row['kind'])}, rank {int(row['rank'])}, "
+            f"length {int(row['length'])}, cards {_cards_text(int(row['cards']))}, "
+            f"wild {int(row['wild'])})")
+
+
+def _check_identity(arr: np.ndarray) -> None:
+    """Every row's kind, rank, length and cards are in the ranges a move can
+    have (so they fit their key fields and the core can look them up);
+    IllegalMoveError naming the first row that is not."""
+    bad = ((arr["kind"] >= _NKINDS) | (arr["rank"] >= 1 << _RANK_BITS))
+    counts = _counts(arr["cards"])
+    bad |= (counts > _LIMITS).any(axis=1)
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise IllegalMoveError(f"{_row_text(arr, i)} is no move: kind must be below "
+                               f"{_NKINDS}, rank below {1 << _RANK_BITS} and the cards "
+                               f"of a deck")
+
+
+def _check_legal(arr: np.ndarray, rules, check_wild: bool,
+                 illegal: str = "{row} is not a legal move of {where}") -> None:
+    """Every row is a legal move of ``rules`` (of some built-in rule set when
+    None) and, with ``check_wild``, carries the ``wild`` the core derives for
+    it. IllegalMoveError naming the first row that is not."""
+    _check_identity(arr)
+    if len(arr) == 0:
+        return
+    candidates = [get_rules(rules)] if rules is not None else [get_rules(n) for n in RULE_SETS]
+    legal = np.zeros(len(arr), dtype=bool)
+    ok = np.zeros(len(arr), dtype=bool)
+    derived = np.full(len(arr), -1, dtype=np.int16)
+    for r in candidates:
+        w = _move_rows_wild(arr, r)
+        fits = w >= 0
+        derived = np.where(fits & ~legal, w, derived)
+        legal |= fits
+        ok |= fits & ((w == arr["wild"]) if check_wild else True)
+    if ok.all():
+        return
+    i = int(np.argmin(ok))
+    where = (f"{candidates[0].name!r}" if rules is not None
+             else f"any built-in rule set ({', '.join(RULE_SETS)})")
+    if not legal[i]:
+        raise IllegalMoveError(illegal.format(row=_row_text(arr, i), where=where))
+    raise IllegalMoveError(f"{_row_text(arr, i)} has wild {int(arr[i]['wild'])}, but the "
+                           f"core derives wild {int(derived[i])} for this move")
+
+
+def encode_moves(moves, rules=None) -> np.ndarray:
+    """(N, 77) uint8 features of a MOVE_DTYPE array (or a MoveList).
+
+    Every row must be a move as the core produces it: a legal move of
+    ``rules`` (for a MoveList with ``rules=None``, of the list's rule set;
+    otherwise, with None, of some built-in rule set) whose ``wild`` is the
+    one the core derives. Anything else is an IllegalMoveError naming the
+    first bad row."""
+    if rules is None and hasattr(moves, "array") and hasattr(moves, "rules"):
+        rules = moves.rules
+    arr = _as_moves(moves)
+    _check_legal(arr, rules, check_wild=True)
+    out = np.zeros((len(arr), MOVE_FEATURES), dtype=np.uint8)
+    out[:, :HAND_FEATURES] = _encode_cards(arr["cards"], "moves")
+    wild = arr["wild"].astype(np.int64)
+    has = wild != WILD_NONE
+    out[np.nonzero(has)[0], HAND_FEATURES + wild[has]] = 1
+    return out
+
+
+def decode_hands(features) -> np.ndarray:
+    """Packed hands (uint64) from ``encode_hands`` rows (N, 61) or
+    ``encode_moves`` rows (N, 77). Every value must be 0 or 1, and the rows a
+    pattern an encoding can produce (each card's plane column filled from
+    row 0 down, jokers in row 0 only, for moves a W one-hot exactly when W is
+    played); anything else is a ValueError naming the first bad row."""
+    f = np.asarray(features)
+    if f.dtype.kind not in "biuf":
+        raise TypeError(f"features must be numeric, not {f.dtype}")
+    if f.ndim != 2 or f.shape[1] not in (HAND_FEATURES, MOVE_FEATURES):
+        raise ValueError(f"features must be of shape (N, {HAND_FEATURES}) or "
+                         f"(N, {MOVE_FEATURES}), not {f.shape}")
+    binary = ((f == 0) | (f == 1)).all(axis=1)
+    if not binary.all():
+        i = int(np.argmin(binary))
+        raise ValueError(f"features[{i}] holds values other than 0 and 1")
+    f = f.astype(np.uint8)
+    planes = f[:, :60].reshape(len(f), _PLANE_ROWS, _PLANE_COLS)
+    # a count plane fills each card's column from row 0 down, and only up to
+    # the copies a deck has
+    gap = (planes[:, 1:] > planes[:, :-1]).any(axis=(1, 2))
+    beyond = (planes & ~_PLANE_POSSIBLE).any(axis=(1, 2))
+    bad = gap | beyond
+    if f.shape[1] == MOVE_FEATURES:
+        # what W stands for is set exactly when the move plays W
+        bad |= f[:, HAND_FEATURES:].sum(axis=1) != f[:, 60]
+    if bad.any():
+        i = int(np.argmax(bad))
+        raise ValueError(f"features[{i}] is no encoding of a hand or move: a plane "
+                         f"row is set without the row above it, a joker beyond "
+                         f"row 0, or the W one-hot disagrees with the W column")
+    counts = planes.sum(axis=1, dtype=np.uint64)
+    packed = (counts << _SHIFTS[:_PLANE_COLS]).sum(axis=1, dtype=np.uint64)
+    return packed + (f[:, 60].astype(np.uint64) << _SHIFTS[15])
+
+
+# ---- the action index ---------------------------------------------------------
 
 def _keys(arr: np.ndarray) -> np.ndarray:
-    """One uint64 per move identity: 3 bits per rank count, 1 per X, D, W,
-    then kind, rank and length (55 bits in all)."""
+    """One uint64 per move identity (see the bit layout above). The caller
+    has range-checked the rows (_check_identity)."""
     counts = _counts(arr["cards"]).astype(np.uint64)
-    if counts.size and (counts[:, :13].max() > 4 or counts[:, 13:].max() > 1):
-        raise ValueError("a move holds more copies of a card than a deck has")
-    shifts = np.concatenate([np.arange(13) * 3, [39, 40, 41]]).astype(np.uint64)
-    key = (counts << shifts).sum(axis=1, dtype=np.uint64)
-    key |= arr["kind"].astype(np.uint64) << np.uint64(42)
-    key |= arr["rank"].astype(np.uint64) << np.uint64(47)
-    key |= arr["length"].astype(np.uint64) << np.uint64(51)
+    key = (counts << _KEY_SHIFTS).sum(axis=1, dtype=np.uint64)
+    key |= arr["kind"].astype(np.uint64) << np.uint64(_KIND_SHIFT)
+    key |= arr["rank"].astype(np.uint64) << np.uint64(_RANK_SHIFT)
+    key |= arr["length"].astype(np.uint64) << np.uint64(_LENGTH_SHIFT)
     return key
 
 
-@lru_cache(maxsize=None)
-def _action_table(rules):
-    deck = "3456789TJQKA2" * 4 + "XD" + ("W" if rules.wildcard else "")
-    every = legal_moves(deck, None, rules).array
+def _canonical(value):
+    """A hashable form of a description value in which equal values are
+    equal: mappings and sets sorted, sequences as tuples."""
+    if isinstance(value, Mapping):
+        return ("map", tuple(sorted(((str(k), _canonical(v)) for k, v in value.items()),
+                                    key=repr)))
+    if isinstance(value, Set):
+        return ("set", tuple(sorted((_canonical(v) for v in value), key=repr)))
+    if isinstance(value, (list, tuple)):
+        return ("seq", tuple(_canonical(v) for v in value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("repr", repr(value))
+    return value
+
+
+def description_key(rules, ignore=frozenset()) -> tuple:
+    """A hashable, canonical key of a rule set's description (a name or a
+    Rules): two rule sets with equal descriptions, fields in ``ignore``
+    left out, have equal keys."""
+    r = get_rules(rules)
+    return tuple(sorted((name, _canonical(value)) for name, value in r.description.items()
+                        if name not in ignore))
+
+
+# Fields that only scoring reads. Which moves exist (the action table) does not
+# depend on them, so rule sets differing only there share a table. Any other
+# field, including one added later, is part of the key: a table is never
+# shared between rule sets that might generate different moves.
+_SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap"})
+
+#: How many rule sets' action tables are kept (a few MB each): the three
+#: built-in sets and a few custom ones. Least recently used goes first.
+ACTION_CACHE_SIZE = 8
+
+_action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+# Held while a table is built, so two threads asking for one rule set build it
+# once.
+_action_lock = threading.Lock()
+
+
+def _build_action_table(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+    every = legal_moves(deck_text(rules.wildcard), None, rules).array
     sizes = _counts(every["cards"]).sum(axis=1)
     playable = every[sizes <= MAX_HAND[rules.wildcard]]
     pass_row = np.zeros(1, dtype=MOVE_DTYPE)
-    pass_row["wild"] = 255
+    pass_row["wild"] = WILD_NONE
     moves = np.concatenate([pass_row, playable])
     keys = _keys(moves)
     order = np.argsort(keys, kind="stable")
@@ -134,30 +350,50 @@ def _action_table(rules):
     return moves, keys
 
 
+def _action_table(rules) -> tuple[np.ndarray, np.ndarray]:
+    r = get_rules(rules)
+    key = description_key(r, ignore=_SCORING_FIELDS)
+    with _action_lock:
+        table = _action_tables.get(key)
+        if table is None:
+            table = _action_tables[key] = _build_action_table(r)
+            while len(_action_tables) > ACTION_CACHE_SIZE:
+                _action_tables.popitem(last=False)
+        else:
+            _action_tables.move_to_end(key)
+        return table
+
+
 def action_moves(rules="classic") -> np.ndarray:
     """Every action of the rule set as a read-only MOVE_DTYPE array, in index
     order (index 0 is PASS). Built once per rule set (about a second for the
     wildcard sets)."""
-    return _action_table(get_rules(rules))[0]
+    return _action_table(rules)[0]
 
 
 def action_count(rules="classic") -> int:
     """How many actions the rule set has."""
-    return len(_action_table(get_rules(rules))[1])
+    return len(_action_table(rules)[1])
 
 
 def action_index(moves, rules="classic") -> np.ndarray:
-    """The action index (int64) of each move; ValueError for a move that is no
-    action of the rule set."""
+    """The action index (int64) of each move (a MOVE_DTYPE array or a
+    MoveList). IllegalMoveError, naming the first bad row, for a row that is
+    no legal move of the rule set or no action of it (more cards than a hand
+    holds); a row's ``wild`` is not looked at."""
+    r = get_rules(rules)
     arr = _as_moves(moves)
-    keys = _action_table(get_rules(rules))[1]
+    _check_legal(arr, r, check_wild=False,
+                 illegal="{row} is not an action of {where}: not a legal move of it")
+    keys = _action_table(r)[1]
     k = _keys(arr)
     idx = np.searchsorted(keys, k)
     idx_c = np.minimum(idx, len(keys) - 1)
     bad = keys[idx_c] != k
     if bad.any():
-        i = int(np.nonzero(bad)[0][0])
-        raise ValueError(f"moves[{i}] {arr[i]} is not an action of {get_rules(rules).name!r}")
+        i = int(np.argmax(bad))
+        raise IllegalMoveError(f"{_row_text(arr, i)} is not an action of {r.name!r}: "
+                               f"more cards than a hand of it holds")
     return idx.astype(np.int64)
 
 

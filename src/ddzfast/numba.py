@@ -3,27 +3,45 @@
 They call the very C functions of ``ddzfast._core`` (``ddz_legal_moves``,
 ``ddz_classify``, ``ddz_beats``, ...), reached through
 ``numba.extending.get_cython_function_address``, with no Python in the loop.
-Importing this module needs numba (``pip install ddzfast[numba]``).
+Importing this module needs numba: ``pip install 'ddzfast[numba]'``.
 
 Conventions inside jitted code:
 
-* ``rules`` is an integer handle: ``rules_handle("classic")`` (the address of
-  the compiled rule set; the built-in sets live as long as the process, a
-  custom ``Rules`` object must be kept alive by the caller).
-* A hand or a set of cards is a packed ``uint64`` (see ``ddzfast.Hand``).
+* ``rules`` is an integer handle from ``rules_handle("classic")`` (or
+  ``rules_handle(some_rules_object)``). **A handle is a raw pointer** to the
+  compiled C rule set: the C functions read through it without any check, so
+  an integer that did not come from ``rules_handle`` crashes the process.
+  ``rules_handle`` keeps the ``Rules`` it hands out alive for the rest of the
+  process (one per distinct description, so memory stays bounded), so its
+  handles never dangle; ``check_handle(h)`` tells, from Python, whether an
+  integer is such a handle. (``Rules.address`` is the same pointer without
+  that guarantee: valid only while its Rules object lives.)
+* A hand or a set of cards is a packed integer (see ``ddzfast.Hand``); any
+  numba integer type, never a float.
 * Moves live in ``MOVE_DTYPE`` arrays; a single move is passed as a one-row
   array (``moves[i:i + 1]``), and "no last move" (leading) as an empty one,
-  ``no_last()``.
+  ``no_last()`` or ``moves[:0]``.
+
+Every array argument must be a one-dimensional, aligned ``MOVE_DTYPE`` array
+(the exact dtype: the same field names in another layout, packed or
+reordered, are another dtype), and ``out`` must be writable. These are checked
+when the caller is compiled: anything else is a ``numba.core.errors.
+TypingError`` naming the argument. Arrays that numba cannot prove contiguous
+(layout ``'A'``, e.g. ``out[::2]`` or a strided view passed from Python) are
+checked when called: a ValueError unless their rows are adjacent. All checks
+precede every C call, so no call with a wrong array reaches memory it must
+not touch.
 
 Signatures (all ``nopython``, no GIL needed):
 
 * ``legal_moves_into(rules, hand, last, out) -> int64``: the legal moves of
-  ``hand`` after ``last`` (empty: leading) into ``out``; raises ValueError when
-  the hand is not of the rule set's deck, ``last`` is not a legal non-pass move
-  or ``out`` is too small.
+  ``hand`` after ``last`` (at most one row; empty: leading) into ``out``;
+  raises ValueError when the hand is not of the rule set's deck, ``last`` is
+  not a legal non-pass move or ``out`` is too small.
 * ``classify_into(rules, cards, out) -> int64``: every reading of exactly
   ``cards`` as one move (at most 285; ``out`` of 285 rows always suffices).
-* ``beats(rules, move, last) -> bool``: ``move[0]`` beats ``last[0]``.
+* ``beats(rules, move, last) -> bool``: the one-row ``move`` beats the one-row
+  ``last``.
 * ``play(hand, cards) -> uint64``: the hand left; ValueError when ``cards`` is
   not contained in ``hand``.
 * ``hand_valid(rules, hand) -> bool``.
@@ -31,15 +49,25 @@ Signatures (all ``nopython``, no GIL needed):
 from __future__ import annotations
 
 import ctypes
+import threading
 
-import numba
+try:
+    import numba
+    from numba import types
+    from numba.core.errors import NumbaTypeError
+    from numba.extending import get_cython_function_address, overload
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess
+    raise ImportError(
+        "ddzfast.numba needs numba, which is not installed; "
+        "install it with: pip install 'ddzfast[numba]'") from exc
+
 import numpy as np
-from numba.extending import get_cython_function_address
 
-from ddzfast._core import MOVE_DTYPE, get_rules
+from ddzfast._core import MOVE_DTYPE, Rules, get_rules
+from ddzfast.features import description_key
 
-__all__ = ["rules_handle", "no_last", "legal_moves_into", "classify_into",
-           "beats", "play", "hand_valid", "MOVE_DTYPE"]
+__all__ = ["rules_handle", "check_handle", "no_last", "legal_moves_into",
+           "classify_into", "beats", "play", "hand_valid", "MOVE_DTYPE"]
 
 # Pointers are passed as size_t: the same registers as a pointer on every
 # 64-bit ABI numba supports, and numba hands array addresses over as integers.
@@ -62,9 +90,45 @@ _c_hand_valid = _bind("ddz_hand_valid", ctypes.c_int, _PTR, ctypes.c_uint64)
 _c_contains = _bind("ddz_contains", ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64)
 
 
+# ---- rules handles -------------------------------------------------------------
+
+# One Rules per distinct (name, description), kept alive for the process so
+# that a handle, once given out, never points at freed memory. Keyed by
+# description rather than by object: a loop that builds equal Rules over and
+# over pins one of them, not all.
+_PINNED_BY_KEY: dict = {}
+_PINNED_BY_ADDRESS: dict[int, Rules] = {}
+_PIN_LOCK = threading.Lock()
+
+
 def rules_handle(rules="classic") -> int:
-    """The integer handle of a rule set, for the jitted functions."""
-    return get_rules(rules).address
+    """The integer handle of a rule set (a name or a ``Rules``), for the
+    jitted functions. The handle is the address of a compiled rule set that
+    stays alive for the rest of the process (a Rules with an equal
+    description may be the one pinned, so the handle can differ from
+    ``rules.address``)."""
+    r = get_rules(rules)
+    key = (r.name, description_key(r))
+    with _PIN_LOCK:
+        pinned = _PINNED_BY_KEY.get(key)
+        if pinned is None:
+            pinned = _PINNED_BY_KEY[key] = r
+            _PINNED_BY_ADDRESS[r.address] = r
+    return pinned.address
+
+
+def check_handle(handle) -> int:
+    """``handle`` if ``rules_handle`` gave it out (so passing it to the jitted
+    functions is safe), else ValueError (TypeError for a non-integer). Use it
+    where handles come from elsewhere, e.g. configuration."""
+    if isinstance(handle, (bool, np.bool_)) or not isinstance(handle, (int, np.integer)):
+        raise TypeError(f"a rules handle is an int, not {type(handle).__name__}")
+    with _PIN_LOCK:
+        known = int(handle) in _PINNED_BY_ADDRESS
+    if not known:
+        raise ValueError(f"{int(handle)} is not a handle from rules_handle(); "
+                         f"a wrong handle would crash the jitted functions")
+    return int(handle)
 
 
 def no_last() -> np.ndarray:
@@ -72,28 +136,165 @@ def no_last() -> np.ndarray:
     return np.empty(0, MOVE_DTYPE)
 
 
+# ---- argument guards -----------------------------------------------------------
+# Each guard is a plain Python function (used as is when numba's JIT is
+# disabled) with a numba overload that inspects the argument's numba type at
+# compile time and either rejects it (TypingError) or returns an
+# implementation that does the remaining run-time checks.
+
+_RECORD = numba.from_dtype(MOVE_DTYPE)
+_ITEMSIZE = MOVE_DTYPE.itemsize
+_ALIGNMENT = MOVE_DTYPE.alignment
+
+
+def _numba_type_problem(ty, name: str, writable: bool):
+    """Why the numba type ``ty`` is not acceptable for the array argument
+    ``name`` (None when it is)."""
+    if not isinstance(ty, types.Array):
+        return f"{name} must be a MOVE_DTYPE array, not {ty}"
+    if ty.dtype != _RECORD:
+        return (f"{name} must have dtype ddzfast.MOVE_DTYPE exactly (a record of "
+                f"{_ITEMSIZE} aligned bytes), not {ty.dtype}; a dtype with the same "
+                f"fields in another layout is another dtype")
+    if ty.ndim != 1:
+        return f"{name} must be one-dimensional, not {ty.ndim}-dimensional"
+    if not ty.aligned:
+        return f"{name} must be an aligned array"
+    if writable and not ty.mutable:
+        return f"{name} must be writable, not a read-only array"
+    return None
+
+
+def _numpy_problem(arr, name: str, writable: bool):
+    """The same checks on a numpy array (JIT disabled)."""
+    if not isinstance(arr, np.ndarray):
+        return TypeError(f"{name} must be a MOVE_DTYPE array, not {type(arr).__name__}")
+    if arr.dtype != MOVE_DTYPE:
+        return TypeError(f"{name} must have dtype ddzfast.MOVE_DTYPE exactly, not {arr.dtype}")
+    if arr.ndim != 1:
+        return TypeError(f"{name} must be one-dimensional, not {arr.ndim}-dimensional")
+    if not arr.flags.aligned:
+        return ValueError(f"{name} must be an aligned array")
+    if writable and not arr.flags.writeable:
+        return TypeError(f"{name} must be writable, not a read-only array")
+    if not arr.flags.c_contiguous:
+        return ValueError(f"{name} must be C-contiguous (its rows adjacent)")
+    return None
+
+
+def _make_array_guard(name: str, writable: bool, min_rows: int, max_rows: int):
+    """A guard for the array argument ``name``: its type at compile time, its
+    contiguity (layout 'A' only) and row count at run time."""
+    contiguity = f"{name} must be C-contiguous (its rows adjacent)"
+    alignment = f"{name} must be an aligned array (its data at a multiple of {_ALIGNMENT})"
+    if max_rows < 0:
+        rows = None
+    elif min_rows == max_rows:
+        rows = f"{name} must have exactly {min_rows} row"
+    else:
+        rows = f"{name} must have at most {max_rows} row (none: leading)"
+    limit = max_rows if max_rows >= 0 else np.iinfo(np.int64).max
+
+    def guard(arr):
+        problem = _numpy_problem(arr, name, writable)
+        if problem is not None:
+            raise problem
+        if rows is not None and not min_rows <= arr.shape[0] <= limit:
+            raise ValueError(rows)
+        return arr
+
+    @overload(guard, jit_options={"nogil": True})
+    def _typed(arr):
+        problem = _numba_type_problem(arr, name, writable)
+        if problem is not None:
+            raise NumbaTypeError(problem)
+        check_layout = arr.layout != "C"
+
+        def impl(arr):
+            # numba types a misaligned view (np.frombuffer at an odd offset)
+            # as aligned; the C functions read whole uint64s from each row
+            if arr.ctypes.data % _ALIGNMENT != 0:
+                raise ValueError(alignment)
+            if check_layout and arr.shape[0] > 1 and arr.strides[0] != _ITEMSIZE:
+                raise ValueError(contiguity)
+            if rows is not None and not (min_rows <= arr.shape[0] <= limit):
+                raise ValueError(rows)
+            return arr
+        return impl
+
+    guard.__name__ = guard.__qualname__ = f"_check_{name}"
+    return guard
+
+
+_check_out = _make_array_guard("out", writable=True, min_rows=0, max_rows=-1)
+_check_last = _make_array_guard("last", writable=False, min_rows=0, max_rows=1)
+_check_move = _make_array_guard("move", writable=False, min_rows=1, max_rows=1)
+_check_beaten = _make_array_guard("last", writable=False, min_rows=1, max_rows=1)
+
+
+def _make_int_guard(name: str):
+    """A guard that accepts any integer type (never a float or bool: a float
+    hand would be truncated silently) and returns it as uint64."""
+    def guard(value):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+        if not -(1 << 63) <= int(value) < 1 << 64:
+            raise ValueError(f"{name} {int(value)} does not fit 64 bits")
+        # wrap negatives as the jitted np.uint64(value) does
+        return np.uint64(int(value) & 0xFFFFFFFFFFFFFFFF)
+
+    @overload(guard, jit_options={"nogil": True})
+    def _typed(value):
+        if not isinstance(value, types.Integer):
+            raise NumbaTypeError(f"{name} must be an integer, not {value}")
+        return lambda value: np.uint64(value)
+
+    guard.__name__ = guard.__qualname__ = f"_check_{name}"
+    return guard
+
+
+_check_hand = _make_int_guard("hand")
+_check_cards = _make_int_guard("cards")
+_int_rules = _make_int_guard("rules")
+
+
 @numba.njit(nogil=True)
-def _check_move(rules, move):
-    if move.shape[0] < 1:
-        raise ValueError("a move is a one-row MOVE_DTYPE array")
+def _check_rules(rules):
+    handle = _int_rules(rules)
+    if handle == 0:
+        raise ValueError("rules is a null handle; use rules_handle(...)")
+    return handle
+
+
+@numba.njit(nogil=True)
+def _legal_row(rules, move):
     m = move[0]
     if _c_check(rules, m.kind, m.rank, m.length, m.cards) < 0:
         raise ValueError("not a legal move of this rule set")
 
 
+# ---- the functions -------------------------------------------------------------
+
 @numba.njit(nogil=True)
 def hand_valid(rules, hand):
-    return _c_hand_valid(rules, np.uint64(hand)) != 0
+    """The packed ``hand`` is a hand of the rule set's deck."""
+    rules = _check_rules(rules)
+    return _c_hand_valid(rules, _check_hand(hand)) != 0
 
 
 @numba.njit(nogil=True)
 def legal_moves_into(rules, hand, last, out):
-    hand = np.uint64(hand)
+    """Write the legal moves of ``hand`` after ``last`` (empty: leading) into
+    ``out``; return how many."""
+    rules = _check_rules(rules)
+    hand = _check_hand(hand)
+    last = _check_last(last)
+    out = _check_out(out)
     if _c_hand_valid(rules, hand) == 0:
         raise ValueError("hand is not a hand of this rule set's deck")
     last_ptr = 0
     if last.shape[0] > 0:
-        _check_move(rules, last)
+        _legal_row(rules, last)
         if last[0].kind == 0:
             raise ValueError("last must be a non-pass move (or empty when leading)")
         last_ptr = last.ctypes.data
@@ -105,7 +306,11 @@ def legal_moves_into(rules, hand, last, out):
 
 @numba.njit(nogil=True)
 def classify_into(rules, cards, out):
-    cards = np.uint64(cards)
+    """Write every reading of exactly ``cards`` as one move into ``out``;
+    return how many."""
+    rules = _check_rules(rules)
+    cards = _check_cards(cards)
+    out = _check_out(out)
     if _c_hand_valid(rules, cards) == 0:
         raise ValueError("cards are not of this rule set's deck")
     n = _c_classify(rules, cards, out.ctypes.data, out.shape[0])
@@ -116,8 +321,12 @@ def classify_into(rules, cards, out):
 
 @numba.njit(nogil=True)
 def beats(rules, move, last):
-    _check_move(rules, move)
-    _check_move(rules, last)
+    """The one-row ``move`` beats the one-row, non-pass ``last``."""
+    rules = _check_rules(rules)
+    move = _check_move(move)
+    last = _check_beaten(last)
+    _legal_row(rules, move)
+    _legal_row(rules, last)
     if last[0].kind == 0:
         raise ValueError("last must be a non-pass move")
     return _c_beats(rules, move.ctypes.data, last.ctypes.data) != 0
@@ -125,8 +334,9 @@ def beats(rules, move, last):
 
 @numba.njit(nogil=True)
 def play(hand, cards):
-    hand = np.uint64(hand)
-    cards = np.uint64(cards)
+    """The packed hand left after playing ``cards`` from ``hand``."""
+    hand = _check_hand(hand)
+    cards = _check_cards(cards)
     if _c_contains(hand, cards) == 0:
         raise ValueError("the cards are not all in the hand")
     return hand - cards
