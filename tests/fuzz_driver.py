@@ -302,12 +302,19 @@ def fuzz_numba(f: Fuzzer) -> None:
     from ddzfast import numba as dn
     r = f.rng
     handle = dn.rules_handle(r.choice(("classic", "biegang", "super")))
+
+    def any_bits():
+        # numba's dispatcher itself raises OverflowError for a Python int of
+        # 2**63 or more once an int64 specialisation exists: such values go in
+        # as numpy uint64, as jitted callers hold them
+        return r.choice([r.getrandbits(63), np.uint64(r.getrandbits(64))])
+
     extra = (TypingError,)
     pick = r.randrange(5)
     last = r.choice([dn.no_last(), np.zeros(1, MOVE_DTYPE), f.out_array()])
     if pick == 0:
         f.call(dn.legal_moves_into, handle, r.choice([int(Hand(f.hand_text())),
-                                                      r.getrandbits(64)]),
+                                                      any_bits()]),
                last, f.out_array(), extra=extra)
     elif pick == 1:
         f.call(dn.classify_into, handle, int(Hand(f.hand_text())), f.out_array(),
@@ -318,7 +325,7 @@ def fuzz_numba(f: Fuzzer) -> None:
     elif pick == 3:
         f.call(dn.play, int(Hand(f.hand_text())), int(Hand(f.hand_text())), extra=extra)
     else:
-        f.call(dn.hand_valid, handle, r.getrandbits(64), extra=extra)
+        f.call(dn.hand_valid, handle, any_bits(), extra=extra)
         f.call(dn.rules_handle, f.rules())
 
 

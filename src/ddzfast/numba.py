@@ -17,7 +17,10 @@ Conventions inside jitted code:
   integer is such a handle. (``Rules.address`` is the same pointer without
   that guarantee: valid only while its Rules object lives.)
 * A hand or a set of cards is a packed integer (see ``ddzfast.Hand``); any
-  numba integer type, never a float.
+  numba integer type, never a float. Called from Python, numba's dispatcher
+  converts a Python int itself: once an int64 specialisation exists it raises
+  OverflowError for an int of 2**63 or more (never a valid hand); pass such
+  values as ``np.uint64``.
 * Moves live in ``MOVE_DTYPE`` arrays; a single move is passed as a one-row
   array (``moves[i:i + 1]``), and "no last move" (leading) as an empty one,
   ``no_last()`` or ``moves[:0]``.
