@@ -41,9 +41,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 
+from ddzfast.constants import CARD_CHARS, deck_text  # noqa: E402
+
 RULES = "classic"
-CARD_CHARS = "3456789TJQKA2XD"
-DECK = "".join(c * 4 for c in CARD_CHARS[:13]) + "XD"
+DECK = deck_text(False)
 
 
 def canonical(cards) -> str:

@@ -27,11 +27,11 @@ import numpy as np
 import pytest
 
 import ddzfast
+from ddzfast.constants import CARD_CHARS, deck_text
 
 POSITIONS = 64
-CARD_CHARS = "3456789TJQKA2XDW"
-DECK54 = "".join(c * 4 for c in CARD_CHARS[:13]) + "XD"
-DECK55 = DECK54 + "W"
+DECK54 = deck_text(False)
+DECK55 = deck_text(True)
 
 CASES = [("classic", 17), ("classic", 20),
          ("biegang", 17), ("biegang", 21),

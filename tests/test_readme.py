@@ -2,10 +2,15 @@
 import doctest
 import os
 
+import pytest
+
 README = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
 
 
 def test_readme_examples():
+    # the README's Numba example needs the optional extra ddzfast[numba]
+    pytest.importorskip("numba", reason="the README's examples include Numba: "
+                        "pip install 'ddzfast[numba]'")
     with open(README, encoding="utf-8") as f:
         text = f.read()
     parser = doctest.DocTestParser()

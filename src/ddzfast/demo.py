@@ -12,6 +12,7 @@ import numpy as np
 
 import ddzfast
 from ddzfast import MOVE_DTYPE, Hand, Move, legal_moves, legal_moves_into
+from ddzfast.constants import deck_text
 
 POSITIONS = [
     ("classic", "33344456789TJQKA2XD", None),
@@ -39,7 +40,7 @@ def show_position(rules: str, hand: str, last: str | None) -> None:
 
 def measure(seconds: float = 1.0) -> None:
     rng = random.Random(0)
-    deck = "3456789TJQKA2" * 4 + "XD"
+    deck = deck_text(False)
     hands = [int(Hand("".join(rng.sample(deck, 20)))) for _ in range(256)]
     out = np.empty(4096, MOVE_DTYPE)
     calls = moves = 0
