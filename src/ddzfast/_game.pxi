@@ -26,13 +26,33 @@ GameResult.__doc__ = """The result of a finished deal. ``winner`` is
 "landlord" or "farmers"; ``scores`` the three seats' scores (RULES.md 6);
 ``multiplier`` includes spring and the rule set's cap."""
 
-Observation = collections.namedtuple(
+_ObservationBase = collections.namedtuple(
     "Observation",
     "seat phase hand cards_left played landlord base kitty to_move last_move "
-    "last_seat bids history multiplier")
-Observation.__doc__ = """What one seat sees: its own ``hand``, the number of
-cards every seat holds, the cards each seat has played, the kitty once it is
-shown, the bids and the play history; never the other hands."""
+    "last_seat bids history multiplier rules first_bidder",
+    defaults=(None, None))
+
+
+class Observation(_ObservationBase):
+    """What one seat sees: its own ``hand``, the number of cards every seat
+    holds, the cards each seat has played, the kitty once it is shown, the
+    bids and the play history; never the other hands."""
+
+    __slots__ = ()
+
+    def sample(self, rng=None):
+        """A Game consistent with this observation, the unseen cards dealt at
+        random: what determinized (PIMC) search plays out.
+
+        The observing seat keeps its hand; every move played, the bids, the
+        trick, the multiplier and the cards left per seat are as observed.
+        The kitty cards the landlord has not visibly played (per rank: kitty
+        count minus the landlord's plays of that rank, at least 0) stay in the
+        landlord's hand; every other unseen card is dealt uniformly at random
+        to the hidden hands (and, while bidding, the kitty), given their
+        sizes. ``rng``: a ``numpy.random.Generator``, an int seed or None.
+        The sampled game's ``seed`` is None."""
+        return _sample_observation(self, rng)
 
 _PHASES = ("bidding", "play", "done")
 
@@ -75,6 +95,10 @@ cdef class Game:
     cdef list _history
     cdef list _bids
     cdef bint _dealt      # dealt from a seed (False: from_position)
+    # states before each bid or play, for undo(): plain structs, no objects
+    cdef ddz_game* _undo
+    cdef Py_ssize_t _undo_n
+    cdef Py_ssize_t _undo_cap
 
     def __cinit__(self):
         # Even a Game made by Game.__new__ alone is a whole deal (classic,
@@ -84,6 +108,12 @@ cdef class Game:
         self._history = []
         self._bids = []
         self._dealt = True
+        self._undo = NULL
+        self._undo_n = 0
+        self._undo_cap = 0
+
+    def __dealloc__(self):
+        free(self._undo)
 
     def __init__(self, rules="classic", seed=None, bidding=True, first_bidder=0):
         cdef Rules r = _get_rules(rules)
@@ -99,51 +129,177 @@ cdef class Game:
         self._history = []
         self._bids = []
         self._dealt = True
+        self._undo_n = 0
 
     @staticmethod
-    def from_position(hands, rules="classic", landlord=0, base=1, kitty=""):
-        """A deal that starts in the play phase from given hands (the
-        landlord's including its kitty), for tests, puzzles and endgames. The
-        hands need not use the whole deck but must fit in it together, and
-        none may be empty; ``kitty`` (shown to all) must be part of the
-        landlord's hand. Its ``seed`` is None (it was not dealt)."""
+    def from_position(hands, rules="classic", landlord=0, base=1, kitty="",
+                      to_move=None, last_move=None, last_seat=None):
+        """A deal in its play phase from given hands, for puzzles, endgames,
+        search and tests; its ``seed`` is None (it was not dealt).
+
+        ``hands``: the three seats' hands, none empty, together within the
+        deck. ``kitty`` (shown to all) was the landlord's: none of it may be
+        in a farmer's hand (the landlord may have played some). ``to_move``:
+        the seat to play (default: the landlord). ``last_move``, with
+        ``last_seat``: a non-pass move that ``last_seat`` (not ``to_move``)
+        played and that ``to_move`` must beat or pass: the position is in the
+        middle of a trick (if ``to_move`` is the second seat after
+        ``last_seat``, the seat between has passed). Its cards are out of
+        every hand, so the hands and the move together must fit the deck."""
         cdef Game game = Game.__new__(Game)
         cdef Rules r = _get_rules(rules)
         cdef uint64_t total = 0
         cdef uint64_t bits[3]
-        cdef int s, i
+        cdef uint64_t k, farmers = 0
+        cdef ddz_move lm
+        cdef int s, i, mover, ls = -1
         cdef int ll = _seat_arg(landlord, "landlord")
         if isinstance(base, bool) or not isinstance(base, numbers.Integral) \
                 or not 1 <= base <= 3:
             raise ValueError(f"base is 1..3, not {base!r}")
         if isinstance(hands, (str, bytes)) or len(hands) != 3:
             raise ValueError("three hands, one per seat")
+        mover = ll if to_move is None else _seat_arg(to_move, "to_move")
+        if (last_move is None) != (last_seat is None):
+            raise ValueError("give last_move and last_seat together (or neither: "
+                             "to_move leads)")
+        if last_move is not None:
+            ls = _seat_arg(last_seat, "last_seat")
+            if ls == mover:
+                raise ValueError(f"last_seat {ls} is the seat to move: a seat never "
+                                 f"has to beat its own move")
+            _last_struct(last_move, r, &lm)
         for s in range(3):
             bits[s] = _to_bits(hands[s], r, f"hands[{s}]")
             if bits[s] == 0:
                 raise ValueError(f"hands[{s}] is empty: a deal ends when a hand "
                                  f"empties, so no position has an empty hand")
-            for i in range(16):
-                if _nib(total, i) + _nib(bits[s], i) > CARD_LIMITS[i]:
-                    raise InvalidCardsError(f"the hands hold more {CARD_CHARS[i]!r} "
-                                            f"than the {r.name!r} deck")
-            total += bits[s]
+            total = _add_within_deck(total, bits[s], r, "the hands")
+            if s != ll:
+                farmers += bits[s]
+        if ls >= 0:
+            _add_within_deck(total, lm.cards, r,
+                             f"the hands and seat {ls}'s last move {_cards_text(lm.cards)}")
         k = _to_bits(kitty, r, "kitty")
-        if not ddz_contains(bits[ll], k):
-            raise InvalidCardsError("the kitty must be part of the landlord's hand")
+        _add_within_deck(farmers, k, r, "the kitty (the landlord's) and the farmers' hands")
         game._rules = r
         game._history = []
         game._bids = []
         game._dealt = False
-        landlord = ll
-        ddz_game_new(&game.g, &r.c, 0, landlord, 0)
+        ddz_game_new(&game.g, &r.c, 0, ll, 0)
         for s in range(3):
             game.g.hands[s] = bits[s]
-        game.g.hands[landlord] -= k
         game.g.kitty = k
-        game.g.phase = PHASE_BIDDING
-        _start_play(&game.g, landlord, base)
+        game.g.landlord = ll
+        game.g.base = base
+        game.g.phase = PHASE_PLAY
+        game.g.to_move = mover
+        if ls >= 0:
+            game.g.last = lm
+            game.g.has_last = 1
+            game.g.last_seat = ls
+            game.g.passes = 0 if mover == (ls + 1) % 3 else 1
         return game
+
+    # ---- search: copy, undo, keys ---------------------------------------------------
+
+    cdef Game _copy(self):
+        cdef Game other = Game.__new__(Game)
+        other.g = self.g
+        other._rules = self._rules
+        other._history = list(self._history)
+        other._bids = list(self._bids)
+        other._dealt = self._dealt
+        if self._undo_n:
+            other._undo = <ddz_game*>malloc(self._undo_n * sizeof(ddz_game))
+            if other._undo == NULL:
+                raise MemoryError()
+            memcpy(other._undo, self._undo, self._undo_n * sizeof(ddz_game))
+            other._undo_n = other._undo_cap = self._undo_n
+        return other
+
+    def copy(self) -> Game:
+        """An equal, independent game (a struct copy in C; the history lists
+        are copied, their Moves shared: they are immutable). ``undo`` works on
+        the copy as on the original."""
+        return self._copy()
+
+    def __copy__(self):
+        return self._copy()
+
+    def __deepcopy__(self, memo):
+        return self._copy()
+
+    def __reduce__(self):
+        return (_game_from_state, (
+            self._rules, bytes((<char*>&self.g)[:sizeof(ddz_game)]),
+            tuple((s, m.text) for s, m in self._history), tuple(self._bids),
+            self._dealt,
+            bytes((<char*>self._undo)[:self._undo_n * sizeof(ddz_game)])
+            if self._undo_n else b""))
+
+    cdef int _push_undo(self, const ddz_game* state) except -1:
+        cdef Py_ssize_t cap
+        cdef ddz_game* grown
+        if self._undo_n == self._undo_cap:
+            cap = 64 if self._undo_cap == 0 else 2 * self._undo_cap
+            grown = <ddz_game*>realloc(self._undo, cap * sizeof(ddz_game))
+            if grown == NULL:
+                raise MemoryError()
+            self._undo = grown
+            self._undo_cap = cap
+        self._undo[self._undo_n] = state[0]
+        self._undo_n += 1
+        return 0
+
+    def undo(self) -> None:
+        """Take back the last bid or play: every attribute is then as it was
+        before it. ValueError when nothing was bid or played (a position from
+        ``from_position`` starts with nothing to undo)."""
+        if self._undo_n == 0:
+            raise ValueError("nothing to undo: no bid or play since the deal "
+                             "(or the position) began")
+        self._undo_n -= 1
+        self.g = self._undo[self._undo_n]
+        if self.g.phase == PHASE_BIDDING:
+            self._bids.pop()
+        else:
+            self._history.pop()
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether undo() has a bid or play to take back."""
+        return self._undo_n > 0
+
+    def position_key(self) -> tuple:
+        """A small hashable value, equal for two games exactly when their
+        futures are the same: the rule set, the phase, the hands, the seat to
+        move, the move to beat (its kind, rank and length: its cards do not
+        change what may follow), who played it and the passes since, and what
+        scoring still depends on (landlord, base, multiplier so far, whether
+        the farmers have played and how often the landlord has: spring and
+        anti-spring). While bidding: the hands, the kitty and the bids. Two
+        move orders that reach the same position give the same key."""
+        cdef const ddz_game* g = &self.g
+        cdef int f1, f2
+        if g.phase == PHASE_BIDDING:
+            return (self._rules.rules_id, PHASE_BIDDING, g.hands[0], g.hands[1],
+                    g.hands[2], g.kitty, g.to_move, g.first_bidder, g.bids_made,
+                    g.high_bid, g.high_bidder)
+        if g.phase == PHASE_DONE:
+            f1 = (g.landlord + 1) % 3
+            f2 = (g.landlord + 2) % 3
+            return (self._rules.rules_id, PHASE_DONE, g.hands[0], g.hands[1],
+                    g.hands[2], g.winner_seat, g.landlord, g.base, g.mult,
+                    g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2))
+        f1 = (g.landlord + 1) % 3
+        f2 = (g.landlord + 2) % 3
+        return (self._rules.rules_id, PHASE_PLAY, g.hands[0], g.hands[1], g.hands[2],
+                g.to_move,
+                (g.last.kind, g.last.rank, g.last.length, g.last_seat, g.passes)
+                if g.has_last else None,
+                g.landlord, g.base, g.mult,
+                g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2))
 
     # ---- state ----------------------------------------------------------------
 
@@ -245,7 +401,7 @@ cdef class Game:
             tuple(_hand(played[i]) for i in range(3)), self.landlord, self.g.base,
             None if self.g.phase == PHASE_BIDDING else _hand(self.g.kitty),
             self.to_move, self.last_move, self.last_seat, tuple(self._bids),
-            tuple(self._history), self.g.mult)
+            tuple(self._history), self.g.mult, self._rules, self.g.first_bidder)
 
     # ---- actions ----------------------------------------------------------------
 
@@ -259,12 +415,14 @@ cdef class Game:
         """The seat to move bids ``points`` (0: pass; else above the highest bid,
         at most 3). ``seat``, when given, must be the seat to move."""
         cdef int who = self.g.to_move
+        cdef ddz_game before = self.g
         self._check_turn(seat, PHASE_BIDDING, "bid")
         if (isinstance(points, bool) or not isinstance(points, numbers.Integral)
                 or not 0 <= points <= 3 or ddz_game_bid(&self.g, points) != 0):
             raise ValueError(f"seat {who} cannot bid {points!r}: legal bids are "
                              f"{[0] + list(range(self.g.high_bid + 1, 4))} (0 passes)")
         self._bids.append((who, int(points)))
+        self._push_undo(&before)
 
     def legal_moves(self) -> MoveList:
         """The legal moves of the seat to move (empty unless playing)."""
@@ -278,11 +436,13 @@ cdef class Game:
         pass). ``seat``, when given, must be the seat to move."""
         cdef ddz_move m
         cdef int who = self.g.to_move
+        cdef ddz_game before = self.g
         self._check_turn(seat, PHASE_PLAY, "play")
         _move_struct(move, self._rules, &m, "move")
         if ddz_game_play(&self.g, &self._rules.c, &m) != 0:
             raise IllegalMoveError(self._why_illegal(&m, who))
         self._history.append((who, _move(&m, self._rules)))
+        self._push_undo(&before)
 
     def policy_action(self, policy="greedy"):
         """What a built-in policy ("random" or "greedy") would do now: a bid
@@ -431,3 +591,145 @@ def _score_row(Game game):
     out = np.zeros(1, dtype=DEAL_DTYPE)
     memcpy(cnp.PyArray_DATA(out), &row, sizeof(ddz_deal_row))
     return out[0]
+
+
+cdef uint64_t _add_within_deck(uint64_t total, uint64_t more, Rules r,
+                               str what) except? 0xFFFFFFFFFFFFFFFF:
+    """total + more, when together they fit the rule set's deck."""
+    cdef int i
+    for i in range(16):
+        if _nib(total, i) + _nib(more, i) > CARD_LIMITS[i]:
+            raise InvalidCardsError(f"{what} hold more {CARD_CHARS[i]!r} than the "
+                                    f"{r.name!r} deck has ({CARD_LIMITS[i]})")
+    if (more & WBIT) and not r.c.has_wild:
+        raise InvalidCardsError(f"{what} hold a W, which the {r.name!r} deck does "
+                                f"not have")
+    return total + more
+
+
+def _game_from_state(rules, bytes state, history, bids, dealt, bytes undo):
+    """Rebuild a pickled Game (Game.__reduce__)."""
+    cdef Game game = Game.__new__(Game)
+    cdef Rules r = _get_rules(rules)
+    cdef Py_ssize_t n
+    if len(state) != sizeof(ddz_game) or len(undo) % sizeof(ddz_game):
+        raise ValueError("not a pickled Game of this build of ddzfast")
+    memcpy(&game.g, <const char*>state, sizeof(ddz_game))
+    game._rules = r
+    game._history = [(seat, Move.parse(text, r)) for seat, text in history]
+    game._bids = [(seat, points) for seat, points in bids]
+    game._dealt = bool(dealt)
+    n = len(undo) // sizeof(ddz_game)
+    if n:
+        game._undo = <ddz_game*>malloc(n * sizeof(ddz_game))
+        if game._undo == NULL:
+            raise MemoryError()
+        memcpy(game._undo, <const char*>undo, len(undo))
+        game._undo_n = game._undo_cap = n
+    return game
+
+
+def _sample_observation(obs, rng):
+    """Observation.sample: see its docstring."""
+    cdef Rules r
+    cdef Game game
+    cdef ddz_game* g
+    cdef uint64_t unseen, forced = 0, deck = 0, known
+    cdef int seat, s, i, k, ll
+    cdef ddz_move lm
+    if obs.rules is None:
+        raise ValueError("this Observation does not name its rule set "
+                         "(make it with Game.observation)")
+    r = _get_rules(obs.rules)
+    if obs.phase == "done":
+        raise ValueError("the deal is over: there is nothing hidden to sample")
+    if not isinstance(rng, np.random.Generator):
+        rng = np.random.default_rng(rng)
+    seat = _seat_arg(obs.seat, "seat")
+    for i in range(16):
+        if i < IDX_W or r.c.has_wild:
+            deck += (<uint64_t>CARD_LIMITS[i]) << (4 * i)
+    known = _add_within_deck(0, _to_bits(obs.hand, r, "hand"), r, "the observation")
+    for s in range(3):
+        known = _add_within_deck(known, _to_bits(obs.played[s], r, "played"), r,
+                                 "the observation")
+    unseen = deck - known
+    sizes = list(obs.cards_left)
+    if sizes[seat] != ddz_size(_to_bits(obs.hand, r, "hand")):
+        raise ValueError("cards_left does not match the observing seat's hand")
+    hidden = [s for s in range(3) if s != seat]
+    ll = -1 if obs.landlord is None else _seat_arg(obs.landlord, "landlord")
+    if obs.phase == "bidding":
+        hidden.append(3)                 # the kitty
+        sizes.append(r.c.kitty)
+    elif seat != ll:
+        # the kitty the landlord has not visibly played is still in its hand
+        kitty = _to_bits(obs.kitty, r, "kitty")
+        for i in range(16):
+            k = _nib(kitty, i) - _nib(_to_bits(obs.played[ll], r, "played"), i)
+            if k > 0:
+                forced += (<uint64_t>k) << (4 * i)
+        if not ddz_contains(unseen, forced) or ddz_size(forced) > sizes[ll]:
+            raise ValueError("the observation is inconsistent: the landlord "
+                             "cannot still hold its kitty")
+        unseen -= forced
+    pool = np.repeat(np.arange(16, dtype=np.uint64),
+                     [_nib(unseen, i) for i in range(16)])
+    need = sum(sizes[s] for s in hidden) - (ddz_size(forced) if ll in hidden else 0)
+    if need != len(pool):
+        raise ValueError(f"the observation is inconsistent: {len(pool)} unseen "
+                         f"cards for {need} hidden places")
+    pool = rng.permutation(pool)
+    dealt = {}
+    start = 0
+    for s in hidden:
+        size = sizes[s] - (ddz_size(forced) if s == ll else 0)
+        part = pool[start:start + size]
+        start += size
+        bits = int(np.sum(np.left_shift(np.uint64(1), part * np.uint64(4)),
+                          dtype=np.uint64)) if size else 0
+        dealt[s] = bits + (forced if s == ll else 0)
+    game = Game.__new__(Game)
+    g = &game.g
+    game._rules = r
+    game._dealt = False
+    game._history = list(obs.history)
+    game._bids = list(obs.bids)
+    fb = 0 if obs.first_bidder is None else obs.first_bidder
+    ddz_game_new(g, &r.c, <uint64_t>int(rng.integers(0, 1 << 63)), fb, 1)
+    for s in range(3):
+        g.hands[s] = _to_bits(obs.hand, r, "hand") if s == seat else dealt[s]
+    g.bids_made = len(obs.bids)
+    for s, points in obs.bids:
+        g.bids[s] = points
+        if points > g.high_bid:
+            g.high_bid = points
+            g.high_bidder = s
+    if obs.phase == "bidding":
+        g.kitty = dealt[3]
+        g.to_move = obs.to_move
+        return game
+    g.kitty = _to_bits(obs.kitty, r, "kitty")
+    g.bidding = 1 if obs.bids else 0
+    g.landlord = ll
+    g.base = obs.base
+    g.phase = PHASE_PLAY
+    g.to_move = obs.to_move
+    g.mult = obs.multiplier
+    for s, mv in obs.history:
+        if (<Move>mv).m.kind != K_PASS:
+            g.moves_by[s] += 1
+            g.nmoves += 1
+            if r.c.tier[(<Move>mv).m.kind]:
+                g.nbombs += 1
+    if obs.last_move is not None:
+        _last_struct(obs.last_move, r, &lm)
+        g.last = lm
+        g.has_last = 1
+        g.last_seat = obs.last_seat
+        g.passes = 0
+        for s, mv in reversed(obs.history):
+            if (<Move>mv).m.kind != K_PASS:
+                break
+            g.passes += 1
+    return game
