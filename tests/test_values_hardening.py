@@ -304,3 +304,13 @@ def test_kind_codes_are_checked_against_the_core():
     # the check runs at import; MoveKind and the core agree on every code
     assert [int(k) for k in MoveKind] == list(range(len(MoveKind)))
     assert Rules("classic").tier("BOMB") == 1
+
+
+def test_rule_sets_that_compile_alike_share_an_id_and_pickle_to_themselves():
+    a = get_rules("super").with_options(deal_cap=10)
+    assert a.rules_id == get_rules("super").with_options(deal_cap=10.0).rules_id
+    assert a.rules_id != get_rules("super").with_options(deal_cap=11).rules_id
+    assert Rules("classic").rules_id == get_rules("classic").rules_id
+    assert pickle.loads(pickle.dumps(get_rules("classic"))) is get_rules("classic")
+    restored = pickle.loads(pickle.dumps(a))
+    assert restored.rules_id == a.rules_id and restored.description == a.description

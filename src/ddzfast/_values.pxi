@@ -169,6 +169,10 @@ cdef double _real_field(object v, str field) except? -1.0:
 
 
 _RULES_IDS = itertools.count()    # next() is atomic: ids are unique across threads
+# One id per compiled rule set: Rules objects that compile to the same struct
+# (the same behaviour in the core) share it, so cached readings of W and
+# position keys carry over between them.
+cdef dict _RULES_ID_BY_STRUCT = {}
 
 
 cdef class Rules:
@@ -182,7 +186,7 @@ cdef class Rules:
     cdef ddz_rules c
     cdef readonly str name
     cdef readonly object description
-    cdef readonly int64_t rules_id
+    cdef readonly int64_t rules_id    # equal for rule sets the core cannot tell apart
     cdef bint _ready
 
     def __init__(self, name, **description):
@@ -200,7 +204,11 @@ cdef class Rules:
         self.name = name
         # read-only: changing it would not recompile the rule set
         self.description = MappingProxyType(dict(description))
-        self.rules_id = next(_RULES_IDS)
+        compiled = (<char*>&self.c)[:sizeof(ddz_rules)]
+        rules_id = _RULES_ID_BY_STRUCT.get(compiled)
+        if rules_id is None:
+            rules_id = _RULES_ID_BY_STRUCT.setdefault(compiled, next(_RULES_IDS))
+        self.rules_id = rules_id
         self._ready = True
 
     cdef _compile(self, dict d):
@@ -258,7 +266,7 @@ cdef class Rules:
                 raise ValueError(f"{MoveKind(k).name} cannot be a wildcard special")
         if (c.wild_joker_kind or c.xdw_kind or c.four_wild_kind) and not c.has_wild:
             raise ValueError("wildcard kinds given for a deck without W")
-        self.c = c
+        memcpy(&self.c, &c, sizeof(ddz_rules))   # padding included: the bytes are its id
 
     @property
     def wildcard(self) -> bool:
@@ -296,7 +304,7 @@ cdef class Rules:
 
     def __reduce__(self):
         if self.name in RULE_SETS and self.description == RULE_SETS[self.name]:
-            return (Rules, (self.name,))
+            return (get_rules, (self.name,))    # the built-in object itself
         return (_rules_from_description, (self.name, dict(self.description)))
 
 
