@@ -1,0 +1,210 @@
+"""Search primitives on Game: copy (copy, deepcopy, pickle), undo,
+position_key, positions in the middle of a trick, and Observation.sample."""
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+from ddzfast import Game, Hand, IllegalMoveError, InvalidCardsError, Move, get_rules
+from ddzfast.constants import deck_text
+from helpers import RULE_NAMES
+
+M = Move.parse
+
+
+def snapshot(game: Game) -> tuple:
+    """Every public attribute of a game, and what it would answer."""
+    return (game.rules.rules_id, game.seed, game.phase, game.hands, game.kitty,
+            game.landlord, game.base, game.to_move, game.last_move, game.last_seat,
+            game.history, game.bids, game.multiplier, game.cards_left, game.done,
+            game.result, game.position_key(), list(game.legal_moves()),
+            game.legal_bids(), [game.observation(s)[:14] for s in range(3)])
+
+
+def step(game: Game, rng) -> None:
+    if game.phase == "bidding":
+        bids = game.legal_bids()
+        game.bid(bids[rng.integers(len(bids))])
+    else:
+        moves = game.legal_moves()
+        game.play(moves[rng.integers(len(moves))])
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_play_then_undo_restores_every_attribute(rules):
+    rng = np.random.default_rng(hash(rules) % 1000)
+    for deal in range(400):
+        game = Game(rules, seed=deal, bidding=deal % 2 == 0)
+        before = [snapshot(game)]
+        while not game.done:
+            step(game, rng)
+            before.append(snapshot(game))
+        # take everything back, checking each state on the way
+        for expect in reversed(before[:-1]):
+            game.undo()
+            assert snapshot(game) == expect
+        assert not game.can_undo
+        with pytest.raises(ValueError, match="nothing to undo"):
+            game.undo()
+
+
+def test_copies_are_equal_and_independent():
+    rng = np.random.default_rng(1)
+    for deal in range(200):
+        game = Game(RULE_NAMES[deal % 3], seed=deal)
+        for _ in range(rng.integers(0, 30)):
+            if game.done:
+                break
+            step(game, rng)
+        copies = [game.copy(), copy.copy(game), copy.deepcopy(game),
+                  pickle.loads(pickle.dumps(game))]
+        for c in copies:
+            assert c is not game and snapshot(c) == snapshot(game)
+        original = snapshot(game)
+        for c in copies:
+            while not c.done:
+                step(c, rng)
+            while c.can_undo:      # undo works on a copy and on a pickle
+                c.undo()
+        assert snapshot(game) == original
+        for c in copies:
+            assert c.phase == "bidding" and c.history == [] and c.bids == []
+
+
+def test_transposed_move_orders_give_equal_keys():
+    a = Game.from_position(["3456", "9TJ", "QKA"], landlord=0)
+    b = a.copy()
+    for first, second in (("3", "4"), ("4", "3")):
+        game = a if first == "3" else b
+        for card in (first, second):
+            game.play(M(f"SINGLE/{card}/1/{card}"))
+            game.play(M("PASS"))
+            game.play(M("PASS"))
+    assert a.history != b.history
+    assert a.position_key() == b.position_key()
+    assert hash(a.position_key()) == hash(b.position_key())
+    # a different future: the same hands with a bomb's factor on the multiplier
+    c = Game.from_position(["33339", "TJ", "QK"], landlord=0)
+    d = Game.from_position(["9", "TJ", "QK"], landlord=0)
+    c.play(M("BOMB/3/1/3333"))
+    c.play(M("PASS"))
+    c.play(M("PASS"))
+    assert c.hands == d.hands and c.to_move == d.to_move
+    assert c.position_key() != d.position_key()
+
+
+def test_keys_ignore_the_cards_of_the_move_to_beat_but_not_its_rank():
+    hands = ["3456", "9TJQ", "KA2"]
+    a = Game.from_position(hands, to_move=1, last_move=M("SINGLE/7/1/7"), last_seat=0)
+    b = Game.from_position(hands, to_move=1, last_move=M("SINGLE/7/1/7"), last_seat=0)
+    c = Game.from_position(hands, to_move=1, last_move=M("SINGLE/8/1/8"), last_seat=0)
+    assert a.position_key() == b.position_key() != c.position_key()
+
+
+def test_positions_in_the_middle_of_a_trick():
+    game = Game.from_position(["3456", "89", "TJ"], landlord=0, to_move=2,
+                              last_move=M("SINGLE/7/1/7"), last_seat=0)
+    assert game.to_move == 2 and game.last_move == M("SINGLE/7/1/7")
+    assert [str(m) for m in game.legal_moves()] == ["PASS", "SINGLE T", "SINGLE J"]
+    game.play(M("PASS"))               # seat 1 passed already: the trick ends
+    assert game.to_move == 0 and game.last_move is None
+    game = Game.from_position(["3456", "89", "TJ"], landlord=0, to_move=1,
+                              last_move=M("SINGLE/7/1/7"), last_seat=0)
+    game.play(M("PASS"))
+    assert game.to_move == 2 and game.last_move == M("SINGLE/7/1/7")
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(to_move=0, last_move=M("SINGLE/7/1/7"), last_seat=0), ValueError, "own move"),
+    (dict(last_move=M("SINGLE/7/1/7")), ValueError, "together"),
+    (dict(last_seat=1), ValueError, "together"),
+    (dict(to_move=1, last_move=M("PASS"), last_seat=0), IllegalMoveError, "non-pass"),
+    (dict(to_move=1, last_move=M("PAIR/3/1/33"), last_seat=0), InvalidCardsError,
+     "more '3'"),
+    (dict(to_move=1, last_move=M("SINGLE/X/1/X"), last_seat=2), InvalidCardsError, "'X'"),
+    (dict(to_move=5), ValueError, "seat"),
+    (dict(kitty="D"), InvalidCardsError, "kitty"),    # a farmer holds the only D
+])
+def test_bad_positions(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        Game.from_position(["33X4", "3389", "TJD"], **kwargs)
+
+
+def test_sample_keeps_what_the_seat_sees():
+    rng = np.random.default_rng(5)
+    for deal in range(300):
+        rules = RULE_NAMES[deal % 3]
+        game = Game(rules, seed=deal)
+        for _ in range(rng.integers(0, 60)):
+            if game.done:
+                break
+            step(game, rng)
+        if game.done:
+            continue
+        seat = int(rng.integers(3))
+        obs = game.observation(seat)
+        world = obs.sample(rng)
+        assert world.observation(seat)[:14] == obs[:14]
+        assert world.rules is game.rules and world.seed is None
+        total = sum((int(h) for h in world.hands), 0)
+        total += sum(int(p) for p in obs.played)
+        if world.phase == "bidding":
+            total += int(world.kitty)
+        assert Hand(total) == Hand(deck_text(game.rules.wildcard))
+        if game.phase == "play" and seat != game.landlord:
+            # the kitty the landlord has not played is still in its hand
+            ll = game.landlord
+            for i, k in enumerate(game.kitty.counts):
+                assert world.hands[ll].counts[i] >= k - obs.played[ll].counts[i]
+        # the sampled world plays on to a result
+        while not world.done:
+            step(world, rng)
+        assert abs(sum(world.result.scores)) < 1e-9
+
+
+def test_sample_deals_unseen_cards_uniformly():
+    game = Game("classic", seed=11, bidding=False)
+    obs = game.observation(1)
+    counts = np.zeros((3, 16))
+    rng = np.random.default_rng(0)
+    n = 3000
+    for _ in range(n):
+        world = obs.sample(rng)
+        for s in (0, 2):
+            counts[s] += world.hands[s].counts
+    kitty = game.kitty.counts
+    own = game.hands[1].counts
+    for i in range(15):
+        unseen = 4 - own[i] - kitty[i] if i < 13 else 1 - own[i] - kitty[i]
+        # seat 0 (landlord) holds its kitty plus 17 of the 34 unseen cards
+        expect0 = n * (kitty[i] + unseen * 17 / 34)
+        expect2 = n * unseen * 17 / 34
+        assert abs(counts[0][i] - expect0) < 0.1 * n + 1
+        assert abs(counts[2][i] - expect2) < 0.1 * n + 1
+
+
+def test_sample_needs_a_live_deal():
+    game = Game.from_position(["3", "4", "5"])
+    game.play(M("SINGLE/3/1/3"))
+    with pytest.raises(ValueError, match="over"):
+        game.observation(1).sample(0)
+    with pytest.raises(ValueError, match="rule set"):
+        Game("classic", seed=1).observation(0)._replace(rules=None).sample(0)
+
+
+def test_undo_of_a_position_and_of_bids():
+    game = Game.from_position(["3", "4", "5"])
+    with pytest.raises(ValueError, match="nothing to undo"):
+        game.undo()
+    dealt = Game("super", seed=2)
+    dealt.bid(1)
+    dealt.bid(0)
+    dealt.undo()
+    assert dealt.bids == [(0, 1)] and dealt.to_move == 1
+    dealt.bid(3)
+    assert dealt.phase == "play" and dealt.landlord == 1
+    dealt.undo()
+    assert dealt.phase == "bidding" and dealt.landlord is None
+    assert dealt.hands == Game("super", seed=2).hands
+    assert get_rules("super").rules_id == dealt.rules.rules_id
