@@ -178,7 +178,7 @@ cdef class Rules:
         for k in (self.c.wild_joker_kind, self.c.xdw_kind, self.c.four_wild_kind):
             if k and not self.c.allowed[k]:
                 raise ValueError(f"{MoveKind(k).name} is used but not in kinds")
-            if k and KQ[k]:
+            if k and not ddz_is_special(k):
                 raise ValueError(f"{MoveKind(k).name} cannot be a wildcard special")
         if (self.c.wild_joker_kind or self.c.xdw_kind or self.c.four_wild_kind) \
                 and not self.c.has_wild:
@@ -491,7 +491,7 @@ cdef class Move:
     def wild_text(self) -> str:
         """What W does in this move ('W as 3', 'W as kicker', 'W as itself'),
         or '' when the move has no W."""
-        return describe_wild(self.m.wild, KQ[self.m.kind] == 0)
+        return describe_wild(self.m.wild, ddz_is_special(self.m.kind))
 
     def __str__(self):
         cdef str text = _KINDS[self.m.kind].name
@@ -499,7 +499,7 @@ cdef class Move:
         if self.m.kind == K_PASS:
             return text
         text += " " + _cards_text(self.m.cards)
-        wild = describe_wild(self.m.wild, KQ[self.m.kind] == 0)
+        wild = describe_wild(self.m.wild, ddz_is_special(self.m.kind))
         return f"{text} ({wild})" if wild else text
 
     def __repr__(self):
