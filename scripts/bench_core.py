@@ -99,11 +99,11 @@ def cases():
             while not game.done:
                 legal = game.legal_moves()
                 game.play(legal[r.randrange(len(legal))])
-    yield "game-play(20 deals)", game_play, 20
+    yield "game-play(20deals)", game_play, 20
 
     def simulate():
         ddzfast.simulate(2000, "biegang", ("random",) * 3, seed=1, threads=1)
-    yield "simulate(2000 deals)", simulate, 2000
+    yield "simulate(2000deals)", simulate, 2000
 
     try:
         yield from _numba_cases(hands21)

@@ -77,12 +77,15 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                              int64_t cap) noexcept nogil
 
 # Every reading of exactly `cards` as one move, into out[0:cap]; returns the
-# count (at most a few dozen: readings differ in kind, rank or length).
+# count (at most one per kind and rank, NKINDS * 15 in all). It runs the
+# generator over `cards` itself, kind by kind, and keeps the moves that use
+# all of them, so it agrees with ddz_legal_moves by construction.
 cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
                           ddz_move* out, int64_t cap) noexcept nogil
 
 # The `wild` value of the move (kind, rank, length, cards) when it is a legal
-# move of the rule set, else -1.
+# move of the rule set, else -1. Like ddz_classify, it runs the generator
+# (for this kind, rank and length) over `cards` itself: one source of truth.
 cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
                    uint64_t cards) noexcept nogil
 

@@ -142,10 +142,12 @@ cdef inline int _leading(const ddz_game* g) noexcept nogil:
 
 cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
                                   ddz_move* out, int64_t cap) noexcept nogil:
+    cdef const ddz_move* last = NULL
     if g.phase != PHASE_PLAY:
         return 0
-    return ddz_legal_moves(rules, g.hands[g.to_move],
-                           NULL if _leading(g) else &g.last, out, cap)
+    if not _leading(g):
+        last = &g.last
+    return ddz_legal_moves(rules, g.hands[g.to_move], last, out, cap)
 
 
 cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
