@@ -36,11 +36,6 @@ shown, the bids and the play history; never the other hands."""
 
 _PHASES = ("bidding", "play", "done")
 
-cdef enum:   # TEMPORARY: the engine's status codes, until _core.pxd declares them
-    DDZ_OK = 0
-    DDZ_ERR_NOMEM = -1
-    DDZ_ERR_NO_MOVE = -2
-    DDZ_ERR_ILLEGAL = -3
 
 
 cdef int _seat_arg(object value, str what) except -1:
