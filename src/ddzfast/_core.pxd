@@ -6,7 +6,7 @@
 # card index i (0 = '3' ... 12 = '2', 13 = X, 14 = D), nibble 15 the count of
 # the wildcard W.
 
-from libc.stdint cimport uint8_t, int8_t, int16_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint32_t, uint64_t, int64_t
 
 cdef enum:
     # Move kinds, in the order of RULES.md section 3 (MoveKind mirrors these).
@@ -38,13 +38,17 @@ cdef enum:
     WILD_KICKER = 15    # `wild` of a move whose W is a kicker or plays as itself
     WILD_NONE = 255     # `wild` of a move without W
 
-# One move; its layout is MOVE_DTYPE (16 bytes, aligned).
+# One move; its layout is MOVE_DTYPE (16 bytes, aligned). `reserved` names
+# the 4 bytes the alignment of `cards` would otherwise leave as padding: every
+# writer of a ddz_move sets it to 0, so the 16 bytes of a move are a function
+# of the move alone (stable .tobytes() and hashes of move arrays).
 ctypedef struct ddz_move:
     uint64_t cards
     uint8_t kind
     uint8_t rank
     uint8_t length
     uint8_t wild
+    uint32_t reserved
 
 # A rule set, as data (see ddzfast/rulesets.py for the readable description).
 ctypedef struct ddz_rules:
@@ -73,12 +77,15 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                              int64_t cap) noexcept nogil
 
 # Every reading of exactly `cards` as one move, into out[0:cap]; returns the
-# count (at most a few dozen: readings differ in kind, rank or length).
+# count (at most one per kind and rank, NKINDS * 15 in all). It runs the
+# generator over `cards` itself, kind by kind, and keeps the moves that use
+# all of them, so it agrees with ddz_legal_moves by construction.
 cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
                           ddz_move* out, int64_t cap) noexcept nogil
 
 # The `wild` value of the move (kind, rank, length, cards) when it is a legal
-# move of the rule set, else -1.
+# move of the rule set, else -1. Like ddz_classify, it runs the generator
+# (for this kind, rank and length) over `cards` itself: one source of truth.
 cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
                    uint64_t cards) noexcept nogil
 
@@ -94,3 +101,101 @@ cdef int ddz_contains(uint64_t hand, uint64_t part) noexcept nogil
 
 # Number of cards in a packed hand.
 cdef int ddz_size(uint64_t hand) noexcept nogil
+
+
+# ---- the deal engine (_engine.pxi; RULES.md sections 5 and 6) -------------
+
+cdef enum:
+    PHASE_BIDDING = 0
+    PHASE_PLAY = 1
+    PHASE_DONE = 2
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+    GAME_BUFFER = 4096     # legal moves of a hand of at most 21 cards fit
+
+# Status codes of ddz_simulate (and DDZ_ERR_NO_MOVE of ddz_policy_move).
+cdef enum:
+    DDZ_OK = 0
+    DDZ_ERR_NOMEM = -1      # a buffer could not be allocated
+    DDZ_ERR_NO_MOVE = -2    # a policy found no legal move (or its buffer was too small)
+    DDZ_ERR_ILLEGAL = -3    # the engine refused a move a policy chose
+
+# One deal in progress.
+ctypedef struct ddz_game:
+    uint64_t hands[3]
+    uint64_t kitty
+    uint64_t rng            # splitmix64 state: dealing and built-in policies
+    uint64_t seed
+    ddz_move last           # the last non-pass move, while has_last
+    int64_t mult            # product of the factors of the moves played,
+                            # saturated at INT64_MAX (never wraps)
+    int phase
+    int bidding
+    int first_bidder
+    int bids_made
+    int bids[3]             # -1: not yet; 0: pass; 1..3
+    int high_bid
+    int high_bidder
+    int landlord
+    int base
+    int to_move
+    int has_last
+    int last_seat
+    int passes
+    int winner_seat
+    int moves_by[3]         # non-pass moves per seat
+    int nmoves
+    int nbombs
+
+# The result of one deal; its layout is DEAL_DTYPE (56 bytes, aligned). The
+# trailing 6 bytes of alignment padding are zeroed by ddz_game_score.
+ctypedef struct ddz_deal_row:
+    uint64_t seed
+    double scores[3]
+    int64_t multiplier
+    int16_t moves
+    int16_t bombs
+    int8_t landlord
+    int8_t base
+    int8_t winner           # 0: the landlord's side won; 1: the farmers'
+    int8_t spring
+    int8_t anti_spring
+    int8_t first_bidder
+
+# The seed of deal `index` of a run seeded `seed`.
+cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil
+
+# Deal the cards of `seed`. With bidding, seat first_bidder (taken modulo 3,
+# floored: always 0..2) bids first; without, seat 0 is the landlord, base 1.
+cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
+                       int first_bidder, int bidding) noexcept nogil
+
+# Seat to_move bids `bid` (0: pass). 0, or -1 (state unchanged) when illegal.
+cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil
+
+# The legal moves of seat to_move, as ddz_legal_moves (0 unless playing).
+cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
+                                  ddz_move* out, int64_t cap) noexcept nogil
+
+# Seat to_move plays `move`. 0, or -1 (state unchanged) when illegal.
+cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
+                       const ddz_move* move) noexcept nogil
+
+# The result of a finished deal into *row (every byte written).
+cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
+                         ddz_deal_row* row) noexcept nogil
+
+# The bid of a built-in policy for seat to_move.
+cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil
+
+# Fill buf with the legal moves of seat to_move and return the index of the
+# built-in policy's choice, or DDZ_ERR_NO_MOVE when there is none or buf is
+# too small.
+cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
+                             ddz_move* buf, int64_t cap) noexcept nogil
+
+# Deals start..stop of a run seeded `seed` (row i - start gets deal i), every
+# seat played by a built-in policy. Returns DDZ_OK or a DDZ_ERR_ code.
+cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
+                      int64_t start, int64_t stop, int bidding,
+                      ddz_deal_row* rows) noexcept nogil

@@ -2,53 +2,10 @@
 # seeded dealing, bidding, play with tricks and free leads, scoring, the
 # built-in policies and the simulation loop, all plain C without the GIL.
 
-cdef enum:
-    PHASE_BIDDING = 0
-    PHASE_PLAY = 1
-    PHASE_DONE = 2
-    POLICY_RANDOM = 0
-    POLICY_GREEDY = 1
-    GAME_BUFFER = 4096     # legal moves of a hand of at most 21 cards fit
+# The structs, enums and status codes are declared in _core.pxd.
 
-
-ctypedef struct ddz_game:
-    uint64_t hands[3]
-    uint64_t kitty
-    uint64_t rng            # splitmix64 state: dealing and built-in policies
-    uint64_t seed
-    ddz_move last           # the last non-pass move, while has_last
-    int64_t mult            # product of the factors of the moves played
-    int phase
-    int bidding
-    int first_bidder
-    int bids_made
-    int bids[3]             # -1: not yet; 0: pass; 1..3
-    int high_bid
-    int high_bidder
-    int landlord
-    int base
-    int to_move
-    int has_last
-    int last_seat
-    int passes
-    int winner_seat
-    int moves_by[3]         # non-pass moves per seat
-    int nmoves
-    int nbombs
-
-
-ctypedef struct ddz_deal_row:
-    uint64_t seed
-    double scores[3]
-    int64_t multiplier
-    int16_t moves
-    int16_t bombs
-    int8_t landlord
-    int8_t base
-    int8_t winner           # 0: the landlord's side won; 1: the farmers'
-    int8_t spring
-    int8_t anti_spring
-    int8_t first_bidder
+from libc.stdint cimport INT64_MAX
+from libc.string cimport memset
 
 
 cdef inline uint64_t _rng_next(uint64_t* s) noexcept nogil:
@@ -73,6 +30,22 @@ cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil:
     cdef uint64_t s = seed ^ (<uint64_t>index * 0xD1B54A32D192ED03ULL)
     _rng_next(&s)
     return _rng_next(&s)
+
+
+cdef inline int _seat_of(int64_t i) noexcept nogil:
+    # i modulo 3, floored as Python's %: a seat 0..2 for negative i too (C's %
+    # truncates toward zero, and -1 % 3 would index policies[-1]).
+    cdef int64_t r = i % 3
+    return <int>(r + 3 if r < 0 else r)
+
+
+cdef inline int64_t _mul_saturated(int64_t a, int64_t factor) noexcept nogil:
+    # a * factor for a >= 0 and factor >= 1, or INT64_MAX when the product
+    # would not fit: a multiplier never wraps to a negative value, whatever
+    # the factors (up to 255 each) and however many bombs are played.
+    if a > INT64_MAX // factor:
+        return INT64_MAX
+    return a * factor
 
 
 cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
@@ -106,7 +79,7 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
             g.kitty += (<uint64_t>1) << (4 * cards[i])
     g.mult = 1
     g.bidding = bidding
-    g.first_bidder = first_bidder % 3
+    g.first_bidder = _seat_of(first_bidder)
     g.bids_made = 0
     g.bids[0] = g.bids[1] = g.bids[2] = -1
     g.high_bid = 0
@@ -125,6 +98,7 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
     g.last.rank = 0
     g.last.length = 0
     g.last.wild = WILD_NONE
+    g.last.reserved = 0
     if bidding:
         g.phase = PHASE_BIDDING
         g.to_move = g.first_bidder
@@ -168,16 +142,28 @@ cdef inline int _leading(const ddz_game* g) noexcept nogil:
 
 cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
                                   ddz_move* out, int64_t cap) noexcept nogil:
+    cdef const ddz_move* last = NULL
     if g.phase != PHASE_PLAY:
         return 0
-    return ddz_legal_moves(rules, g.hands[g.to_move],
-                           NULL if _leading(g) else &g.last, out, cap)
+    if not _leading(g):
+        last = &g.last
+    return ddz_legal_moves(rules, g.hands[g.to_move], last, out, cap)
 
 
 cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
                        const ddz_move* move) noexcept nogil:
     """Seat to_move plays `move`. Returns 0, or -1 (state unchanged) when it
     is not a legal move of that seat now."""
+    return _game_play(g, rules, move, 0)
+
+
+cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
+                    int generated) noexcept nogil:
+    # ddz_game_play. `generated`: the move is an entry of
+    # ddz_game_legal_moves for this very state (ddz_simulate), so its kind,
+    # rank, length and wild are the generator's own and ddz_check, which
+    # would run the generator again over its cards, is skipped; the cheap
+    # hand and beat checks still run.
     cdef int seat = g.to_move
     cdef uint64_t hand = g.hands[seat]
     cdef int wild, factor
@@ -198,7 +184,10 @@ cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
                 g.passes = 0
         g.to_move = (seat + 1) % 3
         return 0
-    wild = ddz_check(rules, move.kind, move.rank, move.length, move.cards)
+    if generated:
+        wild = move.wild
+    else:
+        wild = ddz_check(rules, move.kind, move.rank, move.length, move.cards)
     if wild < 0 or not ddz_contains(hand, move.cards):
         return -1
     if not _leading(g) and not ddz_beats(rules, move, &g.last):
@@ -206,6 +195,7 @@ cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
     g.hands[seat] = hand - move.cards
     g.last = move[0]
     g.last.wild = <uint8_t>wild
+    g.last.reserved = 0
     g.has_last = 1
     g.last_seat = seat
     g.passes = 0
@@ -213,7 +203,7 @@ cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
     g.nmoves += 1
     factor = rules.mult[move.kind]
     if factor > 1:
-        g.mult *= factor
+        g.mult = _mul_saturated(g.mult, factor)
     if rules.tier[move.kind]:
         g.nbombs += 1
     if g.hands[seat] == 0:
@@ -231,12 +221,15 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
     cdef int spring = 0, anti = 0, seat
     cdef int64_t mult = g.mult
     cdef double unit, s
+    # every byte of the row, its 6 bytes of trailing padding included, is
+    # written: rows copied to numpy (Game.result, simulate) are deterministic
+    memset(row, 0, sizeof(ddz_deal_row))
     if landlord_won:
         spring = g.moves_by[(g.landlord + 1) % 3] == 0 and g.moves_by[(g.landlord + 2) % 3] == 0
     else:
         anti = g.moves_by[g.landlord] == 1
     if spring or anti:
-        mult *= 2
+        mult = _mul_saturated(mult, 2)
     if rules.mult_cap and mult > rules.mult_cap:
         mult = rules.mult_cap
     unit = <double>g.base * <double>mult
@@ -348,10 +341,11 @@ cdef int64_t _greedy_pick(const ddz_game* g, const ddz_rules* rules,
 cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
                              ddz_move* buf, int64_t cap) noexcept nogil:
     """Fill buf with the legal moves of seat to_move and return the index of
-    the built-in policy's choice; -1 when buf is too small."""
+    the built-in policy's choice; DDZ_ERR_NO_MOVE when there is no legal move
+    or buf is too small."""
     cdef int64_t n = ddz_game_legal_moves(g, rules, buf, cap)
     if n > cap or n <= 0:
-        return -1
+        return DDZ_ERR_NO_MOVE
     if policy == POLICY_RANDOM:
         return <int64_t>_rng_below(&g.rng, <uint64_t>n)
     return _greedy_pick(g, rules, buf, n)
@@ -361,22 +355,31 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
                       int64_t start, int64_t stop, int bidding,
                       ddz_deal_row* rows) noexcept nogil:
     """Deals start..stop of a run seeded `seed`, every seat played by a
-    built-in policy; row i - start of `rows` gets deal i. Returns 0, or -1
-    when out of memory."""
+    built-in policy; row i - start of `rows` gets deal i, whose first bidder
+    is i modulo 3 (floored: 0..2 for a negative i too). Returns DDZ_OK, or
+    DDZ_ERR_NOMEM (no buffer), DDZ_ERR_NO_MOVE (a policy found no legal
+    move) or DDZ_ERR_ILLEGAL (the engine refused a policy's move); rows
+    from the failing deal on are then unspecified."""
     cdef ddz_game g
     cdef ddz_move* buf = <ddz_move*>malloc(GAME_BUFFER * sizeof(ddz_move))
     cdef int64_t i, k
+    cdef int status = DDZ_OK
     if buf == NULL:
-        return -1
+        return DDZ_ERR_NOMEM
     for i in range(start, stop):
-        ddz_game_new(&g, rules, ddz_deal_seed(seed, i), <int>(i % 3), bidding)
+        ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
         while g.phase == PHASE_BIDDING:
             ddz_game_bid(&g, ddz_policy_bid(&g, policies[g.to_move]))
         while g.phase == PHASE_PLAY:
             k = ddz_policy_move(&g, rules, policies[g.to_move], buf, GAME_BUFFER)
-            if k < 0 or ddz_game_play(&g, rules, &buf[k]) != 0:
-                free(buf)
-                return -1
+            if k < 0:
+                status = DDZ_ERR_NO_MOVE
+                break
+            if _game_play(&g, rules, &buf[k], 1) != 0:
+                status = DDZ_ERR_ILLEGAL
+                break
+        if status != DDZ_OK:
+            break
         ddz_game_score(&g, rules, &rows[i - start])
     free(buf)
-    return 0
+    return status

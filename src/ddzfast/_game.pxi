@@ -56,11 +56,6 @@ class Observation(_ObservationBase):
 
 _PHASES = ("bidding", "play", "done")
 
-cdef enum:   # TEMPORARY: the engine's status codes, until _core.pxd declares them
-    DDZ_OK = 0
-    DDZ_ERR_NOMEM = -1
-    DDZ_ERR_NO_MOVE = -2
-    DDZ_ERR_ILLEGAL = -3
 
 
 cdef int _seat_arg(object value, str what) except -1:

@@ -7,48 +7,177 @@ cdef uint64_t WBIT = (<uint64_t>1) << 60
 cdef uint64_t XBIT = (<uint64_t>1) << 52
 cdef uint64_t DBIT = (<uint64_t>1) << 56
 
-# Per-kind shape of the generic kinds (everything but rockets and the
-# four+W bombs): q cards of each main rank, chain or not, minimum length,
-# highest rank, kicker mode (0 none, 1 single cards, 2 pairs) and kicker units
-# per main rank, and whether W may complete the main part.
-cdef uint8_t KQ[NKINDS]
-cdef uint8_t KCHAIN[NKINDS]
-cdef uint8_t KMIN[NKINDS]
-cdef uint8_t KMAXR[NKINDS]
-cdef uint8_t KMODE[NKINDS]
-cdef uint8_t KPER[NKINDS]
-cdef uint8_t KWILD[NKINDS]
+# Kicker modes of a kind shape.
+cdef enum:
+    KICK_NONE = 0       # no kickers
+    KICK_SINGLES = 1    # single cards, any ranks outside the main part
+    KICK_PAIRS = 2      # pairs of distinct ranks 3..2 outside the main part
 
 
-cdef void _set_shape(int kind, int q, int chain, int min_n, int maxr, int mode,
-                     int per, int wild_main):
-    KQ[kind] = q
-    KCHAIN[kind] = chain
-    KMIN[kind] = min_n
-    KMAXR[kind] = maxr
-    KMODE[kind] = mode
-    KPER[kind] = per
-    KWILD[kind] = wild_main
+# The shape of a generic kind (everything but PASS, the rockets and the
+# four+W bombs, whose table entry stays all zero): `q` cards of each main
+# rank, on one rank or on a chain of `min_length` or more consecutive ranks,
+# the main part ending at most at `max_rank`, then `kickers_per_rank` kicker
+# units (single cards or pairs, per `kicker_mode`) per main rank; W may stand
+# for one card of the main part when `wild_in_main`. The generator and the
+# checker (ddz_check runs the generator) both read this table and nothing
+# else about a kind's shape.
+ctypedef struct kind_shape:
+    uint8_t q
+    uint8_t chain
+    uint8_t min_length
+    uint8_t max_rank
+    uint8_t kicker_mode
+    uint8_t kickers_per_rank
+    uint8_t wild_in_main
 
 
-_set_shape(K_SINGLE, 1, 0, 1, 14, 0, 0, 0)     # W never plays alone
-_set_shape(K_PAIR, 2, 0, 1, 12, 0, 0, 1)
-_set_shape(K_TRIPLE, 3, 0, 1, 12, 0, 0, 1)
-_set_shape(K_TRIPLE_SINGLE, 3, 0, 1, 12, 1, 1, 1)
-_set_shape(K_TRIPLE_PAIR, 3, 0, 1, 12, 2, 1, 1)
-_set_shape(K_STRAIGHT, 1, 1, 5, 11, 0, 0, 1)
-_set_shape(K_PAIR_STRAIGHT, 2, 1, 3, 11, 0, 0, 1)
-_set_shape(K_PLANE, 3, 1, 2, 11, 0, 0, 1)
-_set_shape(K_PLANE_SINGLES, 3, 1, 2, 11, 1, 1, 1)
-_set_shape(K_PLANE_PAIRS, 3, 1, 2, 11, 2, 1, 1)
-_set_shape(K_FOUR_SINGLES, 4, 0, 1, 12, 1, 2, 1)
-_set_shape(K_FOUR_PAIRS, 4, 0, 1, 12, 2, 2, 1)
-_set_shape(K_BOMB, 4, 0, 1, 12, 0, 0, 1)
+cdef kind_shape KIND_SHAPE[NKINDS]
+
+KIND_SHAPE[K_SINGLE] = kind_shape(      # W never plays alone
+    q=1, chain=0, min_length=1, max_rank=IDX_D, kicker_mode=KICK_NONE,
+    kickers_per_rank=0, wild_in_main=0)
+KIND_SHAPE[K_PAIR] = kind_shape(
+    q=2, chain=0, min_length=1, max_rank=12, kicker_mode=KICK_NONE,
+    kickers_per_rank=0, wild_in_main=1)
+KIND_SHAPE[K_TRIPLE] = kind_shape(
+    q=3, chain=0, min_length=1, max_rank=12, kicker_mode=KICK_NONE,
+    kickers_per_rank=0, wild_in_main=1)
+KIND_SHAPE[K_TRIPLE_SINGLE] = kind_shape(
+    q=3, chain=0, min_length=1, max_rank=12, kicker_mode=KICK_SINGLES,
+    kickers_per_rank=1, wild_in_main=1)
+KIND_SHAPE[K_TRIPLE_PAIR] = kind_shape(
+    q=3, chain=0, min_length=1, max_rank=12, kicker_mode=KICK_PAIRS,
+    kickers_per_rank=1, wild_in_main=1)
+KIND_SHAPE[K_STRAIGHT] = kind_shape(    # chains end at A (index 11)
+    q=1, chain=1, min_length=5, max_rank=11, kicker_mode=KICK_NONE,
+    kickers_per_rank=0, wild_in_main=1)
+KIND_SHAPE[K_PAIR_STRAIGHT] = kind_shape(
+    q=2, chain=1, min_length=3, max_rank=11, kicker_mode=KICK_NONE,
+    kickers_per_rank=0, wild_in_main=1)
+KIND_SHAPE[K_PLANE] = kind_shape(
+    q=3, chain=1, min_length=2, max_rank=11, kicker_mode=KICK_NONE,
+    kickers_per_rank=0, wild_in_main=1)
+KIND_SHAPE[K_PLANE_SINGLES] = kind_shape(
+    q=3, chain=1, min_length=2, max_rank=11, kicker_mode=KICK_SINGLES,
+    kickers_per_rank=1, wild_in_main=1)
+KIND_SHAPE[K_PLANE_PAIRS] = kind_shape(
+    q=3, chain=1, min_length=2, max_rank=11, kicker_mode=KICK_PAIRS,
+    kickers_per_rank=1, wild_in_main=1)
+KIND_SHAPE[K_FOUR_SINGLES] = kind_shape(
+    q=4, chain=0, min_length=1, max_rank=12, kicker_mode=KICK_SINGLES,
+    kickers_per_rank=2, wild_in_main=1)
+KIND_SHAPE[K_FOUR_PAIRS] = kind_shape(
+    q=4, chain=0, min_length=1, max_rank=12, kicker_mode=KICK_PAIRS,
+    kickers_per_rank=2, wild_in_main=1)
+KIND_SHAPE[K_BOMB] = kind_shape(
+    q=4, chain=0, min_length=1, max_rank=12, kicker_mode=KICK_NONE,
+    kickers_per_rank=0, wild_in_main=1)
 
 
+cdef inline int ddz_is_special(int kind) noexcept nogil:
+    """1 for a kind without a generic shape (PASS, the rockets, the four+W
+    bombs: they are matched card for card), else 0."""
+    return 1 if kind < 0 or kind >= NKINDS else KIND_SHAPE[kind].q == 0
+
+
+cdef inline int _cards_per_rank(const kind_shape* s) noexcept nogil:
+    # cards per main rank, kickers included (a pair kicker unit is 2 cards)
+    return s.q + s.kickers_per_rank * s.kicker_mode
+
+
+# Bit helpers: compiler intrinsics where they exist, plain C elsewhere
+# (DDZFAST_PLAIN_C forces the plain C versions, to test them).
 cdef extern from *:
-    int _ctz "__builtin_ctz"(unsigned int) noexcept nogil
-    int _popcount "__builtin_popcount"(unsigned int) noexcept nogil
+    """
+    #if defined(_MSC_VER) && !defined(__clang__) && !defined(DDZFAST_PLAIN_C)
+    #include <intrin.h>
+    #endif
+    /* Index of the lowest set bit of x, for x != 0. */
+    static CYTHON_INLINE int ddz_ctz32(unsigned int x) {
+    #if (defined(__GNUC__) || defined(__clang__)) && !defined(DDZFAST_PLAIN_C)
+        return __builtin_ctz(x);
+    #elif defined(_MSC_VER) && !defined(DDZFAST_PLAIN_C)
+        unsigned long i;
+        _BitScanForward(&i, (unsigned long)x);
+        return (int)i;
+    #else
+        /* de Bruijn: isolate the lowest bit, multiply, look the index up */
+        static const unsigned char index[32] = {
+            0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+            31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9};
+        return index[(((x & (0u - x)) * 0x077CB531u) & 0xFFFFFFFFu) >> 27];
+    #endif
+    }
+    /* Number of set bits of x. MSVC's __popcnt would need a CPU with the
+       POPCNT instruction (it emits it unconditionally): the plain C version
+       serves there, it runs once per chain kind. */
+    static CYTHON_INLINE int ddz_popcount32(unsigned int x) {
+    #if (defined(__GNUC__) || defined(__clang__)) && !defined(DDZFAST_PLAIN_C)
+        return __builtin_popcount(x);
+    #else
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+        return (int)(((x * 0x01010101u) & 0xFFFFFFFFu) >> 24);
+    #endif
+    }
+    """
+    int _ctz "ddz_ctz32"(unsigned int) noexcept nogil
+    int _popcount "ddz_popcount32"(unsigned int) noexcept nogil
+
+
+# Writing a move: the 16 bytes of a ddz_move in two 8-byte stores, portably.
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Whether the byte order is known at compile time (MSVC targets are all
+       little-endian); where it is not, or under DDZFAST_PLAIN_C, the bytes
+       are written one by one. */
+    #if defined(DDZFAST_PLAIN_C)
+    #define DDZ_META_WORD 0
+    #elif defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) \
+          && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    #define DDZ_META_WORD 1
+    #define DDZ_META_SHIFT(byte) (8 * (byte))
+    #elif defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) \
+          && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define DDZ_META_WORD 1
+    #define DDZ_META_SHIFT(byte) (56 - 8 * (byte))
+    #elif defined(_MSC_VER)
+    #define DDZ_META_WORD 1
+    #define DDZ_META_SHIFT(byte) (8 * (byte))
+    #else
+    #define DDZ_META_WORD 0
+    #endif
+    /* Store the move (cards, kind, rank, length, wild) into the 16-byte slot
+       of a ddz_move: cards at offset 0, the four byte fields at 8..11 and the
+       zero `reserved` at 12..15, every byte written. memcpy, not a store
+       through a cast pointer: no type punning, and compilers turn each copy
+       into one 8-byte store. */
+    static CYTHON_INLINE void ddz_store_move(void* slot, uint64_t cards,
+                                             int kind, int rank, int length,
+                                             int wild) {
+        unsigned char* p = (unsigned char*)slot;
+    #if DDZ_META_WORD
+        uint64_t meta = ((uint64_t)(kind & 0xFF) << DDZ_META_SHIFT(0))
+                      | ((uint64_t)(rank & 0xFF) << DDZ_META_SHIFT(1))
+                      | ((uint64_t)(length & 0xFF) << DDZ_META_SHIFT(2))
+                      | ((uint64_t)(wild & 0xFF) << DDZ_META_SHIFT(3));
+        memcpy(p, &cards, 8);
+        memcpy(p + 8, &meta, 8);
+    #else
+        memcpy(p, &cards, 8);
+        p[8] = (unsigned char)kind;
+        p[9] = (unsigned char)rank;
+        p[10] = (unsigned char)length;
+        p[11] = (unsigned char)wild;
+        p[12] = p[13] = p[14] = p[15] = 0;
+    #endif
+    }
+    """
+    void _store_move "ddz_store_move"(ddz_move* slot, uint64_t cards, int kind,
+                                      int rank, int length, int wild) noexcept nogil
 
 
 cdef inline int _nib(uint64_t h, int i) noexcept nogil:
@@ -102,9 +231,9 @@ cdef inline unsigned int _ranks_holding(uint64_t hand, int q) noexcept nogil:
 
 ctypedef struct gen_t:
     ddz_move* out
-    int cap     # int, not int64: the 64-bit stores of _emit cannot alias it
+    int cap     # int, not int64: fewer registers in the hot loops
     int n
-    int c[16]
+    uint64_t hand    # the hand (its counts are read with _nib)
     int w
     int size
     int wild_max
@@ -115,23 +244,28 @@ ctypedef struct gen_t:
     int rank
     int length
     int wild
-    int np
-    int pr[16]
-    int pc[16]
-    int suffix[17]
+    # the kicker pool: kicker_ranks distinct card indices (W included, as
+    # IDX_W, when it is free), the hand's count of each, and for single
+    # kickers the number of cards in pool[i:]
+    int kicker_ranks
+    int kicker_rank[16]
+    int kicker_count[16]
+    int kicker_cards_from[17]
+
+
+cdef inline int _put(ddz_move* out, int n, int cap, uint64_t cards, int kind,
+                     int rank, int length, int wild) noexcept nogil:
+    # Store move n into out (when n < cap) and return n + 1, writing all 16
+    # bytes (see ddz_store_move). Such stores may alias anything in memory,
+    # so hot loops keep out, n and cap in locals (registers), not only in *g.
+    if n < cap:
+        _store_move(out + n, cards, kind, rank, length, wild)
+    return n + 1
 
 
 cdef inline void _emit(gen_t* g, uint64_t cards, int kind, int rank, int length,
                        int wild) noexcept nogil:
-    # Two 64-bit stores: byte-wide stores would alias every field of *g and
-    # force the compiler to reload them after each move.
-    cdef uint64_t* slot
-    if g.n < g.cap:
-        slot = <uint64_t*>(g.out + g.n)
-        slot[0] = cards
-        slot[1] = (<uint64_t>kind | (<uint64_t>rank << 8) | (<uint64_t>length << 16)
-                   | (<uint64_t>wild << 24))
-    g.n += 1
+    g.n = _put(g.out, g.n, g.cap, cards, kind, rank, length, wild)
 
 
 cdef void _singles(gen_t* g, int idx, int need, uint64_t acc) noexcept nogil:
@@ -144,12 +278,12 @@ cdef void _singles(gen_t* g, int idx, int need, uint64_t acc) noexcept nogil:
             wild = WILD_KICKER
         _emit(g, acc, g.kind, g.rank, g.length, wild)
         return
-    if g.suffix[idx] < need:
+    if g.kicker_cards_from[idx] < need:
         return
-    top = g.pc[idx] if g.pc[idx] < need else need
+    top = g.kicker_count[idx] if g.kicker_count[idx] < need else need
     for t in range(top, -1, -1):
         _singles(g, idx + 1, need - t,
-                 acc + ((<uint64_t>t) << (4 * g.pr[idx])))
+                 acc + ((<uint64_t>t) << (4 * g.kicker_rank[idx])))
 
 
 cdef void _pairs(gen_t* g, int idx, int need, uint64_t acc, int wleft) noexcept nogil:
@@ -160,10 +294,10 @@ cdef void _pairs(gen_t* g, int idx, int need, uint64_t acc, int wleft) noexcept 
         _emit(g, acc, g.kind, g.rank, g.length,
               WILD_KICKER if (g.wild == WILD_NONE and (acc & WBIT)) else g.wild)
         return
-    if g.np - idx < need:
+    if g.kicker_ranks - idx < need:
         return
-    unit = (<uint64_t>1) << (4 * g.pr[idx])
-    if g.pc[idx] >= 2:
+    unit = (<uint64_t>1) << (4 * g.kicker_rank[idx])
+    if g.kicker_count[idx] >= 2:
         _pairs(g, idx + 1, need - 1, acc + 2 * unit, wleft)
     if wleft:
         _pairs(g, idx + 1, need - 1, acc + unit + WBIT, 0)
@@ -173,59 +307,79 @@ cdef void _pairs(gen_t* g, int idx, int need, uint64_t acc, int wleft) noexcept 
 cdef void _with_kickers(gen_t* g, int kind, int rank, int length,
                         uint64_t main, int wild_free, int wild) noexcept nogil:
     # Emit the main part `main` with every kicker choice of `kind`.
-    cdef int mode = KMODE[kind]
-    cdef int need = KPER[kind] * length
-    cdef int k, i, j, wi
+    cdef kind_shape s = KIND_SHAPE[kind]
+    cdef int need = s.kickers_per_rank * length
+    cdef int k, i, j, pool_n = 0
     cdef unsigned int mainmask = ((1u << length) - 1) << rank
     cdef unsigned int pool
-    cdef uint64_t ui
-    g.np = 0
-    if mode == 1:
+    # the single-kicker pool in locals (see _put): per entry its card index,
+    # one card of it as a packed unit, the hand's count, the move's wild
+    cdef int ranks[16]
+    cdef uint64_t units[16]
+    cdef int counts[16]
+    cdef int wilds[16]
+    cdef ddz_move* out = g.out
+    cdef int n = g.n
+    cdef int cap = g.cap
+    if s.kicker_mode == KICK_SINGLES:
         pool = g.ge[1] & ~mainmask
         while pool:
             k = _ctz(pool)
             pool &= pool - 1
-            g.pr[g.np] = k
-            g.pc[g.np] = g.c[k]
-            g.np += 1
+            ranks[pool_n] = k
+            units[pool_n] = (<uint64_t>1) << (4 * k)
+            counts[pool_n] = _nib(g.hand, k)
+            wilds[pool_n] = wild
+            pool_n += 1
         if wild_free:
-            g.pr[g.np] = IDX_W
-            g.pc[g.np] = 1
-            g.np += 1
+            # W, last in the pool: a kicker (it plays as itself)
+            ranks[pool_n] = IDX_W
+            units[pool_n] = WBIT
+            counts[pool_n] = 1
+            wilds[pool_n] = WILD_KICKER if wild == WILD_NONE else wild
+            pool_n += 1
         if need == 1:
-            for i in range(g.np):
-                _emit(g, main + ((<uint64_t>1) << (4 * g.pr[i])), kind, rank, length,
-                      WILD_KICKER if (wild == WILD_NONE and g.pr[i] == IDX_W) else wild)
+            for i in range(pool_n):
+                n = _put(out, n, cap, main + units[i], kind, rank, length, wilds[i])
+            g.n = n
             return
         if need == 2:
-            for i in range(g.np):
-                ui = (<uint64_t>1) << (4 * g.pr[i])
-                wi = WILD_KICKER if (wild == WILD_NONE and g.pr[i] == IDX_W) else wild
-                if g.pc[i] >= 2:
-                    _emit(g, main + 2 * ui, kind, rank, length, wi)
-                for j in range(i + 1, g.np):
-                    _emit(g, main + ui + ((<uint64_t>1) << (4 * g.pr[j])), kind, rank,
-                          length,
-                          WILD_KICKER if (wild == WILD_NONE and g.pr[j] == IDX_W) else wi)
+            # two cards of one rank (never W: it is one card), or of two; W
+            # can only be the second, so the pair's wild is wilds[j]
+            for i in range(pool_n):
+                if counts[i] >= 2:
+                    n = _put(out, n, cap, main + 2 * units[i], kind, rank, length,
+                             wilds[i])
+                for j in range(i + 1, pool_n):
+                    n = _put(out, n, cap, main + units[i] + units[j], kind, rank,
+                             length, wilds[j])
+            g.n = n
             return
+        for i in range(pool_n):
+            g.kicker_rank[i] = ranks[i]
+            g.kicker_count[i] = counts[i]
+        g.kicker_ranks = pool_n
         g.kind = kind
         g.rank = rank
         g.length = length
         g.wild = wild
-        g.suffix[g.np] = 0
-        for i in range(g.np - 1, -1, -1):
-            g.suffix[i] = g.suffix[i + 1] + g.pc[i]
-        if g.suffix[0] >= need:
+        g.kicker_cards_from[pool_n] = 0
+        for i in range(pool_n - 1, -1, -1):
+            g.kicker_cards_from[i] = g.kicker_cards_from[i + 1] + counts[i]
+        if g.kicker_cards_from[0] >= need:
             _singles(g, 0, need, main)
     else:
+        # pair kickers: ranks 3..2 holding a pair, or one card when W is free
+        # to complete it
         pool = (g.ge[1] if wild_free else g.ge[2]) & 0x1FFFu & ~mainmask
         while pool:
             k = _ctz(pool)
             pool &= pool - 1
-            g.pr[g.np] = k
-            g.pc[g.np] = g.c[k]
-            g.np += 1
-        if g.np >= need:
+            g.kicker_rank[pool_n] = k
+            g.kicker_count[pool_n] = _nib(g.hand, k)
+            pool_n += 1
+        g.kicker_ranks = pool_n
+        if pool_n >= need:
             g.kind = kind
             g.rank = rank
             g.length = length
@@ -239,10 +393,11 @@ cdef inline void _variants(gen_t* g, int kind, int rank, int length, uint64_t na
     # for one card of one rank (filling the short rank, if there is one).
     cdef int j
     cdef uint64_t unit
-    if KMODE[kind] == 0:
+    cdef int wild_in_main = KIND_SHAPE[kind].wild_in_main
+    if KIND_SHAPE[kind].kicker_mode == KICK_NONE:
         if short_rank < 0:
             _emit(g, natural, kind, rank, length, WILD_NONE)
-            if g.w and KWILD[kind]:
+            if g.w and wild_in_main:
                 for j in range(rank, rank + length):
                     if j <= g.wild_max:
                         unit = (<uint64_t>1) << (4 * j)
@@ -253,7 +408,7 @@ cdef inline void _variants(gen_t* g, int kind, int rank, int length, uint64_t na
         return
     if short_rank < 0:
         _with_kickers(g, kind, rank, length, natural, g.w, WILD_NONE)
-        if g.w and KWILD[kind]:
+        if g.w and wild_in_main:
             for j in range(rank, rank + length):
                 if j <= g.wild_max:
                     unit = (<uint64_t>1) << (4 * j)
@@ -263,24 +418,28 @@ cdef inline void _variants(gen_t* g, int kind, int rank, int length, uint64_t na
         _with_kickers(g, kind, rank, length, natural - unit + WBIT, 0, short_rank)
 
 
-cdef void _gen_generic(gen_t* g, int kind, int rmin, int nfix) noexcept nogil:
+cdef void _gen_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
     # Ranks are walked as bitmasks: full = ranks holding q cards, part = ranks
-    # one short that W may complete.
-    cdef int q = KQ[kind]
-    cdef int unit = q + KPER[kind] * KMODE[kind]    # cards per main rank
+    # one short that W may complete. Only moves of rank rmin..rmax (0 <= rmax
+    # <= 14), and with nfix, only chains of that length.
+    cdef kind_shape s = KIND_SHAPE[kind]
+    cdef int q = s.q
+    cdef int unit = _cards_per_rank(&s)
     cdef int r, n, i, short_rank, maxn
     cdef unsigned int full = g.ge[q]
     cdef unsigned int part = 0
     cdef unsigned int cand, bit
     cdef uint64_t natural
-    if rmin > 14:
+    cdef unsigned int window
+    if rmin > rmax:
         return
-    if g.w and KWILD[kind]:
+    window = ((2u << rmax) - 1) & ~((1u << rmin) - 1)
+    if g.w and s.wild_in_main:
         part = g.ge[q - 1] & ~full & g.wmask
-    if not KCHAIN[kind]:
+    if not s.chain:
         if nfix > 1 or unit > g.size:
             return
-        cand = (full | part) & ((2u << KMAXR[kind]) - 1) & ~((1u << rmin) - 1)
+        cand = (full | part) & ((2u << s.max_rank) - 1) & window
         while cand:
             r = _ctz(cand)
             cand &= cand - 1
@@ -292,15 +451,16 @@ cdef void _gen_generic(gen_t* g, int kind, int rmin, int nfix) noexcept nogil:
         if nfix > maxn:
             return
         maxn = nfix
-    cand = (full | part) & 0xFFFu & ~((1u << rmin) - 1)
-    if _popcount(cand) < KMIN[kind]:
+    cand = (full | part) & ((2u << s.max_rank) - 1)
+    if _popcount(cand & ~((1u << rmin) - 1)) < s.min_length:
         return
+    cand &= window
     while cand:
         r = _ctz(cand)
         cand &= cand - 1
         natural = 0
         short_rank = -1
-        for n in range(1, min(12 - r, maxn) + 1):
+        for n in range(1, min(s.max_rank + 1 - r, maxn) + 1):
             i = r + n - 1
             bit = 1u << i
             if not (full & bit):
@@ -308,54 +468,70 @@ cdef void _gen_generic(gen_t* g, int kind, int rmin, int nfix) noexcept nogil:
                     break
                 short_rank = i
             natural += (<uint64_t>q) << (4 * i)
-            if n < KMIN[kind] or (nfix and n != nfix):
+            if n < s.min_length or (nfix and n != nfix):
                 continue
             _variants(g, kind, r, n, natural, short_rank)
 
 
-cdef void _gen_special(gen_t* g, const ddz_rules* rules, int kind, int rmin) noexcept nogil:
+cdef void _gen_special(gen_t* g, const ddz_rules* rules, int kind, int rmin,
+                       int rmax) noexcept nogil:
+    # The kinds without a shape, card for card (RULES.md section 3). The rank
+    # window applies to the four+W bombs; the rockets (rank 13) are emitted
+    # whatever it is, as they always were when following (ddz_check filters
+    # by rank itself).
     cdef int r
     cdef int stands = rules.wild_joker_stands
-    if kind == K_ROCKET and g.c[IDX_X] and g.c[IDX_D]:
+    if kind == K_ROCKET and _nib(g.hand, IDX_X) and _nib(g.hand, IDX_D):
         _emit(g, XBIT | DBIT, K_ROCKET, 13, 1, WILD_NONE)
     if rules.wild_joker_kind == kind and g.w:
-        if g.c[IDX_X]:
+        if _nib(g.hand, IDX_X):
             _emit(g, XBIT | WBIT, kind, 13, 1, IDX_D if stands else WILD_KICKER)
-        if g.c[IDX_D]:
+        if _nib(g.hand, IDX_D):
             _emit(g, DBIT | WBIT, kind, 13, 1, IDX_X if stands else WILD_KICKER)
-    if rules.xdw_kind == kind and g.w and g.c[IDX_X] and g.c[IDX_D]:
+    if rules.xdw_kind == kind and g.w and _nib(g.hand, IDX_X) and _nib(g.hand, IDX_D):
         _emit(g, XBIT | DBIT | WBIT, kind, 13, 1, WILD_KICKER)
     if rules.four_wild_kind == kind and g.w:
-        for r in range(rmin, 13):
-            if g.c[r] == 4:
+        for r in range(rmin, (rmax if rmax < 12 else 12) + 1):
+            if _nib(g.hand, r) == 4:
                 _emit(g, ((<uint64_t>4) << (4 * r)) | WBIT, kind, r, 1, WILD_KICKER)
 
 
 cdef inline void _gen_kind(gen_t* g, const ddz_rules* rules, int kind, int rmin,
-                           int nfix) noexcept nogil:
-    if KQ[kind]:
-        _gen_generic(g, kind, rmin, nfix)
+                           int rmax, int nfix) noexcept nogil:
+    # The moves of `kind` of rank rmin..rmax (rmax <= 14); nfix as _gen_generic.
+    if KIND_SHAPE[kind].q:
+        _gen_generic(g, kind, rmin, rmax, nfix)
     else:
-        _gen_special(g, rules, kind, rmin)
+        _gen_special(g, rules, kind, rmin, rmax)
+
+
+cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
+                           ddz_move* out, int64_t cap) noexcept nogil:
+    # `hand` must be valid (ddz_hand_valid): _ranks_holding needs nibbles <= 7.
+    cdef int i
+    g.out = out
+    g.cap = <int>(cap if cap < 0x40000000 else 0x40000000)
+    g.n = 0
+    g.hand = hand
+    g.w = _nib(hand, IDX_W)
+    g.size = ddz_size(hand)
+    # W stands for ranks up to wild_max_rank; no main part goes past D (14),
+    # so clamping there is exact and keeps the shift below 32 bits whatever
+    # the rule set says
+    g.wild_max = (rules.wild_max_rank if rules.wild_max_rank < IDX_D else IDX_D) \
+        if rules.has_wild else -1
+    g.wmask = ((2u << g.wild_max) - 1) if rules.has_wild else 0
+    g.ge[0] = 0x7FFF
+    for i in range(1, 5):
+        g.ge[i] = _ranks_holding(hand, i)
 
 
 cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                              const ddz_move* last, ddz_move* out,
                              int64_t cap) noexcept nogil:
     cdef gen_t g
-    cdef int i, kind, tp, tk
-    g.out = out
-    g.cap = <int>(cap if cap < 0x40000000 else 0x40000000)
-    g.n = 0
-    for i in range(16):
-        g.c[i] = _nib(hand, i)
-    g.w = g.c[IDX_W]
-    g.size = ddz_size(hand)
-    g.wild_max = rules.wild_max_rank if rules.has_wild else -1
-    g.wmask = ((2u << g.wild_max) - 1) if rules.has_wild else 0
-    g.ge[0] = 0x7FFF
-    for i in range(1, 5):
-        g.ge[i] = _ranks_holding(hand, i)
+    cdef int kind, tp, tk
+    _gen_init(&g, rules, hand, out, cap)
     if last == NULL:
         if g.size == g.w:
             # Nothing but W (or nothing at all): W never plays alone.
@@ -364,109 +540,84 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
             return g.n
         for kind in range(1, NKINDS):
             if rules.allowed[kind]:
-                _gen_kind(&g, rules, kind, 0, 0)
+                _gen_kind(&g, rules, kind, 0, 14, 0)
         return g.n
     _emit(&g, 0, K_PASS, 0, 0, WILD_NONE)
     if last.kind >= NKINDS:
         return g.n
     tp = rules.tier[last.kind]
     if tp == 0 and rules.allowed[last.kind]:
-        _gen_kind(&g, rules, last.kind, last.rank + 1, last.length)
+        _gen_kind(&g, rules, last.kind, last.rank + 1, 14, last.length)
     for kind in range(1, NKINDS):
         tk = rules.tier[kind]
         if not rules.allowed[kind] or tk == 0 or tk < tp:
             continue
         if tk > tp:
-            _gen_kind(&g, rules, kind, 0, 0)
+            _gen_kind(&g, rules, kind, 0, 14, 0)
         elif rules.ranked[kind] and rules.ranked[last.kind]:
-            _gen_kind(&g, rules, kind, last.rank + 1, 0)
+            _gen_kind(&g, rules, kind, last.rank + 1, 14, 0)
     return g.n
 
 
-# ---- checking and comparing ------------------------------------------------
+# ---- checking and classifying: the generator over the cards themselves ----
+#
+# A move is legal exactly when the generator produces it from a hand holding
+# its cards, and a hand equal to those cards is the smallest such hand. So
+# ddz_check and ddz_classify run the generator for one kind (and length) over
+# `cards` itself and keep the moves whose cards are all of `cards`: the shape
+# table and the kicker rules are written once, in the generator.
+#
+# Over a hand equal to `cards`, every generated move of a generic kind with
+# as many cards as `cards` (the length fixed by the card count) uses all of
+# `cards`, and moves are distinct in (rank, cards) within a kind: so at most
+# one move per rank, 15 in all; a special kind adds at most 4 at rank 13
+# (XD, XW, DW, XDW), 13 + 4 = 17 in the worst rule set. READINGS holds them.
+
+cdef enum:
+    READINGS = 32
+
+
+cdef inline int _length_fits(int kind, int length, int size) noexcept nogil:
+    # Whether `size` cards can be a move of `kind` with chain length `length`.
+    cdef const kind_shape* s = &KIND_SHAPE[kind]
+    if s.q == 0:
+        return length == 1
+    return size == _cards_per_rank(s) * length
+
 
 cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
                    uint64_t cards) noexcept nogil:
-    cdef int w, q, i, k, x, wild, need, pairs, wleft, mode
-    cdef uint64_t main, rest
+    cdef gen_t g
+    cdef ddz_move buf[READINGS]
+    cdef int i, n
     if kind < 0 or kind >= NKINDS or not rules.allowed[kind]:
         return -1
     if not ddz_hand_valid(rules, cards):
         return -1
     if kind == K_PASS:
         return WILD_NONE if (cards == 0 and rank == 0 and length == 0) else -1
-    if length < 1 or rank < 0:
+    if (length < 1 or rank < 0 or rank > 14
+            or not _length_fits(kind, length, ddz_size(cards))):
         return -1
-    w = _nib(cards, IDX_W)
-    q = KQ[kind]
-    if q == 0:
-        if length != 1:
-            return -1
-        if kind == K_ROCKET and rank == 13 and cards == (XBIT | DBIT):
-            return WILD_NONE
-        if rules.wild_joker_kind == kind and rank == 13:
-            if cards == (XBIT | WBIT):
-                return IDX_D if rules.wild_joker_stands else WILD_KICKER
-            if cards == (DBIT | WBIT):
-                return IDX_X if rules.wild_joker_stands else WILD_KICKER
-        if rules.xdw_kind == kind and rank == 13 and cards == (XBIT | DBIT | WBIT):
-            return WILD_KICKER
-        if (rules.four_wild_kind == kind and rank <= 12
-                and cards == (((<uint64_t>4) << (4 * rank)) | WBIT)):
-            return WILD_KICKER
-        return -1
-    if KCHAIN[kind]:
-        if length < KMIN[kind] or rank + length - 1 > 11:
-            return -1
-    elif length != 1 or rank > KMAXR[kind]:
-        return -1
-    wild = WILD_NONE
-    main = 0
-    for i in range(rank, rank + length):
-        x = _nib(cards, i)
-        if x != q:
-            if (x != q - 1 or not w or wild != WILD_NONE or not KWILD[kind]
-                    or not rules.has_wild or i > rules.wild_max_rank):
-                return -1
-            wild = i
-        main += (<uint64_t>q) << (4 * i)
-    if wild != WILD_NONE:
-        main = main - ((<uint64_t>1) << (4 * wild)) + WBIT
-    rest = cards - main
-    mode = KMODE[kind]
-    need = KPER[kind] * length
-    if mode == 0:
-        return wild if rest == 0 else -1
-    if mode == 1:
-        if ddz_size(rest) != need:
-            return -1
-        return WILD_KICKER if (rest & WBIT) else wild
-    # pair kickers: distinct ranks 3..2, at most one completed by W
-    if rest & (XBIT | DBIT):
-        return -1
-    wleft = 1 if (rest & WBIT) else 0
-    pairs = 0
-    for k in range(13):
-        x = _nib(rest, k)
-        if x == 0:
-            continue
-        if x == 2:
-            pairs += 1
-        elif x == 1 and wleft:
-            wleft = 0
-            pairs += 1
-        else:
-            return -1
-    if wleft or pairs != need:
-        return -1
-    return WILD_KICKER if (rest & WBIT) else wild
+    _gen_init(&g, rules, cards, buf, READINGS)
+    _gen_kind(&g, rules, kind, rank, rank, length)
+    n = g.n if g.n < READINGS else READINGS
+    for i in range(n):
+        if buf[i].rank == rank and buf[i].length == length and buf[i].cards == cards:
+            return buf[i].wild
+    return -1
 
 
 cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
                           ddz_move* out, int64_t cap) noexcept nogil:
+    cdef gen_t g
+    cdef ddz_move buf[READINGS]
     cdef int64_t n = 0
     cdef int size = ddz_size(cards)
-    cdef int kind, r, length, unit, wild
+    cdef int kind, i, length, unit, made
+    if not ddz_hand_valid(rules, cards):
+        return 0
+    _gen_init(&g, rules, cards, buf, READINGS)
     for kind in range(NKINDS):
         if not rules.allowed[kind]:
             continue
@@ -478,26 +629,27 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
                     out[n].rank = 0
                     out[n].length = 0
                     out[n].wild = WILD_NONE
+                    out[n].reserved = 0
                 n += 1
             continue
-        if KQ[kind]:
-            unit = KQ[kind] + KPER[kind] * KMODE[kind]
-            if size == 0 or size % unit:
+        if size == 0:
+            continue
+        if KIND_SHAPE[kind].q:
+            unit = _cards_per_rank(&KIND_SHAPE[kind])
+            if size % unit:
                 continue
             length = size // unit
-            if not KCHAIN[kind] and length != 1:
+            if not KIND_SHAPE[kind].chain and length != 1:
                 continue
         else:
             length = 1
-        for r in range(15):
-            wild = ddz_check(rules, kind, r, length, cards)
-            if wild >= 0:
+        g.n = 0
+        _gen_kind(&g, rules, kind, 0, 14, length)
+        made = g.n if g.n < READINGS else READINGS
+        for i in range(made):
+            if buf[i].cards == cards and buf[i].length == length:
                 if n < cap:
-                    out[n].cards = cards
-                    out[n].kind = <uint8_t>kind
-                    out[n].rank = <uint8_t>r
-                    out[n].length = <uint8_t>length
-                    out[n].wild = <uint8_t>wild
+                    out[n] = buf[i]
                 n += 1
     return n
 

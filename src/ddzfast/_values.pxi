@@ -262,7 +262,7 @@ cdef class Rules:
         for k in (c.wild_joker_kind, c.xdw_kind, c.four_wild_kind):
             if k and not c.allowed[k]:
                 raise ValueError(f"{MoveKind(k).name} is used but not in kinds")
-            if k and KQ[k]:
+            if k and not ddz_is_special(k):
                 raise ValueError(f"{MoveKind(k).name} cannot be a wildcard special")
         if (c.wild_joker_kind or c.xdw_kind or c.four_wild_kind) and not c.has_wild:
             raise ValueError("wildcard kinds given for a deck without W")
@@ -518,7 +518,7 @@ cdef class Move:
         if wild is not None and wild != found:
             self.wild_rules = -1
             raise IllegalMoveError(f"wild={wild} does not match the move "
-                                   f"({describe_wild(found, KQ[k] == 0) or 'no W'})")
+                                   f"({describe_wild(found, ddz_is_special(k)) or 'no W'})")
         self.m.cards = bits
         self.m.kind = k
         self.m.rank = r_
@@ -576,7 +576,7 @@ cdef class Move:
     def wild_text(self) -> str:
         """What W does in this move ('W as 3', 'W as kicker', 'W as itself'),
         or '' when the move has no W."""
-        return describe_wild(self.m.wild, KQ[self.m.kind] == 0)
+        return describe_wild(self.m.wild, ddz_is_special(self.m.kind))
 
     def __eq__(self, other):
         cdef Move o
@@ -595,7 +595,7 @@ cdef class Move:
         if self.m.kind == K_PASS:
             return text
         text += " " + _cards_text(self.m.cards)
-        wild = describe_wild(self.m.wild, KQ[self.m.kind] == 0)
+        wild = describe_wild(self.m.wild, ddz_is_special(self.m.kind))
         return f"{text} ({wild})" if wild else text
 
     def __repr__(self):

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Run tests against an AddressSanitizer build of ddzfast's core.
+#
+#   scripts/asan_check.sh [pytest arguments...]    (default: tests/test_fuzz*.py)
+#
+# Builds the extension with -fsanitize=address -fno-omit-frame-pointer -O1 -g
+# in a temporary copy of the source (the in-place build of this checkout is not
+# touched), then runs pytest from this checkout with PYTHONPATH pointing at the
+# temporary build, the compiler's libasan preloaded (the Python interpreter is
+# not built with ASan) and ASAN_OPTIONS=detect_leaks=0 (the interpreter itself
+# leaks by design). Exits non-zero when the build fails, a test fails, or any
+# process (subprocesses of the tests included) wrote an ASan report.
+#
+# Needs gcc (or CC set to a compiler with -fsanitize=address and
+# -print-file-name) and the Python of the active virtual environment, `python`,
+# with numpy, Cython, setuptools and pytest.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cc="${CC:-gcc}"
+if [ "$#" -eq 0 ]; then
+    set -- "$root"/tests/test_fuzz*.py
+fi
+
+libasan="$("$cc" -print-file-name=libasan.so)"
+if [ ! -e "$libasan" ]; then
+    echo "asan_check: $cc has no libasan.so (got '$libasan')" >&2
+    exit 2
+fi
+# the build needs Cython, which an editable install keeps in its isolated
+# build environment only
+python -c "import Cython, setuptools, numpy" 2>/dev/null \
+    || python -m pip install -q "Cython>=3.0" setuptools numpy
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/ddzfast-asan.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+# a copy of what the build reads; no compiled or generated file comes along
+mkdir -p "$work/src"
+cp -r "$root/src/ddzfast" "$work/src/"
+cp "$root/setup.py" "$root/pyproject.toml" "$work/"
+[ -e "$root/README.md" ] && cp "$root/README.md" "$work/"
+rm -f "$work"/src/ddzfast/_core*.so "$work"/src/ddzfast/_core*.pyd "$work"/src/ddzfast/_core.c
+
+start=$(date +%s)
+echo "asan_check: building the core with AddressSanitizer in $work"
+(
+    cd "$work"
+    # DDZFAST_CFLAGS come after setup.py's -O3, so -O1 is what counts;
+    # LDFLAGS reach the link of the shared object
+    CC="$cc" DDZFAST_CFLAGS="-fsanitize=address -fno-omit-frame-pointer -O1 -g" \
+        LDFLAGS="-fsanitize=address" \
+        python setup.py -q build_ext --inplace >"$work/build.log" 2>&1
+) || { cat "$work/build.log" >&2; echo "asan_check: build failed" >&2; exit 2; }
+echo "asan_check: built in $(( $(date +%s) - start )) s"
+
+export PYTHONPATH="$work/src${PYTHONPATH:+:$PYTHONPATH}"
+export LD_PRELOAD="$libasan${LD_PRELOAD:+:$LD_PRELOAD}"
+# log_path: every report of every process lands in a file we can look for;
+# PYTHONMALLOC=malloc lets ASan see the interpreter's own allocations too
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1:log_path=$work/asan"
+export PYTHONMALLOC=malloc
+
+where="$(cd "$root" && python -c 'import ddzfast._core as c; print(c.__file__)')"
+case "$where" in
+    "$work"/*) ;;
+    *) echo "asan_check: tests would import $where, not the ASan build" >&2; exit 2 ;;
+esac
+
+status=0
+( cd "$root" && python -m pytest -q -p no:cacheprovider "$@" ) || status=$?
+
+reports=$(ls "$work"/asan.* 2>/dev/null || true)
+if [ -n "$reports" ]; then
+    echo "asan_check: AddressSanitizer reports:" >&2
+    for f in $reports; do
+        echo "==== $f" >&2
+        cat "$f" >&2
+    done
+    status=1
+fi
+echo "asan_check: $( [ "$status" -eq 0 ] && echo passed || echo FAILED ) in $(( $(date +%s) - start )) s"
+exit "$status"
