@@ -214,8 +214,8 @@ def test_errors_on_a_finished_deal_and_bad_arguments():
         Game("classic", seed=-1)
     with pytest.raises(ValueError, match="more '3'"):
         Game.from_position(["333", "33", "4"], "classic")
-    with pytest.raises(ValueError, match="kitty"):
-        Game.from_position(["3", "4", "5"], "classic", kitty="4")
+    with pytest.raises(ValueError, match="kitty"):      # a farmer holds the only X
+        Game.from_position(["3", "X", "5"], "classic", kitty="X")
     with pytest.raises(ValueError, match="unknown built-in policy"):
         Game("classic", seed=1).policy_action("smart")
 
