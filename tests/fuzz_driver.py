@@ -18,6 +18,7 @@ import contextlib
 import io
 import math
 import os
+import pickle
 import random
 import sys
 import tempfile
@@ -239,7 +240,7 @@ def fuzz_game(f: Fuzzer) -> None:
     if game is None:
         return
     for _ in range(r.randint(1, 40)):
-        action = r.randrange(10)
+        action = r.randrange(14)
         if action == 0:
             f.call(game.bid, r.choice([0, 1, 2, 3, f.nasty()]), seat=f.seat())
         elif action == 1:
@@ -260,6 +261,22 @@ def fuzz_game(f: Fuzzer) -> None:
             f.call(game.policy_bid, r.choice(["greedy", "random", f.nasty()]))
         elif action == 7:
             f.call(game.policy_move, r.choice(["greedy", "random", f.nasty()]))
+        elif action == 8:
+            f.call(game.undo)
+        elif action == 9:
+            game = r.choice([game.copy(), pickle.loads(pickle.dumps(game)), game])
+            hash(game.position_key())
+        elif action == 10:
+            obs = f.call(game.observation, f.seat())
+            if obs is not None:
+                f.call(obs.sample, r.choice([None, 1, f.nasty()]))
+        elif action == 11:
+            f.call(game.rollout, r.choice(["greedy", "random", ("random",) * 3,
+                                           f.nasty()]),
+                   r.choice([None, 1, f.nasty()]))
+        elif action == 12:
+            f.call(Game.from_position, [f.hand_text(False) for _ in range(3)],
+                   "classic", f.seat(), 1, "", f.seat(), f.move(), f.seat())
         else:
             repr(game), game.result, game.hands, game.history, game.last_move
             game.cards_left, game.seed, game.multiplier
