@@ -97,8 +97,9 @@ ctypedef struct solve_ctx:
     double deadline          # 0: none
     int stop
     # history heuristic: how often a move of each (kind, rank, length) was
-    # the winning move of a node; it orders moves of equal category and size
-    uint32_t hist[NKINDS][16][16]
+    # the winning move of a node, apart for following [0] and leading [1];
+    # it orders moves of equal category and size
+    uint32_t hist[2][NKINDS][16][16]
 
 
 cdef inline int _side(const solve_ctx* c, int seat) noexcept nogil:
@@ -387,7 +388,7 @@ cdef void _sort_desc(uint64_t* a, int64_t n) noexcept nogil:
             a[j] = v
 
 
-cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s) noexcept nogil:
+cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, int lead) noexcept nogil:
     # Ordering keys for moves[base:base+n] into keys[base:], sorted best
     # first: moves no opponent can beat (the seat keeps the lead), then other
     # plain moves, then PASS, then bombs that can be answered; within each,
@@ -395,8 +396,10 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s) noexcept nogil:
     # heuristic), then generation order (lower ranks first). Key layout:
     # category << 56 | cards << 48 | history << 32 | ~index. 0 when out of
     # memory. (Measured on the published puzzles: the history tie-break cut
-    # the nodes of the fourth from 211,009 to 4,185 and of the eighth from
-    # 1.27 M to 0.68 M; putting history before the card count did worse.)
+    # the nodes of the fourth from 211,009 to about 4,000 and of the eighth
+    # from 1.27 M to 0.56 M; putting history before the card count, or
+    # scoring wins per try, did worse; separate tables for leading and
+    # following did better than one.)
     cdef const opp_sum* opp[2]
     cdef int nopp = 0, o, k, cat, beaten
     cdef uint32_t hv
@@ -429,7 +432,7 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s) noexcept nogil:
             cat = 0
         else:
             cat = 2
-        hv = c.hist[m.kind][m.rank & 15][m.length & 15]
+        hv = c.hist[lead][m.kind][m.rank & 15][m.length & 15]
         if hv > 0xFFFF:
             hv = 0xFFFF
         c.keys[base + i] = ((<uint64_t>cat << 56) | (<uint64_t>ddz_size(m.cards) << 48)
@@ -504,7 +507,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     for i in range(n):
         if c.moves[base + i].cards == hand:
             return 1
-    if n > 1 and not _order(c, base, n, s):
+    if n > 1 and not _order(c, base, n, s, last == NULL):
         c.stop = STOP_NOMEM
         return -1
     if n == 1:
@@ -534,7 +537,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
             return -1
         if (r if _side(c, ns) == _side(c, s) else 1 - r):
             win = 1
-            c.hist[m.kind][m.rank & 15][m.length & 15] += 1
+            c.hist[last == NULL][m.kind][m.rank & 15][m.length & 15] += 1
             break
     _tt_store(c, &key, hsh, win, c.nodes - start + 1)
     return win
@@ -583,7 +586,7 @@ cdef int _root(solve_ctx* c, int s, const ddz_move* last, int ls, int all_moves,
     for i in range(n):
         res[i] = -1
     c.nodes += 1
-    if n > 1 and not _order(c, 0, n, s):
+    if n > 1 and not _order(c, 0, n, s, last == NULL):
         c.stop = STOP_NOMEM
         return -1
     if n == 1:
@@ -620,7 +623,7 @@ cdef int _line(solve_ctx* c, int s, const ddz_move* last, int ls, int win,
         n = _gen(c, 0, hand, last)
         if n < 0:
             return -1
-        if n > 1 and not _order(c, 0, n, s):
+        if n > 1 and not _order(c, 0, n, s, last == NULL):
             c.stop = STOP_NOMEM
             return -1
         if n == 1:
