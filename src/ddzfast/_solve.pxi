@@ -202,16 +202,6 @@ cdef inline tt_entry* _tt_find(const solve_ctx* c, const tt_key* key,
     return NULL
 
 
-cdef inline int _tt_work(const solve_ctx* c, int s, const ddz_move* last,
-                         int ls) noexcept nogil:
-    # The stored work of a position (0 when not stored).
-    cdef tt_key key
-    cdef tt_entry* e
-    _make_key(c, s, last, ls, &key)
-    e = _tt_find(c, &key, _key_hash(key.h, key.st))
-    return 0 if e == NULL else e.work
-
-
 cdef void _tt_put(tt_entry* tt, int bits, const tt_entry* src, uint64_t hsh,
                   int64_t* used) noexcept nogil:
     cdef int64_t i = <int64_t>(hsh & ((<uint64_t>1 << bits) - 1)) & ~(<int64_t>1)
@@ -468,6 +458,37 @@ cdef int _norm_rank(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     return r
 
 
+cdef inline int _normalize(solve_ctx* c, int64_t base, int s, const ddz_move** last,
+                           int ls, ddz_move* buf) noexcept nogil:
+    # Point *last at the canonical move to beat (see _norm_rank; a copy in
+    # buf when it changes). 0, or -1 when out of memory.
+    cdef int r
+    if last[0] != NULL and c.rules.tier[last[0].kind] == 0:
+        r = _norm_rank(c, base, s, last[0], ls)
+        if r < 0:
+            c.stop = STOP_NOMEM
+            return -1
+        if r != last[0].rank:
+            buf[0] = last[0][0]
+            buf.rank = <uint8_t>r
+            last[0] = buf
+    return 0
+
+
+cdef inline int _tt_work(solve_ctx* c, int64_t base, int s, const ddz_move* last,
+                         int ls) noexcept nogil:
+    # The stored work of a position (0 when not stored), keyed as its own
+    # search keys it.
+    cdef tt_key key
+    cdef tt_entry* e
+    cdef ddz_move buf
+    if _normalize(c, base, s, &last, ls, &buf) < 0:
+        return 0
+    _make_key(c, s, last, ls, &key)
+    e = _tt_find(c, &key, _key_hash(key.h, key.st))
+    return 0 if e == NULL else e.work
+
+
 cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
                int ls) noexcept nogil:
     # 1 when the side of seat s (to move) wins, 0 when it loses, -1 when the
@@ -485,15 +506,8 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     if (c.nodes & 4095) == 0 and c.deadline > 0 and ddz_solve_now() > c.deadline:
         c.stop = STOP_TIME
         return -1
-    if last != NULL and c.rules.tier[last.kind] == 0:
-        r = _norm_rank(c, base, s, last, ls)
-        if r < 0:
-            c.stop = STOP_NOMEM
-            return -1
-        if r != last.rank:
-            nl = last[0]
-            nl.rank = <uint8_t>r
-            last = &nl
+    if _normalize(c, base, s, &last, ls, &nl) < 0:
+        return -1
     _make_key(c, s, last, ls, &key)
     hsh = _key_hash(key.h, key.st)
     e = _tt_find(c, &key, hsh)
@@ -563,13 +577,13 @@ cdef int _child(solve_ctx* c, int64_t base, int s, const ddz_move* last, int ls,
             cs, cast, cl = ns, last, ls
         r = _node(c, base, cs, cast, cl)
         if r >= 0:
-            work[0] = _tt_work(c, cs, cast, cl)
+            work[0] = _tt_work(c, base, cs, cast, cl)
     else:
         cs = ns
         c.hand[s] = hand - m.cards
         r = _node(c, base, ns, m, s)
         if r >= 0:
-            work[0] = _tt_work(c, ns, m, s)
+            work[0] = _tt_work(c, base, ns, m, s)
         c.hand[s] = hand
     if r < 0:
         return -1
