@@ -39,9 +39,11 @@ cdef extern from *:
 
 cdef enum:
     # The transposition table starts with 2**TT_MIN_BITS entries of 32 bytes
-    # and doubles while it is more than half full, up to 2**TT_MAX_BITS
-    # entries (64 MiB); a full table replaces, of the two entries of a
-    # bucket, the one whose subtree took less work.
+    # (128 KiB) and doubles while it is more than half full, up to
+    # 2**TT_MAX_BITS entries (64 MiB; while it doubles, the old and the new
+    # table coexist: 96 MiB at the peak). Entries live in two-entry buckets
+    # (one 64-byte cache line); a new entry whose bucket is full replaces
+    # the one whose search took less work, unless both took more than it.
     TT_MIN_BITS = 12
     TT_MAX_BITS = 21
     # Direct-mapped cache of what a hand can answer (for move ordering).
@@ -49,8 +51,8 @@ cdef enum:
     NO_SEAT = 3
     # Moves held per node at first; the buffer doubles when a node needs more.
     FIRST_MOVES = 8192
-    # The longest line: every ply plays a card or passes, and a trick holds at
-    # most two passes in a row (plus one for a lead passed by a hand of W).
+    # The longest line: at most 55 cards are played, each move is followed by
+    # at most two passes, and a hand of W may pass one lead per trick.
     MAX_LINE = 4 * 64
     # Why a search stopped.
     STOP_NONE = 0
@@ -696,7 +698,9 @@ cdef int _solve_seat(object value, str what, int nseats) except -1:
 def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_nodes,
            seconds, int table_bits=TT_MAX_BITS):
     """The search behind ddzfast.solve: checks its arguments and returns
-    (win, move, winning_moves, line, nodes, seconds, memory_bytes)."""
+    (win, move, winning_moves, line, nodes, seconds, memory_bytes).
+    ``table_bits`` (private, for measurements) caps the table at
+    2**table_bits entries."""
     cdef Rules r = _get_rules(rules)
     cdef solve_ctx c
     cdef uint64_t bits[3]
@@ -833,10 +837,10 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
 
 
 cdef int64_t _solve_bytes(const solve_ctx* c) noexcept nogil:
-    # Memory the search held at its end (its peak: the buffers only grow).
-    return ((<int64_t>1 << c.tt_bits) * sizeof(tt_entry) + SUM_CACHE * sizeof(opp_sum)
-            + c.cap * (sizeof(ddz_move) + sizeof(uint64_t)) + n_line_bytes())
-
-
-cdef inline int64_t n_line_bytes() noexcept nogil:
-    return MAX_LINE * sizeof(ddz_move)
+    # Memory the search held at its end: its table, move buffers, answer
+    # cache and line (the buffers only grow; while the table doubles, the
+    # old one, half this size, is held as well).
+    return ((<int64_t>1 << c.tt_bits) * sizeof(tt_entry) + 64
+            + SUM_CACHE * sizeof(opp_sum)
+            + c.cap * (sizeof(ddz_move) + sizeof(uint64_t))
+            + MAX_LINE * sizeof(ddz_move))

@@ -14,6 +14,7 @@ import argparse
 import math
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -339,14 +340,14 @@ def _solve_rules(name: str, banned: list[str]):
         raise UsageError(f"--ban: unknown move kind(s) {sorted(unknown or {'PASS'})}; "
                          f"kinds are {', '.join(k.name for k in MoveKind if k)}")
     kinds = [k.name for k in sorted(rules.kinds) if k and k.name not in names]
-    desc = dict(rules.description)
-    desc["tiers"] = {k: v for k, v in desc.get("tiers", {}).items() if k not in names}
-    desc["ranked"] = [k for k in desc.get("ranked", ()) if k not in names]
-    desc["multipliers"] = {k: v for k, v in desc.get("multipliers", {}).items()
-                           if k not in names}
+    desc: dict[str, Any] = dict(rules.description)
+    # a banned bomb kind leaves its tier, ranking and multiplier too
+    tiers = {k: v for k, v in desc.get("tiers", {}).items() if k not in names}
+    ranked = [k for k in desc.get("ranked", ()) if k not in names]
+    mults = {k: v for k, v in desc.get("multipliers", {}).items() if k not in names}
     try:
-        return rules.with_options(kinds=kinds, tiers=desc["tiers"], ranked=desc["ranked"],
-                                  multipliers=desc["multipliers"])
+        return rules.with_options(kinds=kinds, tiers=tiers, ranked=ranked,
+                                  multipliers=mults)
     except ValueError as e:
         raise UsageError(f"--ban: {e}") from None
 

@@ -13,8 +13,10 @@ from typing import Optional, Sequence, Union
 from ddzfast import _core
 from ddzfast._core import Hand, Move, Rules
 
-#: Transposition-table entries: it starts at 2**12 and doubles while more than
-#: half full, up to 2**21 entries of 32 bytes (64 MiB); then it replaces.
+#: The transposition table starts at 2**12 entries and doubles while more
+#: than half full, up to TABLE_MAX_ENTRIES entries of TABLE_ENTRY_BYTES
+#: (64 MiB; 96 MiB at the peak while the old and the new table coexist);
+#: then it replaces entries whose searches took least work.
 TABLE_MAX_ENTRIES = 1 << 21
 TABLE_ENTRY_BYTES = 32
 
@@ -99,16 +101,26 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     at the root). ``max_nodes`` (a positive int) and ``seconds`` (a positive
     number) bound the search; when one stops it, ``win`` is None.
 
-    The search: depth-first AND/OR search in C, without the GIL, with a
-    transposition table keyed on the packed hands and the trick state (seat
-    to move, kind/rank/length of the move to beat, who played it); moves are
-    tried best first (a move that empties the hand wins at once; then moves
-    no opponent can beat, then other moves, PASS, and bombs that can be
-    answered; more cards first) and a node stops at its first winning move.
-    Memory: the table grows from 128 KiB up to 2**21 entries of 32 bytes
-    (64 MiB), then replaces the entry whose subtree was cheaper; with the
-    move buffers a search holds at most about 70 MiB for hands of up to
-    about 20 cards. ``Solution.memory`` reports it.
+    The search: depth-first AND/OR search in C, without the GIL (other
+    threads run meanwhile; each call owns its memory, so calls from several
+    threads are safe), with a transposition table keyed on the packed hands
+    and the trick state (seat to move, kind/rank/length of the move to beat,
+    who played it; not its cards, which change nothing). Two exact
+    reductions let transposed positions share entries: the rank of the move
+    to beat is replaced by the highest rank below it that changes what the
+    seats may answer, and, while no W is in play, the ranks 3..A are
+    relabelled in order with runs of ranks nobody holds shrunk to one.
+    Moves are tried best first: a move that empties the hand wins at once;
+    then moves no opponent can beat (with two players the opponent's forced
+    pass is skipped), then other moves, PASS, and bombs that can be
+    answered; more cards first, then moves that won elsewhere (history
+    heuristic). A node stops at its first winning move.
+
+    Memory: the table grows from 128 KiB while more than half full, up to
+    2**21 entries of 32 bytes (64 MiB; 96 MiB at the peak while it doubles),
+    then replaces entries whose searches took least work; move buffers
+    (8192 moves, grown when a position has more) and a 340 KiB cache come on
+    top. ``Solution.memory`` reports what a search held at its end.
 
     >>> solve(["KK5543", "225543"]).win
     True
