@@ -539,12 +539,19 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
                 r = _node(c, base + n, ls, NULL, NO_SEAT)
             else:
                 r = _node(c, base + n, ns, last, ls)
-        elif c.nseats == 2 and (c.keys[base + i] >> 56) == 3:
-            # the opponent cannot beat it: it passes and s leads again
+        elif (c.keys[base + i] >> 56) == 3 and (c.nseats == 2 or s == c.landlord):
+            # no opponent can beat it: they pass and s leads again
             c.hand[s] = hand - m.cards
             r = _node(c, base + n, s, NULL, NO_SEAT)
             c.hand[s] = hand
             ns = s
+        elif (c.keys[base + i] >> 56) == 3 and ns == c.landlord:
+            # a farmer's move the landlord cannot beat: the landlord passes
+            # and the partner answers (or passes the lead back to s)
+            c.hand[s] = hand - m.cards
+            ns = _next_seat(c, ns)
+            r = _node(c, base + n, ns, &m, s)
+            c.hand[s] = hand
         else:
             c.hand[s] = hand - m.cards
             r = _node(c, base + n, ns, &m, s)
