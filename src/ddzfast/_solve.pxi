@@ -81,6 +81,13 @@ cdef enum:
     TT_MAX_BITS = 21
     # Direct-mapped cache of what a hand can answer (for move ordering).
     SUM_CACHE = 1024
+    WHOLE_MAX = 4
+    # move-ordering categories (the top byte of an ordering key)
+    CAT_LOSES = 0       # the next seat, an opponent, answers by emptying its hand
+    CAT_BOMB = 1        # a bomb an opponent can answer
+    CAT_PASS = 2
+    CAT_PLAIN = 3       # a plain move an opponent can answer
+    CAT_KEEP = 4        # no opponent can answer it
     NO_SEAT = 3
     # Moves held per node at first; the buffer doubles when a node needs more.
     FIRST_MOVES = 8192
@@ -109,6 +116,9 @@ ctypedef struct opp_sum:
     int8_t anyrank[NKINDS]
     int8_t maxrank[NKINDS][16]
     uint16_t rmask[NKINDS][16]    # the ranks of its moves of each (kind, length)
+    # readings of the whole hand as one move (the first WHOLE_MAX of them)
+    int nwhole
+    ddz_move whole[WHOLE_MAX]
 
 ctypedef struct solve_ctx:
     const ddz_rules* rules
@@ -364,10 +374,14 @@ cdef const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept
     memset(s.anyrank, -1, sizeof(s.anyrank))
     memset(s.maxrank, -1, sizeof(s.maxrank))
     memset(s.rmask, 0, sizeof(s.rmask))
+    s.nwhole = 0
     for i in range(n):
         m = c.moves + base + i
         if m.kind == K_PASS:
             continue
+        if m.cards == hand and s.nwhole < WHOLE_MAX:
+            s.whole[s.nwhole] = m[0]
+            s.nwhole += 1
         t = c.rules.tier[m.kind]
         if t > s.maxtier:
             s.maxtier = <uint8_t>t
@@ -377,6 +391,22 @@ cdef const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept
             s.maxrank[m.kind][m.length & 15] = <int8_t>m.rank
         s.rmask[m.kind][m.length & 15] |= <uint16_t>(1u << m.rank)
     return s
+
+
+cdef inline int _wins_at_once(const ddz_rules* r, const opp_sum* s,
+                              const ddz_move* to_beat) noexcept nogil:
+    # 1 when the summarised hand is one move that leads (to_beat NULL) or
+    # beats to_beat: its seat, to move, empties its hand at once. (Only the
+    # first WHOLE_MAX readings are kept: a miss only forgoes a shortcut.)
+    cdef int k
+    if s.nwhole == 0:
+        return 0
+    if to_beat == NULL:
+        return 1
+    for k in range(s.nwhole):
+        if ddz_beats(r, &s.whole[k], to_beat):
+            return 1
+    return 0
 
 
 cdef inline int _can_beat(const ddz_rules* r, const opp_sum* s,
@@ -417,10 +447,13 @@ cdef void _sort_desc(uint64_t* a, int64_t n) noexcept nogil:
             a[j] = v
 
 
-cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, int lead) noexcept nogil:
+cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* last,
+                int ls) noexcept nogil:
     # Ordering keys for moves[base:base+n] into keys[base:], sorted best
     # first: moves no opponent can beat (the seat keeps the lead), then other
-    # plain moves, then PASS, then bombs that can be answered; within each,
+    # plain moves, then PASS, then bombs that can be answered, and last the
+    # moves after which the next seat, an opponent, empties its hand at once
+    # (CAT_LOSES: they lose; the search skips them); within each,
     # more cards first, then moves that won more often elsewhere (history
     # heuristic), then generation order (lower ranks first). Key layout:
     # category << 56 | cards << 48 | history << 32 | ~index. 0 when out of
@@ -429,38 +462,57 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, int lead) noexcept
     # from 1.27 M to 0.56 M; putting history before the card count, or
     # scoring wins per try, did worse; separate tables for leading and
     # following did better than one.)
-    cdef const opp_sum* opp[2]
-    cdef int nopp = 0, o, k, cat, beaten
+    cdef const opp_sum* sm
+    cdef int nopp = 0, o, k, cat, flags, mover, lead = last == NULL
+    cdef int ns = _next_seat(c, s)
     cdef uint32_t hv
     cdef int64_t i
     cdef const ddz_move* m
-    cdef uint64_t cached[2]
+    cdef const ddz_move* to_beat
+    cdef int seats[2]
     for o in range(c.nseats):
         if _side(c, o) != _side(c, s):
-            cached[nopp] = c.hand[o]
+            seats[nopp] = o
             nopp += 1
-    # summaries are fetched one at a time: a second fetch may evict the first
+    # summaries are fetched one at a time: a second fetch may evict the first.
+    # keys hold flags meanwhile: 1 an opponent can beat the move, 2 it loses
     for i in range(n):
         c.keys[base + i] = 0
     for k in range(nopp):
-        opp[0] = _summary(c, base + n, cached[k])
-        if opp[0] == NULL:
+        o = seats[k]
+        sm = _summary(c, base + n, c.hand[o])
+        if sm == NULL:
             return 0
         for i in range(n):
             m = c.moves + base + i
-            if m.kind != K_PASS and _can_beat(c.rules, opp[0], m):
-                c.keys[base + i] = 1
+            if m.kind != K_PASS:
+                if _can_beat(c.rules, sm, m):
+                    c.keys[base + i] |= 1
+                    if ns == o and _wins_at_once(c.rules, sm, m):
+                        c.keys[base + i] |= 2
+            else:
+                # after the pass: who moves, and what it must beat
+                if last == NULL:
+                    mover, to_beat = ns, NULL
+                elif ns == ls:
+                    mover, to_beat = ls, NULL
+                else:
+                    mover, to_beat = ns, last
+                if mover == o and _wins_at_once(c.rules, sm, to_beat):
+                    c.keys[base + i] |= 2
     for i in range(n):
         m = c.moves + base + i
-        beaten = <int>c.keys[base + i]
-        if m.kind == K_PASS:
-            cat = 1
-        elif not beaten:
-            cat = 3
+        flags = <int>c.keys[base + i]
+        if flags & 2:
+            cat = CAT_LOSES
+        elif m.kind == K_PASS:
+            cat = CAT_PASS
+        elif not (flags & 1):
+            cat = CAT_KEEP
         elif c.rules.tier[m.kind]:
-            cat = 0
+            cat = CAT_BOMB
         else:
-            cat = 2
+            cat = CAT_PLAIN
         hv = c.hist[lead][m.kind][m.rank & 15][m.length & 15]
         if hv > 0xFFFF:
             hv = 0xFFFF
@@ -560,11 +612,11 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     for i in range(n):
         if c.moves[base + i].cards == hand:
             return 1
-    if n > 1 and not _order(c, base, n, s, last == NULL):
+    if n > 1 and not _order(c, base, n, s, last, ls):
         c.stop = STOP_NOMEM
         return -1
     if n == 1:
-        c.keys[base] = 0xFFFFFFFFULL
+        c.keys[base] = (<uint64_t>CAT_PASS << 56) | 0xFFFFFFFFULL   # no ordering: a neutral key
     for i in range(n):
         idx = <int64_t>(0xFFFFFFFFULL - (c.keys[base + i] & 0xFFFFFFFFULL))
         m = c.moves[base + idx]    # a copy: the buffer may move while searching
@@ -576,13 +628,15 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
                 r = _node(c, base + n, ls, NULL, NO_SEAT)
             else:
                 r = _node(c, base + n, ns, last, ls)
-        elif (c.keys[base + i] >> 56) == 3 and (c.nseats == 2 or s == c.landlord):
+        elif (c.keys[base + i] >> 56) == CAT_LOSES:
+            continue        # the next seat, an opponent, wins at once
+        elif (c.keys[base + i] >> 56) == CAT_KEEP and (c.nseats == 2 or s == c.landlord):
             # no opponent can beat it: they pass and s leads again
             c.hand[s] = hand - m.cards
             r = _node(c, base + n, s, NULL, NO_SEAT)
             c.hand[s] = hand
             ns = s
-        elif (c.keys[base + i] >> 56) == 3 and ns == c.landlord:
+        elif (c.keys[base + i] >> 56) == CAT_KEEP and ns == c.landlord:
             # a farmer's move the landlord cannot beat: the landlord passes
             # and the partner answers (or passes the lead back to s)
             c.hand[s] = hand - m.cards
@@ -646,11 +700,11 @@ cdef int _root(solve_ctx* c, int s, const ddz_move* last, int ls, int all_moves,
     for i in range(n):
         res[i] = -1
     c.nodes += 1
-    if n > 1 and not _order(c, 0, n, s, last == NULL):
+    if n > 1 and not _order(c, 0, n, s, last, ls):
         c.stop = STOP_NOMEM
         return -1
     if n == 1:
-        c.keys[0] = 0xFFFFFFFFULL
+        c.keys[0] = (<uint64_t>CAT_PASS << 56) | 0xFFFFFFFFULL
     for i in range(n):
         idx = <int64_t>(0xFFFFFFFFULL - (c.keys[i] & 0xFFFFFFFFULL))
         m = c.moves[idx]
@@ -683,11 +737,11 @@ cdef int _line(solve_ctx* c, int s, const ddz_move* last, int ls, int win,
         n = _gen(c, 0, hand, last)
         if n < 0:
             return -1
-        if n > 1 and not _order(c, 0, n, s, last == NULL):
+        if n > 1 and not _order(c, 0, n, s, last, ls):
             c.stop = STOP_NOMEM
             return -1
         if n == 1:
-            c.keys[0] = 0xFFFFFFFFULL
+            c.keys[0] = (<uint64_t>CAT_PASS << 56) | 0xFFFFFFFFULL
         best = -1
         best_work = -1
         for i in range(n):
