@@ -150,7 +150,7 @@ def main(argv=None) -> None:
         rss = ""
         if args.rss:
             peak = peak_rss_kib(pos)
-            rss = f" {peak / 1024:.1f} MiB (+{(peak - base) / 1024:.1f}) |"
+            rss = f" {peak / 1024:.1f} MiB ({(peak - base) / 1024:+.1f}) |"
         print(f"| {pos[0]} | {' '.join(pos[1])} | {pos[2]} | {winner} | "
               f"{med * 1000:.2f} ms | {sol.nodes:,} | {sol.nodes / med / 1e6:.2f} M | "
               f"{sol.memory / 2**20:.1f} MiB |{rss}", flush=True)
