@@ -99,7 +99,8 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
 
     ``all_moves``: find every winning move of ``to_move`` (slower: no cut-off
     at the root). ``max_nodes`` (a positive int) and ``seconds`` (a positive
-    number) bound the search; when one stops it, ``win`` is None.
+    number) bound the search; when one stops it, ``win`` is None. The search
+    runs in C and does not see Ctrl-C: bound a search that may be long.
 
     The search: depth-first AND/OR search in C, without the GIL (other
     threads run meanwhile; each call owns its memory, so calls from several
