@@ -29,6 +29,7 @@ from ddzfast._core import (
     play,
 )
 from ddzfast.simulate import simulate
+from ddzfast.solve import Solution, solve
 from ddzfast.features import (
     HAND_FEATURES,
     MOVE_FEATURES,
@@ -51,4 +52,5 @@ __all__ = [
     "MOVE_FEATURES", "action_count", "action_index", "action_moves",
     "decode_hands", "encode_hands", "encode_moves", "legal_action_mask",
     "DEAL_DTYPE", "Game", "GameResult", "Observation", "deal_seed", "simulate",
+    "Solution", "solve",
 ]

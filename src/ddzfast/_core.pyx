@@ -206,3 +206,4 @@ cdef int _move_struct_any(object row, ddz_move* out) except -1:
 include "_batch.pxi"
 include "_engine.pxi"
 include "_game.pxi"
+include "_solve.pxi"

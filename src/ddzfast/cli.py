@@ -4,6 +4,9 @@
     ddzfast simulate --rules R --games N --policies random,greedy,greedy
                      --threads K --seed S [--backend ray] [--out FILE]
     ddzfast play --rules R [--seed S] [--bots greedy]
+    ddzfast solve FIRST SECOND [THIRD] [--landlord SEAT] [--last CARDS --last-seat SEAT]
+                  [--to-move SEAT] [--rules R] [--ban KIND] [--all] [--max-nodes N]
+                  [--seconds S]
 """
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import argparse
 import math
 import sys
 import time
+from typing import Any
 
 import numpy as np
 
@@ -295,6 +299,122 @@ def cmd_play(args, out=sys.stdout) -> int:
     return 0
 
 
+# ---- solve -------------------------------------------------------------------------
+
+def _solve_cards(text: str) -> str:
+    """Card text of the solve command: ddzfast's letters or the puzzle
+    notation (0 = ten, Y = small joker X, Z = big joker D)."""
+    from ddzfast.solve import from_puzzle_notation
+    return from_puzzle_notation(text)
+
+
+def _solve_last(text: str, rules) -> Move:
+    """The move to beat, from KIND/r/n/cards or from cards with one reading."""
+    try:
+        if "/" in text:
+            move = Move.parse(text, rules)
+        else:
+            readings = list(classify(Hand.parse(_solve_cards(text), rules), rules))
+            if not readings:
+                raise UsageError(f"--last {text!r} is not a move in {rules.name!r}")
+            if len(readings) > 1:
+                options = ", ".join(m.text for m in readings)
+                raise UsageError(f"--last {text!r} can be read several ways; "
+                                 f"pass one of: {options}")
+            move = readings[0]
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if move.kind == MoveKind.PASS:
+        raise UsageError("--last must be a move, not a pass (leave it out to lead)")
+    return move
+
+
+def _solve_rules(name: str, banned: list[str]):
+    """The rule set, without the banned kinds (puzzles ban e.g. 3+2)."""
+    rules = get_rules(name)
+    if not banned:
+        return rules
+    names = {k.upper() for k in banned}
+    unknown = names - {k.name for k in MoveKind}
+    if unknown or "PASS" in names:
+        raise UsageError(f"--ban: unknown move kind(s) {sorted(unknown or {'PASS'})}; "
+                         f"kinds are {', '.join(k.name for k in MoveKind if k)}")
+    kinds = [k.name for k in sorted(rules.kinds) if k and k.name not in names]
+    desc: dict[str, Any] = dict(rules.description)
+    # a banned bomb kind leaves its tier, ranking and multiplier too
+    tiers = {k: v for k, v in desc.get("tiers", {}).items() if k not in names}
+    ranked = [k for k in desc.get("ranked", ()) if k not in names]
+    mults = {k: v for k, v in desc.get("multipliers", {}).items() if k not in names}
+    try:
+        return rules.with_options(kinds=kinds, tiers=tiers, ranked=ranked,
+                                  multipliers=mults)
+    except ValueError as e:
+        raise UsageError(f"--ban: {e}") from None
+
+
+def cmd_solve(args, out=None) -> int:
+    from ddzfast.solve import solve
+    out = out or sys.stdout       # looked up per call: tests swap sys.stdout
+    rules = _solve_rules(args.rules, args.ban or [])
+    hands = [_solve_cards(h) for h in args.hands]
+    if len(hands) not in (2, 3):
+        raise UsageError(f"give two hands (two players) or three (with --landlord), "
+                         f"not {len(hands)}")
+    last = _solve_last(args.last, rules) if args.last is not None else None
+    try:
+        sol = solve(hands, rules, to_move=args.to_move, last=last,
+                    last_seat=args.last_seat, landlord=args.landlord,
+                    all_moves=args.all, max_nodes=args.max_nodes, seconds=args.seconds)
+    except ValueError as e:     # InvalidCardsError and IllegalMoveError included
+        raise UsageError(str(e)) from None
+    except TypeError as e:
+        raise UsageError(str(e)) from None
+    n = len(hands)
+
+    def who(seat: int) -> str:
+        if n == 2:
+            return f"seat {seat}"
+        return f"seat {seat} ({'landlord' if seat == args.landlord else 'farmer'})"
+
+    def side(seat: int) -> str:
+        if n == 2:
+            return f"seat {seat}"
+        return "the landlord" if seat == args.landlord else "the farmers"
+
+    ruleset = rules.name + (f" without {', '.join(args.ban)}" if args.ban else "")
+    out.write(f"{ruleset}, {n} players\n")
+    for s, h in enumerate(hands):
+        out.write(f"  {who(s)}: {Hand.parse(h, rules)}\n")
+    if last is None:
+        out.write(f"{who(args.to_move)} to lead\n")
+    else:
+        out.write(f"{who(args.to_move)} to beat {last} played by {who(args.last_seat)}\n")
+    stats = f"{sol.nodes:,} positions in {sol.seconds:.3f} s"
+    if sol.win is None:
+        out.write(f"undecided: the search stopped ({stats}); raise --max-nodes or "
+                  f"--seconds\n")
+        return 0
+    if sol.win:
+        winner = side(args.to_move)
+    elif n == 2:
+        winner = side(1 - args.to_move)
+    else:
+        winner = "the farmers" if args.to_move == args.landlord else "the landlord"
+    out.write(f"{winner} {'wins' if n == 2 or winner == 'the landlord' else 'win'} "
+              f"with best play ({stats})\n")
+    if sol.move is not None:
+        out.write(f"winning move: {sol.move}\n")
+    if sol.winning_moves is not None:
+        out.write(f"all winning moves ({len(sol.winning_moves)}): "
+                  f"{'; '.join(str(m) for m in sol.winning_moves) or 'none'}\n")
+    out.write("principal variation:\n")
+    seat = args.to_move
+    for i, m in enumerate(sol.line, 1):
+        out.write(f"  {i:>3}. {who(seat):<20} {m}\n")
+        seat = (seat + 1) % n
+    return 0
+
+
 # ---- entry point ------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -328,6 +448,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--bots", default="greedy", choices=["random", "greedy"])
     p.set_defaults(func=cmd_play)
+
+    v = sub.add_parser(
+        "solve", help="solve an open-hand endgame: who wins with best play",
+        description="Solve an open-hand endgame exactly. Two hands: a two-player "
+        "puzzle; three hands and --landlord: the landlord against two farmers. Cards "
+        "in ddzfast's letters (3456789TJQKA2XDW) or the puzzle notation (0 = ten, "
+        "Y = small joker, Z = big joker).")
+    v.add_argument("hands", nargs="+", metavar="HAND",
+                   help="the hands of seats 0, 1 (and 2), e.g. KK5543 225543")
+    v.add_argument("--landlord", type=int, default=None, help="landlord seat (three hands)")
+    v.add_argument("--to-move", type=int, default=0, help="the seat to move (default 0)")
+    v.add_argument("--last", default=None,
+                   help="the move to beat: cards or KIND/r/n/cards (with --last-seat)")
+    v.add_argument("--last-seat", type=int, default=None, help="the seat that played --last")
+    v.add_argument("--rules", default="classic", choices=sorted(RULES))
+    v.add_argument("--ban", action="append", metavar="KIND",
+                   help="a move kind the puzzle bans, e.g. TRIPLE_PAIR (3+2); repeatable")
+    v.add_argument("--all", action="store_true", help="list every winning move")
+    v.add_argument("--max-nodes", type=int, default=None, help="stop after N positions")
+    v.add_argument("--seconds", type=float, default=None, help="stop after S seconds")
+    v.set_defaults(func=cmd_solve)
     return ap
 
 

@@ -1,0 +1,944 @@
+# The exact endgame solver, included into _core.pyx (RULES.md section 7):
+# a depth-first AND/OR search in plain C (`noexcept nogil`) over packed hands,
+# with a transposition table, move ordering and cut-offs, and its Python
+# entry point `_solve` (ddzfast.solve wraps it into a Solution).
+#
+# A position is the hands, the seat to move, and the trick: the (kind, rank,
+# length) of the move to beat and the seat that played it, or nothing when
+# the seat to move leads. The cards of the move to beat are not part of it:
+# they never change what may follow. Whether the seat in between has passed
+# (three players) is implied by the seat to move and the seat that played.
+#
+# Every line of play ends (each trick removes cards, and a trick ends after
+# at most two passes), so the game graph has no cycles and a won/lost value
+# per position, for the side to move, is exact whatever the path to it.
+
+from libc.stdint cimport int8_t, uint16_t, uint32_t
+from libc.stdlib cimport calloc
+
+cdef extern from *:
+    """
+    #if defined(_WIN32)
+    #include <windows.h>
+    static double ddz_solve_now(void) {
+        LARGE_INTEGER f, c;
+        QueryPerformanceFrequency(&f);
+        QueryPerformanceCounter(&c);
+        return (double)c.QuadPart / (double)f.QuadPart;
+    }
+    #else
+    #include <time.h>
+    static double ddz_solve_now(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    #endif
+    """
+    double ddz_solve_now() noexcept nogil
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #if defined(__linux__)
+    #include <sys/mman.h>
+    #endif
+    /* Zeroed memory for the transposition table. On Linux a table of 4 MiB
+       or more is mapped directly and asks for transparent huge pages: its
+       probes land on random pages, so 4 KiB pages cost a TLB miss and a
+       first-touch fault nearly every time. Elsewhere: calloc. */
+    static void* ddz_table_alloc(size_t size) {
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (size >= ((size_t)4 << 20)) {
+            void* p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) return NULL;
+            madvise(p, size, MADV_HUGEPAGE);
+            return p;
+        }
+    #endif
+        return calloc(size, 1);
+    }
+    static void ddz_table_free(void* p, size_t size) {
+        if (p == NULL) return;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (size >= ((size_t)4 << 20)) { munmap(p, size); return; }
+    #endif
+        free(p);
+    }
+    """
+    void* ddz_table_alloc(size_t size) noexcept nogil
+    void ddz_table_free(void* p, size_t size) noexcept nogil
+
+cdef enum:
+    # The transposition table starts with 2**TT_MIN_BITS entries of 32 bytes
+    # (128 KiB) and doubles while it is more than half full, up to
+    # 2**TT_MAX_BITS entries (64 MiB; while it doubles, the old and the new
+    # table coexist: 96 MiB at the peak). Entries live in two-entry buckets
+    # (one 64-byte cache line); a new entry whose bucket is full replaces
+    # the one whose search took less work, unless both took more than it.
+    TT_MIN_BITS = 12
+    TT_MAX_BITS = 21
+    # Direct-mapped cache of what a hand can answer (for move ordering).
+    SUM_CACHE = 1024
+    WHOLE_MAX = 4
+    # move-ordering categories (the top byte of an ordering key)
+    CAT_LOSES = 0       # the next seat, an opponent, answers by emptying its hand
+    CAT_BOMB = 1        # a bomb an opponent can answer
+    CAT_PASS = 2
+    CAT_PLAIN = 3       # a plain move an opponent can answer
+    CAT_KEEP = 4        # no opponent can answer it
+    NO_SEAT = 3
+    # Moves held per node at first; the buffer doubles when a node needs more.
+    FIRST_MOVES = 8192
+    # The longest line: at most 55 cards are played, each move is followed by
+    # at most two passes, and a hand of W may pass one lead per trick.
+    MAX_LINE = 4 * 64
+    # Why a search stopped.
+    STOP_NONE = 0
+    STOP_NODES = 1
+    STOP_TIME = 2
+    STOP_NOMEM = 3
+
+ctypedef struct tt_entry:
+    uint64_t h[3]
+    uint32_t st        # the trick state, with bit 31 set in a used entry
+    uint8_t win        # 1: the side to move wins
+    uint8_t work       # log2 of the nodes its search took (replacement)
+    uint16_t pad
+
+ctypedef struct opp_sum:
+    # What a hand can answer: the highest rank of each (kind, length) among
+    # its lead moves (-1: none), the highest rank per kind, the top bomb tier.
+    uint64_t hand
+    uint8_t valid
+    uint8_t maxtier
+    int8_t anyrank[NKINDS]
+    int8_t maxrank[NKINDS][16]
+    uint16_t rmask[NKINDS][16]    # the ranks of its moves of each (kind, length)
+    # readings of the whole hand as one move (the first WHOLE_MAX of them)
+    int nwhole
+    ddz_move whole[WHOLE_MAX]
+
+ctypedef struct solve_ctx:
+    const ddz_rules* rules
+    int nseats
+    int landlord             # -1: two players, every seat its own side
+    uint64_t hand[3]
+    # move and ordering-key buffers, one pair per search, grown by doubling
+    ddz_move* moves
+    uint64_t* keys
+    int64_t cap
+    # transposition table
+    tt_entry* tt
+    void* tt_block           # the allocation tt points into (aligned to 64 bytes)
+    int tt_bits
+    int tt_max_bits
+    int64_t tt_used
+    opp_sum* sums
+    # limits and counters
+    int64_t nodes
+    int64_t max_nodes
+    double deadline          # 0: none
+    int stop
+    # history heuristic: how often a move of each (kind, rank, length) was
+    # the winning move of a node, apart for following [0] and leading [1];
+    # it orders moves of equal category and size
+    uint32_t hist[2][NKINDS][16][16]
+
+
+cdef inline int _side(const solve_ctx* c, int seat) noexcept nogil:
+    if c.landlord < 0:
+        return seat
+    return 0 if seat == c.landlord else 1
+
+
+cdef inline int _next_seat(const solve_ctx* c, int seat) noexcept nogil:
+    seat += 1
+    return 0 if seat == c.nseats else seat
+
+
+ctypedef struct tt_key:
+    uint64_t h[3]
+    uint32_t st
+
+
+cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int ls,
+                           tt_key* k) noexcept nogil:
+    # The table key of a position: its hands and trick state in a canonical
+    # form. Without W in play, the ranks 3..A (0..11) are relabelled in order
+    # onto 0, 1, 2, ...: the lowest held rank becomes 0, held ranks that are
+    # adjacent stay adjacent, and a run of ranks nobody holds shrinks to one
+    # empty rank (no chain can cross it either way). 2, X and D keep their
+    # places. The game from the relabelled position is the same game (chains,
+    # comparisons and kickers only depend on order and adjacency), so
+    # positions that differ by such a relabelling share one entry. The rank of
+    # the move to beat becomes the label of the highest held rank not above
+    # it (or -1): that keeps every comparison with a held rank. With W in
+    # play (it may fill a gap, up to a rank limit) the hands are kept as
+    # they are.
+    cdef uint64_t u = c.hand[0] | c.hand[1] | c.hand[2]
+    cdef int img[12]
+    cdef int i, j, pos = 0, prev = -2, crank, r
+    cdef uint64_t nib, top = 0xFFFF000000000000ULL   # 2, X, D, W
+    if u & WBIT:
+        for j in range(3):
+            k.h[j] = c.hand[j]
+        crank = 0 if last == NULL else last.rank
+    else:
+        for j in range(3):
+            k.h[j] = c.hand[j] & top
+        for i in range(12):
+            if (u >> (4 * i)) & 15:
+                if prev >= 0 and prev != i - 1:
+                    pos += 1
+                img[i] = pos
+                for j in range(3):
+                    nib = (c.hand[j] >> (4 * i)) & 15
+                    k.h[j] |= nib << (4 * pos)
+                pos += 1
+                prev = i
+            else:
+                img[i] = -1
+        crank = 0
+        if last != NULL:
+            r = last.rank
+            if r >= 12:
+                crank = r + 1
+            else:
+                crank = 0
+                while r >= 0:
+                    if img[r] >= 0:
+                        crank = img[r] + 1
+                        break
+                    r -= 1
+    if last == NULL:
+        k.st = (<uint32_t>1 << 31) | <uint32_t>s | (<uint32_t>NO_SEAT << 2)
+    else:
+        k.st = ((<uint32_t>1 << 31) | <uint32_t>s | (<uint32_t>ls << 2)
+                | (<uint32_t>last.kind << 4) | (<uint32_t>crank << 9)
+                | (<uint32_t>last.length << 14))
+
+
+cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
+    x ^= x >> 31
+    x *= 0xBF58476D1CE4E5B9ULL
+    x ^= x >> 29
+    x *= 0x94D049BB133111EBULL
+    x ^= x >> 32
+    return x
+
+
+cdef inline uint64_t _key_hash(const uint64_t* h, uint32_t st) noexcept nogil:
+    return _mix(h[0] * 0x9E3779B97F4A7C15ULL
+                ^ _mix(h[1] + 0x632BE59BD9B4E019ULL)
+                ^ (h[2] * 0xD6E8FEB86659FD93ULL) ^ <uint64_t>st)
+
+
+cdef inline tt_entry* _tt_find(const solve_ctx* c, const tt_key* key,
+                               uint64_t hsh) noexcept nogil:
+    cdef int64_t i = <int64_t>(hsh & ((<uint64_t>1 << c.tt_bits) - 1)) & ~(<int64_t>1)
+    cdef tt_entry* e = c.tt + i
+    cdef int k
+    for k in range(2):
+        if (e[k].st == key.st and e[k].h[0] == key.h[0] and e[k].h[1] == key.h[1]
+                and e[k].h[2] == key.h[2]):
+            return e + k
+    return NULL
+
+
+cdef void _tt_put(tt_entry* tt, int bits, const tt_entry* src, uint64_t hsh,
+                  int64_t* used) noexcept nogil:
+    cdef int64_t i = <int64_t>(hsh & ((<uint64_t>1 << bits) - 1)) & ~(<int64_t>1)
+    cdef tt_entry* e = tt + i
+    cdef int k, victim = -1
+    for k in range(2):
+        if (e[k].st == src.st and e[k].h[0] == src.h[0] and e[k].h[1] == src.h[1]
+                and e[k].h[2] == src.h[2]):
+            e[k] = src[0]
+            return
+    for k in range(2):
+        if e[k].st == 0:
+            e[k] = src[0]
+            used[0] += 1
+            return
+    victim = 0 if e[0].work <= e[1].work else 1
+    if e[victim].work <= src.work:
+        e[victim] = src[0]
+
+
+cdef inline size_t _tt_block_size(int bits) noexcept nogil:
+    return ((<size_t>1) << bits) * sizeof(tt_entry) + 64
+
+
+cdef tt_entry* _tt_alloc(int bits, void** block) noexcept nogil:
+    # A zeroed table of 2**bits entries whose two-entry buckets each fill one
+    # 64-byte cache line; block gets the pointer to free.
+    cdef size_t addr
+    block[0] = ddz_table_alloc(_tt_block_size(bits))
+    if block[0] == NULL:
+        return NULL
+    addr = <size_t>block[0]
+    return <tt_entry*>((addr + 63) & ~(<size_t>63))
+
+
+cdef int _tt_grow(solve_ctx* c) noexcept nogil:
+    # Double the table and re-insert every entry; 0 when out of memory (the
+    # old table stays in use).
+    cdef int nb = c.tt_bits + 1
+    cdef int64_t n = (<int64_t>1) << c.tt_bits
+    cdef int64_t i, used = 0
+    cdef void* block = NULL
+    cdef tt_entry* t = _tt_alloc(nb, &block)
+    if t == NULL:
+        return 0
+    for i in range(n):
+        if c.tt[i].st:
+            _tt_put(t, nb, &c.tt[i], _key_hash(c.tt[i].h, c.tt[i].st), &used)
+    ddz_table_free(c.tt_block, _tt_block_size(c.tt_bits))
+    c.tt = t
+    c.tt_block = block
+    c.tt_bits = nb
+    c.tt_used = used
+    return 1
+
+
+cdef inline void _tt_store(solve_ctx* c, const tt_key* key, uint64_t hsh, int win,
+                           int64_t work) noexcept nogil:
+    cdef tt_entry e
+    cdef int lg = 0
+    while work > 1 and lg < 63:
+        work >>= 1
+        lg += 1
+    e.h[0] = key.h[0]
+    e.h[1] = key.h[1]
+    e.h[2] = key.h[2]
+    e.st = key.st
+    e.win = <uint8_t>win
+    e.work = <uint8_t>lg
+    e.pad = 0
+    if c.tt_used * 2 > ((<int64_t>1) << c.tt_bits) and c.tt_bits < c.tt_max_bits:
+        _tt_grow(c)
+    _tt_put(c.tt, c.tt_bits, &e, hsh, &c.tt_used)
+
+
+cdef int _reserve(solve_ctx* c, int64_t need) noexcept nogil:
+    # Make room for `need` moves (and keys) in the buffers; 0 when out of memory.
+    cdef int64_t cap = c.cap
+    cdef ddz_move* m
+    cdef uint64_t* k
+    if need <= cap:
+        return 1
+    while cap < need:
+        cap *= 2
+    m = <ddz_move*>realloc(c.moves, <size_t>cap * sizeof(ddz_move))
+    if m == NULL:
+        return 0
+    c.moves = m
+    k = <uint64_t*>realloc(c.keys, <size_t>cap * sizeof(uint64_t))
+    if k == NULL:
+        return 0
+    c.keys = k
+    c.cap = cap
+    return 1
+
+
+cdef int64_t _gen(solve_ctx* c, int64_t base, uint64_t hand,
+                  const ddz_move* last) noexcept nogil:
+    # The legal moves of `hand` into moves[base:]; -1 when out of memory.
+    cdef int64_t n = ddz_legal_moves(c.rules, hand, last, c.moves + base, c.cap - base)
+    if n > c.cap - base:
+        if not _reserve(c, base + n):
+            c.stop = STOP_NOMEM
+            return -1
+        n = ddz_legal_moves(c.rules, hand, last, c.moves + base, c.cap - base)
+    return n
+
+
+cdef const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept nogil:
+    # What `hand` can answer, from the cache or from its lead moves
+    # (generated into moves[base:], scratch space). NULL when out of memory.
+    cdef uint64_t slot = _mix(hand * 0x9E3779B97F4A7C15ULL) & (SUM_CACHE - 1)
+    cdef opp_sum* s = c.sums + slot
+    cdef int64_t n, i
+    cdef const ddz_move* m
+    cdef int t
+    if s.valid and s.hand == hand:
+        return s
+    n = _gen(c, base, hand, NULL)
+    if n < 0:
+        return NULL
+    s.hand = hand
+    s.valid = 1
+    s.maxtier = 0
+    memset(s.anyrank, -1, sizeof(s.anyrank))
+    memset(s.maxrank, -1, sizeof(s.maxrank))
+    memset(s.rmask, 0, sizeof(s.rmask))
+    s.nwhole = 0
+    for i in range(n):
+        m = c.moves + base + i
+        if m.kind == K_PASS:
+            continue
+        if m.cards == hand and s.nwhole < WHOLE_MAX:
+            s.whole[s.nwhole] = m[0]
+            s.nwhole += 1
+        t = c.rules.tier[m.kind]
+        if t > s.maxtier:
+            s.maxtier = <uint8_t>t
+        if <int>m.rank > s.anyrank[m.kind]:
+            s.anyrank[m.kind] = <int8_t>m.rank
+        if <int>m.rank > s.maxrank[m.kind][m.length & 15]:
+            s.maxrank[m.kind][m.length & 15] = <int8_t>m.rank
+        s.rmask[m.kind][m.length & 15] |= <uint16_t>(1u << m.rank)
+    return s
+
+
+cdef inline int _wins_at_once(const ddz_rules* r, const opp_sum* s,
+                              const ddz_move* to_beat) noexcept nogil:
+    # 1 when the summarised hand is one move that leads (to_beat NULL) or
+    # beats to_beat: its seat, to move, empties its hand at once. (Only the
+    # first WHOLE_MAX readings are kept: a miss only forgoes a shortcut.)
+    cdef int k
+    if s.nwhole == 0:
+        return 0
+    if to_beat == NULL:
+        return 1
+    for k in range(s.nwhole):
+        if ddz_beats(r, &s.whole[k], to_beat):
+            return 1
+    return 0
+
+
+cdef inline int _can_beat(const ddz_rules* r, const opp_sum* s,
+                          const ddz_move* m) noexcept nogil:
+    # 1 when the summarised hand has a move that beats m (ddz_beats' order).
+    cdef int tm = r.tier[m.kind]
+    cdef int k
+    if s.maxtier > tm:
+        return 1
+    if tm == 0:
+        return 1 if s.maxrank[m.kind][m.length & 15] > <int>m.rank else 0
+    if s.maxtier < tm or not r.ranked[m.kind]:
+        return 0
+    for k in range(1, NKINDS):
+        if r.tier[k] == tm and r.ranked[k] and s.anyrank[k] > <int>m.rank:
+            return 1
+    return 0
+
+
+cdef void _sort_desc(uint64_t* a, int64_t n) noexcept nogil:
+    # Shell sort (Ciura's gaps), descending: no allocation, fast for the few
+    # hundred keys of a node.
+    cdef int64_t gaps[9]
+    cdef int64_t g, i, j, gi
+    cdef uint64_t v
+    gaps[0] = 701; gaps[1] = 301; gaps[2] = 132; gaps[3] = 57; gaps[4] = 23
+    gaps[5] = 10; gaps[6] = 4; gaps[7] = 1; gaps[8] = 0
+    for gi in range(8):
+        g = gaps[gi]
+        if g >= n and g > 1:
+            continue
+        for i in range(g, n):
+            v = a[i]
+            j = i
+            while j >= g and a[j - g] < v:
+                a[j] = a[j - g]
+                j -= g
+            a[j] = v
+
+
+cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* last,
+                int ls) noexcept nogil:
+    # Ordering keys for moves[base:base+n] into keys[base:], sorted best
+    # first: moves no opponent can beat (the seat keeps the lead), then other
+    # plain moves, then PASS, then bombs that can be answered, and last the
+    # moves after which the next seat, an opponent, empties its hand at once
+    # (CAT_LOSES: they lose; the search skips them); within each,
+    # more cards first, then moves that won more often elsewhere (history
+    # heuristic), then generation order (lower ranks first). Key layout:
+    # category << 56 | cards << 48 | history << 32 | ~index. 0 when out of
+    # memory. (Measured on the published puzzles: the history tie-break cut
+    # the nodes of the fourth from 211,009 to about 4,000 and of the eighth
+    # from 1.27 M to 0.56 M; putting history before the card count, or
+    # scoring wins per try, did worse; separate tables for leading and
+    # following did better than one.)
+    cdef const opp_sum* sm
+    cdef int nopp = 0, o, k, cat, flags, mover, lead = last == NULL
+    cdef int ns = _next_seat(c, s)
+    cdef uint32_t hv
+    cdef int64_t i
+    cdef const ddz_move* m
+    cdef const ddz_move* to_beat
+    cdef int seats[2]
+    for o in range(c.nseats):
+        if _side(c, o) != _side(c, s):
+            seats[nopp] = o
+            nopp += 1
+    # summaries are fetched one at a time: a second fetch may evict the first.
+    # keys hold flags meanwhile: 1 an opponent can beat the move, 2 it loses
+    for i in range(n):
+        c.keys[base + i] = 0
+    for k in range(nopp):
+        o = seats[k]
+        sm = _summary(c, base + n, c.hand[o])
+        if sm == NULL:
+            return 0
+        for i in range(n):
+            m = c.moves + base + i
+            if m.kind != K_PASS:
+                if _can_beat(c.rules, sm, m):
+                    c.keys[base + i] |= 1
+                    if ns == o and _wins_at_once(c.rules, sm, m):
+                        c.keys[base + i] |= 2
+            else:
+                # after the pass: who moves, and what it must beat
+                if last == NULL:
+                    mover, to_beat = ns, NULL
+                elif ns == ls:
+                    mover, to_beat = ls, NULL
+                else:
+                    mover, to_beat = ns, last
+                if mover == o and _wins_at_once(c.rules, sm, to_beat):
+                    c.keys[base + i] |= 2
+    for i in range(n):
+        m = c.moves + base + i
+        flags = <int>c.keys[base + i]
+        if flags & 2:
+            cat = CAT_LOSES
+        elif m.kind == K_PASS:
+            cat = CAT_PASS
+        elif not (flags & 1):
+            cat = CAT_KEEP
+        elif c.rules.tier[m.kind]:
+            cat = CAT_BOMB
+        else:
+            cat = CAT_PLAIN
+        hv = c.hist[lead][m.kind][m.rank & 15][m.length & 15]
+        if hv > 0xFFFF:
+            hv = 0xFFFF
+        c.keys[base + i] = ((<uint64_t>cat << 56) | (<uint64_t>ddz_size(m.cards) << 48)
+                            | (<uint64_t>hv << 32) | (0xFFFFFFFFULL - <uint64_t>i))
+    _sort_desc(c.keys + base, n)
+    return 1
+
+
+cdef int _norm_rank(solve_ctx* c, int64_t base, int s, const ddz_move* last,
+                    int ls) noexcept nogil:
+    # For a plain move to beat: the rank that gives the seats still to answer
+    # it (s, and the next seat unless it played it) exactly the same replies,
+    # chosen canonically: the highest rank, not above last's, of their moves of
+    # that kind and length (0 when they have none). Positions that differ only
+    # in such ranks have the same future and share one table entry. -1 when
+    # out of memory.
+    cdef const opp_sum* sm = _summary(c, base, c.hand[s])
+    cdef unsigned int mask
+    cdef int ns = _next_seat(c, s)
+    cdef int r = 0
+    if sm == NULL:
+        return -1
+    mask = sm.rmask[last.kind][last.length & 15]
+    if c.nseats == 3 and ns != ls:
+        sm = _summary(c, base, c.hand[ns])
+        if sm == NULL:
+            return -1
+        mask |= sm.rmask[last.kind][last.length & 15]
+    mask &= (2u << last.rank) - 1
+    while mask > 1:
+        mask >>= 1
+        r += 1
+    return r
+
+
+cdef inline int _normalize(solve_ctx* c, int64_t base, int s, const ddz_move** last,
+                           int ls, ddz_move* buf) noexcept nogil:
+    # Point *last at the canonical move to beat (see _norm_rank; a copy in
+    # buf when it changes). 0, or -1 when out of memory.
+    cdef int r
+    if last[0] != NULL and c.rules.tier[last[0].kind] == 0:
+        r = _norm_rank(c, base, s, last[0], ls)
+        if r < 0:
+            c.stop = STOP_NOMEM
+            return -1
+        if r != last[0].rank:
+            buf[0] = last[0][0]
+            buf.rank = <uint8_t>r
+            last[0] = buf
+    return 0
+
+
+cdef inline int _tt_work(solve_ctx* c, int64_t base, int s, const ddz_move* last,
+                         int ls) noexcept nogil:
+    # The stored work of a position (0 when not stored), keyed as its own
+    # search keys it.
+    cdef tt_key key
+    cdef tt_entry* e
+    cdef ddz_move buf
+    if _normalize(c, base, s, &last, ls, &buf) < 0:
+        return 0
+    _make_key(c, s, last, ls, &key)
+    e = _tt_find(c, &key, _key_hash(key.h, key.st))
+    return 0 if e == NULL else e.work
+
+
+cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
+               int ls) noexcept nogil:
+    # 1 when the side of seat s (to move) wins, 0 when it loses, -1 when the
+    # search stopped (c.stop says why). Moves go to moves[base:].
+    cdef tt_key key
+    cdef tt_entry* e
+    cdef uint64_t hsh, hand = c.hand[s]
+    cdef int64_t n, i, idx, start
+    cdef int r, ns, win = 0
+    cdef ddz_move m, nl
+    c.nodes += 1
+    if c.nodes > c.max_nodes:
+        c.stop = STOP_NODES
+        return -1
+    if (c.nodes & 4095) == 0 and c.deadline > 0 and ddz_solve_now() > c.deadline:
+        c.stop = STOP_TIME
+        return -1
+    if _normalize(c, base, s, &last, ls, &nl) < 0:
+        return -1
+    _make_key(c, s, last, ls, &key)
+    hsh = _key_hash(key.h, key.st)
+    e = _tt_find(c, &key, hsh)
+    if e != NULL:
+        return e.win
+    start = c.nodes
+    n = _gen(c, base, hand, last)
+    if n < 0:
+        return -1
+    # a move that empties the hand wins at once
+    for i in range(n):
+        if c.moves[base + i].cards == hand:
+            return 1
+    if n > 1 and not _order(c, base, n, s, last, ls):
+        c.stop = STOP_NOMEM
+        return -1
+    if n == 1:
+        c.keys[base] = (<uint64_t>CAT_PASS << 56) | 0xFFFFFFFFULL   # no ordering: a neutral key
+    for i in range(n):
+        idx = <int64_t>(0xFFFFFFFFULL - (c.keys[base + i] & 0xFFFFFFFFULL))
+        m = c.moves[base + idx]    # a copy: the buffer may move while searching
+        ns = _next_seat(c, s)
+        if m.kind == K_PASS:
+            if last == NULL:          # a hand of W only: the next seat leads
+                r = _node(c, base + n, ns, NULL, NO_SEAT)
+            elif ns == ls:            # everyone else passed: ls leads
+                r = _node(c, base + n, ls, NULL, NO_SEAT)
+            else:
+                r = _node(c, base + n, ns, last, ls)
+        elif (c.keys[base + i] >> 56) == CAT_LOSES:
+            continue        # the next seat, an opponent, wins at once
+        elif (c.keys[base + i] >> 56) == CAT_KEEP and (c.nseats == 2 or s == c.landlord):
+            # no opponent can beat it: they pass and s leads again
+            c.hand[s] = hand - m.cards
+            r = _node(c, base + n, s, NULL, NO_SEAT)
+            c.hand[s] = hand
+            ns = s
+        elif (c.keys[base + i] >> 56) == CAT_KEEP and ns == c.landlord:
+            # a farmer's move the landlord cannot beat: the landlord passes
+            # and the partner answers (or passes the lead back to s)
+            c.hand[s] = hand - m.cards
+            ns = _next_seat(c, ns)
+            r = _node(c, base + n, ns, &m, s)
+            c.hand[s] = hand
+        else:
+            c.hand[s] = hand - m.cards
+            r = _node(c, base + n, ns, &m, s)
+            c.hand[s] = hand
+        if r < 0:
+            return -1
+        if (r if _side(c, ns) == _side(c, s) else 1 - r):
+            win = 1
+            c.hist[last == NULL][m.kind][m.rank & 15][m.length & 15] += 1
+            break
+    _tt_store(c, &key, hsh, win, c.nodes - start + 1)
+    return win
+
+
+cdef int _child(solve_ctx* c, int64_t base, int s, const ddz_move* last, int ls,
+                const ddz_move* m, int* work) noexcept nogil:
+    # The value of playing m for the side of s: 1 win, 0 loss, -1 stopped;
+    # `work` gets the child's stored work (for choosing a loser's reply).
+    cdef uint64_t hand = c.hand[s]
+    cdef int ns = _next_seat(c, s)
+    cdef int r, cs, cl
+    cdef const ddz_move* cast
+    work[0] = 0
+    if m.kind != K_PASS and m.cards == hand:
+        return 1
+    if m.kind == K_PASS:
+        if last == NULL:
+            cs, cast, cl = ns, NULL, NO_SEAT
+        elif ns == ls:
+            cs, cast, cl = ls, NULL, NO_SEAT
+        else:
+            cs, cast, cl = ns, last, ls
+        r = _node(c, base, cs, cast, cl)
+        if r >= 0:
+            work[0] = _tt_work(c, base, cs, cast, cl)
+    else:
+        cs = ns
+        c.hand[s] = hand - m.cards
+        r = _node(c, base, ns, m, s)
+        if r >= 0:
+            work[0] = _tt_work(c, base, ns, m, s)
+        c.hand[s] = hand
+    if r < 0:
+        return -1
+    return r if _side(c, cs) == _side(c, s) else 1 - r
+
+
+cdef int _root(solve_ctx* c, int s, const ddz_move* last, int ls, int all_moves,
+               int8_t* res, int64_t n) noexcept nogil:
+    # Search the root moves moves[0:n] in order; res[i] gets the value of
+    # move i (1/0, or -1 when not searched). Returns the root's value or -1.
+    cdef int64_t i, idx
+    cdef int r, win = 0, work
+    cdef ddz_move m
+    for i in range(n):
+        res[i] = -1
+    c.nodes += 1
+    if n > 1 and not _order(c, 0, n, s, last, ls):
+        c.stop = STOP_NOMEM
+        return -1
+    if n == 1:
+        c.keys[0] = (<uint64_t>CAT_PASS << 56) | 0xFFFFFFFFULL
+    for i in range(n):
+        idx = <int64_t>(0xFFFFFFFFULL - (c.keys[i] & 0xFFFFFFFFULL))
+        m = c.moves[idx]
+        r = _child(c, n, s, last, ls, &m, &work)
+        if r < 0:
+            return -1
+        res[idx] = <int8_t>r
+        if r:
+            win = 1
+            if not all_moves:
+                break
+    return win
+
+
+cdef int _line(solve_ctx* c, int s, const ddz_move* last, int ls, int win,
+               ddz_move* out, int max_len) noexcept nogil:
+    # A principal variation from the position (whose value for the side to
+    # move is `win`) to the end of the deal into out; its length, or -1. The
+    # winning side plays its first winning move in search order; the losing
+    # side plays the reply whose refutation took the most search (the
+    # stubbornest defence the table remembers).
+    cdef int length = 0, r, work, best_work, ns
+    cdef int winner = _side(c, s) if win else 1 - _side(c, s)
+    cdef int64_t n, i, idx, best
+    cdef ddz_move m, lm
+    cdef uint64_t hand
+    while length < max_len:
+        win = _side(c, s) == winner
+        hand = c.hand[s]
+        n = _gen(c, 0, hand, last)
+        if n < 0:
+            return -1
+        if n > 1 and not _order(c, 0, n, s, last, ls):
+            c.stop = STOP_NOMEM
+            return -1
+        if n == 1:
+            c.keys[0] = (<uint64_t>CAT_PASS << 56) | 0xFFFFFFFFULL
+        best = -1
+        best_work = -1
+        for i in range(n):
+            idx = <int64_t>(0xFFFFFFFFULL - (c.keys[i] & 0xFFFFFFFFULL))
+            m = c.moves[idx]
+            r = _child(c, n, s, last, ls, &m, &work)
+            if r < 0:
+                return -1
+            if win:
+                if r:
+                    best = idx
+                    break
+            elif work > best_work:
+                best = idx
+                best_work = work
+        if best < 0:       # cannot happen: the value was proved
+            return -1
+        m = c.moves[best]
+        out[length] = m
+        length += 1
+        ns = _next_seat(c, s)
+        if m.kind == K_PASS:
+            if last == NULL:
+                s = ns
+            elif ns == ls:
+                s, last, ls = ls, NULL, NO_SEAT
+            else:
+                s = ns
+        else:
+            c.hand[s] -= m.cards
+            if c.hand[s] == 0:
+                return length
+            lm = m
+            last = &lm
+            ls = s
+            s = ns
+    return -1
+
+
+# --------------------------------------------------------------------------
+# The Python entry point
+# --------------------------------------------------------------------------
+
+cdef int _solve_seat(object value, str what, int nseats) except -1:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} is a seat 0..{nseats - 1}, not {value!r}")
+    if not 0 <= value < nseats:
+        raise ValueError(f"{what} is a seat 0..{nseats - 1}, not {value}")
+    return value
+
+
+def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_nodes,
+           seconds, int table_bits=TT_MAX_BITS):
+    """The search behind ddzfast.solve: checks its arguments and returns
+    (win, move, winning_moves, line, nodes, seconds, memory_bytes).
+    ``table_bits`` (private, for measurements) caps the table at
+    2**table_bits entries."""
+    cdef Rules r = _get_rules(rules)
+    cdef solve_ctx c
+    cdef uint64_t bits[3]
+    cdef uint64_t total = 0
+    cdef int nseats, s, i, ls = NO_SEAT, ll = -1, win = -1, nline = 0, allm
+    cdef ddz_move lm
+    cdef const ddz_move* lp = NULL
+    cdef int64_t n = 0, k
+    cdef int8_t* res = NULL
+    cdef ddz_move* line = NULL
+    cdef double t0, t1, limit = 0.0
+    cdef int64_t node_limit = 0x7FFFFFFFFFFFFFFF
+    # ---- arguments
+    if isinstance(hands, (str, bytes, Hand)) or not isinstance(
+            hands, collections.abc.Sequence):
+        raise TypeError(f"hands is a list of two or three hands, not "
+                        f"{type(hands).__name__}")
+    nseats = len(hands)
+    if nseats not in (2, 3):
+        raise ValueError(f"a puzzle has two hands (two players) or three (landlord "
+                         f"against two farmers), not {nseats}")
+    for s in range(nseats):
+        bits[s] = _to_bits(hands[s], r, f"hands[{s}]")
+        if bits[s] == 0:
+            raise ValueError(f"hands[{s}] is empty: the deal is over when a hand empties")
+        for i in range(16):
+            if _nib(total, i) + _nib(bits[s], i) > CARD_LIMITS[i]:
+                raise InvalidCardsError(f"the hands hold more {CARD_CHARS[i]!r} than "
+                                        f"the {r.name!r} deck ({CARD_LIMITS[i]})")
+        total += bits[s]
+    if nseats == 2:
+        bits[2] = 0
+        if landlord is not None:
+            raise ValueError("landlord is for three hands; two hands play each "
+                             "for itself")
+    else:
+        if landlord is None:
+            raise ValueError("three hands need a landlord seat (0..2): the landlord "
+                             "plays against the two farmers")
+        ll = _solve_seat(landlord, "landlord", 3)
+    s = _solve_seat(to_move, "to_move", nseats)
+    if (last is None) != (last_seat is None):
+        raise ValueError("last and last_seat go together: the move to beat and the "
+                         "seat that played it (both None when to_move leads)")
+    if last is not None:
+        ls = _solve_seat(last_seat, "last_seat", nseats)
+        if ls == s:
+            raise ValueError(f"last_seat {ls} is to_move: a seat never has to beat "
+                             f"its own move (it leads instead: last=None)")
+        if not isinstance(last, (Move, np.void)):
+            raise TypeError(f"last is a Move or a MOVE_DTYPE row, not "
+                            f"{type(last).__name__}")
+        _last_struct(last, r, &lm)
+        for i in range(16):
+            if _nib(total, i) + _nib(lm.cards, i) > CARD_LIMITS[i]:
+                raise InvalidCardsError(
+                    f"last ({_cards_text(lm.cards)}) and the hands hold more "
+                    f"{CARD_CHARS[i]!r} than the {r.name!r} deck: seat {ls} "
+                    f"could not have played it")
+        lm.cards = 0        # not part of the position
+        lp = &lm
+    allm = 1 if all_moves else 0
+    if max_nodes is not None:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral):
+            raise TypeError(f"max_nodes is a positive int or None, not {max_nodes!r}")
+        if max_nodes < 1:
+            raise ValueError(f"max_nodes must be positive, not {max_nodes}")
+        node_limit = min(int(max_nodes), 0x7FFFFFFFFFFFFFFF)
+    if seconds is not None:
+        if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
+            raise TypeError(f"seconds is a positive number or None, not {seconds!r}")
+        if not (math.isfinite(seconds) and seconds > 0):
+            raise ValueError(f"seconds must be positive and finite, not {seconds}")
+        limit = float(seconds)
+    # ---- the search
+    memset(&c, 0, sizeof(c))
+    c.rules = &r.c
+    c.nseats = nseats
+    c.landlord = ll
+    for i in range(3):
+        c.hand[i] = bits[i]
+    c.max_nodes = node_limit
+    c.cap = FIRST_MOVES
+    if not TT_MIN_BITS <= table_bits <= TT_MAX_BITS:
+        raise ValueError(f"table_bits must be in {TT_MIN_BITS}..{TT_MAX_BITS}")
+    c.tt_bits = TT_MIN_BITS
+    c.tt_max_bits = table_bits
+    try:
+        c.moves = <ddz_move*>malloc(c.cap * sizeof(ddz_move))
+        c.keys = <uint64_t*>malloc(c.cap * sizeof(uint64_t))
+        c.tt = _tt_alloc(c.tt_bits, &c.tt_block)
+        c.sums = <opp_sum*>calloc(SUM_CACHE, sizeof(opp_sum))
+        line = <ddz_move*>malloc(MAX_LINE * sizeof(ddz_move))
+        if c.moves == NULL or c.keys == NULL or c.tt == NULL or c.sums == NULL \
+                or line == NULL:
+            raise MemoryError()
+        n = _gen(&c, 0, bits[s], lp)
+        if n < 0:
+            raise MemoryError()
+        res = <int8_t*>malloc(n)
+        if res == NULL:
+            raise MemoryError()
+        with nogil:
+            t0 = ddz_solve_now()
+            if limit > 0:
+                c.deadline = t0 + limit
+            win = _root(&c, s, lp, ls, allm, res, n)
+            if win >= 0:
+                # the line follows proved values: no limit may cut it short
+                c.max_nodes = 0x7FFFFFFFFFFFFFFF
+                c.deadline = 0
+                nline = _line(&c, s, lp, ls, win, line, MAX_LINE)
+            t1 = ddz_solve_now()
+        if c.stop == STOP_NOMEM:
+            raise MemoryError("the solver ran out of memory")
+        if win < 0:
+            return (None, None, None, (), c.nodes, t1 - t0, _solve_bytes(&c))
+        if nline < 0:
+            raise RuntimeError("the solver could not rebuild its principal variation")
+        line_moves = tuple(_move(&line[k], r) for k in range(nline))
+        # the root moves were overwritten by the line: regenerate them
+        n = _gen(&c, 0, bits[s], lp)
+        win_moves = tuple(_move(&c.moves[k], r) for k in range(n) if res[k] == 1)
+        first = line_moves[0] if win else None
+        return (bool(win), first, win_moves if allm else None, line_moves,
+                c.nodes, t1 - t0, _solve_bytes(&c))
+    finally:
+        free(c.moves)
+        free(c.keys)
+        ddz_table_free(c.tt_block, _tt_block_size(c.tt_bits))
+        free(c.sums)
+        free(res)
+        free(line)
+
+
+cdef int64_t _solve_bytes(const solve_ctx* c) noexcept nogil:
+    # Memory the search held at its end: its table, move buffers, answer
+    # cache and line (the buffers only grow; while the table doubles, the
+    # old one, half this size, is held as well).
+    return ((<int64_t>1 << c.tt_bits) * sizeof(tt_entry) + 64
+            + SUM_CACHE * sizeof(opp_sum)
+            + c.cap * (sizeof(ddz_move) + sizeof(uint64_t))
+            + MAX_LINE * sizeof(ddz_move))

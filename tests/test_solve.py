@@ -1,0 +1,367 @@
+"""ddzfast.solve: the exact endgame solver (RULES.md section 7) against a plain
+memoized minimax (tests/solve_reference.py), its principal variations, the
+published puzzles, bad input, limits, and the ``ddzfast solve`` command.
+
+DDZFAST_SOLVE_FUZZ=N runs N random endgames per rule set instead of the CI
+default (a larger run for releases).
+"""
+from __future__ import annotations
+
+import os
+import random
+import threading
+
+import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import (IllegalMoveError, InvalidCardsError, Move, MoveKind, Solution,
+                     classify, get_rules, legal_moves, solve)
+from ddzfast.cli import main as cli_main
+from ddzfast.constants import deck_text
+from ddzfast.solve import from_puzzle_notation
+
+from solve_reference import reference_solve, replay
+
+FUZZ = int(os.environ.get("DDZFAST_SOLVE_FUZZ", "0"))
+
+NO_TRIPLE_PAIR = get_rules("classic").with_options(
+    kinds=[k.name for k in get_rules("classic").kinds
+           if k not in (MoveKind.PASS, MoveKind.TRIPLE_PAIR)])
+# A custom wildcard rule set: biegang without 3+2, 4+2 and planes with pairs.
+BIEGANG_BANNED = get_rules("biegang").with_options(
+    kinds=[k.name for k in get_rules("biegang").kinds
+           if k not in (MoveKind.PASS, MoveKind.TRIPLE_PAIR, MoveKind.FOUR_SINGLES,
+                        MoveKind.FOUR_PAIRS, MoveKind.PLANE_PAIRS)])
+
+RULE_SETS = {"classic": "classic", "biegang": "biegang", "super": "super",
+             "classic-no-3+2": NO_TRIPLE_PAIR, "biegang-banned": BIEGANG_BANNED}
+
+# The published two-player puzzles of issue 8 (first player leads), in the
+# puzzle notation (0 = ten, Y = small joker, Z = big joker), with the winner.
+PUZZLES = [
+    ("KK5543", "225543", 0),
+    ("ZA54333", "Y222KQ", 0),
+    ("2KK0077554", "AA8", 1),
+    ("ZKKQJ09876633", "AAKQJ0987", 0),
+    ("2AK096554", "YKJ08854", 0),
+    ("ZYAAKKQ0099", "2222JJ00", 0),
+    ("Y2AK998553", "ZQQJJ0953", 0),
+    ("ZAQQJJ0999844", "Y22AA0886633", 0),
+]
+
+
+def winner_seat(sol: Solution, to_move: int, nseats: int, landlord) -> int:
+    """A seat of the winning side (for two players: the winner)."""
+    if nseats == 2:
+        return to_move if sol.win else 1 - to_move
+    mover_is_landlord = to_move == landlord
+    landlord_wins = sol.win == mover_is_landlord
+    return landlord if landlord_wins else (landlord + 1) % 3
+
+
+def side_of(seat: int, landlord) -> int:
+    return seat if landlord is None else (0 if seat == landlord else 1)
+
+
+def check_line(sol: Solution, hands, rules, to_move, last, last_seat, landlord):
+    """The line is legal move by move and ends with the winning side emptying
+    a hand; with a win it starts with the solution's move."""
+    ended = replay(hands, sol.line, rules, to_move, last, last_seat, landlord)
+    want = side_of(winner_seat(sol, to_move, len(hands), landlord), landlord)
+    assert ended == want
+    if sol.win:
+        assert sol.line[0] == sol.move
+
+
+# ---- random endgames against plain minimax ------------------------------------
+
+def random_position(rng: random.Random, rules):
+    """A random endgame: two players up to 7 cards each or three up to 4, a
+    move to beat in about 40% of them, W often (and sometimes alone)."""
+    r = get_rules(rules)
+    deck = list(deck_text(r.wildcard))
+    rng.shuffle(deck)
+    nseats = rng.choice((2, 3))
+    limit = 7 if nseats == 2 else 4
+    if r.wildcard and rng.random() < 0.5:
+        deck.remove("W")
+        deck.insert(rng.randrange(nseats * 3), "W")   # W in play more often
+    hands = []
+    for _ in range(nseats):
+        k = rng.randint(1, limit)
+        hands.append("".join(deck[:k]))
+        del deck[:k]
+    if r.wildcard and rng.random() < 0.08:
+        # a lone W: that seat can only ever pass
+        hands = [h.replace("W", "") or "3" for h in hands]
+        deck = [c for c in deck if c != "W"]
+        hands[rng.randrange(nseats)] = "W"
+        if any(not h for h in hands):
+            return random_position(rng, rules)
+        # the hands must still fit the deck
+        try:
+            total = ddzfast.Hand("")
+            for h in hands:
+                total = total + ddzfast.Hand(h)
+        except ValueError:
+            return random_position(rng, rules)
+    landlord = rng.randrange(3) if nseats == 3 else None
+    to_move = rng.randrange(nseats)
+    last = last_seat = None
+    if rng.random() < 0.4:
+        for _ in range(10):
+            k = rng.randint(1, 6)
+            readings = list(classify("".join(deck[:k]), r))
+            if readings:
+                last = rng.choice(readings)
+                last_seat = rng.choice([s for s in range(nseats) if s != to_move])
+                break
+            rng.shuffle(deck)
+    return hands, to_move, last, last_seat, landlord
+
+
+@pytest.mark.parametrize("name", sorted(RULE_SETS))
+def test_against_plain_minimax(name):
+    """win, move and winning_moves agree with plain minimax on random small
+    endgames (hundreds per rule set in CI, DDZFAST_SOLVE_FUZZ for more); every
+    line is legal and ends the deal for the winning side."""
+    rules = RULE_SETS[name]
+    rng = random.Random(f"solve-{name}")
+    count = FUZZ or 400
+    seen = {"last": 0, "W": 0, "lone W": 0, "three": 0, "loss": 0}
+    for _ in range(count):
+        hands, to_move, last, last_seat, landlord = random_position(rng, rules)
+        args = dict(to_move=to_move, last=last, last_seat=last_seat, landlord=landlord)
+        sol = solve(hands, rules, all_moves=True, **args)
+        win, winners, ref = reference_solve(hands, rules, **args)
+        where = f"{hands} {rules} {args}"
+        assert sol.win == win, where
+        assert {m.identity for m in sol.winning_moves} == winners, where
+        assert len(set(m.identity for m in sol.winning_moves)) == len(sol.winning_moves)
+        if win:
+            assert sol.move.identity in winners, where
+        else:
+            assert sol.move is None, where
+        check_line(sol, hands, rules, to_move, last, last_seat, landlord)
+        # without all_moves: the same value, a winning move, the same kind of line
+        fast = solve(hands, rules, **args)
+        assert fast.win == win and fast.winning_moves is None, where
+        if win:
+            assert fast.move.identity in winners, where
+        check_line(fast, hands, rules, to_move, last, last_seat, landlord)
+        seen["last"] += last is not None
+        seen["W"] += any("W" in h for h in hands)
+        seen["lone W"] += "W" in hands
+        seen["three"] += len(hands) == 3
+        seen["loss"] += not win
+    # the sample really holds each kind of position
+    assert seen["last"] > count // 5 and seen["three"] > count // 4
+    assert seen["loss"] > count // 10
+    if get_rules(rules).wildcard:
+        assert seen["W"] > count // 5 and seen["lone W"] > 0
+
+
+def test_lone_w_passes_and_the_next_seat_leads():
+    # two players: a lone W never empties, so it loses whatever it holds
+    sol = solve(["W", "3"], "biegang", all_moves=True)
+    assert sol.win is False and sol.winning_moves == ()
+    assert [m.kind for m in sol.line] == [MoveKind.PASS, MoveKind.SINGLE]
+    # three players: the farmer with a lone W passes; its partner can still win
+    sol = solve(["W", "33", "4"], "super", landlord=2, all_moves=True)
+    assert sol.win is True and sol.move.kind == MoveKind.PASS
+    assert [m.text for m in sol.line] == ["PASS", "PAIR/3/1/33"]
+    check_line(sol, ["W", "33", "4"], "super", 0, None, None, 2)
+    # ... and with the landlord next, the landlord leads and wins
+    assert solve(["W", "33", "4"], "super", landlord=1).win is False
+
+
+def test_three_players_second_pass_ends_the_trick():
+    # seat 1 is (last_seat + 2) % 3: seat 0 already passed, so a pass by
+    # seat 1 hands the lead back to seat 2, who then plays out and wins
+    last = list(classify("K"))[0]
+    sol = solve(["3", "4", "55"], to_move=1, last=last, last_seat=2, landlord=2)
+    assert sol.win is False   # the farmer at seat 1 cannot beat K: the landlord leads 55
+    sol = solve(["3", "4", "55"], to_move=0, last=last, last_seat=2, landlord=2)
+    assert sol.win is False
+
+
+# ---- published puzzles -------------------------------------------------------------
+
+@pytest.mark.parametrize("first, second, winner", PUZZLES)
+def test_published_puzzles(first, second, winner):
+    hands = [from_puzzle_notation(first), from_puzzle_notation(second)]
+    sol = solve(hands)
+    assert sol.win == (winner == 0)
+    check_line(sol, hands, "classic", 0, None, None, None)
+
+
+def test_last_puzzle_without_triple_pair_is_a_win_for_the_second_player():
+    hands = [from_puzzle_notation("ZAQQJJ0999844"), from_puzzle_notation("Y22AA0886633")]
+    sol = solve(hands, NO_TRIPLE_PAIR)
+    assert sol.win is False and sol.move is None
+    check_line(sol, hands, NO_TRIPLE_PAIR, 0, None, None, None)
+    assert all(m.kind != MoveKind.TRIPLE_PAIR for m in sol.line)
+
+
+def test_puzzle_notation():
+    assert from_puzzle_notation("ZY0") == "DXT"
+    assert from_puzzle_notation("z10y") == "DTX"
+    assert from_puzzle_notation("KK55") == "KK55"
+
+
+# ---- results ---------------------------------------------------------------------------
+
+def test_solution_fields():
+    sol = solve(["KK5543", "225543"])
+    assert isinstance(sol, Solution)
+    assert sol.win is True and isinstance(sol.move, Move)
+    assert sol.winning_moves is None
+    assert sol.nodes > 0 and sol.seconds >= 0 and sol.memory > 0
+    with pytest.raises(AttributeError):
+        sol.win = False          # frozen
+
+
+def test_all_moves_lists_each_winning_move_once():
+    sol = solve(["33W", "4"], "biegang", all_moves=True)
+    ids = [m.identity for m in sol.winning_moves]
+    assert len(ids) == len(set(ids))
+    assert sol.move in sol.winning_moves
+    legal = legal_moves("33W", None, "biegang")
+    assert all(m in legal for m in sol.winning_moves)
+
+
+def test_move_to_beat_as_array_row():
+    row = legal_moves("K", None).array[0]
+    a = solve(["A", "2"], to_move=0, last=row, last_seat=1)
+    b = solve(["A", "2"], to_move=0, last=list(classify("K"))[0], last_seat=1)
+    assert a.win == b.win is True
+
+
+def test_limits_stop_the_search():
+    hands = [from_puzzle_notation("ZAQQJJ0999844"), from_puzzle_notation("Y22AA0886633")]
+    sol = solve(hands, max_nodes=1000)
+    assert sol.win is None and sol.move is None and sol.line == ()
+    assert 1000 <= sol.nodes <= 1001
+    sol = solve(hands, seconds=1e-4)
+    assert sol.win is None
+    # a limit that is large enough changes nothing
+    assert solve(["KK5543", "225543"], max_nodes=10**9, seconds=60).win is True
+
+
+def test_threads_give_the_same_results():
+    # the search runs without the GIL; each call owns its table and buffers
+    hands = [from_puzzle_notation("Y2AK998553"), from_puzzle_notation("ZQQJJ0953")]
+    want = solve(hands)
+    got = []
+    threads = [threading.Thread(target=lambda: got.append(solve(hands)))
+               for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert [(s.win, s.move, s.line) for s in got] == [(want.win, want.move, want.line)] * 4
+
+
+# ---- bad input -----------------------------------------------------------------------
+
+K = list(classify("K"))[0]
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    (dict(hands=["33"]), ValueError, "two hands"),
+    (dict(hands=["3", "4", "5", "6"]), ValueError, "two hands"),
+    (dict(hands="3344"), TypeError, "list of two or three"),
+    (dict(hands=["33", ""]), ValueError, "empty"),
+    (dict(hands=["3333", "3"]), InvalidCardsError, "more '3'"),
+    (dict(hands=["XD", "X"]), InvalidCardsError, "more 'X'"),
+    (dict(hands=["3W", "4"]), InvalidCardsError, "wildcard"),
+    (dict(hands=["3?", "4"]), InvalidCardsError, "unknown card"),
+    (dict(hands=["3", "4", "5"]), ValueError, "landlord"),
+    (dict(hands=["3", "4"], landlord=0), ValueError, "landlord"),
+    (dict(hands=["3", "4", "5"], landlord=3), ValueError, "landlord"),
+    (dict(hands=["3", "4", "5"], landlord=True), TypeError, "landlord"),
+    (dict(hands=["3", "4"], to_move=2), ValueError, "to_move"),
+    (dict(hands=["3", "4"], to_move=-1), ValueError, "to_move"),
+    (dict(hands=["3", "4"], to_move=False), TypeError, "to_move"),
+    (dict(hands=["3", "4"], to_move=1.0), TypeError, "to_move"),
+    (dict(hands=["3", "4"], last=K), ValueError, "last_seat"),
+    (dict(hands=["3", "4"], last_seat=1), ValueError, "last_seat"),
+    (dict(hands=["3", "4"], last=K, last_seat=0), ValueError, "its own move"),
+    (dict(hands=["3", "4"], last=K, last_seat=2), ValueError, "last_seat"),
+    (dict(hands=["3", "4"], last=K, last_seat=True), TypeError, "last_seat"),
+    (dict(hands=["3", "4"], last="K", last_seat=1), TypeError, "Move"),
+    (dict(hands=["3", "4"], last=Move(MoveKind.PASS, 0, 0, 0), last_seat=1),
+     IllegalMoveError, "non-pass"),
+    (dict(hands=["KKK", "4"], last=Move("PAIR", 10, 1, "KK"), last_seat=1),
+     InvalidCardsError, "could not have played"),
+    (dict(hands=["3", "4"], last=Move("SUPER_BOMB", 0, 1, "3333W"), last_seat=1),
+     IllegalMoveError, "not a legal move"),
+    (dict(hands=["3", "4"], max_nodes=0), ValueError, "max_nodes"),
+    (dict(hands=["3", "4"], max_nodes=1.5), TypeError, "max_nodes"),
+    (dict(hands=["3", "4"], max_nodes=True), TypeError, "max_nodes"),
+    (dict(hands=["3", "4"], seconds=0), ValueError, "seconds"),
+    (dict(hands=["3", "4"], seconds=float("nan")), ValueError, "seconds"),
+    (dict(hands=["3", "4"], seconds=float("inf")), ValueError, "seconds"),
+    (dict(hands=["3", "4"], seconds="1"), TypeError, "seconds"),
+    (dict(hands=["3", "4"], rules="nope"), ValueError, "unknown rule set"),
+])
+def test_bad_input(kwargs, error, text):
+    hands = kwargs.pop("hands")
+    with pytest.raises(error, match=text):
+        solve(hands, **kwargs)
+
+
+def test_large_limits_and_numpy_ints_are_accepted():
+    assert solve(["3", "4"], to_move=np.int64(1), max_nodes=2**80).win is True
+
+
+# ---- the command line ---------------------------------------------------------------
+
+def test_cli_solve_two_players(capsys):
+    assert cli_main(["solve", "KK5543", "225543", "--all"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 wins with best play" in out
+    assert "winning move: SINGLE" in out and "all winning moves" in out
+    assert "principal variation:" in out and "  1. seat 0" in out
+
+
+def test_cli_solve_puzzle_notation_and_ban(capsys):
+    assert cli_main(["solve", "ZAQQJJ0999844", "Y22AA0886633",
+                     "--ban", "TRIPLE_PAIR"]) == 0
+    out = capsys.readouterr().out
+    assert "without TRIPLE_PAIR" in out and "seat 1 wins" in out
+
+
+def test_cli_solve_three_players_with_last(capsys):
+    assert cli_main(["solve", "33", "44", "55", "--landlord", "1", "--last", "7",
+                     "--last-seat", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "the farmers win" in out and "winning move: PASS" in out
+
+
+def test_cli_solve_limits(capsys):
+    assert cli_main(["solve", "ZAQQJJ0999844", "Y22AA0886633", "--max-nodes", "10"]) == 0
+    assert "undecided" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, text", [
+    (["solve", "33"], "two hands"),
+    (["solve", "33", "44", "55"], "landlord"),
+    (["solve", "3333", "3"], "more '3'"),
+    (["solve", "33", "44", "--last", "K"], "last_seat"),
+    (["solve", "33", "44", "--last", "KQ", "--last-seat", "1"], "not a move"),
+    (["solve", "33", "44", "--last", "PASS/3/0/", "--last-seat", "1"], ""),
+    (["solve", "33", "44", "--last", "4567W", "--last-seat", "1", "--rules", "biegang"],
+     "several ways"),
+    (["solve", "33", "44", "--to-move", "5"], "to_move"),
+    (["solve", "33", "44", "--max-nodes", "0"], "max_nodes"),
+    (["solve", "33", "44", "--seconds", "nan"], "seconds"),
+    (["solve", "33", "44", "--ban", "NOPE"], "unknown move kind"),
+    (["solve", "33", "44", "--ban", "SINGLE"], "SINGLE"),
+])
+def test_cli_solve_bad_input(capsys, argv, text):
+    assert cli_main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("ddzfast solve: ") and text in err
+    assert "Traceback" not in err
