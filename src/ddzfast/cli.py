@@ -44,6 +44,9 @@ from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
 #: enough that memory stays flat (56 bytes a row: 3.5 MiB), large enough
 #: that starting threads per chunk costs nothing measurable.
 CHUNK_DEALS = 1 << 16
+#: The same with ``--backend ray``, where each chunk is a round of Ray tasks
+#: (56 MiB of rows): larger, so the scheduling cost stays small.
+RAY_CHUNK_DEALS = 1 << 20
 
 PASS_WORDS = ("pass", "p", "-")
 
@@ -426,6 +429,7 @@ def cmd_simulate(args) -> int:
         _check_plot(args.plot)
     writer = open_rows_writer(args.out, args.games) if args.out else None
     info = sys.stderr if args.json else sys.stdout
+    chunk = args.chunk or (RAY_CHUNK_DEALS if args.backend == "ray" else CHUNK_DEALS)
     tally = Tally([str(p) for p in policies])     # the CLI's policies are names
     bar = ProgressBar(args.games) if not args.quiet and args.games > 0 else None
     begin = time.perf_counter()
@@ -438,7 +442,7 @@ def cmd_simulate(args) -> int:
         old_term = signal.signal(signal.SIGTERM, _interrupt)
     try:
         while done < args.games:
-            n = min(args.chunk, args.games - done)
+            n = min(chunk, args.games - done)
             offset = done
 
             def progress(k: int, offset: int = offset) -> None:
@@ -656,8 +660,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the summary as JSON (other messages go to stderr)")
     s.add_argument("--plot", help="save a PNG of the score distributions and win rates "
                                   "(needs matplotlib)")
-    s.add_argument("--chunk", type=_int_in(1, 1 << 24), default=CHUNK_DEALS,
-                   help=f"deals per chunk simulated and written (default {CHUNK_DEALS})")
+    s.add_argument("--chunk", type=_int_in(1, 1 << 24), default=None,
+                   help=f"deals per chunk simulated and written (default {CHUNK_DEALS}; "
+                        f"{RAY_CHUNK_DEALS} with --backend ray)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
 
