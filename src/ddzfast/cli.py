@@ -345,8 +345,8 @@ class ParquetRowWriter:
 
     def __init__(self, path: str):
         try:
-            import pyarrow as pa  # type: ignore[import-untyped]
-            import pyarrow.parquet as pq  # type: ignore[import-untyped]
+            import pyarrow as pa
+            import pyarrow.parquet as pq
         except ImportError:
             raise UsageError("--out FILE.parquet needs pyarrow: pip install 'ddzfast[parquet]' "
                              "(or pyarrow), or write FILE.npz") from None
