@@ -373,7 +373,11 @@ def fuzz_cli(f: Fuzzer) -> None:
         ["moves", r.choice([f.hand_text(), word()])],
         ["moves", f.hand_text(False), "--last", word()],
         ["moves", f.hand_text(), "--rules", r.choice(["classic", "biegang", "super", "x"])],
-        ["simulate", "--games", r.choice(["0", "1", "2", word()]), "--quiet"],
+        # (a valid but huge --games runs for days, by design: only counts
+        # beyond the deal-index range, which are refused, stand in for it)
+        ["simulate", "--games", r.choice(["0", "1", "2", "-1", "2.5", "abc", "#²",
+                                          "9223372036854775808",
+                                          "18446744073709551616"]), "--quiet"],
         ["simulate", "--games", "1", "--threads", word(), "--quiet"],
         ["simulate", "--games", "1", "--seed", word(), "--quiet"],
         ["simulate", "--games", "1", "--policies", word(), "--quiet"],

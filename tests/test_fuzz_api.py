@@ -1,7 +1,7 @@
 """Every public entry point fuzzed with hostile arguments, each group in its
 own process (tests/fuzz_driver.py): only ValueError and TypeError may come
 out (IndexError for an index), and a crash fails the test instead of killing
-pytest. Over 100,000 calls in all; DDZ_FUZZ_SCALE multiplies them."""
+pytest. Over 300,000 calls in all; DDZ_FUZZ_SCALE multiplies them."""
 import os
 import subprocess
 import sys
@@ -12,8 +12,8 @@ DRIVER = os.path.join(os.path.dirname(__file__), "fuzz_driver.py")
 SCALE = float(os.environ.get("DDZ_FUZZ_SCALE", "1"))
 
 # calls per group: cheap groups get more
-CALLS = {"core": 60_000, "game": 25_000, "features": 8_000, "numba": 4_000,
-         "simulate": 2_000, "cli": 1_500}
+CALLS = {"core": 200_000, "game": 100_000, "features": 20_000, "numba": 10_000,
+         "simulate": 5_000, "cli": 3_000}
 
 
 def test_the_groups_make_over_100000_calls():

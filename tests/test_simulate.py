@@ -145,9 +145,11 @@ def test_python_callable_policies():
     calls = []
 
     def policy(game, legal):
+        # the contract: an index into legal in both phases (or, while
+        # playing, the Move itself)
         calls.append(game.phase)
         if game.phase == "bidding":
-            return rng.choice(legal)
+            return rng.randrange(len(legal))
         return rng.randrange(len(legal)) if rng.random() < 0.5 else legal[0]
 
     rows = simulate(40, "super", (policy, "greedy", "random"), seed=1)
@@ -211,3 +213,201 @@ def test_ray_backend_on_a_cluster_address():
         subprocess.run([ray_cli, "stop", "--force"], capture_output=True, timeout=180)
     assert np.array_equal(rows, simulate(2000, "super", ("greedy", "random", "random"),
                                          seed=12))
+
+
+# ---- hardening: one contract for callable policies ---------------------------------
+
+def _one_python_deal(policy, seed=0):
+    """Play one deal with `policy` on seat 0 (greedy elsewhere), bidding."""
+    return simulate(1, "classic", (policy, "greedy", "greedy"), seed=seed)
+
+
+def test_callable_bid_is_an_index_into_legal():
+    """A callable returning index 1 while bidding bids legal[1]. On the old
+    code the 1 was taken as a bid of 1 point: wrong (or illegal) whenever
+    legal is not [0, 1, 2, 3]."""
+    from ddzfast.simulate import play_deal
+    checked = 0
+    for i in range(60):
+        seen = []
+        games = []
+
+        def second_bid(game, legal):
+            if game.phase == "bidding":
+                seen.append(list(legal))
+                games.append(game)
+                return 1
+            return 0
+
+        play_deal("classic", (second_bid, "greedy", "greedy"), deal_seed(0, i), i % 3)
+        if not seen:
+            continue
+        bids = [points for seat, points in games[0].bids if seat == 0]
+        assert bids == [seen[0][1]]
+        checked += seen[0] != [0, 1, 2, 3]
+    assert checked > 0        # some deals had legal bids where index 1 != bid 1
+
+
+def test_callable_bid_index_on_the_first_bid():
+    """legal is [0, 1, 2, 3] on the first bid: index 3 bids 3; index 0 passes."""
+    def bid_three(game, legal):
+        return 3 if game.phase == "bidding" else 0
+
+    rows = simulate(30, "classic", (bid_three,) * 3, seed=4)
+    assert np.all(rows["base"] == 3)
+    assert np.all(rows["landlord"] == rows["first_bidder"])
+
+
+@pytest.mark.parametrize("answer, error, words", [
+    (True, TypeError, "bool"),
+    (False, TypeError, "bool"),
+    (4, ValueError, "index 4"),
+    (-1, ValueError, "index -1"),
+    (1.0, TypeError, "float"),
+    ("2", TypeError, "str"),
+    (None, TypeError, "NoneType"),
+])
+def test_bad_bid_answers_name_the_seat_and_policy(answer, error, words):
+    def bad_policy(game, legal):
+        return answer
+
+    with pytest.raises(error, match=words) as info:
+        simulate(1, "classic", (bad_policy, "greedy", "greedy"), seed=0)
+    assert "bad_policy" in str(info.value) and "seat 0" in str(info.value)
+
+
+def test_bad_play_answers_name_the_seat_and_policy():
+    def out_of_range(game, legal):
+        return 0 if game.phase == "bidding" else len(legal)
+
+    with pytest.raises(ValueError, match=r"out_of_range.*seat 1.*index"):
+        simulate(1, "classic", ("greedy", out_of_range, "greedy"), seed=0,
+                 bidding=False)
+
+    def text_move(game, legal):
+        return 0 if game.phase == "bidding" else "33"
+
+    with pytest.raises(TypeError, match=r"text_move.*seat 0"):
+        simulate(1, "classic", (text_move, "greedy", "greedy"), seed=0, bidding=False)
+
+    def illegal_move(game, legal):
+        return 0 if game.phase == "bidding" else ddzfast.Move("ROCKET", 13, 1, "XD")
+
+    with pytest.raises(ValueError, match=r"illegal_move.*seat 0"):
+        simulate(3, "classic", (illegal_move, "greedy", "greedy"), seed=0, bidding=False)
+
+
+def test_play_answers_move_row_and_numpy_index():
+    def rows_and_numpy(game, legal):
+        if game.phase == "bidding":
+            return np.int64(0)
+        return legal.array[0] if len(legal) % 2 else np.intp(len(legal) - 1)
+
+    rows = simulate(20, "biegang", (rows_and_numpy, "random", "random"), seed=2)
+    assert np.all(rows["scores"].sum(axis=1) == 0)
+
+
+# ---- hardening: only ValueError/TypeError for bad arguments ---------------------
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    (dict(threads=2**40), ValueError, "threads"),
+    (dict(threads=1.5), TypeError, "threads"),
+    (dict(threads=True), TypeError, "threads"),
+    (dict(start=2**63), ValueError, "2\\*\\*63"),
+    (dict(start=-6), ValueError, "start"),
+    (dict(start=1.0), TypeError, "start"),
+    (dict(games=2**63), ValueError, "2\\*\\*63"),
+    (dict(games=10, start=2**63 - 5), ValueError, "2\\*\\*63"),
+    (dict(games=True), TypeError, "games"),
+    (dict(games=2.0), TypeError, "games"),
+    (dict(seed=-1), ValueError, "seed"),
+    (dict(seed=2**64), ValueError, "seed"),
+    (dict(seed=1.5), TypeError, "seed"),
+    (dict(seed=True), TypeError, "seed"),
+    (dict(backend="spark"), ValueError, "backend"),
+    (dict(backend=None), ValueError, "backend"),
+    (dict(policies=5), TypeError, "policies"),
+    (dict(policies=(1, 2, 3)), TypeError, "policy"),
+    (dict(policies="random,,greedy"), ValueError, "unknown policy ''"),
+    (dict(policies=()), ValueError, "one policy or three"),
+    (dict(bidding="yes"), TypeError, "bidding"),
+    (dict(tasks=0), ValueError, "tasks"),
+    (dict(tasks=True), TypeError, "tasks"),
+    (dict(address=5), TypeError, "address"),
+    (dict(progress=5), TypeError, "progress"),
+    (dict(connect_timeout=0), ValueError, "connect_timeout"),
+    (dict(connect_timeout=float("nan")), ValueError, "connect_timeout"),
+    (dict(games=10**13), ValueError, "memory"),
+])
+def test_simulate_bad_arguments_raise_value_or_type_error(kwargs, error, words):
+    kwargs = dict(kwargs)
+    games = kwargs.pop("games", 10)
+    with pytest.raises(error, match=words):
+        simulate(games, **kwargs)
+
+
+def test_negative_start_is_refused_not_simulated():
+    """start=-6 reached C, which indexed policies[-1] (a heap overflow)."""
+    with pytest.raises(ValueError, match="start must not be negative"):
+        simulate(12, start=-6)
+    # the last deal index there is still fine
+    last = simulate(1, start=(1 << 63) - 2, seed=3)
+    assert len(last) == 1 and last["scores"].sum() == 0
+
+
+def test_threads_are_capped_by_the_machine():
+    """Up to MAX_THREADS is accepted (the core starts no more threads than
+    CPUs); the rows do not change."""
+    from ddzfast.constants import MAX_THREADS
+    assert np.array_equal(simulate(200, seed=1, threads=MAX_THREADS), simulate(200, seed=1))
+
+
+def test_parse_policies_is_the_one_parser():
+    from ddzfast.simulate import parse_policies
+    assert parse_policies("greedy") == ("greedy",) * 3
+    assert parse_policies(" random , greedy,greedy ") == ("random", "greedy", "greedy")
+    assert parse_policies(["random"]) == ("random",) * 3
+
+    def mine(game, legal):
+        return 0
+
+    assert parse_policies(mine) == (mine,) * 3
+    assert parse_policies(("random", mine, "greedy"))[1] is mine
+    with pytest.raises(ValueError, match="one policy or three"):
+        parse_policies("random,greedy")
+    with pytest.raises(ValueError, match="unknown policy 'Greedy'"):
+        parse_policies("Greedy")
+
+
+# ---- hardening: Ray fails fast and clearly --------------------------------------
+
+def test_ray_missing_is_a_clear_import_error(monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "ray", None)     # `import ray` raises ImportError
+    with pytest.raises(ImportError, match=r"pip install 'ddzfast\[ray\]'"):
+        simulate(10, backend="ray")
+
+
+def test_ray_dead_address_fails_within_seconds():
+    """Nothing listens at 127.0.0.1:1: ray.init would retry for minutes."""
+    pytest.importorskip("ray")
+    import time
+    import ray
+    if ray.is_initialized():
+        ray.shutdown()
+    begin = time.monotonic()
+    with pytest.raises(ConnectionError, match="no Ray cluster at '127.0.0.1:1'"):
+        simulate(10, backend="ray", address="127.0.0.1:1", connect_timeout=5)
+    assert time.monotonic() - begin < 30
+    assert not ray.is_initialized()
+
+
+def test_ray_address_syntax_is_checked():
+    pytest.importorskip("ray")
+    from ddzfast.simulate import check_ray_address
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        check_ray_address("127.0.0.1", 1)
+    with pytest.raises(ValueError, match="HOST:PORT"):
+        check_ray_address("127.0.0.1:99999", 1)
+    check_ray_address(None, 1)         # a local Ray: nothing to probe
+    check_ray_address("auto", 1)

@@ -1,64 +1,181 @@
 """The ``ddzfast`` command line.
 
+    ddzfast --version
     ddzfast moves HAND [--last MOVE] [--rules R]
-    ddzfast simulate --rules R --games N --policies random,greedy,greedy
-                     --threads K --seed S [--backend ray] [--out FILE]
-    ddzfast play --rules R [--seed S] [--bots greedy]
+    ddzfast simulate [--rules R] [--games N] [--policies random,greedy,greedy]
+                     [--threads K] [--seed S] [--start I] [--no-bidding]
+                     [--backend local|ray] [--address HOST:PORT]
+                     [--out FILE.npz|FILE.parquet] [--json] [--plot FILE.png]
+    ddzfast play [--rules R] [--seed S] [--bots greedy|random]
     ddzfast solve FIRST SECOND [THIRD] [--landlord SEAT] [--last CARDS --last-seat SEAT]
                   [--to-move SEAT] [--rules R] [--ban KIND] [--all] [--max-nodes N]
                   [--seconds S]
+
+Bad input never ends in a traceback: it is a one-line message on standard
+error and exit status 2. ``simulate`` checks every argument and every output
+path before it simulates, then runs in chunks of deals: each chunk is counted
+into the summary and appended to ``--out``, so memory does not grow with
+``--games`` and an interruption (Ctrl-C) or a late error keeps the rows
+already simulated.
 """
 from __future__ import annotations
 
 import argparse
-import math
+import json
+import os
+import shutil
+import signal
 import sys
+import threading
 import time
-from typing import Any
+import zipfile
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ddzfast._core import (RULES, Game, Hand, Move, classify, get_rules,
-                           legal_moves)
+from ddzfast import __version__
+from ddzfast._core import (DEAL_DTYPE, RULES, Game, Hand, Move, classify,
+                           get_rules, legal_moves)
+from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
 from ddzfast.movekind import MoveKind
-from ddzfast.simulate import simulate
+from ddzfast.report import Tally
+from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
+                              check_deal_range, check_ray_address, import_ray,
+                              parse_policies, simulate)
 
-CARD_NAMES = "3456789TJQKA2XDW"
+#: Deals simulated (and written) per chunk by ``ddzfast simulate``: small
+#: enough that memory stays flat (56 bytes a row: 3.5 MiB), large enough
+#: that starting threads per chunk costs nothing measurable.
+CHUNK_DEALS = 1 << 16
+#: The same with ``--backend ray``, where each chunk is a round of Ray tasks
+#: (56 MiB of rows): larger, so the scheduling cost stays small.
+RAY_CHUNK_DEALS = 1 << 20
+
+PASS_WORDS = ("pass", "p", "-")
 
 
 class UsageError(Exception):
     """Bad input from the user: printed as a message, exit status 2."""
 
 
-# ---- moves -----------------------------------------------------------------
-
-def _wild_text(move: Move) -> str:
-    if move.wild == 255:
-        return ""
-    if move.wild == 15:
-        return "W as kicker" if move.kind not in (
-            MoveKind.WILD_ROCKET, MoveKind.HEAVEN_ROCKET, MoveKind.HEAVEN_BOMB,
-            MoveKind.SUPER_BOMB) else "W as itself"
-    return f"W as {CARD_NAMES[move.wild]}"
+def _ascii_int(text: str) -> int | None:
+    """``text`` as an int when it is ASCII digits with an optional minus
+    sign, else None. (``str.isdigit`` and ``int`` accept '²' or '٣'.)"""
+    text = text.strip()
+    digits = text[1:] if text.startswith("-") else text
+    if not digits or not (digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
 
 
-def parse_last(text: str, rules) -> Move:
-    """A last move from ``KIND/r/n/cards`` or from card text with one reading."""
+def _int_in(lo: int, hi: int, hint: str = "") -> Callable[[str], int]:
+    """An argparse type: an ASCII integer in lo..hi."""
+    def convert(text: str) -> int:
+        value = _ascii_int(text)
+        if value is None:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is not in {lo}..{hi}{hint}")
+        return value
+    return convert
+
+
+def _seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds."""
     try:
-        if "/" in text:
-            move = Move.parse(text)
-        else:
-            readings = list(classify(Hand.parse(text, rules), rules))
-            if not readings:
-                raise UsageError(f"{text!r} is not a move in {rules.name!r}")
-            if len(readings) > 1:
-                options = ", ".join(repr(m)[len("Move.parse('"):-2] for m in readings)
-                raise UsageError(f"{text!r} can be read several ways; pass one of: {options}")
-            move = readings[0]
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+    return value
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+# ---- W readings as text --------------------------------------------------------
+
+def _card_index(text: str) -> int | None:
+    """The card index of one card's text ('8', 't', '10', 'W'), else None."""
+    t = text.strip().upper()
+    if t == "10":
+        t = "T"
+    return CARD_CHARS.index(t) if len(t) == 1 and t in CARD_CHARS else None
+
+
+def typed_form(move: Move, among: Sequence[Move]) -> str:
+    """The shortest text that picks ``move`` out of ``among``: its cards when
+    no other move has them, else ``cards=C`` (W stands for C; ``=W``: W is a
+    kicker or plays as itself), else the full ``KIND/r/n/cards`` form."""
+    if move.kind == MoveKind.PASS:
+        return "pass"
+    same = [m for m in among if m.cards == move.cards]
+    if len(same) <= 1:
+        return str(move.cards)
+    if move.wild != WILD_NONE and sum(m.wild == move.wild for m in same) == 1:
+        return f"{move.cards}={CARD_CHARS[move.wild]}"
+    return move.text
+
+
+def pick_move(text: str, candidates: Sequence[Move], rules) -> list[Move]:
+    """The moves of ``candidates`` that ``text`` names: card text (``4567W``),
+    card text with what W stands for (``4567W=8``; ``333W=W`` for W as a
+    kicker or as itself) or ``KIND/r/n/cards``. Raises UsageError for text
+    that is not a move at all."""
+    text = text.strip()
+    if "/" in text:
+        try:
+            wanted = Move.parse(text)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        return [m for m in candidates if m == wanted]
+    cards_text, sep, wild_text = text.partition("=")
+    try:
+        cards = Hand.parse(cards_text, rules)
     except ValueError as e:
         raise UsageError(str(e)) from None
+    found = [m for m in candidates if m.cards == cards]
+    if sep:
+        wild = _card_index(wild_text)
+        if wild is None:
+            raise UsageError(f"after '=' comes the card W stands for (e.g. 4567W=8, or "
+                             f"=W for W as a kicker or itself), not {wild_text!r}")
+        if cards["W"] == 0:
+            raise UsageError(f"{cards} has no W: leave out '={wild_text}'")
+        found = [m for m in found if m.wild == wild]
+    return found
+
+
+# ---- moves -----------------------------------------------------------------
+
+def parse_last(text: str, rules) -> Move:
+    """A last move from ``KIND/r/n/cards`` or from card text (``=C`` saying
+    what W stands for) with one reading."""
+    if text.strip().lower() in PASS_WORDS:
+        raise UsageError("--last is the move to beat, and a pass beats nothing: leave "
+                         "--last out to list the moves that lead a trick")
+    if "/" in text:
+        try:
+            move = Move.parse(text)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    else:
+        try:
+            readings = list(classify(Hand.parse(text.partition("=")[0], rules), rules))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        found = pick_move(text, readings, rules)
+        if not found:
+            raise UsageError(f"{text!r} is not a move in {rules.name!r}")
+        if len(found) > 1:
+            options = ", ".join(f"{typed_form(m, readings)} ({m})" for m in found)
+            raise UsageError(f"{text!r} can be read several ways; pass one of: {options}")
+        move = found[0]
     if move.kind == MoveKind.PASS:
-        raise UsageError("the last move must not be a pass")
+        raise UsageError("--last is the move to beat, and a pass beats nothing: leave "
+                         "--last out to list the moves that lead a trick")
     return move
 
 
@@ -74,19 +191,28 @@ def cmd_moves(args) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     what = f"after {last}" if last else "leading"
-    print(f"{rules.name}: {hand} {what}: {len(moves)} legal moves")
+    print(f"{rules.name}: {hand} {what}: {_plural(len(moves), 'legal move')}")
     print(f"{'#':>5}  {'kind':14s} {'cards':22s} {'rank':>4} {'len':>3}  wildcard")
     for i, m in enumerate(moves):
-        rank = "" if m.kind == MoveKind.PASS else CARD_NAMES[m.rank]
+        rank = "" if m.kind == MoveKind.PASS else CARD_CHARS[m.rank]
         print(f"{i:>5}  {m.kind.name:14s} {str(m.cards) or '-':22s} {rank:>4} "
-              f"{m.length:>3}  {_wild_text(m)}")
+              f"{m.length:>3}  {m.wild_text}")
     return 0
 
 
 # ---- simulate ----------------------------------------------------------------
 
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}"
+
+
 class ProgressBar:
-    """A one-line progress bar on a stream (standard error)."""
+    """A one-line progress bar with rate and ETA on a stream (standard error).
+    A terminal redraws at most ten times a second; a log gets a line per
+    tenth of the run."""
 
     def __init__(self, total: int, stream=None, width: int = 30):
         self.total = max(total, 1)
@@ -99,8 +225,6 @@ class ProgressBar:
     def __call__(self, done: int) -> None:
         frac = done / self.total
         now = time.perf_counter()
-        # a terminal redraws at most ten times a second; a log gets a line
-        # per tenth of the run
         if self.tty:
             if now - self.shown < 0.1 and done < self.total:
                 return
@@ -110,10 +234,17 @@ class ProgressBar:
         else:
             self.shown = frac
         filled = int(frac * self.width)
-        rate = done / max(now - self.start, 1e-9)
+        elapsed = max(now - self.start, 1e-9)
+        rate = done / elapsed
+        if done >= self.total:
+            tail = f"in {_clock(elapsed)}"
+        elif done > 0:
+            tail = f"ETA {_clock((self.total - done) / rate)}"
+        else:
+            tail = "ETA ?"
         self.stream.write(f"{chr(13) if self.tty else ''}[{'#' * filled}"
                           f"{'.' * (self.width - filled)}] {frac:6.1%} "
-                          f"{done}/{self.total} deals, {rate:,.0f}/s"
+                          f"{done}/{self.total} deals, {rate:,.0f}/s, {tail}"
                           f"{'' if self.tty else chr(10)}")
         self.stream.flush()
 
@@ -123,83 +254,269 @@ class ProgressBar:
             self.stream.flush()
 
 
-def wilson_interval(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
+def _fmt(x, digits: int = 4) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def _ci(iv, digits: int = 4) -> str:
+    return "" if iv is None else f"(95% CI {iv[0]:.{digits}f} .. {iv[1]:.{digits}f})"
+
+
+def summary_text(summary: dict, seconds: float) -> str:
+    """The summary of ``report.Tally.summary()`` as aligned text lines."""
+    n = summary["deals"]
     if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def summary(rows: np.ndarray, seconds: float) -> str:
-    n = len(rows)
-    wins = int((rows["winner"] == 0).sum())
-    lo, hi = wilson_interval(wins, n)
-    mult = rows["multiplier"]
+        return "no deals were simulated (--games 0): nothing to summarise"
+    land = summary["landlord"]
     lines = [
         ("deals", f"{n}"),
-        ("landlord win rate", f"{wins / n if n else 0:.4f}  (95% CI {lo:.4f} .. {hi:.4f})"),
-        ("multiplier mean / max", f"{mult.mean() if n else 0:.3f} / {mult.max() if n else 0}"),
-        ("bombs per deal", f"{rows['bombs'].mean() if n else 0:.3f}"),
-        ("spring rate", f"{rows['spring'].mean() if n else 0:.4f}"),
-        ("anti-spring rate", f"{rows['anti_spring'].mean() if n else 0:.4f}"),
-        ("moves per deal", f"{rows['moves'].mean() if n else 0:.2f}"),
-        ("deals per second", f"{n / seconds if seconds > 0 else float('inf'):,.0f}"),
+        ("landlord win rate", f"{_fmt(land['win_rate'])}  {_ci(land['win_rate_ci95'])}"),
+    ]
+    for s in summary["seats"]:
+        lines.append((f"seat {s['seat']} ({s['policy']})",
+                      f"win rate {_fmt(s['win_rate'])} {_ci(s['win_rate_ci95'])}, "
+                      f"mean score {_fmt(s['mean_score'], 3)} "
+                      f"{_ci(s['mean_score_ci95'], 3)}"))
+    if len(summary["by_policy"]) > 1:
+        for name, p in summary["by_policy"].items():
+            seats = ", ".join(map(str, p["seats"]))
+            lines.append((f"policy {name} (seat{'s' if len(p['seats']) > 1 else ''} "
+                          f"{seats})",
+                          f"win rate {_fmt(p['win_rate'])} {_ci(p['win_rate_ci95'])}, "
+                          f"mean score {_fmt(p['mean_score'], 3)}"))
+    lines += [
+        ("multiplier mean / max", f"{summary['multiplier_mean']:.3f} / "
+                                  f"{summary['multiplier_max']}"),
+        ("bombs per deal", f"{summary['bombs_per_deal']:.3f}"),
+        ("spring rate", f"{summary['spring_rate']:.4f}"),
+        ("anti-spring rate", f"{summary['anti_spring_rate']:.4f}"),
+        ("moves per deal", f"{summary['moves_per_deal']:.2f}"),
+        ("deals per second", f"{n / seconds:,.0f}" if seconds > 0 else "-"),
     ]
     width = max(len(k) for k, _ in lines)
-    return "\n".join(f"{k:<{width}}  {v}" for k, v in lines)
+    return "\n".join(f"{k:<{width}}  {v}" for k, v in lines) + \
+        "\n(win rates: Wilson interval; mean scores: normal approximation)"
 
 
-def write_rows(rows: np.ndarray, path: str) -> None:
-    if path.endswith(".npz"):
-        np.savez_compressed(path, deals=rows)
-    elif path.endswith(".parquet"):
+def _check_output(path: str, option: str) -> None:
+    """Refuse, before any work, a path that cannot be written."""
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise UsageError(f"{option} {path}: the directory {parent} does not exist")
+    if os.path.isdir(path):
+        raise UsageError(f"{option} {path}: that is a directory; give a file name")
+    if not os.access(parent, os.W_OK) or (os.path.exists(path)
+                                          and not os.access(path, os.W_OK)):
+        raise UsageError(f"{option} {path}: not writable")
+
+
+class NpzRowWriter:
+    """Rows streamed to ``path + '.part'`` (raw DEAL_DTYPE bytes, readable
+    with ``np.fromfile(part, DEAL_DTYPE)`` should the process be killed), then
+    on ``close`` compressed into ``path`` as ``np.savez_compressed(path,
+    deals=rows)`` would write it."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.part = path + ".part"
+        self.count = 0
+        try:
+            self.file = open(self.part, "wb")
+        except OSError as e:
+            raise UsageError(f"--out {path}: {e.strerror or e}") from None
+
+    def write(self, rows: np.ndarray) -> None:
+        self.file.write(np.ascontiguousarray(rows, dtype=DEAL_DTYPE).tobytes())
+        self.count += len(rows)
+
+    def close(self) -> None:
+        self.file.close()
+        header = {"descr": np.lib.format.dtype_to_descr(DEAL_DTYPE),
+                  "fortran_order": False, "shape": (self.count,)}
+        with zipfile.ZipFile(self.path, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as zf, \
+                zf.open("deals.npy", "w", force_zip64=True) as member, \
+                open(self.part, "rb") as src:
+            np.lib.format.write_array_header_1_0(member, header)
+            shutil.copyfileobj(src, member, 1 << 24)
+        os.remove(self.part)
+
+
+class ParquetRowWriter:
+    """Rows appended to a Parquet file, one row group per chunk; ``scores``
+    becomes the columns ``score0``..``score2`` (as ``report.rows_to_frame``).
+    ``close`` leaves a valid file with every row written so far."""
+
+    def __init__(self, path: str):
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
         except ImportError:
-            raise UsageError("writing Parquet needs pyarrow (pip install pyarrow)") from None
-        names = rows.dtype.names or ()
-        columns = {name: rows[name] for name in names if name != "scores"}
-        for seat in range(3):
-            columns[f"score{seat}"] = rows["scores"][:, seat]
-        pq.write_table(pa.table(columns), path)
-    else:
+            raise UsageError("--out FILE.parquet needs pyarrow: pip install 'ddzfast[parquet]' "
+                             "(or pyarrow), or write FILE.npz") from None
+        self.pa = pa
+        self.path = path
+        self.count = 0
+        schema = self._table(np.zeros(0, dtype=DEAL_DTYPE)).schema
+        try:
+            self.writer = pq.ParquetWriter(path, schema)
+        except OSError as e:
+            raise UsageError(f"--out {path}: {e}") from None
+
+    def _table(self, rows: np.ndarray):
+        columns = {}
+        for name in rows.dtype.names or ():
+            if name == "scores":
+                for seat in range(3):
+                    columns[f"score{seat}"] = np.ascontiguousarray(rows["scores"][:, seat])
+            else:
+                columns[name] = np.ascontiguousarray(rows[name])
+        return self.pa.table(columns)
+
+    def write(self, rows: np.ndarray) -> None:
+        self.writer.write_table(self._table(rows))
+        self.count += len(rows)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+def open_rows_writer(path: str, games: int):
+    """A writer for ``--out``, opened (so checked) before any simulation."""
+    if not path.endswith((".npz", ".parquet")):
         raise UsageError(f"--out must end in .npz or .parquet, not {path!r}")
+    _check_output(path, "--out")
+    need = games * DEAL_DTYPE.itemsize
+    free = shutil.disk_usage(os.path.dirname(os.path.abspath(path))).free
+    if need > free:
+        raise UsageError(f"--out {path}: {games} deals take up to {need / 2**30:,.1f} GiB "
+                         f"before compression, and that disk has {free / 2**30:,.1f} GiB "
+                         f"free; simulate fewer (--games, --start) at a time")
+    if path.endswith(".parquet"):
+        return ParquetRowWriter(path)
+    return NpzRowWriter(path)
+
+
+def _check_plot(path: str) -> None:
+    if not path.lower().endswith(".png"):
+        raise UsageError(f"--plot writes a PNG: the file name must end in .png, "
+                         f"not {path!r}")
+    _check_output(path, "--plot")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError("--plot needs matplotlib: pip install 'ddzfast[plot]'") from None
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def cmd_simulate(args) -> int:
-    if args.games < 0:
-        raise UsageError("--games must not be negative")
-    if args.threads < 1:
-        raise UsageError("--threads must be at least 1")
-    if args.out and not args.out.endswith((".npz", ".parquet")):
-        raise UsageError(f"--out must end in .npz or .parquet, not {args.out!r}")
+    # every check first: nothing is simulated for a run that cannot finish
     try:
-        policies = tuple(p.strip() for p in args.policies.split(","))
-        bar = ProgressBar(args.games) if not args.quiet else None
-        start = time.perf_counter()
-        rows = simulate(args.games, args.rules, policies, seed=args.seed,
-                        threads=args.threads, bidding=not args.no_bidding,
-                        backend=args.backend, address=args.address, progress=bar)
-        seconds = time.perf_counter() - start
-    except ValueError as e:
+        policies = parse_policies(args.policies)
+        check_deal_range(args.games, args.start)
+    except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
-    if bar is not None:
-        bar.close()
-    print(f"{args.rules}, policies {','.join(policies)}, seed {args.seed}, "
-          f"{args.threads} thread(s), backend {args.backend}")
-    print(summary(rows, seconds))
-    if args.out:
-        write_rows(rows, args.out)
-        print(f"rows written to {args.out}")
+    if args.backend == "ray":
+        try:
+            ray = import_ray()
+        except ImportError as e:
+            raise UsageError(str(e)) from None
+        if not ray.is_initialized():
+            try:
+                check_ray_address(args.address, args.connect_timeout)
+            except (ConnectionError, ValueError) as e:
+                raise UsageError(str(e)) from None
+    if args.plot:
+        _check_plot(args.plot)
+    writer = open_rows_writer(args.out, args.games) if args.out else None
+    info = sys.stderr if args.json else sys.stdout
+    chunk = args.chunk or (RAY_CHUNK_DEALS if args.backend == "ray" else CHUNK_DEALS)
+    tally = Tally([str(p) for p in policies])     # the CLI's policies are names
+    bar = ProgressBar(args.games) if not args.quiet and args.games > 0 else None
+    begin = time.perf_counter()
+    done = 0
+    problem = None
+    # SIGTERM (a batch system's stop) ends the run as Ctrl-C does: the rows
+    # so far are kept and summarised
+    old_term = None
+    if threading.current_thread() is threading.main_thread():
+        old_term = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        while done < args.games:
+            n = min(chunk, args.games - done)
+            offset = done
+
+            def progress(k: int, offset: int = offset) -> None:
+                if bar is not None:
+                    bar(offset + k)
+
+            rows = simulate(n, args.rules, policies, seed=args.seed, threads=args.threads,
+                            bidding=not args.no_bidding, backend=args.backend,
+                            address=args.address, start=args.start + done,
+                            progress=progress if bar is not None else None,
+                            connect_timeout=args.connect_timeout)
+            if writer is not None:
+                writer.write(rows)
+            tally.add(rows)
+            done += n
+    except KeyboardInterrupt:
+        problem = f"interrupted after {done} of {args.games} deals"
+    except (ValueError, TypeError, ConnectionError, ImportError, MemoryError) as e:
+        problem = f"stopped after {done} of {args.games} deals: {e}"
+    finally:
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)
+        if bar is not None:
+            bar.close()
+        if writer is not None:
+            try:
+                writer.close()
+            except OSError as e:
+                raise UsageError(f"--out {args.out}: {e}") from None
+    seconds = time.perf_counter() - begin
+    summary = tally.summary()
+    if args.json:
+        summary["run"] = {"rules": args.rules, "policies": list(policies),
+                          "seed": args.seed, "start": args.start, "games": args.games,
+                          "threads": args.threads, "backend": args.backend,
+                          "bidding": not args.no_bidding, "seconds": seconds,
+                          "complete": problem is None}
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"{args.rules}, policies {','.join(map(str, policies))}, seed {args.seed}, "
+              f"{args.threads} thread(s), backend {args.backend}")
+        print(summary_text(summary, seconds))
+    if writer is not None:
+        print(f"{_plural(writer.count, 'row')} written to {args.out}", file=info)
+    if args.plot:
+        if tally.deals:
+            from ddzfast.report import plot_rows
+            plot_rows(tally, args.plot, title=f"{args.rules}: {tally.deals:,} deals, "
+                      f"policies {', '.join(map(str, policies))}, seed {args.seed}")
+            print(f"plot written to {args.plot}", file=info)
+        else:
+            print("no deals: no plot written", file=info)
+    if problem:
+        print(f"ddzfast simulate: {problem}", file=sys.stderr)
+        return 130 if problem.startswith("interrupted") else 1
     return 0
 
 
 # ---- play ------------------------------------------------------------------------
+
+PLAY_HELP = """\
+  33, 34567      play those cards
+  4567W=8        W stands for 8 (a W move with several readings); 333W=W: W is a
+                 kicker or plays as itself
+  STRAIGHT/4/5/4567W   a move in full (KIND/rank/length/cards, as '?' shows)
+  #N             move N of the '?' list
+  pass           pass (also p or -)
+  ?              list your legal moves with what to type for each
+  q              quit
+"""
+
 
 def _ask(prompt: str, out) -> str:
     out.write(prompt)
@@ -212,49 +529,51 @@ def _ask(prompt: str, out) -> str:
 
 def _choose_move(game: Game, text: str, legal):
     """The legal move the person meant, or a message saying why not."""
-    if text.lower() in ("pass", "p", "-"):
+    if text.lower() in PASS_WORDS:
         for m in legal:
             if m.kind == MoveKind.PASS:
                 return m, None
         return None, "you cannot pass when leading"
     if text.startswith("#"):
-        if text[1:].isdigit() and int(text[1:]) < len(legal):
-            return legal[int(text[1:])], None
+        i = _ascii_int(text[1:])
+        if i is not None and 0 <= i < len(legal):
+            return legal[i], None
         return None, f"there is no move {text} (#0..#{len(legal) - 1}; '?' lists them)"
     try:
-        cards = Hand.parse(text, game.rules)
-    except ValueError as e:
+        matches = pick_move(text, list(legal), game.rules)
+    except UsageError as e:
         return None, str(e)
-    matches = [m for m in legal if m.cards == cards]
     if not matches:
-        return None, f"{cards} is not a legal move now ('?' lists the legal moves)"
+        return None, f"{text} is not a legal move now ('?' lists the legal moves)"
     if len(matches) > 1:
-        options = "; ".join(f"#{list(legal).index(m)} {m}" for m in matches)
-        return None, f"{cards} can be played several ways: {options}; type one #number"
+        options = "; ".join(f"{typed_form(m, list(legal))} ({m})" for m in matches)
+        return None, f"{text} can be played several ways: type one of {options}"
     return matches[0], None
 
 
-def cmd_play(args, out=sys.stdout) -> int:
+def cmd_play(args, out=None) -> int:
+    out = out if out is not None else sys.stdout
     rules = get_rules(args.rules)
-    seed = args.seed
-    game = Game(rules, seed, bidding=True, first_bidder=0)
+    game = Game(rules, args.seed, bidding=True, first_bidder=0)
     you = 0
     names = {0: "you", 1: "bot 1", 2: "bot 2"}
     out.write(f"ddzfast {rules.name}: you are seat 0 against two '{args.bots}' bots "
-              f"(seed {game.seed}). Type cards like 33 or 34567, 'pass', "
-              f"'?' for your legal moves, #N for move N of that list, 'q' to quit.\n")
+              f"(seed {game.seed}). Type cards like 33 or 34567, 4567W=8 to say W "
+              f"stands for 8, 'pass', '?' for your legal moves, #N for move N of that "
+              f"list, 'help' for more, 'q' to quit.\n")
     try:
         while game.phase == "bidding":
             if game.to_move == you:
                 out.write(f"your hand: {game.hands[you]}\n")
-                text = _ask(f"your bid {game.legal_bids()} (0 passes): ", out)
+                legal_bids = game.legal_bids()
+                text = _ask(f"your bid {legal_bids} (0 passes): ", out)
                 if text.lower() in ("q", "quit"):
                     return 0
-                try:
-                    game.bid(int(text))
-                except ValueError:
-                    out.write(f"not a legal bid: {text!r}; choose from {game.legal_bids()}\n")
+                points = _ascii_int(text)
+                if points is None or points not in legal_bids:
+                    out.write(f"not a legal bid: {text!r}; choose from {legal_bids}\n")
                     continue
+                game.bid(points)
             else:
                 seat = game.to_move
                 assert seat is not None
@@ -279,15 +598,21 @@ def cmd_play(args, out=sys.stdout) -> int:
             text = _ask("your move: ", out)
             if text.lower() in ("q", "quit"):
                 return 0
+            if text.lower() in ("help", "h"):
+                out.write(PLAY_HELP)
+                continue
             if text == "?":
-                for i, m in enumerate(legal):
-                    out.write(f"  #{i} {m}\n")
+                moves = list(legal)
+                out.write(f"{_plural(len(moves), 'legal move')}:\n")
+                for i, m in enumerate(moves):
+                    out.write(f"  #{i:<3} {str(m):34s} type {typed_form(m, moves)}\n")
                 continue
             move, problem = _choose_move(game, text, legal)
             if problem:
                 out.write(problem + "\n")
                 continue
             game.play(move)
+            out.write(f"you play: {move}\n")
     except EOFError:
         out.write("\nbye\n")
         return 0
@@ -420,32 +745,49 @@ def cmd_solve(args, out=None) -> int:
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="ddzfast", description="Dou Dizhu legal moves, "
                                  "simulation and play (rule sets: classic, biegang, super)")
+    ap.add_argument("--version", action="version", version=f"ddzfast {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
 
     m = sub.add_parser("moves", help="list the legal moves of a hand")
     m.add_argument("hand", help="card text, e.g. 33W45678")
-    m.add_argument("--last", help="the move to beat: card text or KIND/r/n/cards")
+    m.add_argument("--last", help="the move to beat: card text (4567W=8 says what W "
+                   "stands for) or KIND/r/n/cards")
     m.add_argument("--rules", default="classic", choices=sorted(RULES))
     m.set_defaults(func=cmd_moves)
 
+    seed_type = _int_in(0, MAX_SEED, " (seeds are 0 .. 2**64 - 1)")
     s = sub.add_parser("simulate", help="simulate deals with built-in policies")
     s.add_argument("--rules", default="classic", choices=sorted(RULES))
-    s.add_argument("--games", type=int, default=10000)
+    s.add_argument("--games", type=_int_in(0, MAX_DEAL_INDEX), default=10000)
     s.add_argument("--policies", default="random,random,random",
                    help="one or three of: random, greedy (comma-separated)")
-    s.add_argument("--threads", type=int, default=1)
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1)
+    s.add_argument("--seed", type=seed_type, default=0)
+    s.add_argument("--start", type=_int_in(0, MAX_DEAL_INDEX), default=0,
+                   help="index of the first deal (to split a run: the rows of "
+                        "--start S --games N are rows S..S+N-1 of one long run)")
     s.add_argument("--backend", default="local", choices=["local", "ray"])
     s.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
+    s.add_argument("--connect-timeout", type=_seconds, default=RAY_CONNECT_TIMEOUT,
+                   help="seconds to wait for the Ray address to answer "
+                        f"(default {RAY_CONNECT_TIMEOUT:g})")
     s.add_argument("--no-bidding", action="store_true",
                    help="landlord seat 0, base 1, as DouZero")
-    s.add_argument("--out", help="write the rows to FILE.npz or FILE.parquet")
+    s.add_argument("--out", help="write the rows to FILE.npz or FILE.parquet (streamed "
+                                 "in chunks)")
+    s.add_argument("--json", action="store_true",
+                   help="print the summary as JSON (other messages go to stderr)")
+    s.add_argument("--plot", help="save a PNG of the score distributions and win rates "
+                                  "(needs matplotlib)")
+    s.add_argument("--chunk", type=_int_in(1, 1 << 24), default=None,
+                   help=f"deals per chunk simulated and written (default {CHUNK_DEALS}; "
+                        f"{RAY_CHUNK_DEALS} with --backend ray)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play one deal in the terminal against two bots")
     p.add_argument("--rules", default="classic", choices=sorted(RULES))
-    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--seed", type=seed_type, default=None)
     p.add_argument("--bots", default="greedy", choices=["random", "greedy"])
     p.set_defaults(func=cmd_play)
 
@@ -457,16 +799,21 @@ def build_parser() -> argparse.ArgumentParser:
         "Y = small joker, Z = big joker).")
     v.add_argument("hands", nargs="+", metavar="HAND",
                    help="the hands of seats 0, 1 (and 2), e.g. KK5543 225543")
-    v.add_argument("--landlord", type=int, default=None, help="landlord seat (three hands)")
-    v.add_argument("--to-move", type=int, default=0, help="the seat to move (default 0)")
+    seat_type = _int_in(0, 2, " (a seat is 0, 1 or 2)")
+    v.add_argument("--landlord", type=seat_type, default=None,
+                   help="landlord seat (three hands)")
+    v.add_argument("--to-move", type=seat_type, default=0,
+                   help="the seat to move (default 0)")
     v.add_argument("--last", default=None,
                    help="the move to beat: cards or KIND/r/n/cards (with --last-seat)")
-    v.add_argument("--last-seat", type=int, default=None, help="the seat that played --last")
+    v.add_argument("--last-seat", type=seat_type, default=None,
+                   help="the seat that played --last")
     v.add_argument("--rules", default="classic", choices=sorted(RULES))
     v.add_argument("--ban", action="append", metavar="KIND",
                    help="a move kind the puzzle bans, e.g. TRIPLE_PAIR (3+2); repeatable")
     v.add_argument("--all", action="store_true", help="list every winning move")
-    v.add_argument("--max-nodes", type=int, default=None, help="stop after N positions")
+    v.add_argument("--max-nodes", type=_int_in(1, (1 << 63) - 1), default=None,
+                   help="stop after N positions")
     v.add_argument("--seconds", type=float, default=None, help="stop after S seconds")
     v.set_defaults(func=cmd_solve)
     return ap
@@ -479,6 +826,9 @@ def main(argv=None) -> int:
     except UsageError as e:
         print(f"ddzfast {args.command}: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\nddzfast {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

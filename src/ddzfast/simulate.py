@@ -14,48 +14,160 @@ seed=0, threads=1, bidding=True, backend="local")`` returns a numpy array of
 * ``moves`` (non-pass moves played) and ``bombs`` (bomb-tier moves played).
 
 Deal ``i`` of a run seeded ``seed`` depends only on ``(seed, i)``, so the rows
-are the same whatever the thread count, backend or split.
+are the same whatever the thread count, backend or split. Deal indices are
+``0 .. MAX_DEAL_INDEX`` (the int64 range): ``start >= 0`` and
+``start + games <= MAX_DEAL_INDEX``.
 
-Policies: ``"random"`` (uniform over the legal bids and moves) and
-``"greedy"`` (bid by a hand-strength score: 2 per 2, 2 for X, 3 for D, 3 for W,
-1 per A, 4 per four of a kind, bidding 1/2/3 from 6/9/12 points; take a move
-that empties the hand; lead the move that sheds the most cards, lowest rank
-first and natural cards before W, bombs last; follow with the cheapest beating
-non-bomb, pass a partner's move, bomb only when the last player holds at
-most 4 cards) run in C without the GIL. A Python callable is also accepted:
-``policy(game, legal)`` gets the ``Game`` and, while bidding, the list of
-legal bids (return one), while playing the ``MoveList`` of legal moves
-(return a Move, a row or an index). Deals with a callable run one by one in
-Python (slower), with the same rows format.
+Policies
+--------
+``"random"`` (uniform over the legal bids and moves) and ``"greedy"`` (bid by
+a hand-strength score: 2 per 2, 2 for X, 3 for D, 3 for W, 1 per A, 4 per four
+of a kind, bidding 1/2/3 from 6/9/12 points; take a move that empties the
+hand; lead the move that sheds the most cards, lowest rank first and natural
+cards before W, bombs last; follow with the cheapest beating non-bomb, pass a
+partner's move, bomb only when the last player holds at most 4 cards) run in C
+without the GIL. ``parse_policies`` reads them from text (``"greedy"`` or
+``"random,greedy,greedy"``), for ``simulate`` and the command line alike.
+
+A Python callable is also accepted, with one contract in both phases::
+
+    policy(game: Game, legal) -> int
+
+``legal`` is the list of legal bids while bidding (``game.phase ==
+"bidding"``; 0 is a pass) and the ``MoveList`` of legal moves while playing;
+the policy returns the INDEX of its choice in ``legal`` (``legal[i]`` is bid
+or played). While playing it may instead return the ``Move`` itself or a
+``MOVE_DTYPE`` row. A bool, an index out of range, a move that is not legal
+or anything else raises ValueError or TypeError naming the seat and the
+policy. Deals with a callable run one by one in Python (slower), with the
+same rows format.
 """
 from __future__ import annotations
 
 import numbers
+import os
+import socket
+import time
 from typing import Callable, Sequence, Union
 
 import numpy as np
 
-from ddzfast._core import (DEAL_DTYPE, POLICIES, Game, _score_row,
-                           _simulate_native, deal_seed, get_rules)
+from ddzfast._core import (DEAL_DTYPE, MOVE_DTYPE, POLICIES, Game, Move,
+                           _score_row, _simulate_native, deal_seed, get_rules)
+from ddzfast.constants import check_threads
 
 Policy = Union[str, Callable]
 
-__all__ = ["simulate", "DEAL_DTYPE", "deal_seed", "play_deal"]
+__all__ = ["simulate", "DEAL_DTYPE", "deal_seed", "play_deal", "parse_policies",
+           "policy_name", "check_deal_range", "MAX_DEAL_INDEX", "MAX_SEED",
+           "RAY_CONNECT_TIMEOUT"]
+
+#: The largest deal index (deal indices are int64 in the engine).
+MAX_DEAL_INDEX = (1 << 63) - 1
+#: The largest seed (seeds are uint64).
+MAX_SEED = (1 << 64) - 1
+#: Seconds to wait for a Ray cluster address to accept a connection before
+#: ``simulate(backend="ray", address=...)`` gives up with ConnectionError
+#: (``ray.init`` itself retries an unreachable address for minutes).
+RAY_CONNECT_TIMEOUT = 10.0
+
+BACKENDS = ("local", "ray")
 
 
-def _check_policies(policies) -> tuple:
+def _check_int(value, what: str) -> int:
+    """``value`` as an int; TypeError for a bool, a float or anything else."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__} {value!r}")
+    return int(value)
+
+
+def check_deal_range(games, start=0) -> tuple[int, int]:
+    """``(games, start)`` as ints with ``0 <= start`` and ``start + games <=
+    MAX_DEAL_INDEX``, else TypeError/ValueError."""
+    games = _check_int(games, "games")
+    start = _check_int(start, "start")
+    if games < 0:
+        raise ValueError(f"games must not be negative, not {games}")
+    if start < 0:
+        raise ValueError(f"start must not be negative, not {start} (deal indices are "
+                         f"0 .. 2**63 - 1)")
+    if start + games > MAX_DEAL_INDEX:
+        raise ValueError(f"start + games must be at most 2**63 - 1 (deal indices are "
+                         f"int64), not {start} + {games}")
+    return games, start
+
+
+def check_seed(seed) -> int:
+    """``seed`` as an int in 0 .. 2**64 - 1, else TypeError/ValueError."""
+    seed = _check_int(seed, "seed")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {seed}")
+    return seed
+
+
+def policy_name(policy: Policy) -> str:
+    """A policy as text: a built-in's name, a callable's qualified name."""
+    if isinstance(policy, str):
+        return policy
+    return getattr(policy, "__qualname__", None) or getattr(policy, "__name__", None) \
+        or repr(policy)
+
+
+def parse_policies(policies: str | Sequence[Policy]) -> tuple[Policy, Policy, Policy]:
+    """Three policies, one per seat, from text (``"greedy"``,
+    ``"random,greedy,greedy"``) or a sequence of names and callables; one
+    policy is used for all three seats. The one parser of policy text: both
+    ``simulate`` and the command line use it."""
     if isinstance(policies, str):
-        policies = tuple(p.strip() for p in policies.split(","))
-    policies = tuple(policies)
-    if len(policies) == 1:
-        policies = policies * 3
-    if len(policies) != 3:
-        raise ValueError(f"give one policy or three (one per seat), not {len(policies)}")
-    for p in policies:
-        if not callable(p) and p not in POLICIES:
+        items: tuple = tuple(p.strip() for p in policies.split(","))
+    elif callable(policies):
+        items = (policies,)
+    else:
+        try:
+            items = tuple(policies)
+        except TypeError:
+            raise TypeError(f"policies must be text, a callable or a sequence of them, "
+                            f"not {type(policies).__name__}") from None
+    if len(items) == 1:
+        items = items * 3
+    if len(items) != 3:
+        raise ValueError(f"give one policy or three (one per seat), not {len(items)}")
+    for p in items:
+        if callable(p):
+            continue
+        if not isinstance(p, str):
+            raise TypeError(f"a policy is one of {', '.join(POLICIES)} or a callable, "
+                            f"not {type(p).__name__} {p!r}")
+        if p not in POLICIES:
             raise ValueError(f"unknown policy {p!r}: use {', '.join(POLICIES)} "
                              f"or a callable")
-    return policies
+    return items[0], items[1], items[2]
+
+
+def _policy_choice(policy: Callable, game: Game, seat: int):
+    """Ask a callable policy for its choice and turn it into a bid or a Move,
+    enforcing the contract of the module docstring."""
+    bidding = game.phase == "bidding"
+    legal = game.legal_bids() if bidding else game.legal_moves()
+    choice = policy(game, legal)
+    who = f"policy {policy_name(policy)!r} (seat {seat})"
+    if isinstance(choice, bool):
+        raise TypeError(f"{who} returned the bool {choice}: return the index of its "
+                        f"choice in legal")
+    if isinstance(choice, numbers.Integral):
+        i = int(choice)
+        if not 0 <= i < len(legal):
+            raise ValueError(f"{who} returned index {i}, but legal has {len(legal)} "
+                             f"{'bids' if bidding else 'moves'} (0 .. {len(legal) - 1})")
+        return legal[i]
+    if bidding:
+        raise TypeError(f"{who} returned {type(choice).__name__} {choice!r} while "
+                        f"bidding: return the index of a bid in legal")
+    if isinstance(choice, Move) or (isinstance(choice, np.void)
+                                     and choice.dtype == MOVE_DTYPE):
+        return choice
+    raise TypeError(f"{who} returned {type(choice).__name__} {choice!r}: return an "
+                    f"index into legal, a Move or a MOVE_DTYPE row")
 
 
 def play_deal(rules, policies: Sequence[Policy], seed: int, first_bidder: int = 0,
@@ -66,49 +178,83 @@ def play_deal(rules, policies: Sequence[Policy], seed: int, first_bidder: int = 
         seat = game.to_move
         assert seat is not None
         policy = policies[seat]
-        if game.phase == "bidding":
-            if callable(policy):
-                game.bid(policy(game, game.legal_bids()))
-            else:
+        if not callable(policy):
+            if game.phase == "bidding":
                 game.bid(game.policy_bid(policy))
-        elif callable(policy):
-            legal = game.legal_moves()
-            choice = policy(game, legal)
-            if isinstance(choice, numbers.Integral):
-                choice = legal[int(choice)]
-            game.play(choice)
-        else:
-            game.play(game.policy_move(policy))
+            else:
+                game.play(game.policy_move(policy))
+            continue
+        choice = _policy_choice(policy, game, seat)
+        try:
+            if game.phase == "bidding":
+                game.bid(choice)
+            else:
+                game.play(choice)
+        except ValueError as e:
+            raise type(e)(f"policy {policy_name(policy)!r} (seat {seat}) chose "
+                          f"{choice}: {e}") from None
     return _score_row(game)
+
+
+def _memory_bytes() -> int | None:
+    """The machine's physical memory, when the system says."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):
+        return None
 
 
 def simulate(games: int, rules="classic", policies=("random", "random", "random"),
              seed: int = 0, threads: int = 1, bidding: bool = True,
              backend: str = "local", address: str | None = None,
              start: int = 0, tasks: int | None = None,
-             progress: Callable[[int], None] | None = None) -> np.ndarray:
+             progress: Callable[[int], None] | None = None,
+             connect_timeout: float = RAY_CONNECT_TIMEOUT) -> np.ndarray:
     """Play ``games`` deals (deal indices ``start .. start + games - 1``) and
     return their DEAL_DTYPE rows; see the module docstring.
 
-    ``backend="ray"`` splits the deals into ``tasks`` seed ranges (default: 4
-    per CPU of the cluster) run as Ray tasks on the cluster that
+    ``threads``: 1 .. MAX_THREADS (never more are started than the machine
+    has CPUs). ``backend="ray"`` splits the deals into ``tasks`` seed ranges
+    (default: 4 per CPU of the cluster) run as Ray tasks on the cluster that
     ``ray.init(address=address)`` connects to (a local Ray when None; an
-    already initialised Ray is used as it is). ``progress``, when given, is
-    called with the number of deals finished so far.
+    already initialised Ray is used as it is); an address that accepts no
+    connection within ``connect_timeout`` seconds raises ConnectionError.
+    ``progress``, when given, is called with the number of deals finished so
+    far. Bad arguments raise TypeError or ValueError before any work; so does
+    a result larger than the machine's memory (simulate in parts with
+    ``start``, or use ``ddzfast simulate --out``, which streams to disk).
     """
-    if not isinstance(games, numbers.Integral) or games < 0:
-        raise ValueError(f"games must be a non-negative int, not {games!r}")
-    if not isinstance(seed, numbers.Integral) or not 0 <= seed < (1 << 64):
-        raise ValueError(f"seed must be an int in 0 .. 2**64 - 1, not {seed!r}")
-    if not isinstance(threads, numbers.Integral) or threads < 1:
-        raise ValueError(f"threads must be a positive int, not {threads!r}")
+    games, start = check_deal_range(games, start)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    if not isinstance(bidding, (bool, np.bool_)):
+        raise TypeError(f"bidding must be a bool, not {type(bidding).__name__}")
+    bidding = bool(bidding)
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend is 'local' or 'ray', not {backend!r}")
+    if address is not None and not isinstance(address, str):
+        raise TypeError(f"address must be text or None, not {type(address).__name__}")
+    if tasks is not None:
+        tasks = _check_int(tasks, "tasks")
+        if tasks < 1:
+            raise ValueError(f"tasks must be at least 1, not {tasks}")
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be a callable (or None)")
+    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, numbers.Real) \
+            or not 0 < connect_timeout < float("inf"):
+        raise ValueError(f"connect_timeout must be a positive number of seconds, "
+                         f"not {connect_timeout!r}")
     rules = get_rules(rules)
-    policies = _check_policies(policies)
+    policies = parse_policies(policies)
+    need = games * DEAL_DTYPE.itemsize
+    memory = _memory_bytes()
+    if memory is not None and need > memory:
+        raise ValueError(f"{games} deals need {need / 2**30:,.1f} GiB of rows, more than "
+                         f"this machine's {memory / 2**30:,.1f} GiB of memory: simulate "
+                         f"in parts (start=...) or stream with `ddzfast simulate --out`")
     if backend == "ray":
         return _simulate_ray(games, rules, policies, seed, threads, bidding, address,
-                             start, tasks, progress)
-    if backend != "local":
-        raise ValueError(f"backend is 'local' or 'ray', not {backend!r}")
+                             start, tasks, progress, float(connect_timeout))
     return _simulate_local(games, rules, policies, seed, threads, bidding, start, progress)
 
 
@@ -140,13 +286,70 @@ def _ray_range(rules_name, description, policies, seed, start, stop, bidding):
     return _simulate_local(stop - start, rules, policies, seed, 1, bidding, start, None)
 
 
-def _simulate_ray(games, rules, policies, seed, threads, bidding, address, start,
-                  tasks, progress):
+def import_ray():
+    """The ray module, or an ImportError that says how to install it."""
     try:
         import ray
-    except ImportError as e:
-        raise ImportError("backend='ray' needs ray: pip install 'ddzfast[ray]'") from e
+    except ImportError:
+        raise ImportError("backend 'ray' needs ray: pip install 'ddzfast[ray]'") from None
+    return ray
+
+
+def _split_address(address: str) -> tuple[str, int] | None:
+    """(host, port) of a Ray address ``HOST:PORT`` or ``ray://HOST:PORT``;
+    None for the addresses Ray resolves itself ('auto', 'local', '')."""
+    text = address.strip()
+    if text in ("", "auto", "local"):
+        return None
+    if text.startswith("ray://"):
+        text = text[len("ray://"):]
+    host, sep, port = text.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not host or not (port.isascii() and port.isdigit()) \
+            or not 0 < int(port) < 65536:
+        raise ValueError(f"a Ray address is HOST:PORT (or ray://HOST:PORT, 'auto'), "
+                         f"not {address!r}")
+    return host, int(port)
+
+
+def check_ray_address(address: str | None, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
+    """Raise ConnectionError unless something accepts a TCP connection at a
+    Ray address within ``timeout`` seconds. ``ray.init`` retries an address
+    where nothing listens for minutes without a word; this fails fast."""
+    if address is None:
+        return
+    hostport = _split_address(address)
+    if hostport is None:
+        return
+    host, port = hostport
+    hosts = [host]
+    try:
+        # Ray connects to 127.0.0.1/localhost through the node's own IP: try it too
+        from ray._private.services import resolve_ip_for_localhost
+        other = resolve_ip_for_localhost(host)
+        if other and other != host:
+            hosts.append(other)
+    except Exception:           # a private helper: its absence only skips the extra try
+        pass
+    deadline = time.monotonic() + timeout
+    problem: Exception | None = None
+    for i, h in enumerate(hosts):
+        left = (deadline - time.monotonic()) / (len(hosts) - i)
+        try:
+            with socket.create_connection((h, port), timeout=max(left, 0.1)):
+                return
+        except OSError as e:
+            problem = e
+    raise ConnectionError(f"no Ray cluster at {address!r}: nothing accepted a connection "
+                          f"within {timeout:g} s ({problem}); start one with "
+                          f"`ray start --head` or check the address")
+
+
+def _simulate_ray(games, rules, policies, seed, threads, bidding, address, start,
+                  tasks, progress, connect_timeout=RAY_CONNECT_TIMEOUT):
+    ray = import_ray()
     if not ray.is_initialized():
+        check_ray_address(address, connect_timeout)
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     if tasks is None:
         cpus = int(ray.cluster_resources().get("CPU", 1))

@@ -1,0 +1,321 @@
+"""Simulation rows for data work: a pandas DataFrame, a summary with
+confidence intervals (plain dicts, JSON-serialisable), and a plot.
+
+``rows`` is what ``simulate`` returns (a ``DEAL_DTYPE`` array). pandas and
+matplotlib are optional: ``pip install 'ddzfast[pandas]'`` /
+``'ddzfast[plot]'`` (or ``'ddzfast[all]'``); a function that needs one raises
+ImportError saying so.
+
+Intervals are 95%:
+
+* a rate (a seat's, a policy's or the landlord's win rate) has the Wilson
+  score interval of a binomial proportion;
+* a mean score has the normal approximation ``mean +- 1.96 * sd / sqrt(n)``
+  (``sd`` the sample standard deviation over deals);
+* a policy that holds two or three seats of a deal wins or loses them
+  together (two farmers), so its seats are not independent trials: its win
+  rate is the mean over deals of the share of its seats that won, with the
+  normal-approximation interval over deals (Wilson when it holds one seat).
+
+``Tally`` accumulates rows chunk by chunk (the command line streams with it),
+so a summary or a plot never needs every row in memory.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from ddzfast._core import DEAL_DTYPE
+
+__all__ = ["rows_to_frame", "summarize", "plot_rows", "Tally", "wilson_interval",
+           "mean_interval", "Z95"]
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+
+
+def _need(module: str, extra: str, what: str):
+    try:
+        return __import__(module)
+    except ImportError:
+        raise ImportError(f"{what} needs {module}: pip install 'ddzfast[{extra}]'") from None
+
+
+def _check_rows(rows) -> np.ndarray:
+    rows = np.asarray(rows)
+    if rows.dtype != DEAL_DTYPE or rows.ndim != 1:
+        raise TypeError(f"rows must be a one-dimensional DEAL_DTYPE array (what simulate "
+                        f"returns), not {rows.dtype} of shape {rows.shape}")
+    return rows
+
+
+def rows_to_frame(rows):
+    """A pandas DataFrame of simulation rows: one column per field, the
+    (N, 3) ``scores`` field as ``score0``, ``score1``, ``score2``."""
+    pd = _need("pandas", "pandas", "rows_to_frame")
+    rows = _check_rows(rows)
+    columns: dict[str, Any] = {}
+    for name in rows.dtype.names or ():
+        if name == "scores":
+            for seat in range(3):
+                columns[f"score{seat}"] = rows["scores"][:, seat].copy()
+        else:
+            columns[name] = rows[name].copy()
+    return pd.DataFrame(columns)
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
+    """The Wilson score interval of a proportion (95% by default); None when
+    there are no trials."""
+    if n <= 0:
+        return None
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(total: float, total_sq: float, n: int,
+                  z: float = Z95) -> tuple[float, float] | None:
+    """The normal-approximation interval ``mean +- z * sd / sqrt(n)`` from a
+    sum and a sum of squares; None with fewer than two values."""
+    if n < 2:
+        return None
+    mean = total / n
+    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+    half = z * math.sqrt(var / n)
+    return (mean - half, mean + half)
+
+
+def _seat_wins(rows: np.ndarray) -> np.ndarray:
+    """(N, 3) bool: which seats won each deal."""
+    landlord_won = rows["winner"] == 0
+    is_landlord = rows["landlord"][:, None] == np.arange(3)[None, :]
+    return is_landlord == landlord_won[:, None]
+
+
+class Tally:
+    """Running totals of simulation rows, added chunk by chunk; ``summary()``
+    and ``plot_rows`` read them. Memory does not grow with the rows (scores
+    are kept as a count per distinct value)."""
+
+    def __init__(self, policies: Sequence[str] | None = None):
+        if policies is not None and len(policies) != 3:
+            raise ValueError(f"three policies (one per seat), not {len(policies)}")
+        self.policies: list[str | None] = ([None] * 3 if policies is None
+                                           else [str(p) for p in policies])
+        self.deals = 0
+        self.landlord_wins = 0
+        self.seat_wins = [0, 0, 0]
+        self.seat_landlord = [0, 0, 0]
+        self.score_sum = [0.0, 0.0, 0.0]
+        self.score_sq = [0.0, 0.0, 0.0]
+        self.score_counts: list[Counter] = [Counter(), Counter(), Counter()]
+        self.multiplier_sum = 0
+        self.multiplier_max = 0
+        self.bombs = 0
+        self.springs = 0
+        self.anti_springs = 0
+        self.moves = 0
+        names = ([] if policies is None
+                 else sorted(set(self.policies), key=self.policies.index))
+        # per policy: sum and sum of squares over deals of the share of its
+        # seats that won, and of its seats' mean score
+        self._policy = {p: [0.0, 0.0, 0.0, 0.0] for p in names}
+
+    def add(self, rows) -> "Tally":
+        """Count these rows in; returns self."""
+        rows = _check_rows(rows)
+        n = len(rows)
+        if n == 0:
+            return self
+        self.deals += n
+        wins = _seat_wins(rows)
+        scores = rows["scores"]
+        self.landlord_wins += int((rows["winner"] == 0).sum())
+        for seat in range(3):
+            self.seat_wins[seat] += int(wins[:, seat].sum())
+            self.seat_landlord[seat] += int((rows["landlord"] == seat).sum())
+            col = scores[:, seat]
+            self.score_sum[seat] += float(col.sum())
+            self.score_sq[seat] += float(np.square(col).sum())
+            values, counts = np.unique(col, return_counts=True)
+            self.score_counts[seat].update(dict(zip(values.tolist(), counts.tolist())))
+        mult = rows["multiplier"]
+        self.multiplier_sum += int(mult.sum())
+        self.multiplier_max = max(self.multiplier_max, int(mult.max()))
+        self.bombs += int(rows["bombs"].sum())
+        self.springs += int(rows["spring"].sum())
+        self.anti_springs += int(rows["anti_spring"].sum())
+        self.moves += int(rows["moves"].sum())
+        for name, acc in self._policy.items():
+            seats = [s for s in range(3) if self.policies[s] == name]
+            share = wins[:, seats].mean(axis=1)
+            score = scores[:, seats].mean(axis=1)
+            acc[0] += float(share.sum())
+            acc[1] += float(np.square(share).sum())
+            acc[2] += float(score.sum())
+            acc[3] += float(np.square(score).sum())
+        return self
+
+    def summary(self) -> dict:
+        """The summary as plain dicts and lists (see ``summarize``)."""
+        n = self.deals
+
+        def rate(k: float, trials: int) -> float | None:
+            return k / trials if trials else None
+
+        def interval(iv) -> list[float] | None:
+            return None if iv is None else [iv[0], iv[1]]
+
+        seats = []
+        for s in range(3):
+            seats.append({
+                "seat": s,
+                "policy": self.policies[s],
+                "mean_score": rate(self.score_sum[s], n),
+                "mean_score_ci95": interval(mean_interval(self.score_sum[s],
+                                                          self.score_sq[s], n)),
+                "wins": self.seat_wins[s],
+                "win_rate": rate(self.seat_wins[s], n),
+                "win_rate_ci95": interval(wilson_interval(self.seat_wins[s], n)),
+                "landlord_deals": self.seat_landlord[s],
+            })
+        policies = {}
+        for name, (share, share_sq, score, score_sq) in self._policy.items():
+            held = [s for s in range(3) if self.policies[s] == name]
+            if len(held) == 1:
+                ci = wilson_interval(self.seat_wins[held[0]], n)
+                method = "wilson"
+            else:
+                ci = mean_interval(share, share_sq, n)
+                if ci is not None:
+                    ci = (max(0.0, ci[0]), min(1.0, ci[1]))
+                method = "normal"
+            policies[name] = {
+                "seats": held,
+                "win_rate": share / n if n else None,
+                "win_rate_ci95": interval(ci),
+                "win_rate_interval": method,
+                "mean_score": score / n if n else None,
+                "mean_score_ci95": interval(mean_interval(score, score_sq, n)),
+            }
+        return {
+            "deals": n,
+            "policies": list(self.policies),
+            "landlord": {
+                "wins": self.landlord_wins,
+                "win_rate": rate(self.landlord_wins, n),
+                "win_rate_ci95": interval(wilson_interval(self.landlord_wins, n)),
+            },
+            "seats": seats,
+            "by_policy": policies,
+            "multiplier_mean": rate(self.multiplier_sum, n),
+            "multiplier_max": self.multiplier_max if n else None,
+            "bombs_per_deal": rate(self.bombs, n),
+            "spring_rate": rate(self.springs, n),
+            "anti_spring_rate": rate(self.anti_springs, n),
+            "moves_per_deal": rate(self.moves, n),
+            "intervals": "95%: Wilson score interval for win rates; normal approximation "
+                         "(mean +- 1.96 sd/sqrt(n)) for mean scores and for the win rate "
+                         "of a policy holding several seats",
+        }
+
+
+def summarize(rows, policies: Sequence | None = None) -> dict:
+    """A per-seat and per-policy summary of simulation rows, as plain dicts
+    and lists (``json.dumps`` takes it as it is):
+
+    * ``deals``; ``landlord``: ``wins``, ``win_rate``, ``win_rate_ci95``;
+    * ``seats``: per seat its ``policy``, ``mean_score`` and
+      ``mean_score_ci95``, ``wins``, ``win_rate`` and ``win_rate_ci95``,
+      ``landlord_deals``;
+    * ``by_policy``: per policy name its ``seats``, ``win_rate`` and
+      ``win_rate_ci95`` (with ``win_rate_interval``: "wilson" or "normal"),
+      ``mean_score`` and ``mean_score_ci95`` (per seat it holds);
+    * ``multiplier_mean``, ``multiplier_max``, ``bombs_per_deal``,
+      ``spring_rate``, ``anti_spring_rate``, ``moves_per_deal``.
+
+    Rates, means and intervals are None when there are no deals (an interval
+    also with a single deal). ``policies`` names the seats' policies (text
+    such as "random,greedy,greedy", or a sequence of names and callables, as
+    ``simulate`` takes them); without it ``by_policy`` is empty and each
+    seat's ``policy`` is None.
+    """
+    if policies is None:
+        return Tally().add(rows).summary()
+    from ddzfast.simulate import parse_policies, policy_name
+    return Tally([policy_name(p) for p in parse_policies(policies)]).add(rows).summary()
+
+
+def plot_rows(rows: "np.ndarray | Tally", path: str, title: str | None = None) -> None:
+    """Save a PNG (matplotlib, Agg backend) of the score distribution per
+    seat and the win rates (landlord side, each seat) with their 95% Wilson
+    intervals. ``rows``: simulation rows or a ``Tally`` of them."""
+    _need("matplotlib", "plot", "plot_rows")
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    tally = rows if isinstance(rows, Tally) else Tally().add(rows)
+    if tally.deals == 0:
+        raise ValueError("there are no deals to plot")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8),
+                                      gridspec_kw={"width_ratios": [2.2, 1]})
+    values = sorted(set().union(*tally.score_counts))
+    shown = values
+    if len(values) > 24:          # keep the most frequent values legible
+        total: Counter = Counter()
+        for c in tally.score_counts:
+            total.update(c)
+        shown = sorted(v for v, _ in total.most_common(24))
+    x = np.arange(len(shown))
+    width = 0.27
+    for seat in range(3):
+        freq = [tally.score_counts[seat].get(v, 0) / tally.deals for v in shown]
+        left.bar(x + (seat - 1) * width, freq, width,
+                 label=f"seat {seat}" + (f" ({tally.policies[seat]})"
+                                         if tally.policies[seat] else ""))
+    left.set_xticks(x, [f"{v:g}" for v in shown], rotation=45 if len(shown) > 10 else 0)
+    left.set_xlabel("score of the deal" + ("" if shown is values else
+                                           f" (the {len(shown)} most frequent values)"))
+    left.set_ylabel("share of deals")
+    left.set_title("score distribution per seat")
+    left.legend()
+    left.grid(axis="y", alpha=0.3)
+
+    labels = ["landlord side"] + [f"seat {s}" for s in range(3)]
+    wins = [tally.landlord_wins] + tally.seat_wins
+    rates = [w / tally.deals for w in wins]
+    ivs = []
+    for w in wins:
+        iv = wilson_interval(w, tally.deals)
+        assert iv is not None                 # tally.deals > 0
+        ivs.append(iv)
+    err = np.array([[r - iv[0] for r, iv in zip(rates, ivs)],
+                    [iv[1] - r for r, iv in zip(rates, ivs)]])
+    ypos = np.arange(len(labels))[::-1]
+    right.errorbar(rates, ypos, xerr=err, fmt="o", capsize=6, color="C3")
+    for r, iv, y in zip(rates, ivs, ypos):
+        # the label on the side with room, so it never leaves the axes
+        right.annotate(f"{r:.3f}  [{iv[0]:.3f}, {iv[1]:.3f}]", (r, y),
+                       textcoords="offset points", xytext=(-10 if r > 0.5 else 10, 9),
+                       ha="right" if r > 0.5 else "left", fontsize=8)
+    right.set_yticks(ypos, labels)
+    right.set_xlim(0, 1)
+    right.set_ylim(-0.6, len(labels) - 0.4)
+    right.axvline(0.5, color="grey", lw=0.8, ls="--")
+    right.set_xlabel("win rate (95% Wilson interval)")
+    right.set_title("win rates")
+    right.grid(axis="x", alpha=0.3)
+    named = all(tally.policies)
+    fig.suptitle(title or f"{tally.deals:,} deals"
+                 + (f"; policies {', '.join(map(str, tally.policies))}" if named else ""))
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=110)
+    finally:
+        plt.close(fig)

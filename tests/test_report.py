@@ -1,0 +1,129 @@
+"""ddzfast.report: simulation rows as a DataFrame, a summary with intervals
+(JSON-serialisable), a plot; each checked against a direct computation."""
+import json
+import math
+import sys
+
+import numpy as np
+import pytest
+
+from ddzfast import DEAL_DTYPE, simulate
+from ddzfast.report import (Tally, mean_interval, plot_rows, rows_to_frame, summarize,
+                            wilson_interval)
+
+POLICIES = ("random", "greedy", "greedy")
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return simulate(4000, "super", POLICIES, seed=6)
+
+
+def test_rows_to_frame_splits_scores(rows):
+    """pd.DataFrame(rows) fails on the (N, 3) scores field; rows_to_frame
+    gives score0..score2 and every other field as a column."""
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(Exception):
+        pd.DataFrame(rows)
+    df = rows_to_frame(rows)
+    assert len(df) == len(rows)
+    assert [c for c in df.columns if c.startswith("score")] == ["score0", "score1", "score2"]
+    assert "scores" not in df.columns
+    for seat in range(3):
+        assert np.array_equal(df[f"score{seat}"].to_numpy(), rows["scores"][:, seat])
+    for name in DEAL_DTYPE.names:
+        if name != "scores":
+            assert np.array_equal(df[name].to_numpy(), rows[name])
+    assert df["seed"].dtype == np.uint64
+    assert len(rows_to_frame(rows[:0])) == 0
+
+
+def test_rows_to_frame_rejects_other_arrays():
+    pytest.importorskip("pandas")
+    with pytest.raises(TypeError, match="DEAL_DTYPE"):
+        rows_to_frame(np.zeros(3))
+
+
+def test_missing_pandas_or_matplotlib_name_the_extra(monkeypatch, rows, tmp_path):
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"pip install 'ddzfast\[pandas\]'"):
+        rows_to_frame(rows)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ImportError, match=r"pip install 'ddzfast\[plot\]'"):
+        plot_rows(rows, str(tmp_path / "x.png"))
+
+
+def test_wilson_interval_known_values():
+    # Wilson 95% for 81/263 (a textbook example): 0.2553 .. 0.3662
+    lo, hi = wilson_interval(81, 263)
+    assert abs(lo - 0.2553) < 5e-4 and abs(hi - 0.3662) < 5e-4
+    assert wilson_interval(0, 10)[0] == 0.0 and math.isclose(wilson_interval(10, 10)[1], 1.0)
+    assert wilson_interval(0, 0) is None
+    assert mean_interval(1.0, 1.0, 1) is None
+
+
+def test_summarize_matches_a_direct_computation(rows):
+    s = summarize(rows, POLICIES)
+    json.dumps(s)                              # plain data, JSON as it is
+    n = len(rows)
+    assert s["deals"] == n and s["policies"] == list(POLICIES)
+    landlord_wins = int((rows["winner"] == 0).sum())
+    assert s["landlord"]["wins"] == landlord_wins
+    assert s["landlord"]["win_rate_ci95"] == list(wilson_interval(landlord_wins, n))
+    for seat in range(3):
+        won = np.where(rows["landlord"] == seat, rows["winner"] == 0, rows["winner"] == 1)
+        info = s["seats"][seat]
+        assert info["policy"] == POLICIES[seat]
+        assert info["wins"] == int(won.sum())
+        lo, hi = info["win_rate_ci95"]
+        assert lo < info["win_rate"] < hi
+        scores = rows["scores"][:, seat]
+        assert math.isclose(info["mean_score"], scores.mean())
+        half = 1.959963984540054 * scores.std(ddof=1) / math.sqrt(n)
+        assert math.isclose(info["mean_score_ci95"][0], scores.mean() - half, rel_tol=1e-9)
+        assert math.isclose(info["mean_score_ci95"][1], scores.mean() + half, rel_tol=1e-9)
+        assert info["landlord_deals"] == int((rows["landlord"] == seat).sum())
+    # the seats' win counts: the landlord's side wins 1 seat, the farmers 2
+    assert sum(x["wins"] for x in s["seats"]) == landlord_wins + 2 * (n - landlord_wins)
+    greedy = s["by_policy"]["greedy"]
+    assert greedy["seats"] == [1, 2] and greedy["win_rate_interval"] == "normal"
+    expect = (s["seats"][1]["wins"] + s["seats"][2]["wins"]) / (2 * n)
+    assert math.isclose(greedy["win_rate"], expect)
+    random_ = s["by_policy"]["random"]
+    assert random_["win_rate_interval"] == "wilson"
+    assert random_["win_rate_ci95"] == s["seats"][0]["win_rate_ci95"]
+    assert math.isclose(s["multiplier_mean"], rows["multiplier"].mean())
+    assert s["multiplier_max"] == rows["multiplier"].max()
+
+
+def test_tally_in_chunks_equals_all_at_once(rows):
+    t = Tally(POLICIES)
+    for part in np.array_split(rows, 7):
+        t.add(part)
+    whole = summarize(rows, "random,greedy,greedy")
+    chunked = t.summary()
+    assert chunked["seats"][0]["wins"] == whole["seats"][0]["wins"]
+    for key in ("landlord", "multiplier_max", "deals"):
+        assert chunked[key] == whole[key]
+    for a, b in zip(chunked["seats"], whole["seats"]):
+        assert math.isclose(a["mean_score"], b["mean_score"])
+
+
+def test_summarize_no_deals_has_no_rates():
+    s = summarize(np.zeros(0, dtype=DEAL_DTYPE), POLICIES)
+    assert s["deals"] == 0
+    assert s["landlord"]["win_rate"] is None and s["landlord"]["win_rate_ci95"] is None
+    assert all(x["mean_score"] is None and x["win_rate_ci95"] is None for x in s["seats"])
+    json.dumps(s)
+    without = summarize(np.zeros(0, dtype=DEAL_DTYPE))
+    assert without["by_policy"] == {} and without["seats"][0]["policy"] is None
+
+
+def test_plot_rows_writes_a_png(rows, tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "deals.png"
+    plot_rows(rows, str(path))
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000
+    with pytest.raises(ValueError, match="no deals"):
+        plot_rows(rows[:0], str(tmp_path / "none.png"))
