@@ -383,6 +383,9 @@ def fuzz_cli(f: Fuzzer) -> None:
         ["simulate", "--games", "1", "--policies", word(), "--quiet"],
         ["simulate", "--games", "1", "--quiet", "--out",
          r.choice([os.path.join(tmp, "no", "such", "dir", "x.npz"), tmp, "x.csv"])],
+        ["solve", f.hand_text(False)[:5], f.hand_text(False)[:5], "--max-nodes", "20000"],
+        ["solve", word(), word(), r.choice(["--landlord", "--to-move", "--last-seat",
+                                            "--max-nodes", "--seconds", "--last"]), word()],
         ["--version"],
         [word()],
     ])
@@ -402,8 +405,45 @@ def fuzz_cli(f: Fuzzer) -> None:
         raise AssertionError(f"ddzfast {command!r} printed a traceback")
 
 
+def fuzz_solve(f: Fuzzer) -> None:
+    r = f.rng
+    if r.random() < 0.7:
+        # mostly valid: small disjoint hands, consistent seats, a reading of
+        # some cards as the move to beat
+        n = r.choice([2, 3])
+        rules = r.choice(("classic", "biegang", "super"))
+        deck = ddzfast.constants.deck_text(rules != "classic")
+        cards = r.sample(deck, 5 * n + 3)
+        hands = ["".join(cards[5 * i:5 * i + r.randint(1, 5)]) for i in range(n)]
+        to_move = r.randrange(n)
+        last = last_seat = None
+        if r.random() < 0.5:
+            readings = f.call(classify, "".join(cards[-r.randint(1, 3):]), rules)
+            if readings:
+                last = readings[0]
+                last_seat = r.choice([s for s in range(n) if s != to_move])
+        f.call(ddzfast.solve, hands, rules, to_move=to_move, last=last,
+               last_seat=last_seat, landlord=r.randrange(3) if n == 3 else None,
+               all_moves=r.random() < 0.5, max_nodes=r.choice([None, 50, 100_000]))
+        return
+    n = r.choice([2, 3, 3, 1, 4])
+    cards = r.sample(DECK, 4 * n)
+    hands = ["".join(cards[4 * i:4 * i + r.randint(0, 4)]) for i in range(n)]
+    if r.random() < 0.2:
+        hands = f.nasty()
+    last = r.choice([None, None, f.move(), f.move_row()])
+    f.call(ddzfast.solve, hands, f.rules() if r.random() < 0.3 else "biegang",
+           to_move=r.choice([0, 1, 2, f.nasty()]), last=last,
+           last_seat=r.choice([None, 0, 1, 2, f.nasty()]),
+           landlord=r.choice([None, 0, 1, 2, f.nasty()]),
+           all_moves=r.choice([False, True, f.nasty()]),
+           max_nodes=r.choice([None, 1, 10_000, f.nasty()]),
+           seconds=r.choice([None, 0.5, f.nasty()]))
+
+
 GROUPS = {"core": fuzz_core, "game": fuzz_game, "features": fuzz_features,
-          "numba": fuzz_numba, "simulate": fuzz_simulate, "cli": fuzz_cli}
+          "numba": fuzz_numba, "simulate": fuzz_simulate, "cli": fuzz_cli,
+          "solve": fuzz_solve}
 
 
 def main(argv) -> int:
