@@ -43,18 +43,29 @@ cdef extern from *:
     #if defined(__linux__)
     #include <sys/mman.h>
     #endif
-    /* Zeroed memory for the transposition table. On Linux a table of 4 MiB
+    /* Zeroed memory for the transposition table. On Linux a table of 2 MiB
        or more is mapped directly and asks for transparent huge pages: its
        probes land on random pages, so 4 KiB pages cost a TLB miss and a
        first-touch fault nearly every time. Elsewhere: calloc. */
+    #define DDZ_HUGE ((size_t)2 << 20)
     static void* ddz_table_alloc(size_t size) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (size >= ((size_t)4 << 20)) {
-            void* p = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                           MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (p == MAP_FAILED) return NULL;
-            madvise(p, size, MADV_HUGEPAGE);
-            return p;
+        if (size >= DDZ_HUGE) {
+            /* map a huge page more than needed and trim it, so that the
+               table starts on a huge-page boundary: an unaligned block
+               only gets huge pages in its aligned middle */
+            size_t extra = DDZ_HUGE, head, tail;
+            char* p = (char*)mmap(NULL, size + extra, PROT_READ | PROT_WRITE,
+                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            char* a;
+            if (p == (char*)MAP_FAILED) return NULL;
+            a = (char*)(((size_t)p + DDZ_HUGE - 1) & ~(DDZ_HUGE - 1));
+            head = (size_t)(a - p);
+            tail = extra - head;
+            if (head) munmap(p, head);
+            if (tail) munmap(a + size, tail);
+            madvise(a, size, MADV_HUGEPAGE);
+            return a;
         }
     #endif
         return calloc(size, 1);
@@ -62,7 +73,7 @@ cdef extern from *:
     static void ddz_table_free(void* p, size_t size) {
         if (p == NULL) return;
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (size >= ((size_t)4 << 20)) { munmap(p, size); return; }
+        if (size >= DDZ_HUGE) { munmap(p, size); return; }
     #endif
         free(p);
     }
