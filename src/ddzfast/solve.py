@@ -117,7 +117,7 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     answered; more cards first, then moves that won elsewhere (history
     heuristic). A node stops at its first winning move.
 
-    Memory: the table grows from 128 KiB while more than half full, up to
+    Memory: the table grows from 2 MiB while more than half full, up to
     2**21 entries of 32 bytes (64 MiB; 96 MiB at the peak while it doubles),
     then replaces entries whose searches took least work; move buffers
     (8192 moves, grown when a position has more) and a 340 KiB cache come on
