@@ -635,20 +635,6 @@ def _score_row(Game game):
     return out[0]
 
 
-cdef uint64_t _add_within_deck(uint64_t total, uint64_t more, Rules r,
-                               str what) except? 0xFFFFFFFFFFFFFFFF:
-    """total + more, when together they fit the rule set's deck."""
-    cdef int i
-    for i in range(16):
-        if _nib(total, i) + _nib(more, i) > CARD_LIMITS[i]:
-            raise InvalidCardsError(f"{what} hold more {CARD_CHARS[i]!r} than the "
-                                    f"{r.name!r} deck has ({CARD_LIMITS[i]})")
-    if (more & WBIT) and not r.c.has_wild:
-        raise InvalidCardsError(f"{what} hold a W, which the {r.name!r} deck does "
-                                f"not have")
-    return total + more
-
-
 def _game_from_state(rules, bytes state, history, bids, dealt, bytes undo):
     """Rebuild a pickled Game (Game.__reduce__)."""
     cdef Game game = Game.__new__(Game)

@@ -80,6 +80,23 @@ cdef str _deck_problem(uint64_t bits, Rules rules):
     return None
 
 
+cdef uint64_t _add_within_deck(uint64_t total, uint64_t more, Rules r,
+                               str what) except? 0xFFFFFFFFFFFFFFFF:
+    """total + more, when together they fit a deck (the rule set's, when
+    given: W only where it has one), else InvalidCardsError."""
+    cdef int i
+    for i in range(16):
+        if _nib(total, i) + _nib(more, i) > CARD_LIMITS[i]:
+            raise InvalidCardsError(
+                f"{what} hold more {CARD_CHARS[i]!r} than "
+                f"{'a' if r is None else 'the ' + repr(r.name)} deck has "
+                f"({CARD_LIMITS[i]})")
+    if r is not None and (more & WBIT) and not r.c.has_wild:
+        raise InvalidCardsError(f"{what} hold a W, which the {r.name!r} deck does "
+                                f"not have")
+    return total + more
+
+
 cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFFFFFFFF:
     """Packed cards from a Hand, an int or card text, checked against the deck."""
     cdef uint64_t bits
@@ -424,12 +441,7 @@ cdef class Hand:
 
     def __add__(self, other):
         cdef Hand o = Hand(other) if not isinstance(other, Hand) else other
-        cdef int i
-        for i in range(16):
-            if _nib(self.bits, i) + _nib(o.bits, i) > CARD_LIMITS[i]:
-                raise InvalidCardsError(f"too many {CARD_CHARS[i]!r} in {self} + {o} "
-                                        f"(a deck has {CARD_LIMITS[i]})")
-        return _hand(self.bits + o.bits)
+        return _hand(_add_within_deck(self.bits, o.bits, None, f"{self} + {o}"))
 
     def __sub__(self, other):
         cdef Hand o = Hand(other) if not isinstance(other, Hand) else other
