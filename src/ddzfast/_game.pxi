@@ -374,14 +374,9 @@ cdef class Game:
     @property
     def result(self):
         """The GameResult once the deal is over, else None."""
-        cdef ddz_deal_row row
         if self.g.phase != PHASE_DONE:
             return None
-        ddz_game_score(&self.g, &self._rules.c, &row)
-        return GameResult(
-            "landlord" if row.winner == 0 else "farmers", self.g.winner_seat,
-            row.landlord, row.base, row.multiplier, bool(row.spring),
-            bool(row.anti_spring), (row.scores[0], row.scores[1], row.scores[2]))
+        return _game_result(&self.g, self._rules)
 
     def observation(self, seat=None) -> Observation:
         """What ``seat`` (default: the seat to move) may see."""
@@ -452,7 +447,6 @@ cdef class Game:
         cdef int s, failed = 0
         cdef int64_t k, n
         cdef ddz_move* buf
-        cdef ddz_deal_row row
         if isinstance(policies, str):
             policies = (policies,) * 3
         if len(policies) != 3:
@@ -479,12 +473,7 @@ cdef class Game:
         if failed:
             raise RuntimeError("the built-in policy found no legal move (a bug: "
                                "please report the position)")
-        memset(&row, 0, sizeof(row))
-        ddz_game_score(&g, &self._rules.c, &row)
-        return GameResult(
-            "landlord" if row.winner == 0 else "farmers", g.winner_seat,
-            row.landlord, row.base, row.multiplier, bool(row.spring),
-            bool(row.anti_spring), (row.scores[0], row.scores[1], row.scores[2]))
+        return _game_result(&g, self._rules)
 
     def policy_action(self, policy="greedy"):
         """What a built-in policy ("random" or "greedy") would do now: a bid
@@ -546,6 +535,16 @@ cdef class Game:
     def __repr__(self):
         return (f"<Game {self._rules.name} seed={self.seed} {self.phase} "
                 f"to_move={self.to_move} cards_left={self.cards_left}>")
+
+
+cdef object _game_result(const ddz_game* g, Rules rules):
+    """The GameResult of a finished deal (Game.result, Game.rollout)."""
+    cdef ddz_deal_row row
+    ddz_game_score(g, &rules.c, &row)
+    return GameResult(
+        "landlord" if row.winner == 0 else "farmers", g.winner_seat,
+        row.landlord, row.base, row.multiplier, bool(row.spring),
+        bool(row.anti_spring), (row.scores[0], row.scores[1], row.scores[2]))
 
 
 cdef int _policy_code(object policy) except -1:
@@ -662,7 +661,8 @@ def _sample_observation(obs, rng):
     cdef Rules r
     cdef Game game
     cdef ddz_game* g
-    cdef uint64_t unseen, forced = 0, deck = 0, known
+    cdef uint64_t unseen, forced = 0, deck = 0, known, own, kitty
+    cdef uint64_t played[3]
     cdef int seat, s, i, k, ll
     cdef ddz_move lm
     if obs.rules is None:
@@ -677,13 +677,14 @@ def _sample_observation(obs, rng):
     for i in range(16):
         if i < IDX_W or r.c.has_wild:
             deck += (<uint64_t>CARD_LIMITS[i]) << (4 * i)
-    known = _add_within_deck(0, _to_bits(obs.hand, r, "hand"), r, "the observation")
+    own = _to_bits(obs.hand, r, "hand")
+    known = _add_within_deck(0, own, r, "the observation")
     for s in range(3):
-        known = _add_within_deck(known, _to_bits(obs.played[s], r, "played"), r,
-                                 "the observation")
+        played[s] = _to_bits(obs.played[s], r, "played")
+        known = _add_within_deck(known, played[s], r, "the observation")
     unseen = deck - known
     sizes = list(obs.cards_left)
-    if sizes[seat] != ddz_size(_to_bits(obs.hand, r, "hand")):
+    if sizes[seat] != ddz_size(own):
         raise ValueError("cards_left does not match the observing seat's hand")
     hidden = [s for s in range(3) if s != seat]
     ll = -1 if obs.landlord is None else _seat_arg(obs.landlord, "landlord")
@@ -694,7 +695,7 @@ def _sample_observation(obs, rng):
         # the kitty the landlord has not visibly played is still in its hand
         kitty = _to_bits(obs.kitty, r, "kitty")
         for i in range(16):
-            k = _nib(kitty, i) - _nib(_to_bits(obs.played[ll], r, "played"), i)
+            k = _nib(kitty, i) - _nib(played[ll], i)
             if k > 0:
                 forced += (<uint64_t>k) << (4 * i)
         if not ddz_contains(unseen, forced) or ddz_size(forced) > sizes[ll]:
@@ -726,7 +727,7 @@ def _sample_observation(obs, rng):
     fb = 0 if obs.first_bidder is None else obs.first_bidder
     ddz_game_new(g, &r.c, <uint64_t>int(rng.integers(0, 1 << 63)), fb, 1)
     for s in range(3):
-        g.hands[s] = _to_bits(obs.hand, r, "hand") if s == seat else dealt[s]
+        g.hands[s] = own if s == seat else dealt[s]
     g.bids_made = len(obs.bids)
     for s, points in obs.bids:
         g.bids[s] = points
