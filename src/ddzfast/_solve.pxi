@@ -94,6 +94,15 @@ cdef enum:
     TT_MAX_BITS = 21
     # Direct-mapped cache of what a hand can answer (for move ordering).
     SUM_CACHE = 1024
+    # Cache of generated move lists, keyed by (hand, move to beat): a search
+    # meets few distinct ones (the seventh published puzzle: 37,000
+    # generations, 2,300 distinct), and copying a list costs a fraction of
+    # generating it. GEN_SLOTS direct-mapped slots point into an arena of
+    # GEN_ARENA moves (256 KiB), emptied whole when full; lists longer than
+    # GEN_LIST_MAX are generated every time.
+    GEN_SLOTS = 4096
+    GEN_ARENA = 16384
+    GEN_LIST_MAX = 512
     WHOLE_MAX = 4
     # Killer moves are kept per hand size up to this (larger sizes share
     # the last slot).
@@ -126,17 +135,23 @@ ctypedef struct tt_entry:
     uint16_t pad
 
 ctypedef struct opp_sum:
-    # What a hand can answer: the highest rank of each (kind, length) among
-    # its lead moves (-1: none), the highest rank per kind, the top bomb tier.
+    # What a hand can answer: the ranks of its lead moves of each (kind,
+    # length), the highest rank per kind (-1: none), the top bomb tier.
     uint64_t hand
     uint8_t valid
     uint8_t maxtier
     int8_t anyrank[NKINDS]
-    int8_t maxrank[NKINDS][16]
     uint16_t rmask[NKINDS][16]    # the ranks of its moves of each (kind, length)
     # readings of the whole hand as one move (the first WHOLE_MAX of them)
     int nwhole
     ddz_move whole[WHOLE_MAX]
+
+ctypedef struct gen_slot:
+    uint64_t hand
+    uint32_t last      # what is to be beaten (_gen_code)
+    uint32_t epoch     # valid while equal to solve_ctx.gen_epoch
+    uint32_t start     # in the arena
+    uint32_t count
 
 ctypedef struct solve_ctx:
     const ddz_rules* rules
@@ -154,6 +169,10 @@ ctypedef struct solve_ctx:
     int tt_max_bits
     int64_t tt_used
     opp_sum* sums
+    gen_slot* gen_slots
+    ddz_move* gen_arena
+    uint32_t gen_used        # arena moves in use
+    uint32_t gen_epoch       # slots of an older epoch are empty
     # limits and counters
     int64_t nodes
     int64_t max_nodes
@@ -378,6 +397,44 @@ cdef int64_t _gen(solve_ctx* c, int64_t base, uint64_t hand,
     return n
 
 
+cdef inline uint32_t _gen_code(const ddz_move* last) noexcept nogil:
+    # What generation depends on besides the hand: nothing to beat, or the
+    # (kind, rank, length) of the move to beat (never its cards).
+    if last == NULL:
+        return 0xFFFFFFFFu
+    return <uint32_t>last.kind | (<uint32_t>last.rank << 8) | (<uint32_t>last.length << 16)
+
+
+cdef int64_t _gen_cached(solve_ctx* c, int64_t base, uint64_t hand,
+                         const ddz_move* last) noexcept nogil:
+    # _gen through the cache of move lists (same moves, same order).
+    cdef uint32_t code = _gen_code(last)
+    cdef gen_slot* e = c.gen_slots + (_mix(hand ^ (<uint64_t>code * 0x9E3779B97F4A7C15ULL))
+                                      & (GEN_SLOTS - 1))
+    cdef int64_t n
+    if e.epoch == c.gen_epoch and e.hand == hand and e.last == code:
+        n = e.count
+        if base + n > c.cap and not _reserve(c, base + n):
+            c.stop = STOP_NOMEM
+            return -1
+        memcpy(c.moves + base, c.gen_arena + e.start, <size_t>n * sizeof(ddz_move))
+        return n
+    n = _gen(c, base, hand, last)
+    if n < 0 or n > GEN_LIST_MAX:
+        return n
+    if c.gen_used + n > GEN_ARENA:
+        c.gen_epoch += 1         # forget every list at once
+        c.gen_used = 0
+    memcpy(c.gen_arena + c.gen_used, c.moves + base, <size_t>n * sizeof(ddz_move))
+    e.hand = hand
+    e.last = code
+    e.epoch = c.gen_epoch
+    e.start = c.gen_used
+    e.count = <uint32_t>n
+    c.gen_used += <uint32_t>n
+    return n
+
+
 cdef const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept nogil:
     # What `hand` can answer, from the cache or from its lead moves
     # (generated into moves[base:], scratch space). NULL when out of memory.
@@ -388,14 +445,13 @@ cdef const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept
     cdef int t
     if s.valid and s.hand == hand:
         return s
-    n = _gen(c, base, hand, NULL)
+    n = _gen_cached(c, base, hand, NULL)
     if n < 0:
         return NULL
     s.hand = hand
     s.valid = 1
     s.maxtier = 0
     memset(s.anyrank, -1, sizeof(s.anyrank))
-    memset(s.maxrank, -1, sizeof(s.maxrank))
     memset(s.rmask, 0, sizeof(s.rmask))
     s.nwhole = 0
     for i in range(n):
@@ -410,8 +466,6 @@ cdef const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept
             s.maxtier = <uint8_t>t
         if <int>m.rank > s.anyrank[m.kind]:
             s.anyrank[m.kind] = <int8_t>m.rank
-        if <int>m.rank > s.maxrank[m.kind][m.length & 15]:
-            s.maxrank[m.kind][m.length & 15] = <int8_t>m.rank
         s.rmask[m.kind][m.length & 15] |= <uint16_t>(1u << m.rank)
     return s
 
@@ -440,7 +494,7 @@ cdef inline int _can_beat(const ddz_rules* r, const opp_sum* s,
     if s.maxtier > tm:
         return 1
     if tm == 0:
-        return 1 if s.maxrank[m.kind][m.length & 15] > <int>m.rank else 0
+        return 1 if (s.rmask[m.kind][m.length & 15] >> (m.rank + 1)) else 0
     if s.maxtier < tm or not r.ranked[m.kind]:
         return 0
     for k in range(1, NKINDS):
@@ -684,7 +738,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     if e != NULL:
         return e.win
     start = c.nodes
-    n = _gen(c, base, hand, last)
+    n = _gen_cached(c, base, hand, last)
     if n < 0:
         return -1
     # a move that empties the hand wins at once
@@ -979,9 +1033,12 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         c.keys = <uint64_t*>malloc(c.cap * sizeof(uint64_t))
         c.tt = _tt_alloc(c.tt_bits, &c.tt_block)
         c.sums = <opp_sum*>calloc(SUM_CACHE, sizeof(opp_sum))
+        c.gen_slots = <gen_slot*>calloc(GEN_SLOTS, sizeof(gen_slot))
+        c.gen_arena = <ddz_move*>malloc(GEN_ARENA * sizeof(ddz_move))
+        c.gen_epoch = 1          # calloc'd slots (epoch 0) are empty
         line = <ddz_move*>malloc(MAX_LINE * sizeof(ddz_move))
         if c.moves == NULL or c.keys == NULL or c.tt == NULL or c.sums == NULL \
-                or line == NULL:
+                or c.gen_slots == NULL or c.gen_arena == NULL or line == NULL:
             raise MemoryError()
         n = _gen(&c, 0, bits[s], lp)
         if n < 0:
@@ -1018,6 +1075,8 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         free(c.keys)
         ddz_table_free(c.tt_block, _tt_block_size(c.tt_bits))
         free(c.sums)
+        free(c.gen_slots)
+        free(c.gen_arena)
         free(res)
         free(line)
 
@@ -1028,5 +1087,6 @@ cdef int64_t _solve_bytes(const solve_ctx* c) noexcept nogil:
     # old one, half this size, is held as well).
     return ((<int64_t>1 << c.tt_bits) * sizeof(tt_entry) + 64
             + SUM_CACHE * sizeof(opp_sum)
+            + GEN_SLOTS * sizeof(gen_slot) + GEN_ARENA * sizeof(ddz_move)
             + c.cap * (sizeof(ddz_move) + sizeof(uint64_t))
             + MAX_LINE * sizeof(ddz_move))

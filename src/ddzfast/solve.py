@@ -13,7 +13,7 @@ from typing import Optional, Sequence, Union
 from ddzfast import _core
 from ddzfast._core import Hand, Move, Rules
 
-#: The transposition table starts at 2**12 entries and doubles while more
+#: The transposition table starts at 2**16 entries (2 MiB) and doubles while more
 #: than half full, up to TABLE_MAX_ENTRIES entries of TABLE_ENTRY_BYTES
 #: (64 MiB; 96 MiB at the peak while the old and the new table coexist);
 #: then it replaces entries whose searches took least work.
@@ -111,6 +111,8 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     to beat is replaced by the highest rank below it that changes what the
     seats may answer, and, while no W is in play, the ranks 3..A are
     relabelled in order with runs of ranks nobody holds shrunk to one.
+    A search meets few distinct (hand, move to beat) pairs, so their
+    generated move lists are cached and copied rather than generated again.
     Moves are tried best first: a move that empties the hand wins at once;
     then moves no opponent can beat (with two players the opponent's forced
     pass is skipped), then other moves, PASS, and bombs that can be
@@ -120,8 +122,9 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     Memory: the table grows from 2 MiB while more than half full, up to
     2**21 entries of 32 bytes (64 MiB; 96 MiB at the peak while it doubles),
     then replaces entries whose searches took least work; move buffers
-    (8192 moves, grown when a position has more) and a 340 KiB cache come on
-    top. ``Solution.memory`` reports what a search held at its end.
+    (8192 moves, grown when a position has more), a cache of what each hand
+    can answer (712 KiB) and a cache of generated move lists (352 KiB) come
+    on top. ``Solution.memory`` reports what a search held at its end.
 
     >>> solve(["KK5543", "225543"]).win
     True
