@@ -128,6 +128,21 @@ def legal_action_mask_batch(
         rules: RulesLike = "classic", out: npt.NDArray[np.generic] | None = None,
         threads: int = 1) -> npt.NDArray[np.generic]: ...
 
+class ObservationBlock(NamedTuple):
+    offset: int
+    size: int
+    shape: tuple[int, ...]
+    description: str
+
+HISTORY_MOVES: int
+OBSERVATION_LAYOUT: Mapping[str, ObservationBlock]
+OBSERVATION_SIZE: int
+OBSERVATION_DTYPE: np.dtype
+
+def observation_tensors(games: Sequence[Game], seats: int | Sequence[int] | None = None,
+                        out: npt.NDArray[np.float32] | None = None
+                        ) -> npt.NDArray[np.float32]: ...
+
 class GameResult(NamedTuple):
     winner: str
     winner_seat: int
@@ -205,6 +220,9 @@ class Game:
     @property
     def result(self) -> GameResult | None: ...
     def observation(self, seat: int | None = None) -> Observation: ...
+    def observation_tensor(self, seat: int | None = None,
+                           out: npt.NDArray[np.float32] | None = None
+                           ) -> npt.NDArray[np.float32]: ...
     def legal_bids(self) -> list[int]: ...
     def bid(self, points: int, seat: int | None = None) -> None: ...
     def legal_moves(self) -> MoveList: ...

@@ -12,7 +12,8 @@ One extension module built from several source files, each with one job:
 * _batch.pxi: legal_moves_batch;
 * _actions.pxi: action indices and legal-action masks in C;
 * _engine.pxi: the deal engine and the built-in policies, in C;
-* _game.pxi: Game and the native simulation entry point.
+* _game.pxi: Game and the native simulation entry point;
+* _observe.pxi: observation tensors of a Game, in C.
 """
 
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t, int64_t
@@ -208,4 +209,5 @@ include "_batch.pxi"
 include "_actions.pxi"
 include "_engine.pxi"
 include "_game.pxi"
+include "_observe.pxi"
 include "_solve.pxi"
