@@ -116,3 +116,31 @@ def test_bench_lead_old_mask(benchmark):
     benchmark.group = "lead-mask-classic-20"
     benchmark.pedantic(lambda: legal_action_mask(legal_moves(hand, None, "classic"), "classic"),
                        rounds=2000, iterations=10, warmup_rounds=10)
+
+
+def _mid_game(rules):
+    """A classic-style deal played 12 plies in, by the greedy policy."""
+    game = ddzfast.Game(rules, seed=5, bidding=False)
+    for _ in range(12):
+        game.play(game.policy_move("greedy"))
+    return game
+
+
+@pytest.mark.parametrize("rules", ["classic", "biegang", "super"])
+def test_bench_observation_tensor(benchmark, rules):
+    """Game.observation_tensor of the seat to move, into a reused buffer."""
+    game = _mid_game(rules)
+    out = np.zeros(ddzfast.OBSERVATION_SIZE, np.float32)
+    benchmark.group = "observation"
+    benchmark.pedantic(game.observation_tensor, args=(None, out), rounds=20000,
+                       iterations=10, warmup_rounds=100)
+
+
+def test_bench_observation_batch(benchmark):
+    """observation_tensors of 64 games (one call), per round."""
+    games = [_mid_game("classic") for _ in range(64)]
+    out = np.zeros((64, ddzfast.OBSERVATION_SIZE), np.float32)
+    benchmark.group = "observation"
+    benchmark.extra_info["positions"] = 64
+    benchmark.pedantic(ddzfast.observation_tensors, args=(games, None, out),
+                       rounds=2000, iterations=1, warmup_rounds=10)
