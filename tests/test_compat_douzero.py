@@ -299,6 +299,9 @@ def test_env_bad_input():
         env.reset({"landlord": [3]})
     with pytest.raises(ValueError):
         env.reset({"landlord": [3], "landlord_up": [], "landlord_down": [4]})
+    with pytest.raises(ValueError):   # 18 cards: beyond DouZero's one-hot of 17
+        env.reset({"landlord": [3], "landlord_up": list(cdz.DECK[4:22]),
+                   "landlord_down": [3]})
 
 
 def test_env_accepts_any_card_order_and_finishes():

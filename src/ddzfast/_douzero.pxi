@@ -602,6 +602,12 @@ cdef class DouZeroGame:
         cdef uint64_t total = hl + hu + hd
         if hl == 0 or hu == 0 or hd == 0:
             raise InvalidCardsError("every seat needs at least one card")
+        # the widths of DouZero's cards-left one-hots
+        if ddz_size(hl) > 20 or ddz_size(hu) > 17 or ddz_size(hd) > 17:
+            raise InvalidCardsError(
+                f"DouZero's observation holds at most 20 cards for the landlord and "
+                f"17 for a farmer, not {ddz_size(hl)}, {ddz_size(hu)} (landlord_up) "
+                f"and {ddz_size(hd)} (landlord_down)")
         # each nibble of the sum stays below 16 (at most 3 x 4), so the sum
         # is exact and the deck check sees the three hands together
         if not ddz_hand_valid(&_CLASSIC.c, total):
@@ -644,6 +650,8 @@ cdef class DouZeroGame:
                 f"{sorted(action)} is not a legal action of "
                 f"{_DZ_POSITIONS[s]} (hand {_dz_list(self.g.hand[s])}, "
                 f"after {_dz_list(dz_last_move(&self.g))})")
+        if self.g.nhistory >= DZ_HISTORY:   # unreachable: see DZ_HISTORY
+            raise RuntimeError("the deal's history is full")
         if dz_is_bomb(c):
             self.g.bombs += 1
         self.g.last_by_seat[s] = c
