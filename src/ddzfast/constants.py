@@ -30,6 +30,10 @@ WILD_KICKER = 15
 DEAL_CARDS = 17
 MAX_HAND = {False: 20, True: 21}
 
+#: DouZero's int for each card index 0..14 ('3'..'A' are 3..14, '2' is 17,
+#: X is 20, D is 30; ddzfast.compat.douzero converts with this table).
+DOUZERO_CARDS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
+
 
 def deck_text(wildcard: bool) -> str:
     """The whole deck as card text (54 cards, 55 with W)."""
