@@ -15,23 +15,35 @@ RLCard you run; install it with ``pip install "ddzfast[rlcard]"``.
 * ``rlcard_moves(action_id)``: every classic move with the id's cards.
 * ``action_to_rlcard()``: a lookup table over ddzfast's classic action index
   (``ddzfast.action_moves("classic")``): the RLCard id of each action, -1
-  where RLCard has none. ``unmappable_moves()`` lists those actions.
+  where RLCard has none; ``rlcard_to_actions(action_id)``: the other way,
+  the action indices of an id's moves. ``unmappable_moves()`` lists the
+  actions without an id.
 
-What does not map. RLCard forbids both jokers (X and D) among the kickers
-of one move, which the classic rules (RULES.md) allow. Those classic moves
-have no RLCard id and ``to_rlcard`` rejects them with a ValueError naming
-the move: the 13 four-with-two-singles ``nnnnXD`` (``3333XD`` .. ``2222XD``)
-and the 2,881 planes with single kickers that hold both X and D as kickers
-(``333444XD``, ``333444555XD7`` ...): 2,894 of the 30,384 classic actions.
+What does not map. RLCard restricts kickers more than the classic rules
+(RULES.md) do, so 2,894 of the 30,384 classic actions have no RLCard id and
+``to_rlcard`` rejects them with a ValueError naming the move and the reason
+(``unmappable_moves()`` lists them all):
+
+* both jokers (X and D) as kickers of one move: the 13 four-with-two-singles
+  ``nnnnXD`` (``3333XD`` .. ``2222XD``) and 1,476 planes with single kickers
+  (``333444XD``, ``3334445556XD`` ...);
+* four cards of one rank (a bomb) among a plane's single kickers: 657
+  (``3334445556667777``);
+* three cards of the rank just below or above a plane's chain among its
+  single kickers (they would lengthen the plane): 748
+  (``3334445556667778``), except the 18 whose cards are exactly a four-trio
+  plane, which RLCard has under that plane's id.
+
 Every RLCard id maps to at least one classic move.
 
 Ids and moves are not one to one the other way: an RLCard id is a set of
 cards, and nine card sets read as three moves each
 (``333444555666`` .. ``JJJQQQKKKAAA``: a four-trio plane, or a three-trio
 plane with the fourth trio's cards as its three kickers, either end).
-Following a move only one reading can beat it; when leading all three are
-legal and ``from_rlcard`` returns the first in ``legal``'s order
-(``rlcard_moves`` gives them all). The other ids are one move each.
+Where several readings are legal (all three when leading; both three-trio
+readings after a three-trio plane) ``from_rlcard`` returns the first in
+``legal``'s order, and ``rlcard_moves`` gives them all. The other ids are
+one move each.
 
 The round trip: for every classic move RLCard has an id for,
 ``to_rlcard(m)`` is that id and ``m in rlcard_moves(to_rlcard(m))``; for
@@ -48,11 +60,12 @@ import zipfile
 import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Hand, Move, MoveList
+from ddzfast.constants import IDX_D, IDX_X
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_index, action_moves
 
 __all__ = ["to_rlcard", "from_rlcard", "rlcard_moves", "rlcard_actions",
-           "action_to_rlcard", "unmappable_moves", "RULES"]
+           "action_to_rlcard", "rlcard_to_actions", "unmappable_moves", "RULES"]
 
 #: RLCard's Dou Dizhu plays the classic rules.
 RULES = "classic"
@@ -160,10 +173,24 @@ def to_rlcard(moves):
         row = rows[int(bad[0])]
         move = Move(int(row["kind"]), int(row["rank"]), int(row["length"]),
                     int(row["cards"]), rules=RULES)
-        raise ValueError(f"RLCard has no action id for {move}: RLCard forbids both "
-                         f"jokers (X and D) as kickers of one move "
-                         f"(ddzfast.compat.rlcard.unmappable_moves() lists them)")
+        raise ValueError(f"RLCard has no action id for {move}: RLCard forbids "
+                         f"{_why_unmappable(row)} (ddzfast.compat.rlcard."
+                         f"unmappable_moves() lists the moves it has no id for)")
     return int(ids[0]) if one else ids
+
+
+def _why_unmappable(row) -> str:
+    """Which of RLCard's kicker restrictions a classic move breaks."""
+    counts = [(int(row["cards"]) >> (4 * i)) & 15 for i in range(16)]
+    if counts[IDX_X] and counts[IDX_D]:
+        return "both jokers (X and D) as kickers of one move"
+    rank, length = int(row["rank"]), int(row["length"])
+    for i in range(rank, rank + length):
+        counts[i] -= 3                 # the plane's trios; the rest are kickers
+    if max(counts) == 4:
+        return "four cards of one rank (a bomb) among a plane's kickers"
+    return ("three cards of the rank next to a plane's chain among its kickers "
+            "(they would lengthen the plane)")
 
 
 def _check_id(action_id) -> int:
@@ -176,14 +203,21 @@ def _check_id(action_id) -> int:
     return int(action_id)
 
 
-def rlcard_moves(action_id) -> list[Move]:
-    """Every classic move that plays RLCard action ``action_id``'s cards
-    (one, or three for the nine plane card sets; ``[PASS]`` for 'pass'), in
-    action-index order."""
+def rlcard_to_actions(action_id) -> np.ndarray:
+    """The classic action indices (int64, ascending) of the moves that play
+    RLCard action ``action_id``'s cards: one, or three for the nine
+    four-trio card sets; ``[0]`` (PASS) for 'pass'."""
     data = _data()
     i = _check_id(action_id)
     start, stop = int(data["starts"][i]), int(data["stops"][i])    # type: ignore[index]
-    rows = action_moves(RULES)[data["order"][start:stop]]          # type: ignore[index]
+    return np.sort(data["order"][start:stop])                      # type: ignore[index]
+
+
+def rlcard_moves(action_id) -> list[Move]:
+    """Every classic move that plays RLCard action ``action_id``'s cards
+    (one, or three for the nine four-trio card sets; ``[PASS]`` for 'pass'),
+    in action-index order."""
+    rows = action_moves(RULES)[rlcard_to_actions(action_id)]
     return [Move(int(r["kind"]), int(r["rank"]), int(r["length"]), int(r["cards"]), rules=RULES)
             for r in rows]
 

@@ -31,9 +31,10 @@ class DoudizhuGymEnv(gymnasium.Env):
         self.table = Table(rules, bidding, render_mode)
         self.render_mode = render_mode
         self.policies = _seat_policies(opponents, self.seat)
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real) \
-                or not np.isfinite(float(illegal_reward)):
-            raise ValueError(f"illegal_reward must be a finite number, not {illegal_reward!r}")
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real):
+            raise TypeError(f"illegal_reward must be a number, not {illegal_reward!r}")
+        if not np.isfinite(float(illegal_reward)):
+            raise ValueError(f"illegal_reward must be finite, not {illegal_reward!r}")
         self.illegal_reward = float(illegal_reward)
         self._over = True
         n = self.table.action_count
