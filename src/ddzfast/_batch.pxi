@@ -119,13 +119,43 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1):
     """
     cdef Rules r = _get_rules(rules)
     cdef cnp.ndarray h, counts, offsets, moves
-    cdef cnp.ndarray la = None
-    cdef Py_ssize_t n, i, t, start
+    cdef Py_ssize_t n, t
+    cdef _Chunk chunk
+    threads = check_threads(threads)
+    h, la = _batch_positions(hands, lasts, r)
+    n = cnp.PyArray_DIM(h, 0)
+    counts = np.zeros(n, dtype=np.int64)
+    threads = worker_count(threads, n)
+    bounds = [n * t // threads for t in range(threads + 1)]
+    chunks = [_Chunk() for _ in range(threads)]
+    _parallel(threads, _run_chunk,
+              [(chunks[t], r, h, la, counts, bounds[t], bounds[t + 1])
+               for t in range(threads)])
+    for chunk in chunks:
+        if chunk.failed:
+            raise MemoryError("out of memory generating a batch of moves")
+    offsets = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    if threads == 1:
+        # The chunk's buffer becomes the result: no copy of what may be
+        # hundreds of megabytes.
+        return offsets, (<_Chunk>chunks[0]).as_array()
+    moves = np.empty(offsets[n], dtype=MOVE_DTYPE)
+    starts = [int(offsets[b]) for b in bounds[:threads]]
+    _parallel(threads, _copy_chunk,
+              [(chunks[t], moves, starts[t]) for t in range(threads)])
+    return offsets, moves
+
+
+cdef tuple _batch_positions(object hands, object lasts, Rules r):
+    """(hands, lasts) of a batch checked and made C arrays: hands a uint64
+    array of N hands of the rule set's deck, lasts None or N legal MOVE_DTYPE
+    rows of it (a PASS row: that position leads)."""
+    cdef cnp.ndarray h, la = None
+    cdef Py_ssize_t n, i
     cdef const uint64_t* hp
     cdef const ddz_move* lp
     cdef Py_ssize_t bad = -1
-    cdef _Chunk chunk
-    threads = check_threads(threads)
     h = _as_hand_array(hands)
     n = cnp.PyArray_DIM(h, 0)
     hp = <const uint64_t*>cnp.PyArray_DATA(h)
@@ -152,27 +182,7 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1):
         if bad >= 0:
             raise IllegalMoveError(f"lasts[{bad}] {la[bad]} is not a legal move in "
                                    f"{r.name!r}")
-    counts = np.zeros(n, dtype=np.int64)
-    threads = worker_count(threads, n)
-    bounds = [n * t // threads for t in range(threads + 1)]
-    chunks = [_Chunk() for _ in range(threads)]
-    _parallel(threads, _run_chunk,
-              [(chunks[t], r, h, la, counts, bounds[t], bounds[t + 1])
-               for t in range(threads)])
-    for chunk in chunks:
-        if chunk.failed:
-            raise MemoryError("out of memory generating a batch of moves")
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    if threads == 1:
-        # The chunk's buffer becomes the result: no copy of what may be
-        # hundreds of megabytes.
-        return offsets, (<_Chunk>chunks[0]).as_array()
-    moves = np.empty(offsets[n], dtype=MOVE_DTYPE)
-    starts = [int(offsets[b]) for b in bounds[:threads]]
-    _parallel(threads, _copy_chunk,
-              [(chunks[t], moves, starts[t]) for t in range(threads)])
-    return offsets, moves
+    return h, la
 
 
 def _parallel(int threads, fn, list args):

@@ -6,7 +6,7 @@
 # card index i (0 = '3' ... 12 = '2', 13 = X, 14 = D), nibble 15 the count of
 # the wildcard W.
 
-from libc.stdint cimport uint8_t, int8_t, int16_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
 
 cdef enum:
     # Move kinds, in the order of RULES.md section 3 (MoveKind mirrors these).
@@ -199,3 +199,40 @@ cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
                       int64_t start, int64_t stop, int bidding,
                       ddz_deal_row* rows) noexcept nogil
+
+
+# ---- action indices (_actions.pxi) -------------------------------------------
+
+cdef enum:
+    DDZ_ERR_NO_ACTION = -4  # a legal move that is no action of the table
+
+# The lookup of one rule set's action table: the actions in index order (as
+# ddzfast.features.action_moves lists them) and an open-addressing hash of
+# their identities (kind, rank, length, cards), about half full.
+ctypedef struct ddz_actions:
+    const ddz_move* moves   # moves[i] is action i
+    const int32_t* slots    # 2**(64 - shift) slots: an action index, or -1
+    int64_t count           # the number of actions
+    uint64_t slot_mask
+    int shift
+
+# The action index of the identity of `m` (its wild is not read), or -1.
+cdef int64_t ddz_action_index(const ddz_actions* t, const ddz_move* m) noexcept nogil
+
+# The number of actions of the table.
+cdef int64_t ddz_action_count(const ddz_actions* t) noexcept nogil
+
+# The action indices of the legal moves of `hand` after `last` (NULL:
+# leading), in generation order, into out[0:cap]; returns how many there are
+# (it may exceed cap: then only cap were written), or DDZ_ERR_NO_ACTION /
+# DDZ_ERR_NOMEM.
+cdef int64_t ddz_legal_action_indices(const ddz_rules* rules, const ddz_actions* t,
+                                      uint64_t hand, const ddz_move* last,
+                                      int32_t* out, int64_t cap) noexcept nogil
+
+# Write the legal-action mask (t.count bytes, 1 at each legal move's index,
+# else 0) into `mask`; returns the number of legal moves, or an error code as
+# above (the mask is then unspecified).
+cdef int64_t ddz_legal_action_mask(const ddz_rules* rules, const ddz_actions* t,
+                                   uint64_t hand, const ddz_move* last,
+                                   uint8_t* mask) noexcept nogil

@@ -10,11 +10,13 @@ One extension module built from several source files, each with one job:
 * this file: the public functions legal_moves, legal_moves_into, classify,
   beats and play;
 * _batch.pxi: legal_moves_batch;
+* _actions.pxi: action indices and legal-action masks in C;
 * _engine.pxi: the deal engine and the built-in policies, in C;
-* _game.pxi: Game and the native simulation entry point.
+* _game.pxi: Game and the native simulation entry point;
+* _observe.pxi: observation tensors of a Game, in C.
 """
 
-from libc.stdint cimport uint8_t, int16_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, realloc
 from libc.string cimport memcpy, memset
 from cpython.ref cimport Py_INCREF
@@ -204,6 +206,8 @@ cdef int _move_struct_any(object row, ddz_move* out) except -1:
 
 
 include "_batch.pxi"
+include "_actions.pxi"
 include "_engine.pxi"
 include "_game.pxi"
+include "_observe.pxi"
 include "_solve.pxi"

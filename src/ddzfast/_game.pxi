@@ -393,6 +393,24 @@ cdef class Game:
             self.to_move, self.last_move, self.last_seat, tuple(self._bids),
             tuple(self._history), self.g.mult, self._rules, self.g.first_bidder)
 
+    def observation_tensor(self, seat=None, out=None):
+        """What ``seat`` (default: the seat to move) may know, as a fixed
+        float32 vector of OBSERVATION_SIZE, filled in C; the same layout in
+        every rule set. Parts, in order (OBSERVATION_LAYOUT gives each one's
+        offset, size, shape and description; seats relative to ``seat``: 0
+        itself, 1 the next to play, 2 the one after): seat, phase, to_move,
+        hand, unseen (the deck less the own hand and all plays), played (3
+        seats), cards_left (3 one-hots of 0..21), landlord, bids (3 one-hots
+        of not yet/pass/1/2/3), base, kitty, kitty_shown, last_move and
+        last_seat, bombs, multiplier (log2), and history (the last
+        HISTORY_MOVES plays, passes included, most recent first, each a move
+        and its seat). Cards are encoded as ``encode_hands`` (a 4 x 15 count
+        plane, then the number of W), a move as its cards, a one-hot of 16
+        for what W stands for and a one-hot of its kind. ``out``: None or a
+        writable, C-contiguous float32 array of OBSERVATION_SIZE to fill.
+        ``observation_tensors`` does many games or seats in one call."""
+        return _observation_tensor(self, seat, out)
+
     # ---- actions ----------------------------------------------------------------
 
     def legal_bids(self):

@@ -40,7 +40,8 @@ from collections.abc import Mapping, Set
 
 import numpy as np
 
-from ddzfast._core import MOVE_DTYPE, Hand, Rules, _move_rows_wild, get_rules, legal_moves
+from ddzfast._core import (MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup, _ActionTable,
+                           _move_rows_wild, get_rules, legal_moves)
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
@@ -327,13 +328,13 @@ _SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap
 #: built-in sets and a few custom ones. Least recently used goes first.
 ACTION_CACHE_SIZE = 8
 
-_action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+_action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] = OrderedDict()
 # Held while a table is built, so two threads asking for one rule set build it
 # once.
 _action_lock = threading.Lock()
 
 
-def _build_action_table(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
+def _build_action_table(rules: Rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
     every = legal_moves(deck_text(rules.wildcard), None, rules).array
     sizes = _counts(every["cards"]).sum(axis=1)
     playable = every[sizes <= MAX_HAND[rules.wildcard]]
@@ -347,10 +348,11 @@ def _build_action_table(rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     # PASS's key is 0, the smallest: it lands at index 0.
     moves.flags.writeable = False
     keys.flags.writeable = False
-    return moves, keys
+    # the core's hash lookup over these very rows (it keeps them alive)
+    return moves, keys, _ActionTable(moves)
 
 
-def _action_table(rules) -> tuple[np.ndarray, np.ndarray]:
+def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
     r = get_rules(rules)
     key = description_key(r, ignore=_SCORING_FIELDS)
     with _action_lock:
@@ -373,33 +375,41 @@ def action_moves(rules="classic") -> np.ndarray:
 
 def action_count(rules="classic") -> int:
     """How many actions the rule set has."""
-    return len(_action_table(rules)[1])
+    return _action_lookup(rules).count
 
 
 def action_index(moves, rules="classic") -> np.ndarray:
     """The action index (int64) of each move (a MOVE_DTYPE array or a
     MoveList). IllegalMoveError, naming the first bad row, for a row that is
     no legal move of the rule set or no action of it (more cards than a hand
-    holds); a row's ``wild`` is not looked at."""
+    holds); a row's ``wild`` is not looked at. The lookup runs in C (the
+    core's hash of the action table); only a row it does not find takes the
+    slower checks that name what is wrong with it."""
     r = get_rules(rules)
-    arr = _as_moves(moves)
+    lookup = _action_lookup(r)
+    arr = moves if type(moves) is MoveList else _as_moves(moves)
+    idx = lookup.lookup(arr)
+    if len(idx) and idx.min() < 0:
+        _unknown_action(_as_moves(moves), idx, r)
+    return idx
+
+
+def _unknown_action(arr: np.ndarray, idx: np.ndarray, r: Rules) -> None:
+    """Raise the IllegalMoveError for the first row the lookup did not find:
+    not a legal move of ``r``, or one with more cards than a hand holds."""
     _check_legal(arr, r, check_wild=False,
                  illegal="{row} is not an action of {where}: not a legal move of it")
-    keys = _action_table(r)[1]
-    k = _keys(arr)
-    idx = np.searchsorted(keys, k)
-    idx_c = np.minimum(idx, len(keys) - 1)
-    bad = keys[idx_c] != k
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise IllegalMoveError(f"{_row_text(arr, i)} is not an action of {r.name!r}: "
-                               f"more cards than a hand of it holds")
-    return idx.astype(np.int64)
+    i = int(np.argmax(idx < 0))
+    raise IllegalMoveError(f"{_row_text(arr, i)} is not an action of {r.name!r}: "
+                           f"more cards than a hand of it holds")
 
 
 def legal_action_mask(moves, rules="classic") -> np.ndarray:
     """A boolean vector of ``action_count(rules)``, True at the actions of
-    ``moves`` (for example a MoveList from ``legal_moves``)."""
-    mask = np.zeros(action_count(rules), dtype=bool)
-    mask[action_index(moves, rules)] = True
+    ``moves`` (for example a MoveList from ``legal_moves``). For the mask of
+    a position, ``legal_action_mask_into(hand, last, rules, out)`` skips the
+    moves altogether."""
+    idx = action_index(moves, rules)
+    mask = np.zeros(_action_lookup(rules).count, dtype=bool)
+    mask[idx] = True
     return mask

@@ -48,6 +48,22 @@ Signatures (all ``nopython``, no GIL needed):
 * ``play(hand, cards) -> uint64``: the hand left; ValueError when ``cards`` is
   not contained in ``hand``.
 * ``hand_valid(rules, hand) -> bool``.
+* ``legal_action_indices_into(rules, actions, hand, last, out) -> int64``:
+  the action indices (``ddzfast.action_moves`` order) of the legal moves of
+  ``hand`` after ``last`` into ``out`` (int32; ``action_count`` entries always
+  suffice); ValueError as ``legal_moves_into``, and when a legal move is no
+  action (a hand with more cards than a deal gives).
+* ``legal_action_mask_into(rules, actions, hand, last, out) -> int64``: the
+  legal-action mask into ``out`` (bool, uint8 or int8, exactly
+  ``action_count`` entries), returning the number of legal moves.
+
+``actions`` is a second handle, from ``actions_handle(rules)``: the core's
+lookup of the rule set's action table, pinned for the process like a rules
+handle (``check_actions_handle`` tells a good one). Give each function the
+``actions`` of its ``rules``: the lookup of another rule set does not crash,
+but its moves are then no actions (ValueError). Their ``out`` arrays are
+checked as above: dtype and writability when compiled, contiguity (layout
+'A'), alignment and size when called.
 """
 from __future__ import annotations
 
@@ -66,11 +82,13 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess
 
 import numpy as np
 
-from ddzfast._core import MOVE_DTYPE, Rules, get_rules
+from ddzfast._core import MOVE_DTYPE, Rules, _action_lookup, get_rules
 from ddzfast.features import description_key
 
 __all__ = ["rules_handle", "check_handle", "no_last", "legal_moves_into",
-           "classify_into", "beats", "play", "hand_valid", "MOVE_DTYPE"]
+           "classify_into", "beats", "play", "hand_valid", "MOVE_DTYPE",
+           "actions_handle", "check_actions_handle", "legal_action_indices_into",
+           "legal_action_mask_into"]
 
 # Pointers are passed as size_t: the same registers as a pointer on every
 # 64-bit ABI numba supports, and numba hands array addresses over as integers.
@@ -91,6 +109,14 @@ _c_check = _bind("ddz_check", ctypes.c_int, _PTR, ctypes.c_int, ctypes.c_int,
 _c_beats = _bind("ddz_beats", ctypes.c_int, _PTR, _PTR, _PTR)
 _c_hand_valid = _bind("ddz_hand_valid", ctypes.c_int, _PTR, ctypes.c_uint64)
 _c_contains = _bind("ddz_contains", ctypes.c_int, ctypes.c_uint64, ctypes.c_uint64)
+_c_action_count = _bind("ddz_action_count", ctypes.c_int64, _PTR)
+_c_action_indices = _bind("ddz_legal_action_indices", ctypes.c_int64, _PTR, _PTR,
+                          ctypes.c_uint64, _PTR, _PTR, ctypes.c_int64)
+_c_action_mask = _bind("ddz_legal_action_mask", ctypes.c_int64, _PTR, _PTR,
+                       ctypes.c_uint64, _PTR, _PTR)
+# ddz_legal_action_* status codes (_core.pxd)
+_ERR_NOMEM = -1
+_ERR_NO_ACTION = -4
 
 
 # ---- rules handles -------------------------------------------------------------
@@ -130,6 +156,42 @@ def check_handle(handle) -> int:
         known = int(handle) in _PINNED_BY_ADDRESS
     if not known:
         raise ValueError(f"{int(handle)} is not a handle from rules_handle(); "
+                         f"a wrong handle would crash the jitted functions")
+    return int(handle)
+
+
+# The action lookups handed out, kept alive for the process as the rule sets
+# are (one per description, so memory stays bounded).
+_PINNED_ACTIONS_BY_KEY: dict = {}
+_PINNED_ACTIONS_BY_ADDRESS: dict = {}
+
+
+def actions_handle(rules="classic") -> int:
+    """The integer handle of a rule set's action lookup (the core's C hash
+    of ``action_moves(rules)``), for ``legal_action_indices_into`` and
+    ``legal_action_mask_into``. Built on first use (about a second for the
+    wildcard sets); pinned for the rest of the process."""
+    r = get_rules(rules)
+    key = (r.name, description_key(r))
+    with _PIN_LOCK:
+        pinned = _PINNED_ACTIONS_BY_KEY.get(key)
+    if pinned is None:
+        table = _action_lookup(r)
+        with _PIN_LOCK:
+            pinned = _PINNED_ACTIONS_BY_KEY.setdefault(key, table)
+            _PINNED_ACTIONS_BY_ADDRESS[pinned.address] = pinned
+    return pinned.address
+
+
+def check_actions_handle(handle) -> int:
+    """``handle`` if ``actions_handle`` gave it out, else ValueError
+    (TypeError for a non-integer)."""
+    if isinstance(handle, (bool, np.bool_)) or not isinstance(handle, (int, np.integer)):
+        raise TypeError(f"an actions handle is an int, not {type(handle).__name__}")
+    with _PIN_LOCK:
+        known = int(handle) in _PINNED_ACTIONS_BY_ADDRESS
+    if not known:
+        raise ValueError(f"{int(handle)} is not a handle from actions_handle(); "
                          f"a wrong handle would crash the jitted functions")
     return int(handle)
 
@@ -256,6 +318,60 @@ def _make_int_guard(name: str):
     return guard
 
 
+def _make_plain_guard(name: str, dtypes: tuple):
+    """A guard for a writable 1-d output array of one of ``dtypes`` (numpy
+    dtypes): its type when compiled; contiguity (layout 'A') and alignment
+    when called."""
+    names = " or ".join(str(np.dtype(d)) for d in dtypes)
+    allowed = tuple(numba.from_dtype(np.dtype(d)) for d in dtypes)
+    itemsize = np.dtype(dtypes[0]).itemsize
+    contiguity = f"{name} must be C-contiguous"
+    alignment = f"{name} must be an aligned array"
+
+    def guard(arr):
+        if not isinstance(arr, np.ndarray):
+            raise TypeError(f"{name} must be a numpy array, not {type(arr).__name__}")
+        if arr.dtype not in [np.dtype(d) for d in dtypes]:
+            raise TypeError(f"{name} must have dtype {names}, not {arr.dtype}")
+        if arr.ndim != 1:
+            raise TypeError(f"{name} must be one-dimensional, not {arr.ndim}-dimensional")
+        if not arr.flags.writeable:
+            raise TypeError(f"{name} must be writable, not a read-only array")
+        if not arr.flags.aligned:
+            raise ValueError(alignment)
+        if not arr.flags.c_contiguous:
+            raise ValueError(contiguity)
+        return arr
+
+    @overload(guard, jit_options={"nogil": True})
+    def _typed(arr):
+        if not isinstance(arr, types.Array):
+            raise NumbaTypeError(f"{name} must be an array of {names}, not {arr}")
+        if arr.dtype not in allowed:
+            raise NumbaTypeError(f"{name} must have dtype {names}, not {arr.dtype}")
+        if arr.ndim != 1:
+            raise NumbaTypeError(f"{name} must be one-dimensional, not "
+                                 f"{arr.ndim}-dimensional")
+        if not arr.mutable:
+            raise NumbaTypeError(f"{name} must be writable, not a read-only array")
+        check_layout = arr.layout != "C"
+
+        def impl(arr):
+            if arr.ctypes.data % itemsize != 0:
+                raise ValueError(alignment)
+            if check_layout and arr.shape[0] > 1 and arr.strides[0] != itemsize:
+                raise ValueError(contiguity)
+            return arr
+        return impl
+
+    guard.__name__ = guard.__qualname__ = f"_check_{name}"
+    return guard
+
+
+_check_index_out = _make_plain_guard("out", (np.int32,))
+_check_mask_out = _make_plain_guard("out", (np.bool_, np.uint8, np.int8))
+_int_actions = _make_int_guard("actions")
+
 _check_hand = _make_int_guard("hand")
 _check_cards = _make_int_guard("cards")
 _int_rules = _make_int_guard("rules")
@@ -266,6 +382,14 @@ def _check_rules(rules):
     handle = _int_rules(rules)
     if handle == 0:
         raise ValueError("rules is a null handle; use rules_handle(...)")
+    return handle
+
+
+@numba.njit(nogil=True)
+def _check_actions(actions):
+    handle = _int_actions(actions)
+    if handle == 0:
+        raise ValueError("actions is a null handle; use actions_handle(...)")
     return handle
 
 
@@ -343,3 +467,61 @@ def play(hand, cards):
     if _c_contains(hand, cards) == 0:
         raise ValueError("the cards are not all in the hand")
     return hand - cards
+
+
+@numba.njit(nogil=True)
+def _position(rules, hand, last):
+    """The checked hand and the address of ``last`` (0 when leading)."""
+    if _c_hand_valid(rules, hand) == 0:
+        raise ValueError("hand is not a hand of this rule set's deck")
+    if last.shape[0] > 0:
+        _legal_row(rules, last)
+        if last[0].kind == 0:
+            raise ValueError("last must be a non-pass move (or empty when leading)")
+        return last.ctypes.data
+    return 0
+
+
+@numba.njit(nogil=True)
+def _action_status(n):
+    if n == _ERR_NO_ACTION:
+        raise ValueError("a legal move of this hand is no action of the table "
+                         "(more cards than a deal gives, or the actions handle "
+                         "of another rule set)")
+    if n == _ERR_NOMEM:
+        raise MemoryError("out of memory generating legal moves")
+
+
+@numba.njit(nogil=True)
+def legal_action_indices_into(rules, actions, hand, last, out):
+    """Write the action indices of the legal moves of ``hand`` after ``last``
+    (empty: leading) into the int32 ``out``; return how many."""
+    rules = _check_rules(rules)
+    actions = _check_actions(actions)
+    hand = _check_hand(hand)
+    last = _check_last(last)
+    out = _check_index_out(out)
+    last_ptr = _position(rules, hand, last)
+    n = _c_action_indices(rules, actions, hand, last_ptr, out.ctypes.data, out.shape[0])
+    _action_status(n)
+    if n > out.shape[0]:
+        raise ValueError("out is too small for the legal moves of this hand")
+    return n
+
+
+@numba.njit(nogil=True)
+def legal_action_mask_into(rules, actions, hand, last, out):
+    """Fill ``out`` (bool, uint8 or int8, ``action_count`` entries) with the
+    legal-action mask of ``hand`` after ``last`` (empty: leading); return
+    the number of legal moves."""
+    rules = _check_rules(rules)
+    actions = _check_actions(actions)
+    hand = _check_hand(hand)
+    last = _check_last(last)
+    out = _check_mask_out(out)
+    if out.shape[0] != _c_action_count(actions):
+        raise ValueError("out must have exactly action_count(rules) entries")
+    last_ptr = _position(rules, hand, last)
+    n = _c_action_mask(rules, actions, hand, last_ptr, out.ctypes.data)
+    _action_status(n)
+    return n

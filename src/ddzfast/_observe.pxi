@@ -1,0 +1,244 @@
+# Observation tensors, included into _core.pyx after _game.pxi: what one
+# seat of a Game may know, as a fixed float32 vector filled in C. The layout
+# is OBSERVATION_LAYOUT (one table, read by the C code through the offsets
+# below, by the docs and by the tests).
+
+from libc.math cimport log2
+
+ObservationBlock = collections.namedtuple("ObservationBlock",
+                                          "offset size shape description")
+ObservationBlock.__doc__ = """One part of an observation tensor:
+``tensor[offset:offset + size]``, read as ``shape`` (row-major)."""
+
+#: Moves of the recent history in an observation tensor.
+HISTORY_MOVES = 15
+
+# The encoding of a set of cards (as ddzfast.features.encode_hands: a 4 x 15
+# count plane, plane[j, i] = 1 when more than j cards of index i, then the
+# number of W) and of a move (those 61 cards, a one-hot of 16 for what W
+# stands for (WILD_KICKER: kicker or itself; none when no W), then a one-hot
+# of its kind, PASS included).
+cdef enum:
+    OBS_CARDS = 61
+    OBS_MOVE = 61 + 16 + NKINDS
+    OBS_SLOT = OBS_MOVE + 3
+    OBS_LEFT = 22                # cards left: one-hot of 0..21 (21: 21 or more)
+
+# Seats are relative to the observing seat: 0 = itself, 1 = the seat that
+# plays after it, 2 = the seat after that (the one before it).
+_OBS_BLOCKS = (
+    ("seat", (3,), "one-hot of the observing seat's absolute seat 0..2"),
+    ("phase", (3,), "one-hot of the phase: bidding, play, done"),
+    ("to_move", (3,), "one-hot of the seat to move (relative); zero when done"),
+    ("hand", (OBS_CARDS,), "the observing seat's hand (card encoding)"),
+    ("unseen", (OBS_CARDS,), "the deck minus the own hand and every card played: "
+                             "the other hands (and the kitty while bidding; and, "
+                             "after Game.from_position, cards played before it)"),
+    ("played", (3, OBS_CARDS), "the cards each seat (relative) has played"),
+    ("cards_left", (3, OBS_LEFT), "one-hot of the cards each seat (relative) "
+                                  "holds, 0..21 (21: 21 or more)"),
+    ("landlord", (3,), "one-hot of the landlord seat (relative); zero while bidding"),
+    ("bids", (3, 5), "each seat's (relative) bid, one-hot of: not yet, pass, 1, 2, 3"),
+    ("base", (4,), "one-hot of the base score 0..3 (0 while bidding)"),
+    ("kitty", (OBS_CARDS,), "the kitty once shown (after bidding), else zero"),
+    ("kitty_shown", (1,), "1 once the kitty is shown (after bidding)"),
+    ("last_move", (OBS_MOVE,), "the move to beat (move encoding); zero on a free lead"),
+    ("last_seat", (3,), "one-hot of who played the move to beat (relative)"),
+    ("bombs", (1,), "number of bombs (moves of a bomb tier) played so far"),
+    ("multiplier", (1,), "log2 of the multiplier so far (Game.multiplier)"),
+    ("history", (HISTORY_MOVES, OBS_SLOT),
+     f"the last {HISTORY_MOVES} plays, passes included, most recent first: the "
+     f"move encoding then a one-hot of its seat (relative); rows before the "
+     f"first play are zero"),
+)
+
+
+def _observation_layout():
+    layout = {}
+    offset = 0
+    for name, shape, text in _OBS_BLOCKS:
+        size = 1
+        for d in shape:
+            size *= d
+        layout[name] = ObservationBlock(offset, size, shape, text)
+        offset += size
+    return MappingProxyType(layout), offset
+
+
+#: The parts of an observation tensor, in order: name -> ObservationBlock
+#: (offset, size, shape, description).
+OBSERVATION_LAYOUT, OBSERVATION_SIZE = _observation_layout()
+#: The dtype of an observation tensor.
+OBSERVATION_DTYPE = np.dtype(np.float32)
+
+cdef int O_SEAT = OBSERVATION_LAYOUT["seat"].offset
+cdef int O_PHASE = OBSERVATION_LAYOUT["phase"].offset
+cdef int O_TO_MOVE = OBSERVATION_LAYOUT["to_move"].offset
+cdef int O_HAND = OBSERVATION_LAYOUT["hand"].offset
+cdef int O_UNSEEN = OBSERVATION_LAYOUT["unseen"].offset
+cdef int O_PLAYED = OBSERVATION_LAYOUT["played"].offset
+cdef int O_LEFT = OBSERVATION_LAYOUT["cards_left"].offset
+cdef int O_LANDLORD = OBSERVATION_LAYOUT["landlord"].offset
+cdef int O_BIDS = OBSERVATION_LAYOUT["bids"].offset
+cdef int O_BASE = OBSERVATION_LAYOUT["base"].offset
+cdef int O_KITTY = OBSERVATION_LAYOUT["kitty"].offset
+cdef int O_KITTY_SHOWN = OBSERVATION_LAYOUT["kitty_shown"].offset
+cdef int O_LAST = OBSERVATION_LAYOUT["last_move"].offset
+cdef int O_LAST_SEAT = OBSERVATION_LAYOUT["last_seat"].offset
+cdef int O_BOMBS = OBSERVATION_LAYOUT["bombs"].offset
+cdef int O_MULT = OBSERVATION_LAYOUT["multiplier"].offset
+cdef int O_HISTORY = OBSERVATION_LAYOUT["history"].offset
+cdef int O_SIZE = OBSERVATION_SIZE
+cdef int O_HISTORY_MOVES = HISTORY_MOVES
+
+
+cdef inline void _obs_cards(float* o, uint64_t cards) noexcept nogil:
+    cdef int i, j, c
+    for i in range(15):
+        c = _nib(cards, i)
+        if c > 4:
+            c = 4
+        for j in range(c):
+            o[j * 15 + i] = 1.0
+    o[60] = <float>_nib(cards, IDX_W)
+
+
+cdef inline void _obs_move(float* o, const ddz_move* m) noexcept nogil:
+    _obs_cards(o, m.cards)
+    if m.wild != WILD_NONE and m.wild <= WILD_KICKER:
+        o[OBS_CARDS + m.wild] = 1.0
+    if m.kind < NKINDS:
+        o[OBS_CARDS + 16 + m.kind] = 1.0
+
+
+cdef inline int _rel(int s, int seat) noexcept nogil:
+    return (s - seat + 3) % 3
+
+
+cdef int _fill_observation(Game game, int seat, float* o) except -1:
+    """Write the observation tensor of `seat` in `game` into o[0:O_SIZE]."""
+    cdef const ddz_game* g = &game.g
+    cdef uint64_t played[3]
+    cdef uint64_t deck = 0, unseen
+    cdef int s, i, k, left, n, b
+    cdef Py_ssize_t h, nh
+    cdef list history = game._history
+    cdef tuple item
+    cdef Move mv
+    memset(o, 0, O_SIZE * sizeof(float))
+    played[0] = played[1] = played[2] = 0
+    nh = len(history)
+    for h in range(nh):
+        item = <tuple>history[h]
+        mv = <Move>item[1]
+        played[<int>item[0]] += mv.m.cards
+    for i in range(16):
+        if i < IDX_W or game._rules.c.has_wild:
+            deck += (<uint64_t>CARD_LIMITS[i]) << (4 * i)
+    o[O_SEAT + seat] = 1.0
+    o[O_PHASE + g.phase] = 1.0
+    if g.phase != PHASE_DONE:
+        o[O_TO_MOVE + _rel(g.to_move, seat)] = 1.0
+    _obs_cards(o + O_HAND, g.hands[seat])
+    # per nibble: hand and plays are disjoint parts of the deck (the Game
+    # keeps it so), so no nibble of the difference goes below zero
+    unseen = deck - g.hands[seat] - played[0] - played[1] - played[2]
+    _obs_cards(o + O_UNSEEN, unseen)
+    for s in range(3):
+        k = _rel(s, seat)
+        _obs_cards(o + O_PLAYED + k * OBS_CARDS, played[s])
+        left = ddz_size(g.hands[s])
+        o[O_LEFT + k * OBS_LEFT + (left if left < OBS_LEFT else OBS_LEFT - 1)] = 1.0
+        o[O_BIDS + k * 5] = 1.0       # not yet, unless a bid below says otherwise
+    for s, b in game._bids:
+        k = _rel(s, seat)
+        o[O_BIDS + k * 5] = 0.0
+        o[O_BIDS + k * 5 + 1 + b] = 1.0
+    if g.phase != PHASE_BIDDING:
+        if g.landlord >= 0:
+            o[O_LANDLORD + _rel(g.landlord, seat)] = 1.0
+        _obs_cards(o + O_KITTY, g.kitty)
+        o[O_KITTY_SHOWN] = 1.0
+    if 0 <= g.base <= 3:
+        o[O_BASE + g.base] = 1.0
+    if g.has_last:
+        _obs_move(o + O_LAST, &g.last)
+        o[O_LAST_SEAT + _rel(g.last_seat, seat)] = 1.0
+    o[O_BOMBS] = <float>g.nbombs
+    o[O_MULT] = <float>log2(<double>g.mult) if g.mult > 0 else 0.0
+    n = nh if nh < O_HISTORY_MOVES else O_HISTORY_MOVES
+    for i in range(n):
+        item = <tuple>history[nh - 1 - i]
+        mv = <Move>item[1]
+        _obs_move(o + O_HISTORY + i * OBS_SLOT, &mv.m)
+        o[O_HISTORY + i * OBS_SLOT + OBS_MOVE + _rel(<int>item[0], seat)] = 1.0
+    return 0
+
+
+cdef cnp.ndarray _obs_out(object out, tuple shape):
+    # `out` checked (float32, this shape, C-contiguous, writable) or a new array
+    cdef cnp.ndarray a
+    if out is None:
+        return np.empty(shape, dtype=np.float32)
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+    a = <cnp.ndarray>out
+    if cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT32:
+        raise TypeError(f"out must have dtype float32, not {a.dtype}")
+    if (<object>a).shape != shape:
+        raise ValueError(f"out has shape {(<object>a).shape}, not {shape}")
+    if not cnp.PyArray_IS_C_CONTIGUOUS(a) or not cnp.PyArray_ISWRITEABLE(a) \
+            or not cnp.PyArray_ISALIGNED(a):
+        raise ValueError("out must be writable, aligned and C-contiguous")
+    return a
+
+
+cdef int _observer(Game game, object seat) except -1:
+    if seat is None:
+        if game.g.phase == PHASE_DONE:
+            raise ValueError("the deal is over: no seat is to move; name the seat")
+        return game.g.to_move
+    return _seat_arg(seat, "seat")
+
+
+def _observation_tensor(Game game, seat=None, out=None):
+    """Game.observation_tensor: see its docstring."""
+    cdef int s = _observer(game, seat)
+    cdef cnp.ndarray a = _obs_out(out, (O_SIZE,))
+    _fill_observation(game, s, <float*>cnp.PyArray_DATA(a))
+    return a
+
+
+def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
+    """The observation tensors of many games (or of many seats of one game:
+    repeat it in ``games``) in one (N, OBSERVATION_SIZE) float32 array, row i
+    that of ``seats[i]`` in ``games[i]``, exactly as
+    ``Game.observation_tensor`` gives it. ``seats``: None (each game's seat to
+    move), one seat for every game, or a sequence of N seats. ``out``: None
+    or a writable, C-contiguous float32 array of that shape, filled and
+    returned."""
+    cdef list gs = list(games)
+    cdef Py_ssize_t n = len(gs), i
+    cdef cnp.ndarray a
+    cdef float* base
+    cdef Game game
+    cdef int s
+    for i in range(n):
+        if not isinstance(gs[i], Game):
+            raise TypeError(f"games[{i}] is a {type(gs[i]).__name__}, not a Game")
+    if seats is None or isinstance(seats, numbers.Integral):
+        seat_list = [seats] * n
+    else:
+        seat_list = list(seats)
+        if len(seat_list) != n:
+            raise ValueError(f"{len(seat_list)} seats for {n} games")
+    a = _obs_out(out, (n, O_SIZE))
+    base = <float*>cnp.PyArray_DATA(a)
+    for i in range(n):
+        game = <Game>gs[i]
+        try:
+            s = _observer(game, seat_list[i])
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"games[{i}]: {exc}") from None
+        _fill_observation(game, s, base + i * O_SIZE)
+    return a

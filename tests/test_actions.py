@@ -1,0 +1,182 @@
+"""Action indices and masks in C (issue 9, part 1): on random positions of
+every rule set, leading and following, legal_action_indices, the _into forms,
+the batches and the Numba forms equal the action index computed in Python
+from the action table's sorted keys (features._keys + searchsorted, which
+does not use the core's hash); bad buffers raise."""
+import random
+
+import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import (MOVE_DTYPE, Hand, IllegalMoveError, InvalidCardsError,
+                     action_count, action_index, action_moves, legal_action_indices,
+                     legal_action_indices_batch, legal_action_indices_into,
+                     legal_action_mask, legal_action_mask_batch,
+                     legal_action_mask_into, legal_moves)
+from ddzfast.features import _action_table, _keys
+from helpers import DECKS, RULE_NAMES
+
+
+def reference_indices(moves, rules) -> np.ndarray:
+    keys = _action_table(rules)[1]
+    k = _keys(moves.array)
+    idx = np.searchsorted(keys, k)
+    assert np.array_equal(keys[idx], k)
+    return idx
+
+
+def positions(rules, n, seed):
+    """(hand, last) pairs: hands of 1..21 cards (20 in classic), last None
+    (leading) or a non-pass move of another hand of the same deck."""
+    rng = random.Random(seed)
+    deck = list(DECKS[rules].replace(" ", ""))
+    top = 21 if ddzfast.get_rules(rules).wildcard else 20
+    out = []
+    for i in range(n):
+        rng.shuffle(deck)
+        size = rng.choice([1, 2, 5, 10, 17, top, top])
+        hand = Hand("".join(deck[:size]))
+        last = None
+        if i % 2:
+            other = legal_moves(Hand("".join(deck[size:size + 17])), None, rules)
+            last = other[rng.randrange(len(other))]
+        out.append((hand, last))
+    return out
+
+
+def last_rows(pos):
+    rows = np.zeros(len(pos), dtype=MOVE_DTYPE)
+    for i, (_, last) in enumerate(pos):
+        if last is not None:
+            rows[i] = (int(last.cards), int(last.kind), last.rank, last.length, last.wild)
+    return rows
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_indices_and_masks_equal_python_reference(rules):
+    count = action_count(rules)
+    assert count == len(action_moves(rules))
+    mask = np.zeros(count, dtype=bool)
+    buf = np.full(count, -1, dtype=np.int32)
+    for hand, last in positions(rules, 400, RULE_NAMES.index(rules)):
+        ml = legal_moves(hand, last, rules)
+        want = reference_indices(ml, rules)
+        got = legal_action_indices(hand, last, rules)
+        assert got.dtype == np.int32 and np.array_equal(got, want), (hand, last)
+        assert np.array_equal(action_index(ml, rules), want)
+        assert np.array_equal(action_index(ml.array, rules), want)
+        if last is not None:
+            assert want[0] == 0                       # PASS
+        assert legal_action_indices_into(int(hand), last, rules, buf) == len(ml)
+        assert np.array_equal(buf[:len(ml)], want)
+        mask[:] = True                               # stale contents are cleared
+        assert legal_action_mask_into(hand, last, rules, mask) == len(ml)
+        assert np.array_equal(np.flatnonzero(mask), np.unique(want))
+        assert np.array_equal(legal_action_mask(ml, rules), mask)
+        for dtype in (np.uint8, np.int8):
+            other = np.full(count, 7, dtype=dtype)
+            legal_action_mask_into(str(hand), last, rules, other)
+            assert np.array_equal(other, mask.astype(dtype))
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batches_agree(rules, threads):
+    pos = positions(rules, 120, 100 + RULE_NAMES.index(rules))
+    hands = np.array([int(h) for h, _ in pos], dtype=np.uint64)
+    lasts = last_rows(pos)
+    offsets, indices = legal_action_indices_batch(hands, lasts, rules, threads=threads)
+    masks = legal_action_mask_batch(hands, lasts, rules, threads=threads)
+    assert masks.shape == (len(pos), action_count(rules)) and masks.dtype == bool
+    for i, (hand, last) in enumerate(pos):
+        want = reference_indices(legal_moves(hand, last, rules), rules)
+        assert np.array_equal(indices[offsets[i]:offsets[i + 1]], want)
+        assert np.array_equal(np.flatnonzero(masks[i]), np.unique(want))
+    out = np.ones((len(pos), action_count(rules)), dtype=np.uint8)
+    assert legal_action_mask_batch(hands, lasts, rules, out=out, threads=threads) is out
+    assert np.array_equal(out, masks.astype(np.uint8))
+    # leading everywhere
+    offsets, indices = legal_action_indices_batch(hands, None, rules)
+    assert np.array_equal(indices[offsets[3]:offsets[4]],
+                          legal_action_indices(int(hands[3]), None, rules))
+
+
+def test_numba_forms_agree():
+    pytest.importorskip("numba")
+    from ddzfast import numba as dn
+    for rules in RULE_NAMES:
+        r, a = dn.rules_handle(rules), dn.actions_handle(rules)
+        assert dn.check_actions_handle(a) == a
+        mask = np.zeros(action_count(rules), dtype=np.bool_)
+        buf = np.zeros(action_count(rules), dtype=np.int32)
+        for hand, last in positions(rules, 40, 200):
+            lrow = dn.no_last() if last is None else last_rows([(hand, last)])
+            want = legal_action_indices(hand, last, rules)
+            n = dn.legal_action_indices_into(r, a, int(hand), lrow, buf)
+            assert np.array_equal(buf[:n], want)
+            assert dn.legal_action_mask_into(r, a, int(hand), lrow, mask) == len(want)
+            assert np.array_equal(np.flatnonzero(mask), np.unique(want))
+    with pytest.raises(ValueError):
+        dn.check_actions_handle(12345)
+    r, a = dn.rules_handle("classic"), dn.actions_handle("classic")
+    with pytest.raises(ValueError, match="action_count"):
+        dn.legal_action_mask_into(r, a, int(Hand("33")), dn.no_last(),
+                                  np.zeros(10, np.bool_))
+    with pytest.raises(ValueError, match="too small"):
+        dn.legal_action_indices_into(r, a, int(Hand("3456789")), dn.no_last(),
+                                     np.zeros(2, np.int32))
+    with pytest.raises(ValueError, match="contiguous"):
+        dn.legal_action_indices_into(r, a, int(Hand("33")), dn.no_last(),
+                                     np.zeros(20, np.int32)[::2])
+    from numba.core.errors import TypingError
+    with pytest.raises(TypingError):
+        dn.legal_action_indices_into(r, a, int(Hand("33")), dn.no_last(),
+                                     np.zeros(20, np.int64))
+    # the lookup of another rule set: an error, not a crash
+    with pytest.raises(ValueError, match="no action"):
+        dn.legal_action_indices_into(dn.rules_handle("super"), a, int(Hand("33W")),
+                                     dn.no_last(), np.zeros(100, np.int32))
+
+
+def test_bad_buffers_raise():
+    n = action_count("classic")
+    hand = Hand("334455")
+    with pytest.raises(TypeError):
+        legal_action_mask_into(hand, None, "classic", np.zeros(n, np.int32))
+    with pytest.raises(TypeError):
+        legal_action_mask_into(hand, None, "classic", [0] * n)
+    with pytest.raises(ValueError, match="action_count"):
+        legal_action_mask_into(hand, None, "classic", np.zeros(n - 1, bool))
+    with pytest.raises(ValueError):
+        legal_action_mask_into(hand, None, "classic", np.zeros((1, n), bool))
+    with pytest.raises(ValueError):
+        legal_action_mask_into(hand, None, "classic", np.zeros(2 * n, bool)[::2])
+    ro = np.zeros(n, bool)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError):
+        legal_action_mask_into(hand, None, "classic", ro)
+    with pytest.raises(TypeError):
+        legal_action_indices_into(hand, None, "classic", np.zeros(n, np.int64))
+    with pytest.raises(ValueError, match="needed|legal moves"):
+        legal_action_indices_into(hand, None, "classic", np.zeros(3, np.int32))
+    with pytest.raises(TypeError):
+        legal_action_mask_batch([int(hand)], None, "classic", out=np.zeros((1, n), np.int16))
+    with pytest.raises(ValueError):
+        legal_action_mask_batch([int(hand)], None, "classic", out=np.zeros((2, n), bool))
+
+
+def test_bad_positions_raise():
+    with pytest.raises(InvalidCardsError):
+        legal_action_indices("33W", None, "classic")
+    with pytest.raises(IllegalMoveError):
+        legal_action_indices("33", Move_pass(), "classic")
+    # a whole deck has legal moves no hand of a deal can make
+    with pytest.raises(InvalidCardsError, match="no action"):
+        legal_action_indices(DECKS["classic"], None, "classic")
+    with pytest.raises(InvalidCardsError, match=r"hands\[1\]"):
+        legal_action_indices_batch([int(Hand("33")), int(Hand(DECKS["classic"]))])
+
+
+def Move_pass():
+    return ddzfast.Move("PASS", 0, 0, 0)

@@ -1,0 +1,206 @@
+"""Observation tensors (issue 9, part 2): every block of
+Game.observation_tensor checked against values computed here, independently,
+from the Game's public attributes, over random deals in every rule set and
+every phase; the batched form agrees; the layout is the documented one."""
+import math
+import random
+
+import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import (HISTORY_MOVES, OBSERVATION_DTYPE, OBSERVATION_LAYOUT,
+                     OBSERVATION_SIZE, Game, MoveKind, observation_tensors)
+from ddzfast.constants import CARD_LIMITS, WILD_NONE
+from helpers import RULE_NAMES
+
+EXPECTED_LAYOUT = [  # name, offset, size: the documented layout, frozen
+    ("seat", 0, 3), ("phase", 3, 3), ("to_move", 6, 3), ("hand", 9, 61),
+    ("unseen", 70, 61), ("played", 131, 183), ("cards_left", 314, 66),
+    ("landlord", 380, 3), ("bids", 383, 15), ("base", 398, 4), ("kitty", 402, 61),
+    ("kitty_shown", 463, 1), ("last_move", 464, 96), ("last_seat", 560, 3),
+    ("bombs", 563, 1), ("multiplier", 564, 1), ("history", 565, 15 * 99)]
+
+
+def test_layout_is_documented_and_contiguous():
+    assert [(n, b.offset, b.size) for n, b in OBSERVATION_LAYOUT.items()] == EXPECTED_LAYOUT
+    assert OBSERVATION_SIZE == 2050 and OBSERVATION_DTYPE == np.float32
+    end = 0
+    for name, block in OBSERVATION_LAYOUT.items():
+        assert block.offset == end and block.size == math.prod(block.shape)
+        assert block.description
+        end += block.size
+    assert end == OBSERVATION_SIZE
+    assert HISTORY_MOVES == OBSERVATION_LAYOUT["history"].shape[0]
+    doc = Game.observation_tensor.__doc__
+    for name in OBSERVATION_LAYOUT:
+        assert name in doc
+
+
+# ---- an independent encoder from public attributes --------------------------------
+
+def cards_vec(hand) -> np.ndarray:
+    counts = ddzfast.Hand(int(hand)).counts
+    v = np.zeros(61, np.float32)
+    for i in range(15):
+        for j in range(counts[i]):
+            v[j * 15 + i] = 1
+    v[60] = counts[15]
+    return v
+
+
+def move_vec(move) -> np.ndarray:
+    v = np.zeros(96, np.float32)
+    v[:61] = cards_vec(move.cards)
+    if move.wild != WILD_NONE:
+        v[61 + move.wild] = 1
+    v[77 + int(move.kind)] = 1
+    return v
+
+
+def one_hot(n, i) -> np.ndarray:
+    v = np.zeros(n, np.float32)
+    if i is not None:
+        v[i] = 1
+    return v
+
+
+def expected(game: Game, seat: int) -> dict:
+    rel = lambda s: (s - seat) % 3  # noqa: E731
+    order = [seat, (seat + 1) % 3, (seat + 2) % 3]
+    history = game.history
+    played = [ddzfast.Hand() for _ in range(3)]
+    for s, mv in history:
+        played[s] = played[s] + mv.cards
+    deck = [CARD_LIMITS[i] if i < 15 or game.rules.wildcard else 0 for i in range(16)]
+    hand = game.hands[seat]
+    unseen = [deck[i] - hand.counts[i] - sum(p.counts[i] for p in played) for i in range(16)]
+    unseen_bits = sum(c << (4 * i) for i, c in enumerate(unseen))
+    bids = {s: b for s, b in game.bids}
+    bidding = game.phase == "bidding"
+    hist = np.zeros((HISTORY_MOVES, 99), np.float32)
+    for k, (s, mv) in enumerate(reversed(history[-HISTORY_MOVES:])):
+        hist[k, :96] = move_vec(mv)
+        hist[k, 96 + rel(s)] = 1
+    return {
+        "seat": one_hot(3, seat),
+        "phase": one_hot(3, ("bidding", "play", "done").index(game.phase)),
+        "to_move": one_hot(3, None if game.to_move is None else rel(game.to_move)),
+        "hand": cards_vec(hand),
+        "unseen": cards_vec(unseen_bits),
+        "played": np.concatenate([cards_vec(played[s]) for s in order]),
+        "cards_left": np.concatenate([one_hot(22, min(game.cards_left[s], 21))
+                                      for s in order]),
+        "landlord": one_hot(3, None if bidding else rel(game.landlord)),
+        "bids": np.concatenate([one_hot(5, 0 if s not in bids else 1 + bids[s])
+                                for s in order]),
+        "base": one_hot(4, game.base),
+        "kitty": np.zeros(61, np.float32) if bidding else cards_vec(game.kitty),
+        "kitty_shown": np.float32([0 if bidding else 1]),
+        "last_move": (np.zeros(96, np.float32) if game.last_move is None
+                      else move_vec(game.last_move)),
+        "last_seat": one_hot(3, None if game.last_seat is None else rel(game.last_seat)),
+        "bombs": np.float32([sum(1 for _, mv in history
+                                 if game.rules.tier(mv.kind) > 0)]),
+        "multiplier": np.float32([math.log2(game.multiplier)]),
+        "history": hist.reshape(-1),
+    }
+
+
+def check(game: Game, seat: int, tensor: np.ndarray) -> None:
+    assert tensor.dtype == np.float32 and tensor.shape == (OBSERVATION_SIZE,)
+    want = expected(game, seat)
+    for name, block in OBSERVATION_LAYOUT.items():
+        got = tensor[block.offset:block.offset + block.size]
+        assert np.array_equal(got, want[name]), (name, game, seat)
+
+
+def random_games(rules, n, rng):
+    """Games in every phase: (game) snapshots taken along random deals."""
+    for _ in range(n):
+        game = Game(rules, seed=rng.randrange(2**63), bidding=rng.random() < 0.7)
+        stop = rng.choice([0, 1, 2, rng.randrange(3, 150), rng.randrange(3, 150)])
+        steps = 0
+        while not game.done and steps < stop:
+            if game.phase == "bidding":
+                game.bid(rng.choice(game.legal_bids()))
+            else:
+                moves = game.legal_moves()
+                game.play(moves[rng.randrange(len(moves))])
+            steps += 1
+        yield game
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_blocks_match_public_attributes(rules):
+    rng = random.Random(RULE_NAMES.index(rules))
+    seen_phases = set()
+    for game in random_games(rules, 60, rng):
+        seen_phases.add(game.phase)
+        for seat in range(3):
+            check(game, seat, game.observation_tensor(seat))
+        if not game.done:
+            assert np.array_equal(game.observation_tensor(),
+                                  game.observation_tensor(game.to_move))
+    assert seen_phases == {"bidding", "play", "done"}
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_batch_agrees(rules):
+    rng = random.Random(7)
+    games = [g for g in random_games(rules, 20, rng) if not g.done]
+    batch = observation_tensors(games)
+    assert batch.shape == (len(games), OBSERVATION_SIZE)
+    for i, g in enumerate(games):
+        assert np.array_equal(batch[i], g.observation_tensor())
+    one = games[0]
+    seats = observation_tensors([one] * 3, [0, 1, 2])
+    for s in range(3):
+        assert np.array_equal(seats[s], one.observation_tensor(s))
+    out = np.full((3, OBSERVATION_SIZE), 9, np.float32)
+    assert observation_tensors([one] * 3, 1, out=out) is out
+    assert np.array_equal(out[2], one.observation_tensor(1))
+
+
+def test_from_position_and_hidden_information():
+    game = Game.from_position(["33", "44", "55"], landlord=1, kitty="4")
+    t = game.observation_tensor(0)
+    check(game, 0, t)
+    # seat 0 never sees seat 1's hand: two games that differ only there
+    # give seat 0 the same tensor
+    a = Game("classic", seed=11, bidding=False)
+    b = Game.from_position([a.hands[0], a.hands[2], a.hands[1]], landlord=0,
+                           kitty=a.kitty)
+    assert not np.array_equal(a.observation_tensor(1), b.observation_tensor(1))
+    ta, tb = a.observation_tensor(0), b.observation_tensor(0)
+    assert np.array_equal(ta, tb)
+
+
+def test_bad_arguments():
+    game = Game("classic", seed=1)
+    with pytest.raises(ValueError):
+        game.observation_tensor(3)
+    with pytest.raises(TypeError):
+        game.observation_tensor("0")
+    with pytest.raises(TypeError):
+        game.observation_tensor(0, out=np.zeros(OBSERVATION_SIZE, np.float64))
+    with pytest.raises(ValueError):
+        game.observation_tensor(0, out=np.zeros(OBSERVATION_SIZE + 1, np.float32))
+    with pytest.raises(ValueError):
+        game.observation_tensor(0, out=np.zeros(2 * OBSERVATION_SIZE, np.float32)[::2])
+    ro = np.zeros(OBSERVATION_SIZE, np.float32)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError):
+        game.observation_tensor(0, out=ro)
+    with pytest.raises(TypeError):
+        observation_tensors([game, "not a game"])
+    with pytest.raises(ValueError):
+        observation_tensors([game, game], [0])
+    with pytest.raises(ValueError):
+        observation_tensors([game], [5])
+    done = Game.from_position(["3", "4", "5"])
+    done.play(done.legal_moves()[0])
+    assert done.done
+    with pytest.raises(ValueError):
+        done.observation_tensor()
+    check(done, 2, done.observation_tensor(2))
