@@ -72,9 +72,11 @@ def test_random_masked_episodes_score_as_game_result(rules):
                 assert ddzfast.Move(int(row["kind"]), int(row["rank"]), int(row["length"]),
                                     int(row["cards"]), rules=rules) in env.game.legal_moves()
                 obs, reward, done, truncated, info = env.step(a)
-                # decoded hand in the observation is the learner's
-                assert int(ddzfast.decode_hands(obs[None, :61])[0]) == \
-                    int(env.game.hands[seat])
+                # the observation is the learner's Game.observation_tensor
+                np.testing.assert_array_equal(obs, env.game.observation_tensor(seat))
+                block = ddzfast.OBSERVATION_LAYOUT["hand"]
+                hand = obs[None, block.offset:block.offset + block.size]
+                assert int(ddzfast.decode_hands(hand)[0]) == int(env.game.hands[seat])
             assert reward == env.game.result.scores[seat]
             assert not env.action_masks().any()
             assert len(env.legal_actions()) == 0

@@ -16,12 +16,15 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 import ddzfast  # noqa: E402
 from ddzfast import IllegalMoveError, action_count, action_index, action_moves  # noqa: E402
 from ddzfast.cli import landlord_line, move_line, outcome_text  # noqa: E402
-from ddzfast.env import BID_ACTIONS, OBSERVATION_SIZE, doudizhu_v0  # noqa: E402
+from ddzfast import OBSERVATION_LAYOUT, OBSERVATION_SIZE  # noqa: E402
+from ddzfast.env import BID_ACTIONS, doudizhu_v0  # noqa: E402
 from ddzfast.features import decode_hands  # noqa: E402
 
 from helpers import RULE_NAMES  # noqa: E402
 
 PLAYERS = ("player_0", "player_1", "player_2")
+_hand = OBSERVATION_LAYOUT["hand"]
+HAND = slice(_hand.offset, _hand.offset + _hand.size)
 
 # api_test warns about dict observations unless the environment is one of
 # PettingZoo's own classic games (it checks their names); the dict with
@@ -129,10 +132,10 @@ def test_random_episodes_score_as_game_result(rules):
                 for other in PLAYERS:
                     if other != agent:
                         assert not e.observe(other)["action_mask"].any()
+                # the observation is the seat's Game.observation_tensor
                 vec = obs["observation"]
-                assert int(decode_hands(vec[None, :61])[0]) == int(game.hands[seat])
-                assert tuple(vec[244:247]) == tuple(game.cards_left[(seat + k) % 3]
-                                                    for k in range(3))
+                np.testing.assert_array_equal(vec, game.observation_tensor(seat))
+                assert int(decode_hands(vec[None, HAND])[0]) == int(game.hands[seat])
                 a = int(rng.choice(legal))
                 if game.phase == "bidding":
                     replay.bid(0 if a == 0 else a - action_count(rules) + 1)

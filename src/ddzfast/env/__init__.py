@@ -23,6 +23,6 @@ except ImportError as e:   # pragma: no cover - exercised without the extra
 
 from ddzfast.env import doudizhu_v0
 from ddzfast.env._gym import DoudizhuGymEnv, gym_env
-from ddzfast.env._table import BID_ACTIONS, OBSERVATION_SIZE
+from ddzfast.env._table import BID_ACTIONS, PLAYERS
 
-__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "BID_ACTIONS", "OBSERVATION_SIZE"]
+__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "BID_ACTIONS", "PLAYERS"]

@@ -10,7 +10,8 @@ import numpy as np
 from gymnasium import spaces
 
 from ddzfast._core import MoveList
-from ddzfast.env._table import OBSERVATION_SIZE, RENDER_MODES, Table, observation_high
+from ddzfast._core import OBSERVATION_DTYPE, OBSERVATION_SIZE
+from ddzfast.env._table import RENDER_MODES, Table, observation_high
 from ddzfast.simulate import _policy_choice, parse_policies
 
 Policy = Union[str, Callable]
@@ -40,7 +41,7 @@ class DoudizhuGymEnv(gymnasium.Env):
         n = self.table.action_count
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Box(0, observation_high(), (OBSERVATION_SIZE,),
-                                            dtype=np.uint8)
+                                            dtype=OBSERVATION_DTYPE)
 
     @property
     def game(self):
@@ -99,9 +100,9 @@ class DoudizhuGymEnv(gymnasium.Env):
         return self.table.mask(self.seat).view(bool)
 
     def legal_actions(self) -> np.ndarray:
-        """The learner's legal actions (int64), in the order of legal_moves()."""
+        """The learner's legal actions (int32), in the order of legal_moves()."""
         if not self.table.started or self.table.game.to_move != self.seat:
-            return np.zeros(0, dtype=np.int64)
+            return np.zeros(0, dtype=np.int32)
         return self.table.legal_actions()
 
     def render(self):
@@ -151,8 +152,9 @@ def gym_env(rules="classic", seat=0, opponents: str | Sequence[Policy] = ("greed
     ``opponents``: one policy for both or two, each a built-in policy name
     ("greedy", "random") or a callable ``policy(game, legal) -> int`` with
     the contract of ``ddzfast.simulate`` (``simulate.parse_policies`` checks
-    them). Actions, observations (the vector of ``doudizhu_v0``, without the
-    mask) and seeds are those of ``doudizhu_v0``; the reward is the
+    them). Actions, observations (``Game.observation_tensor`` of the
+    learner's seat: the vector of ``doudizhu_v0``, without the mask) and
+    seeds are those of ``doudizhu_v0``; the reward is the
     learner's score when the deal ends, else 0. ``action_masks()`` gives the
     legal actions for sb3-contrib's MaskablePPO. Without ``bidding`` seat 0
     is the landlord.

@@ -20,12 +20,12 @@ import os
 
 import numpy as np
 
-from ddzfast._core import MOVE_DTYPE, Game, deal_seed, get_rules
+from ddzfast._core import (OBSERVATION_DTYPE, OBSERVATION_LAYOUT, OBSERVATION_SIZE, Game,
+                           Move, deal_seed, get_rules, legal_action_indices,
+                           legal_action_mask_into)
 from ddzfast.cli import bid_line, hand_line, landlord_line, move_line, outcome_text
-from ddzfast.constants import MAX_HAND
 from ddzfast.errors import IllegalMoveError
-from ddzfast.features import action_count, action_index, action_moves, encode_hands, encode_moves
-from ddzfast.features import HAND_FEATURES, MOVE_FEATURES
+from ddzfast.features import action_count, action_index, action_moves
 from ddzfast.simulate import check_seed
 
 #: The agents, seat ``i`` being ``PLAYERS[i]``.
@@ -33,29 +33,19 @@ PLAYERS = ("player_0", "player_1", "player_2")
 #: Extra actions when the environment bids: bid 1, 2 and 3.
 BID_ACTIONS = 3
 RENDER_MODES = ("human", "ansi")
-
-# The observation vector (uint8), seats relative to the observer: "self",
-# "next" (plays after it) and "prev" (plays before it).
-#   [0, 61)      the observer's hand (encode_hands)
-#   [61, 244)    the cards self, next and prev have played (3 x encode_hands)
-#   [244, 247)   the cards self, next and prev hold
-#   [247, 250)   the landlord (self, next, prev), one-hot; zeros while bidding
-#   [250, 327)   the move to beat (encode_moves), zeros on a free lead
-#   [327, 330)   who played it (self, next, prev), one-hot
-#   [330]        1 while bidding
-_O_PLAYED = HAND_FEATURES
-_O_LEFT = _O_PLAYED + 3 * HAND_FEATURES
-_O_LANDLORD = _O_LEFT + 3
-_O_LAST = _O_LANDLORD + 3
-_O_LAST_SEAT = _O_LAST + MOVE_FEATURES
-_O_BIDDING = _O_LAST_SEAT + 3
-OBSERVATION_SIZE = _O_BIDDING + 1
+# Blocks of Game.observation_tensor that count rather than flag: no small
+# bound holds for every rule set, so their bound is float32's largest value.
+_UNBOUNDED_BLOCKS = ("bombs", "multiplier")
 
 
 def observation_high() -> np.ndarray:
-    """The largest value of each observation entry (the space's bounds)."""
-    high = np.ones(OBSERVATION_SIZE, dtype=np.uint8)
-    high[_O_LEFT:_O_LANDLORD] = max(MAX_HAND.values())
+    """The largest value of each entry of ``Game.observation_tensor`` (the
+    observation space's upper bounds): 1 for the one-hots and card planes
+    (a hand holds one W at most), float32's largest for the counts."""
+    high = np.ones(OBSERVATION_SIZE, dtype=OBSERVATION_DTYPE)
+    for name in _UNBOUNDED_BLOCKS:
+        block = OBSERVATION_LAYOUT[name]
+        high[block.offset:block.offset + block.size] = np.finfo(OBSERVATION_DTYPE).max
     return high
 
 
@@ -78,6 +68,7 @@ class Table:
         self.move_count = action_count(self.rules)
         self.action_count = self.move_count + (BID_ACTIONS if self.bidding else 0)
         self._moves = action_moves(self.rules)
+        self._move_cache: list[Move | None] = [None] * self.move_count
         self.run_seed: int | None = None
         self.deal_index = 0
         self.deal_seed: int | None = None
@@ -117,37 +108,64 @@ class Table:
     # ---- actions -------------------------------------------------------------
 
     def legal_actions(self) -> np.ndarray:
-        """The legal actions of the seat to move (int64), in the order of
+        """The legal actions of the seat to move (int32), in the order of
         legal_moves() (the legal bids, ascending, while bidding); empty
         when the deal is over."""
         game = self.game
+        seat = game.to_move
+        if seat is None:
+            return np.zeros(0, dtype=np.int32)
         if game.phase == "play":
-            return action_index(game.legal_moves(), self.rules)
-        if game.phase == "bidding":
-            return np.array([0 if b == 0 else self.move_count + b - 1
-                             for b in game.legal_bids()], dtype=np.int64)
-        return np.zeros(0, dtype=np.int64)
+            return legal_action_indices(game.hands[seat], game.last_move, self.rules)
+        return np.array([0 if b == 0 else self.move_count + b - 1
+                         for b in game.legal_bids()], dtype=np.int32)
 
     def mask(self, seat: int) -> np.ndarray:
         """The legal-action mask (int8) of ``seat``: all zeros unless it is
         to move."""
+        game = self.game
+        if game.to_move != seat:
+            return np.zeros(self.action_count, dtype=np.int8)
+        if game.phase == "play":
+            # the C mask writes every entry: no zeroing first
+            out = np.empty(self.action_count, dtype=np.int8)
+            if self.bidding:
+                legal_action_mask_into(game.hands[seat], game.last_move, self.rules,
+                                       out[:self.move_count])
+                out[self.move_count:] = 0
+            else:
+                legal_action_mask_into(game.hands[seat], game.last_move, self.rules, out)
+            return out
         out = np.zeros(self.action_count, dtype=np.int8)
-        if self.game.to_move == seat:
-            out[self.legal_actions()] = 1
+        out[self.legal_actions()] = 1
         return out
+
+    def move_of(self, action: int) -> Move:
+        """The Move of a move action (built once per action: playing a Move
+        is several times faster than playing a MOVE_DTYPE row)."""
+        move = self._move_cache[action]
+        if move is None:
+            row = self._moves[action]
+            move = self._move_cache[action] = Move(
+                int(row["kind"]), int(row["rank"]), int(row["length"]), int(row["cards"]),
+                rules=self.rules)
+        return move
 
     def action_of(self, choice) -> int:
         """The action of a bid (while bidding) or of a Move or MOVE_DTYPE row."""
         if self.game.phase == "bidding":
             return 0 if choice == 0 else self.move_count + int(choice) - 1
-        row = np.array([choice], dtype=MOVE_DTYPE) if isinstance(choice, np.void) \
-            else _one_row(choice)
-        return int(action_index(row, self.rules)[0])
+        if isinstance(choice, Move):
+            choice = np.array([(int(choice.cards), int(choice.kind), choice.rank,
+                                choice.length, choice.wild)], dtype=self._moves.dtype)[0]
+        return int(action_index(np.array([choice], dtype=self._moves.dtype),
+                                self.rules)[0])
 
     def apply(self, action) -> None:
         """The seat to move takes ``action``; ValueError (IllegalMoveError
         for an illegal move) leaves the deal unchanged."""
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+        if type(action) is not int and (isinstance(action, (bool, np.bool_)) or
+                                        not isinstance(action, numbers.Integral)):
             raise TypeError(f"an action is an int in 0..{self.action_count - 1}, "
                             f"not {type(action).__name__} {action!r}")
         a = int(action)
@@ -178,7 +196,7 @@ class Table:
         if a >= self.move_count:
             raise IllegalMoveError(f"action {a} is a bid, but the bidding is over")
         try:
-            game.play(self._moves[a])
+            game.play(self.move_of(a))
         except IllegalMoveError as e:
             raise IllegalMoveError(f"action {a}: {e}") from None
         if self.render_mode is not None:
@@ -198,22 +216,8 @@ class Table:
     # ---- observations --------------------------------------------------------
 
     def observation(self, seat: int) -> np.ndarray:
-        """What ``seat`` may know, as the uint8 vector laid out above."""
-        game = self.game
-        obs = game.observation(seat)
-        order = (seat, (seat + 1) % 3, (seat + 2) % 3)
-        out = np.zeros(OBSERVATION_SIZE, dtype=np.uint8)
-        hands = encode_hands([obs.hand] + [obs.played[s] for s in order])
-        out[:_O_LEFT] = hands.reshape(-1)
-        out[_O_LEFT:_O_LANDLORD] = [obs.cards_left[s] for s in order]
-        if obs.landlord is not None:
-            out[_O_LANDLORD + order.index(obs.landlord)] = 1
-        if obs.last_move is not None:
-            out[_O_LAST:_O_LAST_SEAT] = encode_moves(_one_row(obs.last_move),
-                                                     self.rules)[0]
-            out[_O_LAST_SEAT + order.index(obs.last_seat)] = 1
-        out[_O_BIDDING] = obs.phase == "bidding"
-        return out
+        """What ``seat`` may know: ``Game.observation_tensor(seat)``."""
+        return self.game.observation_tensor(seat)
 
     # ---- rendering -----------------------------------------------------------
 
@@ -227,8 +231,3 @@ class Table:
             text += hand_line(PLAYERS[seat], self.game.hands[seat], self.game.last_move)
         return text
 
-
-def _one_row(move) -> np.ndarray:
-    """A Move as a one-row MOVE_DTYPE array."""
-    return np.array([(int(move.cards), int(move.kind), move.rank, move.length, move.wild)],
-                    dtype=MOVE_DTYPE)

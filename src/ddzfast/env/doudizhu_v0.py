@@ -13,10 +13,16 @@ faster.
   PASS). With ``bidding=True`` three more: ``action_count(rules) + k - 1``
   bids ``k`` (1..3) and 0 passes the bid. An illegal action raises
   ``IllegalMoveError`` (a ValueError) and leaves the deal unchanged.
-* Observations: ``{"observation": uint8 vector, "action_mask": int8 vector}``
-  as PettingZoo's classic environments give them; the mask is all zeros for
-  an agent that is not to move. The vector is laid out in
-  ``ddzfast.env._table`` (OBSERVATION_SIZE entries).
+* Observations: ``{"observation": float32 vector, "action_mask": int8
+  vector}`` as PettingZoo's classic environments give them. The vector is
+  ``Game.observation_tensor(seat)``, filled in C (``ddzfast.OBSERVATION_SIZE``
+  entries laid out as ``ddzfast.OBSERVATION_LAYOUT`` says: the agent's hand,
+  the unseen cards, what each seat played and holds, landlord, bids, kitty,
+  the move to beat and who played it, bombs, multiplier, recent history);
+  the mask (``legal_action_mask_into``, in C) is all zeros for an agent
+  that is not to move. ``legal_actions()`` gives the legal actions of the
+  agent to move as indices (``legal_action_indices``), without a scan of
+  the mask: what a random or sampling agent needs.
 * Rewards: 0 until the deal ends, then each seat's score (RULES.md 6), the
   ``scores`` of ``Game.result``; all three agents terminate together.
 * Seeds: ``reset(seed=s)`` deals deal 0 of a run seeded ``s``, each later
@@ -35,7 +41,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ddzfast.env._table import OBSERVATION_SIZE, PLAYERS, RENDER_MODES, Table, observation_high
+from ddzfast._core import OBSERVATION_DTYPE, OBSERVATION_SIZE
+from ddzfast.env._table import PLAYERS, RENDER_MODES, Table, observation_high
 
 __all__ = ["env", "raw_env"]
 
@@ -61,7 +68,7 @@ class raw_env(AECEnv):
         n = self.table.action_count
         obs_space = spaces.Dict({
             "observation": spaces.Box(0, observation_high(), (OBSERVATION_SIZE,),
-                                      dtype=np.uint8),
+                                      dtype=OBSERVATION_DTYPE),
             "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
         })
         # one space object per agent, so seeding one agent's space is its own
@@ -99,7 +106,7 @@ class raw_env(AECEnv):
         return {"observation": table.observation(seat), "action_mask": table.mask(seat)}
 
     def legal_actions(self) -> np.ndarray:
-        """The legal actions of the agent to move (int64), in the order of
+        """The legal actions of the agent to move (int32), in the order of
         ``game.legal_moves()``: the indices where its action mask is 1,
         without scanning the mask."""
         return self.table.legal_actions()
