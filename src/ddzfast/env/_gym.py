@@ -12,7 +12,7 @@ from gymnasium import spaces
 from ddzfast._core import MoveList
 from ddzfast._core import OBSERVATION_DTYPE, OBSERVATION_SIZE
 from ddzfast.env._table import RENDER_MODES, Table, observation_high
-from ddzfast.simulate import _policy_choice, parse_policies
+from ddzfast.simulate import _policy_choice, parse_policies, policy_name
 
 Policy = Union[str, Callable]
 
@@ -57,13 +57,18 @@ class DoudizhuGymEnv(gymnasium.Env):
             if seat is None or seat == self.seat:
                 return
             policy = self.policies[seat]
+            bidding = game.phase == "bidding"
             if callable(policy):
                 choice = _policy_choice(policy, game, seat)
-            elif game.phase == "bidding":
-                choice = game.policy_bid(policy)
+                try:
+                    table.bid(choice) if bidding else table.play(choice)
+                except ValueError as e:
+                    raise type(e)(f"policy {policy_name(policy)!r} (seat {seat}) chose "
+                                  f"{choice}: {e}") from None
+            elif bidding:
+                table.bid(game.policy_bid(policy))
             else:
-                choice = game.policy_move(policy)
-            table.apply(table.action_of(choice))
+                table.play(game.policy_move(policy))
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)

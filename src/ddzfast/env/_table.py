@@ -187,19 +187,32 @@ class Table:
             if points not in game.legal_bids():
                 raise IllegalMoveError(f"action {a}: seat {seat} cannot bid {points}; "
                                        f"legal bids are {game.legal_bids()} (0 passes)")
-            game.bid(points)
-            if self.render_mode is not None:
-                self.lines.append(bid_line(PLAYERS[seat], points))
-                if game.phase == "play":
-                    self.lines.append(landlord_line(game, PLAYERS))
+            self.bid(points)
             return
         if a >= self.move_count:
             raise IllegalMoveError(f"action {a} is a bid, but the bidding is over")
         try:
-            game.play(self.move_of(a))
+            self.play(self.move_of(a))
         except IllegalMoveError as e:
             raise IllegalMoveError(f"action {a}: {e}") from None
-        if self.render_mode is not None:
+
+    def bid(self, points: int) -> None:
+        """The seat to move bids ``points`` (Game.bid), noted for rendering."""
+        game = self.game
+        seat = game.to_move
+        game.bid(points)
+        if self.render_mode is not None and seat is not None:
+            self.lines.append(bid_line(PLAYERS[seat], points))
+            if game.phase == "play":
+                self.lines.append(landlord_line(game, PLAYERS))
+
+    def play(self, move) -> None:
+        """The seat to move plays ``move`` (a Move or MOVE_DTYPE row:
+        Game.play), noted for rendering."""
+        game = self.game
+        seat = game.to_move
+        game.play(move)
+        if self.render_mode is not None and seat is not None:
             self.lines.append(move_line(PLAYERS[seat], game.history[-1][1],
                                         game.cards_left[seat]))
             if game.done:
