@@ -11,11 +11,11 @@ import pytest
 pytest.importorskip("pettingzoo", reason='needs the env extra: pip install "ddzfast[env]"')
 pytest.importorskip("gymnasium", reason='needs the env extra: pip install "ddzfast[env]"')
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import ddzfast  # noqa: E402
 from ddzfast import IllegalMoveError, action_count, action_index, action_moves  # noqa: E402
-from ddzfast.cli import landlord_line, move_line, outcome_text  # noqa: E402
+from ddzfast.cli import bid_line, landlord_line, move_line, outcome_text  # noqa: E402
 from ddzfast import OBSERVATION_LAYOUT, OBSERVATION_SIZE  # noqa: E402
 from ddzfast.env import BID_ACTIONS, doudizhu_v0  # noqa: E402
 from ddzfast.features import decode_hands  # noqa: E402
@@ -244,6 +244,25 @@ def test_render_human_prints_the_table(capsys):
     assert [line for line in lines if "hand:" not in line][:-1] == expected
     assert lines[-1] == outcome_text(game.result) + "\n"
     assert sum("hand:" in line for line in lines) == len(expected) - 1
+
+
+def test_pettingzoo_render_test(capsys):
+    render_test(lambda render_mode=None: doudizhu_v0.env("biegang", True, render_mode))
+
+
+def test_render_bidding():
+    e = doudizhu_v0.raw_env("classic", bidding=True, render_mode="ansi")
+    e.reset(seed=6)
+    game = e.game
+    n = action_count("classic")
+    first = game.to_move
+    assert e.render() == f"{PLAYERS[first]} hand: {game.hands[first]}   to beat: " \
+                         f"nothing (you lead)\n"
+    e.step(n + 2)                                  # bid 3: bidding ends at once
+    assert game.phase == "play"
+    assert e.render() == (bid_line(PLAYERS[first], 3) + landlord_line(game, PLAYERS) +
+                          f"{PLAYERS[first]} hand: {game.hands[first]}   to beat: "
+                          f"nothing (you lead)\n")
 
 
 def test_render_ansi_and_none():
