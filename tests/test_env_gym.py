@@ -40,7 +40,7 @@ def test_deals_equal_the_engines_simulation(rules, seat):
             total = 0.0
             while not done:
                 assert env.game.to_move == seat
-                action = env.table.action_of(env.game.policy_action(policy))
+                action = env.action_of(env.game.policy_action(policy))
                 obs, reward, done, truncated, info = env.step(action)
                 assert not truncated
                 assert env.observation_space.contains(obs)

@@ -62,7 +62,6 @@ def _play_policy_deals(rules, bidding, policy, seed, deals):
     """Rewards of ``deals`` deals of the environment, every seat choosing
     the action of the built-in policy's move (or bid) on the env's own game."""
     e = doudizhu_v0.raw_env(rules, bidding)
-    table = e.table
     out = []
     for i in range(deals):
         e.reset(seed=seed if i == 0 else None)
@@ -76,7 +75,7 @@ def _play_policy_deals(rules, bidding, policy, seed, deals):
             game = e.game
             assert PLAYERS[game.to_move] == agent
             choice = game.policy_action(policy)
-            action = table.action_of(choice)
+            action = e.action_of(choice)
             assert obs["action_mask"][action] == 1
             e.step(action)
         out.append([total[a] for a in PLAYERS])
@@ -105,7 +104,7 @@ def test_random_episodes_score_as_game_result(rules):
         for deal in range(8):
             e.reset(seed=100 + deal)
             raw = e.unwrapped
-            seed = raw.table.deal_seed
+            seed = raw.game.seed
             assert seed == ddzfast.deal_seed(100 + deal, 0)
             replay = ddzfast.Game(rules, seed, bidding, 0)
             rewards = dict.fromkeys(PLAYERS, 0.0)
@@ -156,12 +155,30 @@ def test_reset_seeds_and_runs():
     first = e.game.hands
     e.reset()
     second = e.game.hands
-    assert e.table.deal_seed == ddzfast.deal_seed(5, 1)
+    assert e.game.seed == ddzfast.deal_seed(5, 1)
     e.reset(seed=5)
     assert e.game.hands == first
     e.reset()
     assert e.game.hands == second
     assert e.agent_selection == "player_0"       # no bidding: seat 0 leads
+
+
+def test_move_of_and_action_of():
+    e = doudizhu_v0.raw_env("super", bidding=True)
+    e.reset(seed=4)
+    n = action_count("super")
+    assert e.action_of(0) == 0 and e.action_of(2) == n + 1     # bids while bidding
+    while e.game.phase == "bidding":
+        e.step(int(e.legal_actions()[-1]))
+    for a in e.legal_actions():
+        move = e.move_of(int(a))
+        assert move in e.game.legal_moves() and e.action_of(move) == a
+    with pytest.raises(IndexError):
+        e.move_of(n)
+    with pytest.raises(IndexError):
+        e.move_of(-1)
+    with pytest.raises(TypeError):
+        e.move_of(1.0)
 
 
 def test_illegal_and_bad_actions_leave_the_deal_unchanged():

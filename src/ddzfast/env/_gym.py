@@ -110,6 +110,11 @@ class DoudizhuGymEnv(gymnasium.Env):
             return np.zeros(0, dtype=np.int32)
         return self.table.legal_actions()
 
+    def action_of(self, choice) -> int:
+        """The action of a Move (or MOVE_DTYPE row) or, while bidding, of a
+        bid (0..3) of the learner."""
+        return self.table.action_of(choice)
+
     def render(self):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode: pass "

@@ -36,6 +36,8 @@ faster.
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -110,6 +112,22 @@ class raw_env(AECEnv):
         ``game.legal_moves()``: the indices where its action mask is 1,
         without scanning the mask."""
         return self.table.legal_actions()
+
+    def action_of(self, choice) -> int:
+        """The action of a Move (or MOVE_DTYPE row) or, while bidding, of a
+        bid (0..3) of the seat to move: e.g. ``action_of(game.policy_action())``
+        plays as a built-in policy would."""
+        return self.table.action_of(choice)
+
+    def move_of(self, action: int):
+        """The Move of a move action (``action_moves(rules)[action]``);
+        IndexError outside ``0 .. action_count(rules) - 1``."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, numbers.Integral):
+            raise TypeError(f"an action is an int, not {type(action).__name__}")
+        if not 0 <= int(action) < self.table.move_count:
+            raise IndexError(f"move action {int(action)} is out of range "
+                             f"0..{self.table.move_count - 1}")
+        return self.table.move_of(int(action))
 
     def step(self, action) -> None:
         agent = self.agent_selection
