@@ -180,3 +180,55 @@ def test_bad_positions_raise():
 
 def Move_pass():
     return ddzfast.Move("PASS", 0, 0, 0)
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_game_action_methods(rules):
+    """Game.legal_action_mask / legal_action_indices equal the reference on
+    every position of random deals; play_action(i) plays action_moves[i]
+    exactly as play does."""
+    rng = random.Random(300 + RULE_NAMES.index(rules))
+    moves = action_moves(rules)
+    out = np.zeros(action_count(rules), dtype=np.uint8)
+    for k in range(8):
+        game = ddzfast.Game(rules, seed=k, bidding=True)
+        twin = ddzfast.Game(rules, seed=k, bidding=True)
+        assert not game.legal_action_mask().any()          # bidding
+        assert len(game.legal_action_indices()) == 0
+        while game.phase == "bidding":
+            b = rng.choice(game.legal_bids())
+            game.bid(b)
+            twin.bid(b)
+        while not game.done:
+            want = reference_indices(game.legal_moves(), rules)
+            assert np.array_equal(game.legal_action_indices(), want)
+            assert game.legal_action_mask(out) is out
+            assert np.array_equal(np.flatnonzero(out), np.unique(want))
+            a = int(rng.choice(want))
+            game.play_action(a)
+            twin.play(moves[a])
+            assert game.history == twin.history
+        assert game.result == twin.result
+        game.undo()
+        assert game.history == twin.history[:-1]
+
+
+def test_play_action_errors():
+    game = ddzfast.Game("classic", seed=3, bidding=False)
+    with pytest.raises(IndexError):
+        game.play_action(action_count("classic"))
+    with pytest.raises(IndexError):
+        game.play_action(-1)
+    with pytest.raises(TypeError):
+        game.play_action(1.0)
+    with pytest.raises(IllegalMoveError):
+        game.play_action(0)                                  # PASS on a lead
+    held = set(legal_action_indices(game.hands[0], None, "classic").tolist())
+    missing = next(i for i in range(1, 500) if i not in held)
+    with pytest.raises(IllegalMoveError):
+        game.play_action(missing)
+    assert game.history == [] and not game.can_undo
+    with pytest.raises(IllegalMoveError):
+        game.play_action(next(iter(held)), seat=1)
+    with pytest.raises(ValueError):
+        game.legal_action_mask(np.zeros(10, bool))

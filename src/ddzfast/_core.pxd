@@ -208,7 +208,7 @@ cdef enum:
 
 # The lookup of one rule set's action table: the actions in index order (as
 # ddzfast.features.action_moves lists them) and an open-addressing hash of
-# their identities (kind, rank, length, cards), about half full.
+# their identities (kind, rank, length, cards), at most a quarter full.
 ctypedef struct ddz_actions:
     const ddz_move* moves   # moves[i] is action i
     const int32_t* slots    # 2**(64 - shift) slots: an action index, or -1

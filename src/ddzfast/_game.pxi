@@ -411,6 +411,69 @@ cdef class Game:
         ``observation_tensors`` does many games or seats in one call."""
         return _observation_tensor(self, seat, out)
 
+    def legal_action_mask(self, out=None):
+        """The legal-action mask of the seat to move (as
+        ``legal_action_mask_into`` fills it, for this game's rule set): a new
+        bool array of ``action_count(rules)``, or ``out`` filled and returned.
+        All zero unless the deal is in its play phase."""
+        cdef _ActionTable t = _actions_of(self._rules)
+        cdef cnp.ndarray a
+        cdef int64_t n
+        if out is None:
+            a = np.empty(t.count, dtype=np.bool_)
+        else:
+            if not isinstance(out, np.ndarray):
+                raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
+            a = <cnp.ndarray>out
+            _check_out(a, cnp.NPY_BOOL, cnp.NPY_UINT8, cnp.NPY_INT8, "bool, uint8 or int8")
+            if cnp.PyArray_DIM(a, 0) != t.count:
+                raise ValueError(f"out has {cnp.PyArray_DIM(a, 0)} entries; a mask of "
+                                 f"{self._rules.name!r} has action_count = {t.count}")
+        if self.g.phase != PHASE_PLAY:
+            memset(cnp.PyArray_DATA(a), 0, t.count)
+            return a
+        n = ddz_legal_action_mask(&self._rules.c, &t.t, self.g.hands[self.g.to_move],
+                                  &self.g.last if self.g.has_last else NULL,
+                                  <uint8_t*>cnp.PyArray_DATA(a))
+        if n < 0:
+            _raise_actions_error(n, self._rules, self.g.hands[self.g.to_move])
+        return a
+
+    def legal_action_indices(self):
+        """The action indices (int32) of the legal moves of the seat to move,
+        in ``legal_moves`` order; empty unless the deal is in its play phase."""
+        if self.g.phase != PHASE_PLAY:
+            return np.empty(0, dtype=np.int32)
+        return legal_action_indices(self.g.hands[self.g.to_move], self.last_move,
+                                    self._rules)
+
+    def play_action(self, index, seat=None):
+        """The seat to move plays the move of action ``index`` (an int in
+        0 .. action_count(rules) - 1, as ``action_moves(rules)`` numbers
+        them; 0 is PASS), as ``play`` would; the move is taken from the action
+        table in C, without making a Move first. IndexError for an index out
+        of range, IllegalMoveError for an action that is no legal move now."""
+        cdef _ActionTable t
+        cdef ddz_move m
+        cdef int who = self.g.to_move
+        cdef ddz_game before = self.g
+        cdef int64_t i
+        self._check_turn(seat, PHASE_PLAY, "play")
+        if isinstance(index, (bool, np.bool_)) or not isinstance(index, numbers.Integral):
+            raise TypeError(f"an action index is an int, not {type(index).__name__}")
+        t = _actions_of(self._rules)
+        if not 0 <= index < t.count:
+            raise IndexError(f"action {index} out of range: {self._rules.name!r} has "
+                             f"{t.count} actions")
+        i = index
+        m = t.t.moves[i]
+        # the table's rows are the generator's own moves of this rule set (wild
+        # included), so the engine may skip re-checking the move's shape
+        if _game_play(&self.g, &self._rules.c, &m, 1) != 0:
+            raise IllegalMoveError(self._why_illegal(&m, who))
+        self._history.append((who, _move(&m, self._rules)))
+        self._push_undo(&before)
+
     # ---- actions ----------------------------------------------------------------
 
     def legal_bids(self):
