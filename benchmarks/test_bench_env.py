@@ -22,8 +22,8 @@ Group ``aec-<rules>``, the PettingZoo AEC environment ``doudizhu_v0``
   does (the scan of the 30,384-entry mask is the agent's cost, not the
   environment's, and dominates);
 * ``game``: the floor without PettingZoo: the same deals through the Game
-  API alone (``observation_tensor``, ``legal_action_mask_into``,
-  ``legal_action_indices`` and ``play`` per move).
+  API alone (``observation_tensor``, ``legal_action_mask``,
+  ``legal_action_indices`` and ``play_action`` per move).
 
 Group ``gym-<rules>``: ``gym_env`` with two greedy opponents, the learner
 drawing from ``legal_actions()``; a step is one learner step (the
@@ -38,10 +38,8 @@ pytest.importorskip("pettingzoo", reason='needs the env extra: pip install "ddzf
 pytest.importorskip("gymnasium", reason='needs the env extra: pip install "ddzfast[env]"')
 
 import ddzfast  # noqa: E402
-from ddzfast import (Game, action_count, deal_seed, legal_action_indices,  # noqa: E402
-                     legal_action_mask_into)
+from ddzfast import Game, action_count, deal_seed  # noqa: E402
 from ddzfast.env import doudizhu_v0, gym_env  # noqa: E402
-from ddzfast.env._table import Table  # noqa: E402
 
 STEPS = 5000
 RULES = ("classic", "super")
@@ -72,7 +70,6 @@ def _aec_steps(env, steps, use_mask):
 
 def _game_steps(rules, steps):
     # the environment's work per move, through the Game API alone
-    table = Table(rules)            # for the cached Move of each action
     r = ddzfast.get_rules(rules)
     mask = np.empty(action_count(r), dtype=np.int8)
     rng = random.Random(1)
@@ -81,12 +78,10 @@ def _game_steps(rules, steps):
         game = Game(r, deal_seed(1, i), False, i % 3)
         i += 1
         while not game.done:
-            seat = game.to_move
-            game.observation_tensor(seat)
-            hand, last = game.hands[seat], game.last_move
-            legal_action_mask_into(hand, last, r, mask)
-            legal = legal_action_indices(hand, last, r)
-            game.play(table.move_of(int(legal[rng.randrange(len(legal))])))
+            game.observation_tensor(game.to_move)
+            game.legal_action_mask(mask)
+            legal = game.legal_action_indices()
+            game.play_action(int(legal[rng.randrange(len(legal))]))
             n += 1
         if n >= steps:
             return n

@@ -21,8 +21,7 @@ import os
 import numpy as np
 
 from ddzfast._core import (OBSERVATION_DTYPE, OBSERVATION_LAYOUT, OBSERVATION_SIZE, Game,
-                           Move, deal_seed, get_rules, legal_action_indices,
-                           legal_action_mask_into)
+                           Move, deal_seed, get_rules)
 from ddzfast.cli import bid_line, hand_line, landlord_line, move_line, outcome_text
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
@@ -116,7 +115,7 @@ class Table:
         if seat is None:
             return np.zeros(0, dtype=np.int32)
         if game.phase == "play":
-            return legal_action_indices(game.hands[seat], game.last_move, self.rules)
+            return game.legal_action_indices()
         return np.array([0 if b == 0 else self.move_count + b - 1
                          for b in game.legal_bids()], dtype=np.int32)
 
@@ -130,19 +129,17 @@ class Table:
             # the C mask writes every entry: no zeroing first
             out = np.empty(self.action_count, dtype=np.int8)
             if self.bidding:
-                legal_action_mask_into(game.hands[seat], game.last_move, self.rules,
-                                       out[:self.move_count])
+                game.legal_action_mask(out[:self.move_count])
                 out[self.move_count:] = 0
             else:
-                legal_action_mask_into(game.hands[seat], game.last_move, self.rules, out)
+                game.legal_action_mask(out)
             return out
         out = np.zeros(self.action_count, dtype=np.int8)
         out[self.legal_actions()] = 1
         return out
 
     def move_of(self, action: int) -> Move:
-        """The Move of a move action (built once per action: playing a Move
-        is several times faster than playing a MOVE_DTYPE row)."""
+        """The Move of a move action (built once per action and kept)."""
         move = self._move_cache[action]
         if move is None:
             row = self._moves[action]
@@ -192,9 +189,11 @@ class Table:
         if a >= self.move_count:
             raise IllegalMoveError(f"action {a} is a bid, but the bidding is over")
         try:
-            self.play(self.move_of(a))
+            game.play_action(a)
         except IllegalMoveError as e:
             raise IllegalMoveError(f"action {a}: {e}") from None
+        if self.render_mode is not None:
+            self._played(seat)
 
     def bid(self, points: int) -> None:
         """The seat to move bids ``points`` (Game.bid), noted for rendering."""
@@ -213,10 +212,15 @@ class Table:
         seat = game.to_move
         game.play(move)
         if self.render_mode is not None and seat is not None:
-            self.lines.append(move_line(PLAYERS[seat], game.history[-1][1],
-                                        game.cards_left[seat]))
-            if game.done:
-                self.lines.append(outcome_text(game.result) + "\n")
+            self._played(seat)
+
+    def _played(self, seat: int) -> None:
+        """Note the move ``seat`` has just played, for rendering."""
+        game = self.game
+        self.lines.append(move_line(PLAYERS[seat], game.history[-1][1],
+                                    game.cards_left[seat]))
+        if game.done:
+            self.lines.append(outcome_text(game.result) + "\n")
 
     def scores(self) -> tuple[float, float, float]:
         """The seats' scores of the finished deal."""
