@@ -26,6 +26,10 @@ lists them in index order (PASS is 0), ``action_index(moves, rules)`` maps
 moves to indices and ``legal_action_mask(moves, rules)`` marks them in a
 boolean vector of ``action_count(rules)``. A move's identity is (kind, rank,
 length, cards); its ``wild`` follows from them and is not looked at.
+The core keeps a C hash of each table (built with it) and looks moves up
+there: ``action_index`` and ``legal_action_mask`` use it, and
+``ddzfast.legal_action_indices``, ``legal_action_mask_into`` and their
+batches give a position's actions straight from the hand, with no Move made.
 
 Each rule set's table (a few MB) is built once and kept in a small cache keyed
 by the rule set's description, so equal rule sets share one table and
