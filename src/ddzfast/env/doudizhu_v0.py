@@ -19,10 +19,12 @@ faster.
   entries laid out as ``ddzfast.OBSERVATION_LAYOUT`` says: the agent's hand,
   the unseen cards, what each seat played and holds, landlord, bids, kitty,
   the move to beat and who played it, bombs, multiplier, recent history);
-  the mask (``legal_action_mask_into``, in C) is all zeros for an agent
-  that is not to move. ``legal_actions()`` gives the legal actions of the
-  agent to move as indices (``legal_action_indices``), without a scan of
-  the mask: what a random or sampling agent needs.
+  the mask (``Game.legal_action_mask``, in C) is all zeros for an agent
+  that is not to move. Both are new arrays at every ``observe``.
+  ``legal_actions()`` gives the legal actions of the agent to move as
+  indices (``Game.legal_action_indices``), without a scan of the mask: what
+  a random or sampling agent needs (``np.flatnonzero`` of a 30,384-entry
+  mask costs more than a whole step of the environment).
 * Rewards: 0 until the deal ends, then each seat's score (RULES.md 6), the
   ``scores`` of ``Game.result``; all three agents terminate together.
 * Seeds: ``reset(seed=s)`` deals deal 0 of a run seeded ``s``, each later
