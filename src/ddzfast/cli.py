@@ -518,6 +518,35 @@ PLAY_HELP = """\
 """
 
 
+# The table's lines, shared by ``ddzfast play`` and the environments' human
+# rendering (ddzfast.env), so a deal reads the same in both.
+
+def bid_line(name: str, points: int) -> str:
+    """A seat's bid as the table prints it."""
+    return f"{name} bids {points or 'pass'}\n"
+
+
+def landlord_line(game: Game, names: Sequence[str]) -> str:
+    """Who became the landlord, the base and the kitty."""
+    assert game.landlord is not None
+    return f"landlord: {names[game.landlord]} (base {game.base}); kitty {game.kitty}\n"
+
+
+def move_line(name: str, move: Move, left: int) -> str:
+    """A seat's move and the cards it has left."""
+    return f"{name}: {move}  ({left} left)\n"
+
+
+def hand_line(owner: str, hand: Hand, last: Move | None) -> str:
+    """A hand and the move it has to beat."""
+    return f"{owner} hand: {hand}   to beat: {last if last else 'nothing (you lead)'}\n"
+
+
+def outcome_text(result) -> str:
+    """A finished deal's winner, multiplier and scores."""
+    return f"{result.winner} won, multiplier {result.multiplier}, scores {result.scores}"
+
+
 def _ask(prompt: str, out) -> str:
     out.write(prompt)
     out.flush()
@@ -556,7 +585,7 @@ def cmd_play(args, out=None) -> int:
     rules = get_rules(args.rules)
     game = Game(rules, args.seed, bidding=True, first_bidder=0)
     you = 0
-    names = {0: "you", 1: "bot 1", 2: "bot 2"}
+    names = ("you", "bot 1", "bot 2")
     out.write(f"ddzfast {rules.name}: you are seat 0 against two '{args.bots}' bots "
               f"(seed {game.seed}). Type cards like 33 or 34567, 4567W=8 to say W "
               f"stands for 8, 'pass', '?' for your legal moves, #N for move N of that "
@@ -579,22 +608,18 @@ def cmd_play(args, out=None) -> int:
                 assert seat is not None
                 points = game.policy_bid(args.bots)
                 game.bid(points)
-                out.write(f"{names[seat]} bids {points or 'pass'}\n")
-        assert game.landlord is not None
-        out.write(f"landlord: {names[game.landlord]} (base {game.base}); "
-                  f"kitty {game.kitty}\n")
+                out.write(bid_line(names[seat], points))
+        out.write(landlord_line(game, names))
         while not game.done:
             seat = game.to_move
             assert seat is not None
             if seat != you:
                 move = game.policy_move(args.bots)
                 game.play(move)
-                out.write(f"{names[seat]}: {move}  ({game.cards_left[seat]} left)\n")
+                out.write(move_line(names[seat], move, game.cards_left[seat]))
                 continue
             legal = game.legal_moves()
-            last = game.last_move
-            out.write(f"your hand: {game.hands[you]}   to beat: "
-                      f"{last if last else 'nothing (you lead)'}\n")
+            out.write(hand_line("your", game.hands[you], game.last_move))
             text = _ask("your move: ", out)
             if text.lower() in ("q", "quit"):
                 return 0
@@ -619,8 +644,7 @@ def cmd_play(args, out=None) -> int:
     result = game.result
     assert result is not None
     won = (result.winner == "landlord") == (game.landlord == you)
-    out.write(f"{'you win' if won else 'you lose'}: {result.winner} won, "
-              f"multiplier {result.multiplier}, scores {result.scores}\n")
+    out.write(f"{'you win' if won else 'you lose'}: {outcome_text(result)}\n")
     return 0
 
 

@@ -1,5 +1,9 @@
-"""Drop-in replacements for other projects' Dou Dizhu environments.
+"""Adapters between ddzfast and other Dou Dizhu projects' conventions.
 
-Each module is importable on its own and imports nothing of the project it
-imitates: ``ddzfast.compat.douzero`` (DouZero's training environment).
+* ``ddzfast.compat.douzero``: DouZero's training environment as a drop-in
+  (its ``Env``, legal actions and card lists); it imports nothing of DouZero.
+* ``ddzfast.compat.rlcard``: RLCard's action ids to moves and back; it reads
+  the id list from the installed ``rlcard`` (the ``ddzfast[rlcard]`` extra).
+
+``import ddzfast`` imports neither.
 """

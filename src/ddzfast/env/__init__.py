@@ -1,0 +1,28 @@
+"""Reinforcement-learning environments over ddzfast's Game (optional extra).
+
+* ``ddzfast.env.doudizhu_v0``: a PettingZoo AEC environment for all three
+  seats (``doudizhu_v0.env(rules="classic", bidding=False, render_mode=None)``
+  and its unwrapped ``raw_env``).
+* ``ddzfast.env.gym_env(rules="classic", seat=0, opponents=("greedy",
+  "greedy"))``: a Gymnasium environment for one seat, the other two played
+  by built-in policies or callables; ``action_masks()`` for sb3-contrib's
+  MaskablePPO.
+
+Both need ``pip install "ddzfast[env]"`` (pettingzoo and gymnasium); the rest
+of ddzfast never imports them.
+"""
+from __future__ import annotations
+
+try:
+    import gymnasium  # noqa: F401
+    import pettingzoo  # noqa: F401
+except ImportError as e:   # pragma: no cover - exercised without the extra
+    raise ImportError(
+        f"ddzfast.env needs pettingzoo and gymnasium ({e.name or e} is missing): "
+        f'pip install "ddzfast[env]"') from e
+
+from ddzfast.env import doudizhu_v0
+from ddzfast.env._gym import DoudizhuGymEnv, gym_env
+from ddzfast.env._table import BID_ACTIONS, PLAYERS
+
+__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "BID_ACTIONS", "PLAYERS"]

@@ -1,0 +1,176 @@
+"""Dou Dizhu for one seat as a Gymnasium environment: the learner's seat
+against two opponents that are built-in policies or callables."""
+from __future__ import annotations
+
+import numbers
+from typing import Callable, Sequence, Union
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ddzfast._core import MoveList
+from ddzfast._core import OBSERVATION_DTYPE, OBSERVATION_SIZE
+from ddzfast.env._table import RENDER_MODES, Table, observation_high
+from ddzfast.simulate import _policy_choice, parse_policies, policy_name
+
+Policy = Union[str, Callable]
+
+
+class DoudizhuGymEnv(gymnasium.Env):
+    """One seat of a Dou Dizhu deal (see ``gym_env``)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+
+    def __init__(self, rules="classic", seat=0, opponents: str | Sequence[Policy] = ("greedy", "greedy"),
+                 bidding=False, render_mode=None, illegal_reward=-1.0):
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, numbers.Integral):
+            raise TypeError(f"seat is 0, 1 or 2, not {type(seat).__name__} {seat!r}")
+        if not 0 <= int(seat) < 3:
+            raise ValueError(f"seat is 0, 1 or 2, not {seat}")
+        self.seat = int(seat)
+        self.table = Table(rules, bidding, render_mode)
+        self.render_mode = render_mode
+        self.policies = _seat_policies(opponents, self.seat)
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real):
+            raise TypeError(f"illegal_reward must be a number, not {illegal_reward!r}")
+        if not np.isfinite(float(illegal_reward)):
+            raise ValueError(f"illegal_reward must be finite, not {illegal_reward!r}")
+        self.illegal_reward = float(illegal_reward)
+        self._over = True
+        n = self.table.action_count
+        self.action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Box(0, observation_high(), (OBSERVATION_SIZE,),
+                                            dtype=OBSERVATION_DTYPE)
+
+    @property
+    def game(self):
+        """The Game being played (ValueError before the first reset)."""
+        return self.table.game
+
+    def _opponents_play(self) -> None:
+        """The opponents move until the learner is to move or the deal ends."""
+        table = self.table
+        game = table.game
+        while True:
+            seat = game.to_move
+            if seat is None or seat == self.seat:
+                return
+            policy = self.policies[seat]
+            bidding = game.phase == "bidding"
+            if callable(policy):
+                choice = _policy_choice(policy, game, seat)
+                try:
+                    table.bid(choice) if bidding else table.play(choice)
+                except ValueError as e:
+                    raise type(e)(f"policy {policy_name(policy)!r} (seat {seat}) chose "
+                                  f"{choice}: {e}") from None
+            elif bidding:
+                table.bid(game.policy_bid(policy))
+            else:
+                table.play(game.policy_move(policy))
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.table.deal(seed)
+        self._over = False
+        self._opponents_play()
+        if self.render_mode == "human":
+            self.render()
+        return self.table.observation(self.seat), {}
+
+    def step(self, action):
+        table = self.table
+        if self._over:
+            raise ValueError("the episode is over (or never began): call reset()")
+        if not self.action_space.contains(action) or not self.action_masks()[action]:
+            # Gymnasium lets an agent send any action of the space: an
+            # illegal one ends the episode, as PettingZoo's
+            # TerminateIllegalWrapper does, and leaves the deal as it was.
+            self._over = True
+            return (table.observation(self.seat), self.illegal_reward, True, False,
+                    {"illegal_action": action})
+        table.apply(action)
+        self._opponents_play()
+        done = self._over = table.game.done
+        reward = table.scores()[self.seat] if done else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return table.observation(self.seat), reward, done, False, {}
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a bool vector of the action space's
+        size (what sb3-contrib's MaskablePPO reads); all False once the deal
+        is over."""
+        return self.table.mask(self.seat).view(bool)
+
+    def legal_actions(self) -> np.ndarray:
+        """The learner's legal actions (int32), in the order of legal_moves()."""
+        if not self.table.started or self.table.game.to_move != self.seat:
+            return np.zeros(0, dtype=np.int32)
+        return self.table.legal_actions()
+
+    def action_of(self, choice) -> int:
+        """The action of a Move (or MOVE_DTYPE row) or, while bidding, of a
+        bid (0..3) of the learner."""
+        return self.table.action_of(choice)
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode: pass "
+                                  "render_mode='human' or 'ansi' to gym_env")
+            return None
+        text = self.table.render_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text, end="")
+        return None
+
+
+def _seat_policies(opponents, seat: int) -> tuple:
+    """The three seats' policies: the opponents' in seat order (the lower
+    seat first), None for the learner. ``opponents``: one policy for both or two, as ``simulate``
+    accepts them (names of built-in policies, text like "random,greedy", or
+    callables)."""
+    if isinstance(opponents, str):
+        items: tuple = tuple(p.strip() for p in opponents.split(","))
+    elif callable(opponents):
+        items = (opponents,)
+    else:
+        try:
+            items = tuple(opponents)
+        except TypeError:
+            raise TypeError(f"opponents must be a policy or two, not "
+                            f"{type(opponents).__name__}") from None
+    if len(items) == 1:
+        items = items * 2
+    if len(items) != 2:
+        raise ValueError(f"give one opponent policy or two (the seats after the "
+                         f"learner's, in order), not {len(items)}")
+    three = list(items)
+    three.insert(seat, items[0])       # a stand-in, checked with the rest
+    checked: list[Policy | None] = list(parse_policies(three))
+    checked[seat] = None
+    return tuple(checked)
+
+
+def gym_env(rules="classic", seat=0, opponents: str | Sequence[Policy] = ("greedy", "greedy"),
+            bidding=False, render_mode=None, illegal_reward=-1.0) -> DoudizhuGymEnv:
+    """A Gymnasium environment in which the learner plays ``seat`` (0..2) of
+    each deal and ``opponents`` the other two seats, the lower seat first.
+
+    ``opponents``: one policy for both or two, each a built-in policy name
+    ("greedy", "random") or a callable ``policy(game, legal) -> int`` with
+    the contract of ``ddzfast.simulate`` (``simulate.parse_policies`` checks
+    them). Actions, observations (``Game.observation_tensor`` of the
+    learner's seat: the vector of ``doudizhu_v0``, without the mask) and
+    seeds are those of ``doudizhu_v0``; the reward is the
+    learner's score when the deal ends, else 0. ``action_masks()`` gives the
+    legal actions for sb3-contrib's MaskablePPO. Without ``bidding`` seat 0
+    is the landlord.
+
+    Gymnasium lets an agent send any action of the space: an illegal one
+    (``action_masks()`` False there) ends the episode with reward
+    ``illegal_reward`` and ``info["illegal_action"]``, the deal unchanged.
+    Bad arguments raise ValueError (TypeError for a wrong type)."""
+    return DoudizhuGymEnv(rules, seat, opponents, bidding, render_mode, illegal_reward)

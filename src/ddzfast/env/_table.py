@@ -1,0 +1,250 @@
+"""The table both environments play on: one ``Game`` at a time, dealt as
+``simulate`` deals, with the action <-> move mapping, the legal-action mask,
+the observation vector and the lines a human rendering prints.
+
+Deals: ``reset(seed=s)`` starts a run seeded ``s``; deal ``i`` of the run
+(0 for that reset, 1 for the next reset without a seed, ...) is
+``Game(rules, deal_seed(s, i), bidding, first_bidder=i % 3)``, the deal row
+``i`` of ``simulate(..., seed=s, bidding=bidding)`` describes. A reset
+without a seed before any seeded one starts a run from a random seed.
+
+Actions: ``0 .. action_count(rules) - 1`` are the rule set's action index
+(``ddzfast.action_moves``; 0 is PASS). With bidding there are
+``BID_ACTIONS`` more: ``action_count(rules) + k - 1`` bids ``k`` (1..3), and
+action 0 passes the bid as it passes a trick.
+"""
+from __future__ import annotations
+
+import numbers
+import os
+
+import numpy as np
+
+from ddzfast._core import (OBSERVATION_DTYPE, OBSERVATION_LAYOUT, OBSERVATION_SIZE, Game,
+                           Move, deal_seed, get_rules)
+from ddzfast.cli import bid_line, hand_line, landlord_line, move_line, outcome_text
+from ddzfast.errors import IllegalMoveError
+from ddzfast.features import action_count, action_index, action_moves
+from ddzfast.simulate import check_seed
+
+#: The agents, seat ``i`` being ``PLAYERS[i]``.
+PLAYERS = ("player_0", "player_1", "player_2")
+#: Extra actions when the environment bids: bid 1, 2 and 3.
+BID_ACTIONS = 3
+RENDER_MODES = ("human", "ansi")
+# Blocks of Game.observation_tensor that count rather than flag: no small
+# bound holds for every rule set, so their bound is float32's largest value.
+_UNBOUNDED_BLOCKS = ("bombs", "multiplier")
+
+
+def observation_high() -> np.ndarray:
+    """The largest value of each entry of ``Game.observation_tensor`` (the
+    observation space's upper bounds): 1 for the one-hots and card planes
+    (a hand holds one W at most), float32's largest for the counts."""
+    high = np.ones(OBSERVATION_SIZE, dtype=OBSERVATION_DTYPE)
+    for name in _UNBOUNDED_BLOCKS:
+        block = OBSERVATION_LAYOUT[name]
+        high[block.offset:block.offset + block.size] = np.finfo(OBSERVATION_DTYPE).max
+    return high
+
+
+def check_render_mode(render_mode) -> str | None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode is None or one of {', '.join(RENDER_MODES)}, "
+                         f"not {render_mode!r}")
+    return render_mode
+
+
+class Table:
+    """One deal at a time and everything the environments need of it."""
+
+    def __init__(self, rules="classic", bidding=False, render_mode=None):
+        self.rules = get_rules(rules)
+        if not isinstance(bidding, (bool, np.bool_)):
+            raise TypeError(f"bidding must be True or False, not {bidding!r}")
+        self.bidding = bool(bidding)
+        self.render_mode = check_render_mode(render_mode)
+        self.move_count = action_count(self.rules)
+        self.action_count = self.move_count + (BID_ACTIONS if self.bidding else 0)
+        self._moves = action_moves(self.rules)
+        self._move_cache: list[Move | None] = [None] * self.move_count
+        self.run_seed: int | None = None
+        self.deal_index = 0
+        self.deal_seed: int | None = None
+        self._game: Game | None = None
+        self.lines: list[str] = []
+
+    @property
+    def started(self) -> bool:
+        return self._game is not None
+
+    @property
+    def game(self) -> Game:
+        """The deal being played; ValueError before the first deal."""
+        if self._game is None:
+            raise ValueError("no deal yet: call reset() first")
+        return self._game
+
+    # ---- deals ---------------------------------------------------------------
+
+    def deal(self, seed=None) -> Game:
+        """The next deal of the run (a new run when ``seed`` is given)."""
+        if seed is not None:
+            self.run_seed = check_seed(seed)
+            self.deal_index = 0
+        elif self.run_seed is None:
+            self.run_seed = int.from_bytes(os.urandom(8), "little")
+            self.deal_index = 0
+        self.deal_seed = deal_seed(self.run_seed, self.deal_index)
+        game = self._game = Game(self.rules, self.deal_seed, self.bidding,
+                                 self.deal_index % 3)
+        self.deal_index += 1
+        self.lines.clear()
+        if self.render_mode is not None and not self.bidding:
+            self.lines.append(landlord_line(game, PLAYERS))
+        return game
+
+    # ---- actions -------------------------------------------------------------
+
+    def legal_actions(self) -> np.ndarray:
+        """The legal actions of the seat to move (int32), in the order of
+        legal_moves() (the legal bids, ascending, while bidding); empty
+        when the deal is over."""
+        game = self.game
+        seat = game.to_move
+        if seat is None:
+            return np.zeros(0, dtype=np.int32)
+        if game.phase == "play":
+            return game.legal_action_indices()
+        return np.array([0 if b == 0 else self.move_count + b - 1
+                         for b in game.legal_bids()], dtype=np.int32)
+
+    def mask(self, seat: int) -> np.ndarray:
+        """The legal-action mask (int8) of ``seat``: all zeros unless it is
+        to move."""
+        game = self.game
+        if game.to_move != seat:
+            return np.zeros(self.action_count, dtype=np.int8)
+        if game.phase == "play":
+            # the C mask writes every entry: no zeroing first
+            out = np.empty(self.action_count, dtype=np.int8)
+            if self.bidding:
+                game.legal_action_mask(out[:self.move_count])
+                out[self.move_count:] = 0
+            else:
+                game.legal_action_mask(out)
+            return out
+        out = np.zeros(self.action_count, dtype=np.int8)
+        out[self.legal_actions()] = 1
+        return out
+
+    def move_of(self, action: int) -> Move:
+        """The Move of a move action (built once per action and kept)."""
+        move = self._move_cache[action]
+        if move is None:
+            row = self._moves[action]
+            move = self._move_cache[action] = Move(
+                int(row["kind"]), int(row["rank"]), int(row["length"]), int(row["cards"]),
+                rules=self.rules)
+        return move
+
+    def action_of(self, choice) -> int:
+        """The action of a bid (while bidding) or of a Move or MOVE_DTYPE row."""
+        if self.game.phase == "bidding":
+            return 0 if choice == 0 else self.move_count + int(choice) - 1
+        if isinstance(choice, Move):
+            choice = np.array([(int(choice.cards), int(choice.kind), choice.rank,
+                                choice.length, choice.wild)], dtype=self._moves.dtype)[0]
+        return int(action_index(np.array([choice], dtype=self._moves.dtype),
+                                self.rules)[0])
+
+    def apply(self, action) -> None:
+        """The seat to move takes ``action``; ValueError (IllegalMoveError
+        for an illegal move) leaves the deal unchanged."""
+        if type(action) is not int and (isinstance(action, (bool, np.bool_)) or
+                                        not isinstance(action, numbers.Integral)):
+            raise TypeError(f"an action is an int in 0..{self.action_count - 1}, "
+                            f"not {type(action).__name__} {action!r}")
+        a = int(action)
+        if not 0 <= a < self.action_count:
+            raise ValueError(f"action {a} is out of range 0..{self.action_count - 1}")
+        game = self.game
+        seat = game.to_move
+        if seat is None:
+            raise ValueError("the deal is over: reset for the next one")
+        if game.phase == "bidding":
+            if a == 0:
+                points = 0
+            elif a >= self.move_count:
+                points = a - self.move_count + 1
+            else:
+                raise IllegalMoveError(
+                    f"action {a} is a move, but seat {seat} is bidding: pass with 0 or "
+                    f"bid 1..3 with {self.move_count}..{self.move_count + 2}")
+            if points not in game.legal_bids():
+                raise IllegalMoveError(f"action {a}: seat {seat} cannot bid {points}; "
+                                       f"legal bids are {game.legal_bids()} (0 passes)")
+            self.bid(points)
+            return
+        if a >= self.move_count:
+            raise IllegalMoveError(f"action {a} is a bid, but the bidding is over")
+        try:
+            game.play_action(a)
+        except IllegalMoveError as e:
+            raise IllegalMoveError(f"action {a}: {e}") from None
+        if self.render_mode is not None:
+            self._played(seat)
+
+    def bid(self, points: int) -> None:
+        """The seat to move bids ``points`` (Game.bid), noted for rendering."""
+        game = self.game
+        seat = game.to_move
+        game.bid(points)
+        if self.render_mode is not None and seat is not None:
+            self.lines.append(bid_line(PLAYERS[seat], points))
+            if game.phase == "play":
+                self.lines.append(landlord_line(game, PLAYERS))
+
+    def play(self, move) -> None:
+        """The seat to move plays ``move`` (a Move or MOVE_DTYPE row:
+        Game.play), noted for rendering."""
+        game = self.game
+        seat = game.to_move
+        game.play(move)
+        if self.render_mode is not None and seat is not None:
+            self._played(seat)
+
+    def _played(self, seat: int) -> None:
+        """Note the move ``seat`` has just played, for rendering."""
+        game = self.game
+        self.lines.append(move_line(PLAYERS[seat], game.history[-1][1],
+                                    game.cards_left[seat]))
+        if game.done:
+            self.lines.append(outcome_text(game.result) + "\n")
+
+    def scores(self) -> tuple[float, float, float]:
+        """The seats' scores of the finished deal."""
+        result = self.game.result
+        if result is None:
+            raise ValueError("the deal is not over")
+        s = result.scores
+        return float(s[0]), float(s[1]), float(s[2])
+
+    # ---- observations --------------------------------------------------------
+
+    def observation(self, seat: int) -> np.ndarray:
+        """What ``seat`` may know: ``Game.observation_tensor(seat)``."""
+        return self.game.observation_tensor(seat)
+
+    # ---- rendering -----------------------------------------------------------
+
+    def render_text(self) -> str:
+        """The lines since the last rendering, then the seat to move's hand
+        and the move it has to beat (nothing more once the deal is over)."""
+        text = "".join(self.lines)
+        self.lines.clear()
+        seat = self.game.to_move if self.started else None
+        if seat is not None:
+            text += hand_line(PLAYERS[seat], self.game.hands[seat], self.game.last_move)
+        return text
+

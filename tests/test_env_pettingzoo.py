@@ -1,0 +1,309 @@
+"""ddzfast.env.doudizhu_v0, the PettingZoo AEC environment: PettingZoo's API
+and seed tests, whole deals against the engine's own simulation and the
+Game API, masks and observations against legal_moves, rendering, bad
+arguments. Skipped, saying why, without the ``env`` extra."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo", reason='needs the env extra: pip install "ddzfast[env]"')
+pytest.importorskip("gymnasium", reason='needs the env extra: pip install "ddzfast[env]"')
+
+from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
+
+import ddzfast  # noqa: E402
+from ddzfast import IllegalMoveError, action_count, action_index, action_moves  # noqa: E402
+from ddzfast.cli import bid_line, landlord_line, move_line, outcome_text  # noqa: E402
+from ddzfast import OBSERVATION_LAYOUT, OBSERVATION_SIZE  # noqa: E402
+from ddzfast.env import BID_ACTIONS, doudizhu_v0  # noqa: E402
+from ddzfast.features import decode_hands  # noqa: E402
+
+from helpers import RULE_NAMES  # noqa: E402
+
+PLAYERS = ("player_0", "player_1", "player_2")
+_hand = OBSERVATION_LAYOUT["hand"]
+HAND = slice(_hand.offset, _hand.offset + _hand.size)
+
+# api_test warns about dict observations unless the environment is one of
+# PettingZoo's own classic games (it checks their names); the dict with
+# "observation" and "action_mask" is what those games give.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("bidding", [False, True])
+def test_pettingzoo_api_test(rules, bidding):
+    api_test(doudizhu_v0.env(rules, bidding), num_cycles=150)
+
+
+@pytest.mark.parametrize("bidding", [False, True])
+def test_pettingzoo_seed_test(bidding):
+    seed_test(lambda: doudizhu_v0.env("classic", bidding), num_cycles=100)
+
+
+def test_spaces():
+    e = doudizhu_v0.raw_env("classic")
+    n = action_count("classic")
+    assert e.possible_agents == list(PLAYERS)
+    for a in PLAYERS:
+        assert e.action_space(a).n == n
+        assert e.observation_space(a)["action_mask"].shape == (n,)
+        assert e.observation_space(a)["observation"].shape == (OBSERVATION_SIZE,)
+    assert doudizhu_v0.raw_env("super", bidding=True).action_space("player_0").n == \
+        action_count("super") + BID_ACTIONS
+
+
+def _play_policy_deals(rules, bidding, policy, seed, deals):
+    """Rewards of ``deals`` deals of the environment, every seat choosing
+    the action of the built-in policy's move (or bid) on the env's own game."""
+    e = doudizhu_v0.raw_env(rules, bidding)
+    out = []
+    for i in range(deals):
+        e.reset(seed=seed if i == 0 else None)
+        total = dict.fromkeys(PLAYERS, 0.0)
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, info = e.last()
+            total[agent] += reward
+            if term or trunc:
+                e.step(None)
+                continue
+            game = e.game
+            assert PLAYERS[game.to_move] == agent
+            choice = game.policy_action(policy)
+            action = e.action_of(choice)
+            assert obs["action_mask"][action] == 1
+            e.step(action)
+        out.append([total[a] for a in PLAYERS])
+    return np.array(out)
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("bidding", [False, True])
+def test_deals_equal_the_engines_simulation(rules, bidding):
+    # Deal i after reset(seed=s) is simulate's deal i of the run seeded s:
+    # driven by the same built-in policy, the environment's rewards are the
+    # C engine's scores, deal by deal.
+    deals = 12
+    for policy in ("random", "greedy"):
+        rewards = _play_policy_deals(rules, bidding, policy, 7, deals)
+        rows = ddzfast.simulate(deals, rules, (policy,) * 3, seed=7, bidding=bidding)
+        np.testing.assert_array_equal(rewards, rows["scores"])
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_random_episodes_score_as_game_result(rules):
+    rng = np.random.default_rng(3)
+    moves = action_moves(rules)
+    for bidding in (False, True):
+        e = doudizhu_v0.env(rules, bidding)
+        for deal in range(8):
+            e.reset(seed=100 + deal)
+            raw = e.unwrapped
+            seed = raw.game.seed
+            assert seed == ddzfast.deal_seed(100 + deal, 0)
+            replay = ddzfast.Game(rules, seed, bidding, 0)
+            rewards = dict.fromkeys(PLAYERS, 0.0)
+            steps = 0
+            for agent in e.agent_iter():
+                obs, reward, term, trunc, info = e.last()
+                rewards[agent] += reward
+                if term or trunc:
+                    e.step(None)
+                    continue
+                seat = PLAYERS.index(agent)
+                game = raw.game
+                mask = obs["action_mask"]
+                legal = np.flatnonzero(mask)
+                np.testing.assert_array_equal(legal, np.sort(raw.legal_actions()))
+                # the mask marks exactly the legal moves (or bids)
+                if game.phase == "play":
+                    np.testing.assert_array_equal(
+                        legal, np.sort(action_index(game.legal_moves(), rules)))
+                else:
+                    n = action_count(rules)
+                    assert [0 if a == 0 else a - n + 1 for a in legal] == game.legal_bids()
+                # the others' masks are empty
+                for other in PLAYERS:
+                    if other != agent:
+                        assert not e.observe(other)["action_mask"].any()
+                # the observation is the seat's Game.observation_tensor
+                vec = obs["observation"]
+                np.testing.assert_array_equal(vec, game.observation_tensor(seat))
+                assert int(decode_hands(vec[None, HAND])[0]) == int(game.hands[seat])
+                a = int(rng.choice(legal))
+                if game.phase == "bidding":
+                    replay.bid(0 if a == 0 else a - action_count(rules) + 1)
+                else:
+                    replay.play(moves[a])
+                e.step(np.int32(a) if steps % 2 else a)
+                steps += 1
+            result = replay.result
+            assert result is not None and raw.game.done
+            assert [rewards[a] for a in PLAYERS] == list(result.scores)
+            assert sum(rewards.values()) == pytest.approx(0.0)
+            assert e.agents == []
+
+
+def test_reset_seeds_and_runs():
+    e = doudizhu_v0.raw_env("biegang")
+    e.reset(seed=5)
+    first = e.game.hands
+    e.reset()
+    second = e.game.hands
+    assert e.game.seed == ddzfast.deal_seed(5, 1)
+    e.reset(seed=5)
+    assert e.game.hands == first
+    e.reset()
+    assert e.game.hands == second
+    assert e.agent_selection == "player_0"       # no bidding: seat 0 leads
+
+
+def test_move_of_and_action_of():
+    e = doudizhu_v0.raw_env("super", bidding=True)
+    e.reset(seed=4)
+    n = action_count("super")
+    assert e.action_of(0) == 0 and e.action_of(2) == n + 1     # bids while bidding
+    while e.game.phase == "bidding":
+        e.step(int(e.legal_actions()[-1]))
+    for a in e.legal_actions():
+        move = e.move_of(int(a))
+        assert move in e.game.legal_moves() and e.action_of(move) == a
+    with pytest.raises(IndexError):
+        e.move_of(n)
+    with pytest.raises(IndexError):
+        e.move_of(-1)
+    with pytest.raises(TypeError):
+        e.move_of(1.0)
+
+
+def test_illegal_and_bad_actions_leave_the_deal_unchanged():
+    e = doudizhu_v0.raw_env("classic")
+    e.reset(seed=1)
+    before = e.game.position_key()
+    mask = e.observe("player_0")["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[1])
+    with pytest.raises(IllegalMoveError, match=f"action {illegal}"):
+        e.step(illegal)
+    with pytest.raises(IllegalMoveError, match="cannot pass when leading"):
+        e.step(0)
+    with pytest.raises(ValueError, match="out of range"):
+        e.step(action_count("classic"))
+    with pytest.raises(ValueError, match="out of range"):
+        e.step(-1)
+    with pytest.raises(TypeError, match="action is an int"):
+        e.step(1.0)
+    with pytest.raises(TypeError, match="action is an int"):
+        e.step(True)
+    assert e.game.position_key() == before
+    assert e.agent_selection == "player_0"
+
+
+def test_bidding_actions():
+    e = doudizhu_v0.raw_env("classic", bidding=True)
+    n = action_count("classic")
+    e.reset(seed=2)
+    first = e.agent_selection
+    assert e.game.phase == "bidding"
+    assert list(e.legal_actions()) == [0, n, n + 1, n + 2]
+    with pytest.raises(IllegalMoveError, match="bidding"):
+        e.step(5)
+    e.step(n + 1)                              # bid 2
+    assert e.game.bids == [(PLAYERS.index(first), 2)]
+    assert list(e.legal_actions()) == [0, n + 2]
+    with pytest.raises(IllegalMoveError, match="cannot bid 1"):
+        e.step(n)
+
+
+@pytest.mark.parametrize("bad, error", [
+    (dict(rules="nope"), ValueError),
+    (dict(render_mode="rgb_array"), ValueError),
+    (dict(bidding="yes"), TypeError),
+])
+def test_bad_arguments(bad, error):
+    with pytest.raises(error):
+        doudizhu_v0.env(**bad)
+    with pytest.raises(error):
+        doudizhu_v0.raw_env(**bad)
+
+
+def test_bad_seed():
+    e = doudizhu_v0.raw_env()
+    with pytest.raises(ValueError):
+        e.reset(seed=-1)
+    with pytest.raises(TypeError):
+        e.reset(seed=1.5)
+
+
+def test_render_human_prints_the_table(capsys):
+    e = doudizhu_v0.env("super", render_mode="human")
+    e.reset(seed=11)
+    game = e.unwrapped.game
+    out = capsys.readouterr().out
+    assert out == landlord_line(game, PLAYERS) + \
+        f"player_0 hand: {game.hands[0]}   to beat: nothing (you lead)\n"
+    expected = []
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        seat = game.to_move
+        action = int(e.unwrapped.legal_actions()[-1])
+        e.step(action)
+        expected.append(move_line(agent, game.history[-1][1], game.cards_left[seat]))
+    out = capsys.readouterr().out
+    lines = [line + "\n" for line in out.splitlines()]
+    assert [line for line in lines if "hand:" not in line][:-1] == expected
+    assert lines[-1] == outcome_text(game.result) + "\n"
+    assert sum("hand:" in line for line in lines) == len(expected) - 1
+
+
+def test_pettingzoo_render_test(capsys):
+    render_test(lambda render_mode=None: doudizhu_v0.env("biegang", True, render_mode))
+
+
+def test_render_bidding():
+    e = doudizhu_v0.raw_env("classic", bidding=True, render_mode="ansi")
+    e.reset(seed=6)
+    game = e.game
+    n = action_count("classic")
+    first = game.to_move
+    assert e.render() == f"{PLAYERS[first]} hand: {game.hands[first]}   to beat: " \
+                         f"nothing (you lead)\n"
+    e.step(n + 2)                                  # bid 3: bidding ends at once
+    assert game.phase == "play"
+    assert e.render() == (bid_line(PLAYERS[first], 3) + landlord_line(game, PLAYERS) +
+                          f"{PLAYERS[first]} hand: {game.hands[first]}   to beat: "
+                          f"nothing (you lead)\n")
+
+
+def test_render_ansi_and_none():
+    e = doudizhu_v0.raw_env("classic", render_mode="ansi")
+    e.reset(seed=3)
+    text = e.render()
+    assert text.startswith("landlord: player_0 (base 1); kitty ")
+    e.step(int(e.legal_actions()[0]))
+    text = e.render()
+    assert text.startswith("player_0: ") and "player_1 hand: " in text
+    quiet = doudizhu_v0.raw_env("classic")
+    quiet.reset(seed=3)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert quiet.render() is None
+
+
+def test_the_core_never_imports_the_extra_and_says_what_to_install():
+    code = ("import sys, ddzfast, ddzfast.cli, ddzfast.features, ddzfast.simulate\n"
+            "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules\n"
+            "sys.modules['pettingzoo'] = None\n"
+            "try:\n"
+            "    import ddzfast.env\n"
+            "except ImportError as e:\n"
+            "    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert 'pip install "ddzfast[env]"' in out
