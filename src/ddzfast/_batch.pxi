@@ -126,6 +126,7 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1):
     cdef Py_ssize_t bad = -1
     cdef _Chunk chunk
     threads = check_threads(threads)
+    _need_wild(r)
     h = _as_hand_array(hands)
     n = cnp.PyArray_DIM(h, 0)
     hp = <const uint64_t*>cnp.PyArray_DATA(h)
