@@ -38,7 +38,7 @@ import functools
 import itertools
 import os
 import sys
-from typing import Iterator, List, Optional, Set, Tuple
+from typing import Dict, Iterator, List, Optional, Set, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -255,26 +255,40 @@ def sub_multisets(counts) -> Iterator[Counts]:
     return itertools.product(*[range(c + 1) for c in counts])
 
 
-def all_moves(counts, L, sizes=None) -> Set[Identity]:
+def all_moves_subst(counts, L, sizes=None) -> Dict[Identity, Subst]:
     """Every non-pass move of the hand ``counts`` under wild rank L (only
-    moves of ``sizes`` cards, if given)."""
-    out: Set[Identity] = set()
+    moves of ``sizes`` cards, if given), with its substitutes."""
+    out: Dict[Identity, Subst] = {}
     for sub in sub_multisets(counts):
         if sizes is None or sum(sub) in sizes:
-            out |= classify(sub, L)
+            rd = readings(sub, L)
+            assert len({m for m, _ in rd}) == len(rd), f"identity read twice: {rd}"
+            out.update(rd)
+    return out
+
+
+def all_moves(counts, L) -> Set[Identity]:
+    """Every non-pass move of the hand ``counts`` under wild rank L."""
+    return set(all_moves_subst(counts, L))
+
+
+def legal_moves_subst(counts, last: Optional[Identity], L) -> Dict[Identity, Subst]:
+    """:func:`legal_moves` with each move's substitutes."""
+    if last is None:
+        return all_moves_subst(tuple(counts), L)
+    # (speed-up only) a move that beats ``last`` has its kind and length, so
+    # its card count, or is a bomb (4 cards) or the rocket (2)
+    sizes = {sum(last[3]), 4, 2}
+    moves = all_moves_subst(tuple(counts), L, sizes)
+    out = {m: s for m, s in moves.items() if beats(m, last)}
+    out[PASS] = NO_SUBST
     return out
 
 
 def legal_moves(counts, last: Optional[Identity], L) -> Set[Identity]:
     """Legal moves: leading (``last`` None) every move; following, PASS plus
     every move that beats ``last``."""
-    if last is None:
-        return all_moves(tuple(counts), L)
-    # (speed-up only) a move that beats ``last`` has its kind and length, so
-    # its card count, or is a bomb (4 cards) or the rocket (2)
-    sizes = {sum(last[3]), 4, 2}
-    moves = all_moves(tuple(counts), L, sizes)
-    return {PASS} | {m for m in moves if beats(m, last)}
+    return set(legal_moves_subst(counts, last, L))
 
 
 # ---------------------------------------------------------------------------
@@ -305,8 +319,8 @@ def subst_text(s: Subst) -> str:
 
 
 __all__ = [
-    "EMPTY", "KINDS", "PASS", "TIERS", "all_moves", "beats", "classify",
-    "legal_moves", "move_text", "parse_cards", "parse_last", "readings",
+    "EMPTY", "KINDS", "PASS", "TIERS", "all_moves", "all_moves_subst", "beats",
+    "classify", "legal_moves", "legal_moves_subst", "move_text", "parse_cards", "parse_last", "readings",
     "subst_text", "substitutes", "substitutes_excluding_self", "tier",
     "wild_index", "cards_text",
 ]
