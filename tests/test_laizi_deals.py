@@ -39,11 +39,8 @@ def wild_of(game):
 
 
 def add(*handlists):
-    total = [0] * 16
-    for counts in handlists:
-        for i, c in enumerate(counts):
-            total[i] += c
-    return tuple(total)
+    """The sum of several 16-count tuples."""
+    return tuple(map(sum, zip(*handlists)))
 
 
 def check_conserved(game, played, where):
@@ -52,7 +49,8 @@ def check_conserved(game, played, where):
         got = add(*hands, game.kitty.counts)
     else:
         got = add(*hands, *played)
-    assert got == DECK_COUNTS, f"{where}: cards not conserved: {RL.cards_text(got)}"
+    assert got == DECK_COUNTS, \
+        f"{where() if callable(where) else where}: cards not conserved: {RL.cards_text(got)}"
 
 
 def choose(rng, moves):
@@ -92,16 +90,19 @@ def play_deal(seed, rng):
                 f"{sorted(map(RL.move_text, got - want))}")
         move = choose(rng, moves)
         ident = identity(move)
-        where = (f"seed {seed} L={RL.CARD_CHARS[L]} seat {seat} hand "
-                 f"{RL.cards_text(hand)} last {RL.move_text(last_id) if last_id else '-'}"
-                 f" move {RL.move_text(ident)}")
+
+        def where():   # only built when an assertion fails
+            return (f"seed {seed} L={RL.CARD_CHARS[L]} seat {seat} hand "
+                    f"{RL.cards_text(hand)} last "
+                    f"{RL.move_text(last_id) if last_id else '-'} move {RL.move_text(ident)}")
+
         if ident[0] == "PASS":
-            assert last is not None, f"{where}: PASS when leading"
+            assert last is not None, f"{where()}: PASS when leading"
         else:
-            assert all(c <= h for c, h in zip(ident[3], hand)), f"{where}: cards not held"
-            assert ident in RL.classify(ident[3], L), f"{where}: not a move by the reference"
+            assert all(c <= h for c, h in zip(ident[3], hand)), f"{where()}: cards not held"
+            assert ident in RL.classify(ident[3], L), f"{where()}: not a move by the reference"
             if last is not None:
-                assert RL.beats(ident, last_id), f"{where}: does not beat the last move"
+                assert RL.beats(ident, last_id), f"{where()}: does not beat the last move"
         game.play(move)
         if ident[0] != "PASS":
             played[seat] = add(played[seat], ident[3])
