@@ -312,3 +312,52 @@ def test_scoring_doubles_for_every_bomb():
     g = Game.from_position(["5557", "XD", "3"], L7, landlord=0)
     g.play(Move("SOFT_BOMB", 2, 1, "5557", rules=L7))
     assert g.done and g.result.multiplier == 2 * 2      # the bomb, then spring
+
+
+# ---- features, numba, CLI --------------------------------------------------------
+
+def test_action_index_per_wild_rank():
+    from ddzfast import features as F
+    moves = legal_moves(BIG, None, L7)
+    idx = F.action_index(moves, L7)
+    assert len(set(idx.tolist())) == len(moves)
+    assert F.legal_action_mask(moves, L7).sum() == len(moves)
+    table = F.action_moves(L7)
+    assert np.array_equal(table[idx]["cards"], moves.array["cards"])
+    assert F.action_count(L7) > 1_000_000
+    with pytest.raises(ValueError, match="wild rank"):
+        F.action_count("laizi")
+
+
+def test_numba_laizi():
+    dn = pytest.importorskip("ddzfast.numba")
+    import numba
+
+    @numba.njit
+    def gen(rules, hand, last, out):
+        return dn.legal_moves_into(rules, hand, last, out)
+
+    out = np.empty(12000, ddzfast.MOVE_DTYPE)
+    n = gen(dn.rules_handle(L7), np.uint64(int(Hand(BIG))), dn.no_last(), out)
+    assert np.array_equal(out[:n], legal_moves(BIG, None, L7).array)
+    with pytest.raises(ValueError, match="wild rank"):
+        dn.rules_handle("laizi")
+
+
+def test_cli_moves_with_a_wild_rank(capsys):
+    from ddzfast.cli import main
+    assert main(["moves", "3777", "--rules", "laizi", "--wild", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "20 legal moves" in out and "77 as 33" in out and "SOFT_BOMB" in out
+    assert main(["moves", "3777", "--rules", "laizi"]) == 2
+    assert "--wild" in capsys.readouterr().err
+    assert main(["moves", "3777", "--rules", "classic", "--wild", "7"]) == 2
+
+
+def test_cli_play_laizi(monkeypatch, capsys):
+    from ddzfast import cli
+    answers = iter(["0", "q"])
+    monkeypatch.setattr(cli, "_ask", lambda prompt, out: next(answers))
+    assert cli.main(["play", "--rules", "laizi", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "laizi (wild) rank: " + CARD_CHARS[Game("laizi", seed=3).wild_rank] in out
