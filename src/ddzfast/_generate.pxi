@@ -604,6 +604,56 @@ cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int cho
     _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, subs)
 
 
+cdef void _lz_few_singles(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept nogil:
+    # _lz_kickers for one or two single kickers (TRIPLE_SINGLE, FOUR_SINGLES,
+    # a two-triple plane), the bulk of the moves, without recursion; out, n
+    # and cap stay in locals (see _put).
+    cdef uint64_t units[16]
+    cdef int counts[16]
+    cdef int nats[16]     # 1 for a natural card, 0 for the laizi
+    cdef int pool_n = 0, i, j, k
+    cdef unsigned int pool = g.ge[1] & ~g.lmainmask & ~(1u << g.lz)
+    cdef int lnat = g.lnat
+    cdef ddz_move* out = g.out
+    cdef int n = g.n
+    cdef int cap = g.cap
+    cdef int kind = g.kind, rank = g.rank, length = g.length
+    while pool:
+        k = _ctz(pool)
+        pool &= pool - 1
+        units[pool_n] = (<uint64_t>1) << (4 * k)
+        counts[pool_n] = _nib(g.hand, k)
+        nats[pool_n] = 1
+        pool_n += 1
+    if left:
+        units[pool_n] = g.lunit
+        counts[pool_n] = left
+        nats[pool_n] = 0
+        pool_n += 1
+    if g.lneed == 1:
+        for i in range(pool_n):
+            # a move of only laizi has no kickers (face value)
+            if lnat or nats[i]:
+                if n < cap:
+                    _store_move_subs(out + n, main + units[i], kind, rank, length,
+                                     WILD_NONE, subs)
+                n += 1
+    else:
+        for i in range(pool_n):
+            if counts[i] >= 2 and (lnat or nats[i]):
+                if n < cap:
+                    _store_move_subs(out + n, main + 2 * units[i], kind, rank, length,
+                                     WILD_NONE, subs)
+                n += 1
+            for j in range(i + 1, pool_n):
+                if lnat or nats[i] or nats[j]:
+                    if n < cap:
+                        _store_move_subs(out + n, main + units[i] + units[j], kind,
+                                         rank, length, WILD_NONE, subs)
+                    n += 1
+    g.n = n
+
+
 cdef void _lz_kickers(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept nogil:
     # The main part is complete (`left` laizi not in it): emit it with every
     # kicker choice of the kind.
@@ -615,6 +665,9 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept
             _lz_emit(g, main, g.kind, g.rank, g.length, subs)
         return
     if g.lkick_mode == KICK_SINGLES:
+        if g.lneed <= 2:
+            _lz_few_singles(g, main, left, subs)
+            return
         pool = g.ge[1] & ~g.lmainmask & ~(1u << g.lz)
         while pool:
             k = _ctz(pool)
@@ -643,31 +696,54 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept
         _lz_pairs(g, 0, g.lneed, main, left, 0, g.lnat, subs)
 
 
-cdef void _lz_main(gen_t* g, int j, int end, int budget, uint64_t main,
-                   uint32_t subs, int nat) noexcept nogil:
-    # Fill main ranks j..end-1 (q cards each) from their natural cards and at
-    # most `budget` laizi, every way, then the kickers.
+cdef void _lz_extra(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
+                    int nat, unsigned int natmask) noexcept nogil:
+    # The main part with the fewest laizi (every main rank as natural as the
+    # hand allows) is `main`; each of the `extra` laizi not yet placed may
+    # replace one more natural card of a main rank (natmask: the main ranks
+    # still holding one), from rank `start` up so that each main part comes
+    # out once. Every main part gets its kickers; the laizi not placed in it
+    # are free for them.
+    cdef unsigned int cand
+    cdef int j, d
+    cdef uint32_t s2
+    g.lnat = nat
+    _lz_kickers(g, main, extra, subs)
+    if not extra:
+        return
+    cand = natmask & ~((1u << start) - 1)
+    while cand:
+        j = _ctz(cand)
+        cand &= cand - 1
+        # one natural card of rank j out, one laizi in: j's substitutes d -> d+1
+        d = g.lq - _nib(main, j)
+        if d == 3:
+            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
+        else:
+            s2 = subs + ((<uint32_t>1) << (2 * j))
+        _lz_extra(g, j, extra - 1, main - ((<uint64_t>1) << (4 * j)) + g.lunit, s2,
+                  nat - 1, natmask if _nib(main, j) > 1 else natmask & ~(1u << j))
+
+
+cdef inline void _lz_base(gen_t* g, int j, uint64_t* main, uint32_t* subs, int* nat,
+                          unsigned int* natmask, int* deficit) noexcept nogil:
+    # Add main rank j, as natural as the hand allows, to a main part.
     cdef int q = g.lq
-    cdef int a, top, lo, d
-    if j == end:
-        g.lnat = nat
-        _lz_kickers(g, main, budget, subs)
-        return
+    cdef int a, d
     if j == g.lz:
-        if budget >= q:
-            _lz_main(g, j + 1, end, budget - q, main + q * g.lunit, subs, nat)
+        main[0] += q * g.lunit
+        deficit[0] += q
         return
-    top = _nib(g.hand, j)
-    if top > q:
-        top = q
-    lo = q - budget
-    if lo < 0:
-        lo = 0
-    for a in range(top, lo - 1, -1):
-        d = q - a
-        _lz_main(g, j + 1, end, budget - d,
-                 main + ((<uint64_t>a) << (4 * j)) + d * g.lunit,
-                 subs + _lz_sub(j, d), nat + a)
+    a = _nib(g.hand, j)
+    if a > q:
+        a = q
+    d = q - a
+    main[0] += ((<uint64_t>a) << (4 * j)) + d * g.lunit
+    subs[0] += _lz_sub(j, d)
+    nat[0] += a
+    deficit[0] += d
+    if a:
+        natmask[0] |= 1u << j
 
 
 cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
@@ -677,7 +753,10 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
     cdef int q = s.q
     cdef int unit = _cards_per_rank(s)
     cdef int top = rmax if rmax < s.max_rank else s.max_rank
-    cdef int r, n, j, deficit, maxn, have
+    cdef int r, n, deficit, maxn, nat
+    cdef uint64_t main
+    cdef uint32_t subs
+    cdef unsigned int natmask
     if unit > g.size:
         return
     g.kind = kind
@@ -690,12 +769,17 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
         g.lneed = s.kickers_per_rank
         g.lnmain = 1
         for r in range(rmin, top + 1):
-            have = g.lw if r == g.lz else _nib(g.hand, r) + g.lw
-            if have < q:
+            main = 0
+            subs = 0
+            nat = 0
+            natmask = 0
+            deficit = 0
+            _lz_base(g, r, &main, &subs, &nat, &natmask, &deficit)
+            if deficit > g.lw:
                 continue
             g.rank = r
             g.lmainmask = 1u << r
-            _lz_main(g, r, r + 1, g.lw, 0, 0, 0)
+            _lz_extra(g, r, g.lw - deficit, main, subs, nat, natmask)
         return
     maxn = g.size // unit
     if nfix:
@@ -703,15 +787,15 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
             return
         maxn = nfix
     for r in range(rmin, top + 1):
+        main = 0
+        subs = 0
+        nat = 0
+        natmask = 0
         deficit = 0
         for n in range(1, s.max_rank + 2 - r):
             if n > maxn:
                 break
-            j = r + n - 1
-            if j == g.lz:
-                deficit += q
-            elif _nib(g.hand, j) < q:
-                deficit += q - _nib(g.hand, j)
+            _lz_base(g, r + n - 1, &main, &subs, &nat, &natmask, &deficit)
             if deficit > g.lw:
                 break
             if n < s.min_length or (nfix and n != nfix):
@@ -721,7 +805,7 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
             g.lneed = s.kickers_per_rank * n
             g.lnmain = n
             g.lmainmask = ((1u << n) - 1) << r
-            _lz_main(g, r, r + n, g.lw, 0, 0, 0)
+            _lz_extra(g, r, g.lw - deficit, main, subs, nat, natmask)
 
 
 cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
@@ -816,10 +900,14 @@ cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
         g.ge[i] = _ranks_holding(hand, i)
     g.lz = -1
     if rules.wild_mask:
-        # one wild rank for now (Rules accepts one): its lowest bit
-        g.lz = _ctz(rules.wild_mask)
-        g.lunit = (<uint64_t>1) << (4 * g.lz)
-        g.lw = _nib(hand, g.lz)
+        # one wild rank for now (Rules accepts one): its lowest bit. A hand
+        # without laizi has exactly the classic moves (natural fours are
+        # BOMBs), which the single-W path above makes, faster.
+        i = _ctz(rules.wild_mask)
+        if _nib(hand, i):
+            g.lz = i
+            g.lunit = (<uint64_t>1) << (4 * i)
+            g.lw = _nib(hand, i)
 
 
 cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
