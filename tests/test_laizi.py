@@ -361,3 +361,37 @@ def test_cli_play_laizi(monkeypatch, capsys):
     assert cli.main(["play", "--rules", "laizi", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "laizi (wild) rank: " + CARD_CHARS[Game("laizi", seed=3).wild_rank] in out
+
+
+def test_solver_laizi_against_plain_minimax():
+    from functools import lru_cache
+
+    from ddzfast.solve import solve
+
+    def naive(rules):
+        @lru_cache(maxsize=None)
+        def wins(me, other, last):
+            # seat to move holds `me`; last: the move to beat (None: lead)
+            lm = None if last is None else Move.parse(last, rules)
+            for m in legal_moves(me, lm, rules):
+                if m.kind.name == "PASS":
+                    if not wins(other, me, None):
+                        return True
+                    continue
+                left = ddzfast.play(me, m)
+                if not left or not wins(other, str(left), m.text):
+                    return True
+            return False
+        return wins
+
+    rng = np.random.default_rng(8)
+    deck = "".join(c * 4 for c in CARD_CHARS[:13]) + "XD"
+    for i in range(60):
+        L = CARD_CHARS[i % 13]
+        rules = f"laizi:{L}"
+        cards = list(rng.choice([c for c in deck if c != L], 7, replace=False))
+        cards += [L] * int(rng.integers(1, 4))
+        rng.shuffle(cards)
+        a, b = "".join(cards[:5]), "".join(cards[5:])
+        a, b = str(Hand(a)), str(Hand(b))
+        assert solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, L)

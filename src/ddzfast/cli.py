@@ -676,9 +676,10 @@ def _solve_last(text: str, rules) -> Move:
     return move
 
 
-def _solve_rules(name: str, banned: list[str]):
-    """The rule set, without the banned kinds (puzzles ban e.g. 3+2)."""
-    rules = get_rules(name)
+def _solve_rules(name: str, banned: list[str], wild: str | None = None):
+    """The rule set (laizi: with the wild rank ``wild``), without the banned
+    kinds (puzzles ban e.g. 3+2)."""
+    rules = _rules_arg(argparse.Namespace(rules=name, wild=wild))
     if not banned:
         return rules
     names = {k.upper() for k in banned}
@@ -702,7 +703,7 @@ def _solve_rules(name: str, banned: list[str]):
 def cmd_solve(args, out=None) -> int:
     from ddzfast.solve import solve
     out = out or sys.stdout       # looked up per call: tests swap sys.stdout
-    rules = _solve_rules(args.rules, args.ban or [])
+    rules = _solve_rules(args.rules, args.ban or [], getattr(args, "wild", None))
     hands = [_solve_cards(h) for h in args.hands]
     if len(hands) not in (2, 3):
         raise UsageError(f"give two hands (two players) or three (with --landlord), "
@@ -833,6 +834,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--last-seat", type=seat_type, default=None,
                    help="the seat that played --last")
     v.add_argument("--rules", default="classic", choices=sorted(RULES))
+    v.add_argument("--wild", default=None, metavar="RANK",
+                   help="the laizi (wild) rank with --rules laizi, e.g. 7")
     v.add_argument("--ban", action="append", metavar="KIND",
                    help="a move kind the puzzle bans, e.g. TRIPLE_PAIR (3+2); repeatable")
     v.add_argument("--all", action="store_true", help="list every winning move")
