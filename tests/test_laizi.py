@@ -395,3 +395,10 @@ def test_solver_laizi_against_plain_minimax():
         a, b = "".join(cards[:5]), "".join(cards[5:])
         a, b = str(Hand(a)), str(Hand(b))
         assert solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, L)
+
+
+def test_game_last_move_keeps_its_substitutes():
+    g = Game.from_position(["3777", "5", "6"], L7, landlord=0)
+    move = Move("TRIPLE_SINGLE", 11, 1, "3777", rules=L7)
+    g.play(move)
+    assert str(g.last_move) == "TRIPLE_SINGLE 3777 (777 as AAA)"

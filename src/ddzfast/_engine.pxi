@@ -201,7 +201,9 @@ cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
     g.hands[seat] = hand - move.cards
     g.last = move[0]
     g.last.wild = <uint8_t>wild
-    g.last.reserved = 0
+    # laizi: what the laizi stand for, from the move itself (0 elsewhere)
+    g.last.reserved = ddz_substitutes(rules, move.kind, move.rank, move.length,
+                                      move.cards)
     g.has_last = 1
     g.last_seat = seat
     g.passes = 0
