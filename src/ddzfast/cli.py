@@ -209,7 +209,7 @@ def cmd_moves(args) -> int:
         raise UsageError(str(e)) from None
     what = f"after {last}" if last else "leading"
     name = rules.name if rules.wild_rank is None else \
-        f"{rules.name} (laizi {CARD_CHARS[rules.wild_rank]})"
+        f"{rules.name} (wild rank {CARD_CHARS[rules.wild_rank]})"
     print(f"{name}: {hand} {what}: {_plural(len(moves), 'legal move')}")
     print(f"{'#':>5}  {'kind':14s} {'cards':22s} {'rank':>4} {'len':>3}  wildcard")
     for i, m in enumerate(moves):
