@@ -23,14 +23,19 @@ drawn first, then a move of it). Simulation: ``simulate`` with random
 policies on one thread, deals per second, classic beside laizi.
 """
 import argparse
+import os
 import random
 import statistics
 import time
 
-import numpy as np
+# numpy's BLAS threads would otherwise spin in this process and count in its
+# CPU time
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import ddzfast
-from ddzfast.constants import CARD_CHARS
+import numpy as np  # noqa: E402
+
+import ddzfast  # noqa: E402
+from ddzfast.constants import CARD_CHARS  # noqa: E402
 
 POSITIONS = 64
 RANKS = CARD_CHARS[:13]

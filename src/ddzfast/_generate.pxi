@@ -586,7 +586,8 @@ cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int cho
     # pool, the pairs still needed are two laizi each, standing for ranks
     # still free (not main, not taken by another pair); `left` laizi remain.
     cdef uint64_t unit
-    if idx == g.kicker_ranks:
+    if need == 0 or idx == g.kicker_ranks:
+        # (with need 0 the rest of the pool could only be skipped: emit now)
         if 2 * need <= left and need <= RANKS_3_2 - g.lnmain - chosen and nat:
             _lz_emit(g, acc + <uint64_t>(2 * need) * g.lunit, g.kind, g.rank,
                      g.length, subs)
@@ -594,13 +595,12 @@ cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int cho
     if need > g.kicker_ranks - idx + left // 2:
         return
     unit = (<uint64_t>1) << (4 * g.kicker_rank[idx])
-    if need:
-        if g.kicker_count[idx] >= 2:
-            _lz_pairs(g, idx + 1, need - 1, acc + 2 * unit, left, chosen + 1,
-                      nat + 2, subs)
-        if left:
-            _lz_pairs(g, idx + 1, need - 1, acc + unit + g.lunit, left - 1,
-                      chosen + 1, nat + 1, subs)
+    if g.kicker_count[idx] >= 2:
+        _lz_pairs(g, idx + 1, need - 1, acc + 2 * unit, left, chosen + 1,
+                  nat + 2, subs)
+    if left:
+        _lz_pairs(g, idx + 1, need - 1, acc + unit + g.lunit, left - 1,
+                  chosen + 1, nat + 1, subs)
     _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, subs)
 
 
