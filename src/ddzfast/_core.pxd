@@ -162,9 +162,10 @@ ctypedef struct ddz_game:
     int moves_by[3]         # non-pass moves per seat
     int nmoves
     int nbombs
+    uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0
 
 # The result of one deal; its layout is DEAL_DTYPE (56 bytes, aligned). The
-# trailing 6 bytes of alignment padding are zeroed by ddz_game_score.
+# trailing 5 bytes of alignment padding are zeroed by ddz_game_score.
 ctypedef struct ddz_deal_row:
     uint64_t seed
     double scores[3]
@@ -177,14 +178,23 @@ ctypedef struct ddz_deal_row:
     int8_t spring
     int8_t anti_spring
     int8_t first_bidder
+    int8_t wild_rank        # laizi: the deal's wild rank (card index), else -1
 
 # The seed of deal `index` of a run seeded `seed`.
 cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil
 
 # Deal the cards of `seed`. With bidding, seat first_bidder (taken modulo 3,
 # floored: always 0..2) bids first; without, seat 0 is the landlord, base 1.
+# A laizi rule set without a wild rank draws one from the deal's stream after
+# dealing (g.wild_mask); the engine functions below then need the rule set
+# with that rank (ddz_rules_for_deal).
 cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
                        int first_bidder, int bidding) noexcept nogil
+
+# The rule set of the deal: `rules` itself, or for a laizi rule set without a
+# wild rank, a copy into *scratch with the deal's wild rank.
+cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rules,
+                                         ddz_rules* scratch) noexcept nogil
 
 # Seat to_move bids `bid` (0: pass). 0, or -1 (state unchanged) when illegal.
 cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil

@@ -680,7 +680,10 @@ cdef class Move:
     @property
     def wild_text(self) -> str:
         """What W does in this move ('W as 3', 'W as kicker', 'W as itself'),
-        or '' when the move has no W."""
+        or in a laizi move what its laizi stand for ('77 as 33'); '' when
+        there is nothing to say."""
+        if self.m.reserved:
+            return _substitutes_text(self.m, self.wild_rules)
         return describe_wild(self.m.wild, ddz_is_special(self.m.kind))
 
     def __eq__(self, other):
@@ -700,9 +703,7 @@ cdef class Move:
         if self.m.kind == K_PASS:
             return text
         text += " " + _cards_text(self.m.cards)
-        if self.m.reserved:
-            return f"{text} ({_substitutes_text(self.m, self.wild_rules)})"
-        wild = describe_wild(self.m.wild, ddz_is_special(self.m.kind))
+        wild = self.wild_text
         return f"{text} ({wild})" if wild else text
 
     def __repr__(self):
