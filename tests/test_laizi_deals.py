@@ -40,13 +40,14 @@ needs_wild_rank = pytest.mark.skipif(
 
 
 def wild_of(game):
+    assert game.rules.wild_rank == game.wild_rank, game
     return RL.wild_index(game.wild_rank)
 
 
 def observed_wild(obs):
-    """The wild rank an observation shows (its own field, else its rules)."""
-    value = getattr(obs, "wild_rank", None)
-    return RL.wild_index(value if value is not None else obs.rules.wild_rank)
+    """The wild rank an observation shows (its field and its rules agree)."""
+    assert obs.wild_rank == obs.rules.wild_rank, obs
+    return RL.wild_index(obs.wild_rank)
 
 
 def add(*handlists):
