@@ -4,7 +4,9 @@
 * every count of tests/perft/laizi.txt and every list of laizi-moves.json;
 * random hands of every wild rank with one to four laizi, leading and
   following a random legal move of another hand: the same identities, each
-  once, and ``Move.substitutes`` equal to the reference's reading;
+  once, and ``Move.substitutes`` equal to the reference's reading (the laizi
+  of the main part standing for another rank; a laizi standing for ``L``
+  itself is not a substitute: ``345677`` with ``L = 7`` has ``8``);
 * ``classify`` and ``beats`` on random cards and move pairs;
 * hands without laizi: exactly the ``classic`` moves (BOMB for a natural four),
   leading and following, with no substitutes.
@@ -52,7 +54,7 @@ def core_subst(move):
     return tuple(counts[:13])
 
 
-def expected_subst(ident, subst, L):
+def expected_subst(subst, L):
     # The core records only laizi standing for another rank (a laizi standing
     # for L itself is not a substitute); the reference counts both.
     s = list(subst)
@@ -95,7 +97,7 @@ def compare(counts, last, L, rules, where):
                     f"{RL.move_text(last) if last else '-'}\n"
                     f"only the reference: {missing[:20]}\nonly the core: {extra[:20]}")
     for m in got:
-        want = expected_subst(identity(m), expected[identity(m)], L)
+        want = expected_subst(expected[identity(m)], L)
         assert core_subst(m) == want, (
             f"{where}: hand {RL.cards_text(counts)} L={RANKS[L]} {m}: substitutes "
             f"{RL.subst_text(core_subst(m))!r}, reference {RL.subst_text(want)!r}")
