@@ -97,9 +97,10 @@ def test_move_kind_names_are_those_of_rules_md():
         "PASS", "SINGLE", "PAIR", "TRIPLE", "TRIPLE_SINGLE", "TRIPLE_PAIR",
         "STRAIGHT", "PAIR_STRAIGHT", "PLANE", "PLANE_SINGLES", "PLANE_PAIRS",
         "FOUR_SINGLES", "FOUR_PAIRS", "BOMB", "ROCKET", "WILD_ROCKET",
-        "HEAVEN_ROCKET", "HEAVEN_BOMB", "SUPER_BOMB"]
-    assert MOVE_DTYPE.names == ("cards", "kind", "rank", "length", "wild")
+        "HEAVEN_ROCKET", "HEAVEN_BOMB", "SUPER_BOMB", "SOFT_BOMB", "LAIZI_BOMB"]
+    assert MOVE_DTYPE.names == ("cards", "kind", "rank", "length", "wild", "substitutes")
     assert MOVE_DTYPE["cards"] == np.uint64 and MOVE_DTYPE["wild"] == np.uint8
+    assert MOVE_DTYPE["substitutes"] == np.uint32 and MOVE_DTYPE.itemsize == 16
 
 
 # ---- move lists ----------------------------------------------------------------
@@ -211,7 +212,8 @@ def test_legal_moves_into_rejects_bad_buffers():
         legal_moves_into(-1, None, "classic", np.empty(8, MOVE_DTYPE))
     # an equal dtype that is not the MOVE_DTYPE object itself is accepted
     same = np.dtype([("cards", "<u8"), ("kind", "u1"), ("rank", "u1"),
-                     ("length", "u1"), ("wild", "u1")], align=True)
+                     ("length", "u1"), ("wild", "u1"), ("substitutes", "<u4")],
+                    align=True)
     assert same is not MOVE_DTYPE
     assert legal_moves_into(hand, None, "classic", np.empty(16, same)) == 10
 

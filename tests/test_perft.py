@@ -85,3 +85,64 @@ def test_perft_buffer_form_agrees(rules):
         n = ddzfast.legal_moves_into(int(ddzfast.Hand(hand)), last_move, rules, buf)
         assert n == count, f"#{index} {hand}"
         assert np.array_equal(buf[:n], ddzfast.legal_moves(hand, last_move, rules).array)
+
+
+# ---- laizi (RULES.md section 8): each position names its wild rank ---------------
+
+def _laizi_positions():
+    positions, total = [], None
+    with open(os.path.join(HERE, "laizi.txt")) as f:
+        for line in f.read().splitlines():
+            words = line.split()
+            if words and words[0] == "total":
+                total = int(words[1])
+            elif words:
+                index, name, wild, hand, last, count = words
+                assert name == "laizi"
+                positions.append((int(index), f"laizi:{wild}", hand,
+                                  None if last == "-" else last, int(count)))
+    return positions, total
+
+
+def test_laizi_perft_counts():
+    positions, total = _laizi_positions()
+    assert len(positions) == 320 and total is not None
+    seen = 0
+    failures = []
+    for index, rules, hand, last, count in positions:
+        last_move = ddzfast.Move.parse(last, rules) if last else None
+        n = len(ddzfast.legal_moves(hand, last_move, rules))
+        seen += n
+        if n != count:
+            failures.append(f"#{index} expected {count}\n" + _divide(hand, last_move, rules))
+    assert not failures, "\n\n".join(failures[:10])
+    assert seen == total
+
+
+def test_laizi_perft_move_lists():
+    with open(os.path.join(HERE, "laizi-moves.json")) as f:
+        data = json.load(f)
+    assert len(data["positions"]) == 60
+    failures = []
+    for p in data["positions"]:
+        rules = f"laizi:{p['laizi_rank']}"
+        last = None if p["last"] == "-" else ddzfast.Move.parse(p["last"], rules)
+        # the reference writes PASS with r = -1
+        expected = {("PASS", 0, 0, "") if m[0] == "PASS" else tuple(m) for m in p["moves"]}
+        got = {(m.kind.name, m.rank, m.length, str(m.cards))
+               for m in ddzfast.legal_moves(p["hand"], last, rules)}
+        assert len(expected) == p["count"]
+        if got != expected:
+            failures.append(_divide(p["hand"], last, rules, expected))
+    assert not failures, "\n\n".join(failures[:5])
+
+
+def test_laizi_perft_buffer_form_agrees():
+    import numpy as np
+    buf = np.empty(4096, ddzfast.MOVE_DTYPE)
+    positions, _ = _laizi_positions()
+    for index, rules, hand, last, count in positions:
+        last_move = ddzfast.Move.parse(last, rules) if last else None
+        n = ddzfast.legal_moves_into(int(ddzfast.Hand(hand)), last_move, rules, buf)
+        assert n == count, f"#{index} {hand}"
+        assert np.array_equal(buf[:n], ddzfast.legal_moves(hand, last_move, rules).array)

@@ -156,6 +156,7 @@ cdef tuple _batch_positions(object hands, object lasts, Rules r):
     cdef const uint64_t* hp
     cdef const ddz_move* lp
     cdef Py_ssize_t bad = -1
+    _need_wild(r)
     h = _as_hand_array(hands)
     n = cnp.PyArray_DIM(h, 0)
     hp = <const uint64_t*>cnp.PyArray_DATA(h)

@@ -6,7 +6,7 @@
 # card index i (0 = '3' ... 12 = '2', 13 = X, 14 = D), nibble 15 the count of
 # the wildcard W.
 
-from libc.stdint cimport uint8_t, int8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t, int64_t
 
 cdef enum:
     # Move kinds, in the order of RULES.md section 3 (MoveKind mirrors these).
@@ -29,7 +29,9 @@ cdef enum:
     K_HEAVEN_ROCKET = 16
     K_HEAVEN_BOMB = 17
     K_SUPER_BOMB = 18
-    NKINDS = 19
+    K_SOFT_BOMB = 19        # laizi (RULES.md section 8): 1..3 natural + laizi
+    K_LAIZI_BOMB = 20       # laizi: the four laizi
+    NKINDS = 21
 
 cdef enum:
     IDX_X = 13
@@ -40,8 +42,10 @@ cdef enum:
 
 # One move; its layout is MOVE_DTYPE (16 bytes, aligned). `reserved` names
 # the 4 bytes the alignment of `cards` would otherwise leave as padding: every
-# writer of a ddz_move sets it to 0, so the 16 bytes of a move are a function
-# of the move alone (stable .tobytes() and hashes of move arrays).
+# writer of a ddz_move sets it, so the 16 bytes of a move are a function of
+# the move alone (stable .tobytes() and hashes of move arrays). It is 0 except
+# in laizi moves, where it records what the laizi of the main part stand for
+# (MOVE_DTYPE's `substitutes`; see ddz_substitutes).
 ctypedef struct ddz_move:
     uint64_t cards
     uint8_t kind
@@ -67,6 +71,9 @@ ctypedef struct ddz_rules:
     int64_t mult_cap            # cap on the deal's multiplier (0: none)
     double service_fee          # share of each winner's gain taken as a fee
     double deal_cap             # cap on what one seat wins or loses (0: none)
+    # laizi (RULES.md section 8): wild ranks drawn per deal
+    uint8_t laizi               # a laizi rule set: moves need a wild rank
+    uint16_t wild_mask          # bit j: the cards of rank j are laizi (0: none yet)
 
 # Generate the legal moves of `hand` into out[0:cap]. `last` is NULL when
 # leading, else the last non-pass move (assumed legal: see ddz_check). Returns
@@ -88,6 +95,15 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
 # (for this kind, rank and length) over `cards` itself: one source of truth.
 cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
                    uint64_t cards) noexcept nogil
+
+# What the laizi of the move (kind, rank, length, cards) stand for in its
+# main part, as MOVE_DTYPE's `substitutes` (0 outside laizi rule sets): two
+# bits per rank 3..2 (bits 2j, 2j+1: how many laizi stand for rank j, 0..3)
+# and, when four laizi stand for one rank (the four of FOUR_SINGLES or
+# FOUR_PAIRS), that rank + 1 in bits 26..29. Laizi standing for their own rank
+# and laizi kickers are not recorded. The move is assumed legal (ddz_check).
+cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int length,
+                              uint64_t cards) noexcept nogil
 
 # 1 when `move` beats `last` (a non-pass move), else 0.
 cdef int ddz_beats(const ddz_rules* rules, const ddz_move* move,
@@ -146,9 +162,10 @@ ctypedef struct ddz_game:
     int moves_by[3]         # non-pass moves per seat
     int nmoves
     int nbombs
+    uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0
 
 # The result of one deal; its layout is DEAL_DTYPE (56 bytes, aligned). The
-# trailing 6 bytes of alignment padding are zeroed by ddz_game_score.
+# trailing 5 bytes of alignment padding are zeroed by ddz_game_score.
 ctypedef struct ddz_deal_row:
     uint64_t seed
     double scores[3]
@@ -161,14 +178,23 @@ ctypedef struct ddz_deal_row:
     int8_t spring
     int8_t anti_spring
     int8_t first_bidder
+    int8_t wild_rank        # laizi: the deal's wild rank (card index), else -1
 
 # The seed of deal `index` of a run seeded `seed`.
 cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil
 
 # Deal the cards of `seed`. With bidding, seat first_bidder (taken modulo 3,
 # floored: always 0..2) bids first; without, seat 0 is the landlord, base 1.
+# A laizi rule set without a wild rank draws one from the deal's stream after
+# dealing (g.wild_mask); the engine functions below then need the rule set
+# with that rank (ddz_rules_for_deal).
 cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
                        int first_bidder, int bidding) noexcept nogil
+
+# The rule set of the deal: `rules` itself, or for a laizi rule set without a
+# wild rank, a copy into *scratch with the deal's wild rank.
+cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rules,
+                                         ddz_rules* scratch) noexcept nogil
 
 # Seat to_move bids `bid` (0: pass). 0, or -1 (state unchanged) when illegal.
 cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil

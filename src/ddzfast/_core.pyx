@@ -39,7 +39,8 @@ if [(k.name, int(k)) for k in MoveKind] != [
         ("FOUR_SINGLES", K_FOUR_SINGLES), ("FOUR_PAIRS", K_FOUR_PAIRS), ("BOMB", K_BOMB),
         ("ROCKET", K_ROCKET), ("WILD_ROCKET", K_WILD_ROCKET),
         ("HEAVEN_ROCKET", K_HEAVEN_ROCKET), ("HEAVEN_BOMB", K_HEAVEN_BOMB),
-        ("SUPER_BOMB", K_SUPER_BOMB)]:
+        ("SUPER_BOMB", K_SUPER_BOMB), ("SOFT_BOMB", K_SOFT_BOMB),
+        ("LAIZI_BOMB", K_LAIZI_BOMB)]:
     raise ImportError("ddzfast.movekind.MoveKind does not match the core's kind codes")
 
 cdef extern from "numpy/arrayobject.h":
@@ -67,6 +68,7 @@ def legal_moves(hand, last=None, rules="classic") -> MoveList:
     cdef uint64_t bits = _to_bits(hand, r, "hand")
     cdef ddz_move lm
     cdef const ddz_move* lp = NULL
+    _need_wild(r)
     if last is not None:
         _last_struct(last, r, &lm)
         lp = &lm
@@ -118,6 +120,7 @@ def legal_moves_into(hand, last, rules, cnp.ndarray out not None) -> int:
     cdef ddz_move lm
     cdef const ddz_move* lp = NULL
     cdef int64_t n, cap
+    _need_wild(r)
     if type(hand) is int:
         bits = _int_bits(hand, r)
     else:
@@ -144,6 +147,7 @@ def classify(cards, rules="classic") -> MoveList:
     cards are not a move). The way to turn an opponent's cards into ``last``."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t bits = _to_bits(cards, r, "cards")
+    _need_wild(r)
     # at most one reading per (kind, rank): the card count fixes the length
     cdef ddz_move buf[NKINDS * 15]
     cdef int64_t n
@@ -197,6 +201,8 @@ cdef int _move_struct_any(object row, ddz_move* out) except -1:
     # A MOVE_DTYPE row that is a legal move of some built-in rule set.
     cdef Rules r
     for r in _RULES.values():
+        if r.c.laizi and not r.c.wild_mask:
+            continue
         try:
             _move_struct(row, r, out, "move")
             return 0

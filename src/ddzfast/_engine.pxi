@@ -99,6 +99,12 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
     g.last.length = 0
     g.last.wild = WILD_NONE
     g.last.reserved = 0
+    # laizi: the wild rank is drawn after the deal, before bidding (a rule
+    # set naming its rank keeps it, and other rule sets draw nothing, so
+    # their deals are those of earlier versions)
+    g.wild_mask = rules.wild_mask
+    if rules.laizi and not g.wild_mask:
+        g.wild_mask = <uint16_t>(1u << <int>_rng_below(&g.rng, 13))
     if bidding:
         g.phase = PHASE_BIDDING
         g.to_move = g.first_bidder
@@ -195,7 +201,9 @@ cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
     g.hands[seat] = hand - move.cards
     g.last = move[0]
     g.last.wild = <uint8_t>wild
-    g.last.reserved = 0
+    # laizi: what the laizi stand for, from the move itself (0 elsewhere)
+    g.last.reserved = ddz_substitutes(rules, move.kind, move.rank, move.length,
+                                      move.cards)
     g.has_last = 1
     g.last_seat = seat
     g.passes = 0
@@ -256,6 +264,7 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
     row.spring = <int8_t>spring
     row.anti_spring = <int8_t>anti
     row.first_bidder = <int8_t>g.first_bidder
+    row.wild_rank = <int8_t>(_ctz(g.wild_mask) if g.wild_mask else -1)
 
 
 # ---- built-in policies --------------------------------------------------------
@@ -338,6 +347,22 @@ cdef int64_t _greedy_pick(const ddz_game* g, const ddz_rules* rules,
     return 0
 
 
+cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rules,
+                                         ddz_rules* scratch) noexcept nogil:
+    if rules.wild_mask == g.wild_mask:
+        return rules
+    memcpy(scratch, rules, sizeof(ddz_rules))
+    scratch.wild_mask = g.wild_mask
+    return scratch
+
+
+cdef inline int64_t _policy_pick(ddz_game* g, const ddz_rules* rules, int policy,
+                                 const ddz_move* buf, int64_t n) noexcept nogil:
+    if policy == POLICY_RANDOM:
+        return <int64_t>_rng_below(&g.rng, <uint64_t>n)
+    return _greedy_pick(g, rules, buf, n)
+
+
 cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
                              ddz_move* buf, int64_t cap) noexcept nogil:
     """Fill buf with the legal moves of seat to_move and return the index of
@@ -346,9 +371,26 @@ cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
     cdef int64_t n = ddz_game_legal_moves(g, rules, buf, cap)
     if n > cap or n <= 0:
         return DDZ_ERR_NO_MOVE
-    if policy == POLICY_RANDOM:
-        return <int64_t>_rng_below(&g.rng, <uint64_t>n)
-    return _greedy_pick(g, rules, buf, n)
+    return _policy_pick(g, rules, policy, buf, n)
+
+
+cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
+                               ddz_move** buf, int64_t* cap) noexcept nogil:
+    # ddz_policy_move into a heap buffer *buf of *cap moves, grown (realloc)
+    # to the position's count when it does not fit: a laizi hand of 20 cards
+    # can have over 10,000 legal moves, more than GAME_BUFFER.
+    cdef int64_t n = ddz_game_legal_moves(g, rules, buf[0], cap[0])
+    cdef ddz_move* grown
+    if n > cap[0]:
+        grown = <ddz_move*>realloc(buf[0], n * sizeof(ddz_move))
+        if grown == NULL:
+            return DDZ_ERR_NOMEM
+        buf[0] = grown
+        cap[0] = n
+        n = ddz_game_legal_moves(g, rules, buf[0], cap[0])
+    if n <= 0:
+        return DDZ_ERR_NO_MOVE
+    return _policy_pick(g, rules, policy, buf[0], n)
 
 
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
@@ -361,25 +403,29 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
     move) or DDZ_ERR_ILLEGAL (the engine refused a policy's move); rows
     from the failing deal on are then unspecified."""
     cdef ddz_game g
-    cdef ddz_move* buf = <ddz_move*>malloc(GAME_BUFFER * sizeof(ddz_move))
+    cdef ddz_rules scratch
+    cdef const ddz_rules* dr
+    cdef int64_t cap = GAME_BUFFER
+    cdef ddz_move* buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
     cdef int64_t i, k
     cdef int status = DDZ_OK
     if buf == NULL:
         return DDZ_ERR_NOMEM
     for i in range(start, stop):
         ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
+        dr = ddz_rules_for_deal(&g, rules, &scratch)
         while g.phase == PHASE_BIDDING:
             ddz_game_bid(&g, ddz_policy_bid(&g, policies[g.to_move]))
         while g.phase == PHASE_PLAY:
-            k = ddz_policy_move(&g, rules, policies[g.to_move], buf, GAME_BUFFER)
+            k = _policy_move_grow(&g, dr, policies[g.to_move], &buf, &cap)
             if k < 0:
-                status = DDZ_ERR_NO_MOVE
+                status = <int>k
                 break
-            if _game_play(&g, rules, &buf[k], 1) != 0:
+            if _game_play(&g, dr, &buf[k], 1) != 0:
                 status = DDZ_ERR_ILLEGAL
                 break
         if status != DDZ_OK:
             break
-        ddz_game_score(&g, rules, &rows[i - start])
+        ddz_game_score(&g, dr, &rows[i - start])
     free(buf)
     return status

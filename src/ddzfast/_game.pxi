@@ -11,7 +11,7 @@ DEAL_DTYPE = np.dtype(
     [("seed", "=u8"), ("scores", "=f8", (3,)), ("multiplier", "=i8"),
      ("moves", "=i2"), ("bombs", "=i2"), ("landlord", "i1"), ("base", "i1"),
      ("winner", "i1"), ("spring", "?"), ("anti_spring", "?"),
-     ("first_bidder", "i1")],
+     ("first_bidder", "i1"), ("wild_rank", "i1")],
     align=True,
 )
 if DEAL_DTYPE.itemsize != sizeof(ddz_deal_row):
@@ -29,14 +29,15 @@ GameResult.__doc__ = """The result of a finished deal. ``winner`` is
 _ObservationBase = collections.namedtuple(
     "Observation",
     "seat phase hand cards_left played landlord base kitty to_move last_move "
-    "last_seat bids history multiplier rules first_bidder",
-    defaults=(None, None))
+    "last_seat bids history multiplier rules first_bidder wild_rank",
+    defaults=(None, None, None))
 
 
 class Observation(_ObservationBase):
     """What one seat sees: its own ``hand``, the number of cards every seat
     holds, the cards each seat has played, the kitty once it is shown, the
-    bids and the play history; never the other hands."""
+    bids and the play history; never the other hands. ``wild_rank``: laizi,
+    the deal's wild rank (a card index, shown to all), else None."""
 
     __slots__ = ()
 
@@ -119,8 +120,9 @@ cdef class Game:
         s = _seed_arg(seed, "seed")
         if not isinstance(bidding, (bool, np.bool_)):
             raise TypeError(f"bidding must be True or False, not {bidding!r}")
-        self._rules = r
         ddz_game_new(&self.g, &r.c, s, fb, 1 if bidding else 0)
+        # laizi: the deal drew its wild rank; the game plays by that rule set
+        self._rules = _rules_with_mask(r, self.g.wild_mask)
         self._history = []
         self._bids = []
         self._dealt = True
@@ -145,6 +147,7 @@ cdef class Game:
         cdef Rules r = _get_rules(rules)
         cdef uint64_t total = 0
         cdef uint64_t bits[3]
+        _need_wild(r)
         cdef uint64_t k, farmers = 0
         cdef ddz_move lm
         cdef int s, i, mover, ls = -1
@@ -300,7 +303,14 @@ cdef class Game:
 
     @property
     def rules(self) -> Rules:
+        """The deal's rule set (laizi: with the wild rank the deal drew)."""
         return self._rules
+
+    @property
+    def wild_rank(self):
+        """laizi: the deal's wild rank as a card index (0 = '3' ... 12 = '2'),
+        drawn from the seed after dealing, before bidding; else None."""
+        return self._rules.wild_rank
 
     @property
     def seed(self):
@@ -391,7 +401,8 @@ cdef class Game:
             tuple(_hand(played[i]) for i in range(3)), self.landlord, self.g.base,
             None if self.g.phase == PHASE_BIDDING else _hand(self.g.kitty),
             self.to_move, self.last_move, self.last_seat, tuple(self._bids),
-            tuple(self._history), self.g.mult, self._rules, self.g.first_bidder)
+            tuple(self._history), self.g.mult, self._rules, self.g.first_bidder,
+            self._rules.wild_rank)
 
     def observation_tensor(self, seat=None, out=None):
         """What ``seat`` (default: the seat to move) may know, as a fixed
@@ -535,22 +546,26 @@ cdef class Game:
         for s in range(3):
             codes[s] = _policy_code(policies[s])
         g.rng = _rng_next(&self.g.rng) if seed is None else _seed_arg(seed, "seed")
-        n = ddz_size(g.hands[0]) + ddz_size(g.hands[1]) + ddz_size(g.hands[2])
-        n = STACK_MOVES if n <= 21 * 3 else ddz_game_legal_moves(&g, &self._rules.c,
-                                                                  NULL, 0) + STACK_MOVES
-        buf = <ddz_move*>malloc(max(n, STACK_MOVES) * sizeof(ddz_move))
+        n = STACK_MOVES
+        buf = <ddz_move*>malloc(n * sizeof(ddz_move))
         if buf == NULL:
             raise MemoryError()
         with nogil:
             while g.phase == PHASE_BIDDING:
                 ddz_game_bid(&g, ddz_policy_bid(&g, codes[g.to_move]))
             while g.phase == PHASE_PLAY:
-                k = ddz_policy_move(&g, &self._rules.c, codes[g.to_move], buf,
-                                    max(n, STACK_MOVES))
+                # the buffer grows to the largest position met (laizi hands
+                # and positions beyond 21 cards exceed STACK_MOVES)
+                k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n)
+                if k == DDZ_ERR_NOMEM:
+                    failed = 2
+                    break
                 if k < 0 or ddz_game_play(&g, &self._rules.c, &buf[k]) != 0:
                     failed = 1
                     break
         free(buf)
+        if failed == 2:
+            raise MemoryError()
         if failed:
             raise RuntimeError("the built-in policy found no legal move (a bug: "
                                "please report the position)")
@@ -634,6 +649,22 @@ cdef int _policy_code(object policy) except -1:
         raise ValueError(f"unknown built-in policy {policy!r}; built in: "
                          f"{', '.join(POLICIES)}")
     return code
+
+
+cdef dict _RULES_BY_MASK = {}
+
+
+cdef Rules _rules_with_mask(Rules r, uint16_t mask):
+    # `r`, or for a laizi rule set without a wild rank, the same rule set with
+    # the wild rank of `mask` (one Rules per rule set and rank, made once).
+    if not r.c.laizi or r.c.wild_mask or not mask:
+        return r
+    key = (r.rules_id, mask)
+    ranked = _RULES_BY_MASK.get(key)
+    if ranked is None:
+        ranked = _RULES_BY_MASK.setdefault(key, Rules(
+            r.name, **{**r.description, "wild_rank": CARD_CHARS[_ctz(mask)]}))
+    return <Rules>ranked
 
 
 def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1):
@@ -750,6 +781,9 @@ def _sample_observation(obs, rng):
         raise ValueError("this Observation does not name its rule set "
                          "(make it with Game.observation)")
     r = _get_rules(obs.rules)
+    if obs.wild_rank is not None:
+        r = _rules_with_mask(r, 1 << _wild_rank_index(obs.wild_rank))
+    _need_wild(r)
     if obs.phase == "done":
         raise ValueError("the deal is over: there is nothing hidden to sample")
     if not isinstance(rng, np.random.Generator):

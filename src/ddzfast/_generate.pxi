@@ -13,6 +13,9 @@ cdef enum:
     KICK_SINGLES = 1    # single cards, any ranks outside the main part
     KICK_PAIRS = 2      # pairs of distinct ranks 3..2 outside the main part
 
+cdef enum:
+    RANKS_3_2 = 13      # the ranks 3..2: what pair kickers and laizi may be
+
 
 # The shape of a generic kind (everything but PASS, the rockets and the
 # four+W bombs, whose table entry stays all zero): `q` cards of each main
@@ -251,6 +254,19 @@ ctypedef struct gen_t:
     int kicker_rank[16]
     int kicker_count[16]
     int kicker_cards_from[17]
+    # laizi (RULES.md section 8; only read when lz >= 0): the wild rank, the
+    # laizi the hand holds, one laizi card packed; the main part being
+    # completed: its natural cards, its ranks (mask and count), the shape's
+    # q and kicker units
+    int lz
+    int lw
+    uint64_t lunit
+    int lnat
+    unsigned int lmainmask
+    int lnmain
+    int lq
+    int lkick_mode
+    int lneed
 
 
 cdef inline int _put(ddz_move* out, int n, int cap, uint64_t cards, int kind,
@@ -496,10 +512,368 @@ cdef void _gen_special(gen_t* g, const ddz_rules* rules, int kind, int rmin,
                 _emit(g, ((<uint64_t>4) << (4 * r)) | WBIT, kind, r, 1, WILD_KICKER)
 
 
+# ---- laizi (RULES.md section 8) -------------------------------------------
+#
+# A separate path, taken only when the rule set has a wild rank L (g.lz >= 0),
+# so the single-W generator above is untouched. The identity of a laizi move
+# fixes its reading: every natural card of a main rank is in the main part
+# and laizi fill the rest. So the generator walks, per kind and main ranks,
+# the number a_j of natural cards of each main rank j (q - a_j laizi stand
+# for j; a main rank L is q laizi as themselves), then the kickers from the
+# natural cards of the other ranks and the laizi left. Each identity comes
+# out once, by construction: no list of moves is searched for duplicates.
+
+cdef extern from *:
+    """
+    /* ddz_store_move with `reserved` set (the laizi substitutes). */
+    static CYTHON_INLINE void ddz_store_move_subs(void* slot, uint64_t cards,
+                                                  int kind, int rank, int length,
+                                                  int wild, uint32_t subs) {
+        unsigned char* p = (unsigned char*)slot;
+        uint8_t meta[4];
+        meta[0] = (uint8_t)kind;
+        meta[1] = (uint8_t)rank;
+        meta[2] = (uint8_t)length;
+        meta[3] = (uint8_t)wild;
+        memcpy(p, &cards, 8);
+        memcpy(p + 8, meta, 4);
+        memcpy(p + 12, &subs, 4);
+    }
+    """
+    void _store_move_subs "ddz_store_move_subs"(ddz_move* slot, uint64_t cards, int kind,
+                                                int rank, int length, int wild,
+                                                uint32_t subs) noexcept nogil
+
+
+cdef inline uint32_t _lz_sub(int rank, int d) noexcept nogil:
+    # `d` laizi standing for `rank`, as bits of ddz_substitutes' encoding
+    if d == 4:
+        return (<uint32_t>(rank + 1)) << 26
+    return (<uint32_t>d) << (2 * rank)
+
+
+cdef inline void _lz_emit(gen_t* g, uint64_t cards, int kind, int rank, int length,
+                          uint32_t subs) noexcept nogil:
+    if g.n < g.cap:
+        _store_move_subs(g.out + g.n, cards, kind, rank, length, WILD_NONE, subs)
+    g.n += 1
+
+
+cdef void _lz_singles(gen_t* g, int idx, int need, uint64_t acc, int nat,
+                      uint32_t subs) noexcept nogil:
+    # Every multiset of `need` single kickers from pool[idx:] (the laizi, one
+    # kicker each whatever they stand for, last); `nat` natural cards so far.
+    cdef int t, top, k
+    cdef uint64_t unit
+    if need == 0:
+        if nat:     # a move of only laizi is read at face value: no kickers
+            _lz_emit(g, acc, g.kind, g.rank, g.length, subs)
+        return
+    if g.kicker_cards_from[idx] < need:
+        return
+    k = g.kicker_rank[idx]
+    unit = (<uint64_t>1) << (4 * k)
+    top = g.kicker_count[idx] if g.kicker_count[idx] < need else need
+    for t in range(top, -1, -1):
+        _lz_singles(g, idx + 1, need - t, acc + t * unit,
+                    nat + (0 if k == g.lz else t), subs)
+
+
+cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int chosen,
+                    int nat, uint32_t subs) noexcept nogil:
+    # Every set of `need` pair kickers of distinct ranks, none a main rank:
+    # pool[idx:] gives natural pairs and natural + laizi; at the end of the
+    # pool, the pairs still needed are two laizi each, standing for ranks
+    # still free (not main, not taken by another pair); `left` laizi remain.
+    cdef uint64_t unit
+    if need == 0 or idx == g.kicker_ranks:
+        # (with need 0 the rest of the pool could only be skipped: emit now)
+        if 2 * need <= left and need <= RANKS_3_2 - g.lnmain - chosen and nat:
+            _lz_emit(g, acc + <uint64_t>(2 * need) * g.lunit, g.kind, g.rank,
+                     g.length, subs)
+        return
+    if need > g.kicker_ranks - idx + left // 2:
+        return
+    unit = (<uint64_t>1) << (4 * g.kicker_rank[idx])
+    if g.kicker_count[idx] >= 2:
+        _lz_pairs(g, idx + 1, need - 1, acc + 2 * unit, left, chosen + 1,
+                  nat + 2, subs)
+    if left:
+        _lz_pairs(g, idx + 1, need - 1, acc + unit + g.lunit, left - 1,
+                  chosen + 1, nat + 1, subs)
+    _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, subs)
+
+
+cdef void _lz_few_singles(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept nogil:
+    # _lz_kickers for one or two single kickers (TRIPLE_SINGLE, FOUR_SINGLES,
+    # a two-triple plane), the bulk of the moves, without recursion; out, n
+    # and cap stay in locals (see _put).
+    cdef uint64_t units[16]
+    cdef int counts[16]
+    cdef int nats[16]     # 1 for a natural card, 0 for the laizi
+    cdef int pool_n = 0, i, j, k
+    cdef unsigned int pool = g.ge[1] & ~g.lmainmask & ~(1u << g.lz)
+    cdef int lnat = g.lnat
+    cdef ddz_move* out = g.out
+    cdef int n = g.n
+    cdef int cap = g.cap
+    cdef int kind = g.kind, rank = g.rank, length = g.length
+    while pool:
+        k = _ctz(pool)
+        pool &= pool - 1
+        units[pool_n] = (<uint64_t>1) << (4 * k)
+        counts[pool_n] = _nib(g.hand, k)
+        nats[pool_n] = 1
+        pool_n += 1
+    if left:
+        units[pool_n] = g.lunit
+        counts[pool_n] = left
+        nats[pool_n] = 0
+        pool_n += 1
+    if g.lneed == 1:
+        for i in range(pool_n):
+            # a move of only laizi has no kickers (face value)
+            if lnat or nats[i]:
+                if n < cap:
+                    _store_move_subs(out + n, main + units[i], kind, rank, length,
+                                     WILD_NONE, subs)
+                n += 1
+    else:
+        for i in range(pool_n):
+            if counts[i] >= 2 and (lnat or nats[i]):
+                if n < cap:
+                    _store_move_subs(out + n, main + 2 * units[i], kind, rank, length,
+                                     WILD_NONE, subs)
+                n += 1
+            for j in range(i + 1, pool_n):
+                if lnat or nats[i] or nats[j]:
+                    if n < cap:
+                        _store_move_subs(out + n, main + units[i] + units[j], kind,
+                                         rank, length, WILD_NONE, subs)
+                    n += 1
+    g.n = n
+
+
+cdef void _lz_kickers(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept nogil:
+    # The main part is complete (`left` laizi not in it): emit it with every
+    # kicker choice of the kind.
+    cdef int k, pool_n = 0, i
+    cdef unsigned int pool
+    if g.lkick_mode == KICK_NONE:
+        # only laizi as themselves (subs == 0) may make a move alone
+        if g.lnat or not subs:
+            _lz_emit(g, main, g.kind, g.rank, g.length, subs)
+        return
+    if g.lkick_mode == KICK_SINGLES:
+        if g.lneed <= 2:
+            _lz_few_singles(g, main, left, subs)
+            return
+        pool = g.ge[1] & ~g.lmainmask & ~(1u << g.lz)
+        while pool:
+            k = _ctz(pool)
+            pool &= pool - 1
+            g.kicker_rank[pool_n] = k
+            g.kicker_count[pool_n] = _nib(g.hand, k)
+            pool_n += 1
+        if left:
+            g.kicker_rank[pool_n] = g.lz
+            g.kicker_count[pool_n] = left
+            pool_n += 1
+        g.kicker_ranks = pool_n
+        g.kicker_cards_from[pool_n] = 0
+        for i in range(pool_n - 1, -1, -1):
+            g.kicker_cards_from[i] = g.kicker_cards_from[i + 1] + g.kicker_count[i]
+        _lz_singles(g, 0, g.lneed, main, g.lnat, subs)
+    else:
+        pool = (g.ge[1] if left else g.ge[2]) & 0x1FFFu & ~g.lmainmask & ~(1u << g.lz)
+        while pool:
+            k = _ctz(pool)
+            pool &= pool - 1
+            g.kicker_rank[pool_n] = k
+            g.kicker_count[pool_n] = _nib(g.hand, k)
+            pool_n += 1
+        g.kicker_ranks = pool_n
+        _lz_pairs(g, 0, g.lneed, main, left, 0, g.lnat, subs)
+
+
+cdef void _lz_extra(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
+                    int nat, unsigned int natmask) noexcept nogil:
+    # The main part with the fewest laizi (every main rank as natural as the
+    # hand allows) is `main`; each of the `extra` laizi not yet placed may
+    # replace one more natural card of a main rank (natmask: the main ranks
+    # still holding one), from rank `start` up so that each main part comes
+    # out once. Every main part gets its kickers; the laizi not placed in it
+    # are free for them.
+    cdef unsigned int cand
+    cdef int j, d
+    cdef uint32_t s2
+    g.lnat = nat
+    _lz_kickers(g, main, extra, subs)
+    if not extra:
+        return
+    cand = natmask & ~((1u << start) - 1)
+    while cand:
+        j = _ctz(cand)
+        cand &= cand - 1
+        # one natural card of rank j out, one laizi in: j's substitutes d -> d+1
+        d = g.lq - _nib(main, j)
+        if d == 3:
+            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
+        else:
+            s2 = subs + ((<uint32_t>1) << (2 * j))
+        _lz_extra(g, j, extra - 1, main - ((<uint64_t>1) << (4 * j)) + g.lunit, s2,
+                  nat - 1, natmask if _nib(main, j) > 1 else natmask & ~(1u << j))
+
+
+cdef inline void _lz_base(gen_t* g, int j, uint64_t* main, uint32_t* subs, int* nat,
+                          unsigned int* natmask, int* deficit) noexcept nogil:
+    # Add main rank j, as natural as the hand allows, to a main part.
+    cdef int q = g.lq
+    cdef int a, d
+    if j == g.lz:
+        main[0] += q * g.lunit
+        deficit[0] += q
+        return
+    a = _nib(g.hand, j)
+    if a > q:
+        a = q
+    d = q - a
+    main[0] += ((<uint64_t>a) << (4 * j)) + d * g.lunit
+    subs[0] += _lz_sub(j, d)
+    nat[0] += a
+    deficit[0] += d
+    if a:
+        natmask[0] |= 1u << j
+
+
+cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
+    # The shaped kinds (KIND_SHAPE) with laizi, ranks rmin..rmax, and with
+    # nfix only chains of that length.
+    cdef const kind_shape* s = &KIND_SHAPE[kind]
+    cdef int q = s.q
+    cdef int unit = _cards_per_rank(s)
+    cdef int top = rmax if rmax < s.max_rank else s.max_rank
+    cdef int r, n, deficit, maxn, nat
+    cdef uint64_t main
+    cdef uint32_t subs
+    cdef unsigned int natmask
+    if unit > g.size:
+        return
+    g.kind = kind
+    g.lq = q
+    g.lkick_mode = s.kicker_mode
+    if not s.chain:
+        if nfix > 1:
+            return
+        g.length = 1
+        g.lneed = s.kickers_per_rank
+        g.lnmain = 1
+        for r in range(rmin, top + 1):
+            main = 0
+            subs = 0
+            nat = 0
+            natmask = 0
+            deficit = 0
+            _lz_base(g, r, &main, &subs, &nat, &natmask, &deficit)
+            if deficit > g.lw:
+                continue
+            g.rank = r
+            g.lmainmask = 1u << r
+            _lz_extra(g, r, g.lw - deficit, main, subs, nat, natmask)
+        return
+    maxn = g.size // unit
+    if nfix:
+        if nfix > maxn:
+            return
+        maxn = nfix
+    for r in range(rmin, top + 1):
+        main = 0
+        subs = 0
+        nat = 0
+        natmask = 0
+        deficit = 0
+        for n in range(1, s.max_rank + 2 - r):
+            if n > maxn:
+                break
+            _lz_base(g, r + n - 1, &main, &subs, &nat, &natmask, &deficit)
+            if deficit > g.lw:
+                break
+            if n < s.min_length or (nfix and n != nfix):
+                continue
+            g.rank = r
+            g.length = n
+            g.lneed = s.kickers_per_rank * n
+            g.lnmain = n
+            g.lmainmask = ((1u << n) - 1) << r
+            _lz_extra(g, r, g.lw - deficit, main, subs, nat, natmask)
+
+
+cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
+    # The moves of `kind` of rank rmin..rmax in a laizi rule set.
+    cdef int r, a, top
+    cdef int L = g.lz
+    if kind == K_SINGLE:
+        # a lone laizi is itself (face value): one single per card held
+        top = rmax if rmax < IDX_D else IDX_D
+        for r in range(rmin, top + 1):
+            if _nib(g.hand, r):
+                _lz_emit(g, (<uint64_t>1) << (4 * r), K_SINGLE, r, 1, 0)
+    elif kind == K_BOMB:
+        # four natural cards (four laizi are the LAIZI_BOMB)
+        top = rmax if rmax < 12 else 12
+        for r in range(rmin, top + 1):
+            if r != L and _nib(g.hand, r) == 4:
+                _lz_emit(g, (<uint64_t>4) << (4 * r), K_BOMB, r, 1, 0)
+    elif kind == K_SOFT_BOMB:
+        top = rmax if rmax < 12 else 12
+        for r in range(rmin, top + 1):
+            if r == L:
+                continue
+            a = _nib(g.hand, r)
+            if a > 3:
+                a = 3
+            while a >= 1 and a + g.lw >= 4:
+                _lz_emit(g, ((<uint64_t>a) << (4 * r)) + (4 - a) * g.lunit,
+                         K_SOFT_BOMB, r, 1, _lz_sub(r, 4 - a))
+                a -= 1
+    elif kind == K_LAIZI_BOMB:
+        if g.lw == 4 and rmin <= L <= rmax:
+            _lz_emit(g, 4 * g.lunit, K_LAIZI_BOMB, L, 1, 0)
+    elif kind == K_ROCKET:
+        # emitted whatever the rank window, as in _gen_special
+        if _nib(g.hand, IDX_X) and _nib(g.hand, IDX_D):
+            _lz_emit(g, XBIT | DBIT, K_ROCKET, 13, 1, 0)
+    elif KIND_SHAPE[kind].q:
+        _lz_generic(g, kind, rmin, rmax, nfix)
+
+
+cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int length,
+                              uint64_t cards) noexcept nogil:
+    cdef int L, j, q, d
+    cdef uint32_t subs = 0
+    if not rules.wild_mask or kind < 0 or kind >= NKINDS:
+        return 0
+    L = _ctz(rules.wild_mask)
+    if kind == K_SOFT_BOMB:
+        q = 4
+    elif kind == K_SINGLE or kind == K_BOMB or not KIND_SHAPE[kind].q:
+        return 0
+    else:
+        q = KIND_SHAPE[kind].q
+    for j in range(rank, rank + length):
+        if j != L and j <= 12:
+            d = q - _nib(cards, j)
+            if d > 0:
+                subs += _lz_sub(j, d)
+    return subs
+
+
 cdef inline void _gen_kind(gen_t* g, const ddz_rules* rules, int kind, int rmin,
                            int rmax, int nfix) noexcept nogil:
     # The moves of `kind` of rank rmin..rmax (rmax <= 14); nfix as _gen_generic.
-    if KIND_SHAPE[kind].q:
+    if g.lz >= 0:
+        _lz_kind(g, kind, rmin, rmax, nfix)
+    elif KIND_SHAPE[kind].q:
         _gen_generic(g, kind, rmin, rmax, nfix)
     else:
         _gen_special(g, rules, kind, rmin, rmax)
@@ -524,6 +898,16 @@ cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
     g.ge[0] = 0x7FFF
     for i in range(1, 5):
         g.ge[i] = _ranks_holding(hand, i)
+    g.lz = -1
+    if rules.wild_mask:
+        # one wild rank for now (Rules accepts one): its lowest bit. A hand
+        # without laizi has exactly the classic moves (natural fours are
+        # BOMBs), which the single-W path above makes, faster.
+        i = _ctz(rules.wild_mask)
+        if _nib(hand, i):
+            g.lz = i
+            g.lunit = (<uint64_t>1) << (4 * i)
+            g.lw = _nib(hand, i)
 
 
 cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
@@ -531,6 +915,8 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                              int64_t cap) noexcept nogil:
     cdef gen_t g
     cdef int kind, tp, tk
+    if rules.laizi and not rules.wild_mask:
+        return 0    # no wild rank drawn yet: no moves (Python raises ValueError)
     _gen_init(&g, rules, hand, out, cap)
     if last == NULL:
         if g.size == g.w:
@@ -592,6 +978,8 @@ cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
     cdef int i, n
     if kind < 0 or kind >= NKINDS or not rules.allowed[kind]:
         return -1
+    if rules.laizi and not rules.wild_mask:
+        return -1
     if not ddz_hand_valid(rules, cards):
         return -1
     if kind == K_PASS:
@@ -615,7 +1003,7 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
     cdef int64_t n = 0
     cdef int size = ddz_size(cards)
     cdef int kind, i, length, unit, made
-    if not ddz_hand_valid(rules, cards):
+    if not ddz_hand_valid(rules, cards) or (rules.laizi and not rules.wild_mask):
         return 0
     _gen_init(&g, rules, cards, buf, READINGS)
     for kind in range(NKINDS):

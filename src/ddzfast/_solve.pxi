@@ -218,12 +218,13 @@ cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int 
     # the move to beat becomes the label of the highest held rank not above
     # it (or -1): that keeps every comparison with a held rank. With W in
     # play (it may fill a gap, up to a rank limit) the hands are kept as
-    # they are.
+    # they are; so they are in laizi, where the wild rank is a rank like any
+    # other and laizi fill gaps of any width.
     cdef uint64_t u = c.hand[0] | c.hand[1] | c.hand[2]
     cdef int img[12]
     cdef int i, j, pos = 0, prev = -2, crank, r
     cdef uint64_t nib, top = 0xFFFF000000000000ULL   # 2, X, D, W
-    if u & WBIT:
+    if (u & WBIT) or c.rules.wild_mask:
         for j in range(3):
             k.h[j] = c.hand[j]
         crank = 0 if last == NULL else last.rank
@@ -954,6 +955,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     cdef double t0, t1, limit = 0.0
     cdef int64_t node_limit = 0x7FFFFFFFFFFFFFFF
     # ---- arguments
+    _need_wild(r)
     if isinstance(hands, (str, bytes, Hand)) or not isinstance(
             hands, collections.abc.Sequence):
         raise TypeError(f"hands is a list of two or three hands, not "

@@ -16,7 +16,7 @@ from ddzfast.errors import IllegalMoveError, InvalidCardsError
 # Native byte order: the core reads and writes these rows as C structs.
 MOVE_DTYPE = np.dtype(
     [("cards", "=u8"), ("kind", "u1"), ("rank", "u1"), ("length", "u1"),
-     ("wild", "u1")],
+     ("wild", "u1"), ("substitutes", "=u4")],
     align=True,
 )
 if MOVE_DTYPE.itemsize != sizeof(ddz_move):
@@ -129,7 +129,7 @@ cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFF
 _RULE_FIELDS = frozenset({
     "wildcard", "kinds", "tiers", "ranked", "wild_joker_kind", "wild_joker_stands",
     "xdw_kind", "four_wild_kind", "kitty", "multipliers", "wild_max_rank",
-    "mult_cap", "service_fee", "deal_cap"})
+    "mult_cap", "service_fee", "deal_cap", "laizi", "wild_rank"})
 
 
 cdef int _kind_field(object value, str field) except -1:
@@ -190,6 +190,9 @@ _RULES_IDS = itertools.count()    # next() is atomic: ids are unique across thre
 # (the same behaviour in the core) share it, so cached readings of W and
 # position keys carry over between them.
 cdef dict _RULES_ID_BY_STRUCT = {}
+# One Rules per rules_id of a rule set with a wild rank (at most 13 per
+# laizi description), for the moves that refer to it by id.
+cdef dict _RULES_BY_ID = {}
 
 
 cdef class Rules:
@@ -226,6 +229,9 @@ cdef class Rules:
         if rules_id is None:
             rules_id = _RULES_ID_BY_STRUCT.setdefault(compiled, next(_RULES_IDS))
         self.rules_id = rules_id
+        if self.c.wild_mask:
+            # a laizi move's text and pickle need its wild rank (see Move)
+            _RULES_BY_ID.setdefault(rules_id, self)
         self._ready = True
 
     cdef _compile(self, dict d):
@@ -283,12 +289,38 @@ cdef class Rules:
                 raise ValueError(f"{MoveKind(k).name} cannot be a wildcard special")
         if (c.wild_joker_kind or c.xdw_kind or c.four_wild_kind) and not c.has_wild:
             raise ValueError("wildcard kinds given for a deck without W")
+        c.laizi = _bool_field(d.get("laizi", False), "laizi")
+        wild_rank = d.get("wild_rank")
+        if c.laizi:
+            if c.has_wild:
+                raise ValueError("a laizi rule set has no W: its wildcards are the "
+                                 "cards of the wild rank (wildcard=False)")
+            if wild_rank is not None:
+                c.wild_mask = 1 << _wild_rank_index(wild_rank)
+        else:
+            if wild_rank is not None:
+                raise ValueError("wild_rank is for laizi rule sets (laizi=True)")
+            for k in (K_SOFT_BOMB, K_LAIZI_BOMB):
+                if c.allowed[k]:
+                    raise ValueError(f"{MoveKind(k).name} exists only in laizi rule "
+                                     f"sets (laizi=True)")
         memcpy(&self.c, &c, sizeof(ddz_rules))   # padding included: the bytes are its id
 
     @property
     def wildcard(self) -> bool:
         """The deck holds one W."""
         return bool(self.c.has_wild)
+
+    @property
+    def laizi(self) -> bool:
+        """A laizi rule set (RULES.md section 8): a wild rank's cards are wild."""
+        return bool(self.c.laizi)
+
+    @property
+    def wild_rank(self):
+        """The laizi rank as a card index (0 = '3' ... 12 = '2'), or None (not a
+        laizi rule set, or no rank drawn yet)."""
+        return _ctz(self.c.wild_mask) if self.c.wild_mask else None
 
     @property
     def kinds(self):
@@ -317,6 +349,8 @@ cdef class Rules:
         return <size_t>&self.c
 
     def __repr__(self):
+        if self.c.wild_mask:
+            return f"Rules({self.name!r}, wild_rank={CARD_CHARS[_ctz(self.c.wild_mask)]!r})"
         return f"Rules({self.name!r})"
 
     def __reduce__(self):
@@ -327,6 +361,52 @@ cdef class Rules:
 
 def _rules_from_description(name, description):
     return Rules(name, **description)
+
+
+cdef int _wild_rank_index(object value) except -1:
+    # A laizi rank: a card character of 3..2 ('10' for T) or an index 0..12.
+    cdef int idx
+    if isinstance(value, str):
+        idx = _card_index(value)
+    elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        idx = value if 0 <= value < 16 else 99
+    else:
+        raise TypeError(f"wild_rank must be a card of 3..2 ('7') or its index, "
+                        f"not {value!r}")
+    if not 0 <= idx <= 12:
+        raise ValueError(f"wild_rank must be a rank of 3..2 (index 0..12), not {value!r}")
+    return idx
+
+
+cdef inline int _need_wild(Rules r) except -1:
+    # A laizi rule set generates, classifies and compares only with a wild rank.
+    if r.c.laizi and not r.c.wild_mask:
+        raise ValueError(
+            f"the laizi rule set {r.name!r} has no wild rank yet: use "
+            f"get_rules({r.name!r}).with_options(wild_rank='7') or the name "
+            f"'{r.name}:7' (any rank 3..2)")
+    return 0
+
+
+# Rule sets named "<built-in>:<wild rank>" ("laizi:7"), made on first use.
+cdef dict _RULES_WITH_RANK = {}
+
+
+cdef Rules _ranked_rules(str name):
+    # The rule set of a name "laizi:7", or None when the name is not of that form.
+    cdef Rules base
+    base_name, sep, rank = name.partition(":")
+    if not sep or base_name not in RULE_SETS:
+        return None
+    r = _RULES_WITH_RANK.get(name)
+    if r is None:
+        base = _RULES[base_name]
+        if not base.c.laizi:
+            raise ValueError(f"{base_name!r} is not a laizi rule set: it takes no "
+                             f"wild rank ({name!r})")
+        r = _RULES_WITH_RANK.setdefault(
+            name, Rules(base_name, **{**base.description, "wild_rank": rank}))
+    return <Rules>r
 
 
 cdef dict _RULES = {name: Rules(name) for name in RULE_SETS}
@@ -345,8 +425,11 @@ cdef inline Rules _get_rules(object rules):
     if type(rules) is str:
         r = _RULES.get(rules)
         if r is None:
+            r = _ranked_rules(rules)
+        if r is None:
             raise ValueError(f"unknown rule set {rules!r}; built in: "
-                             f"{', '.join(RULE_SETS)}")
+                             f"{', '.join(RULE_SETS)} (laizi with a wild rank: "
+                             f"'laizi:7')")
         _last_named = (rules, r)
         return <Rules>r
     if isinstance(rules, Rules):
@@ -355,7 +438,8 @@ cdef inline Rules _get_rules(object rules):
 
 
 def get_rules(rules="classic") -> Rules:
-    """The Rules for a name ("classic", "biegang", "super") or a Rules."""
+    """The Rules for a name ("classic", "biegang", "super", "laizi", or "laizi:7"
+    for laizi with the wild rank 7) or a Rules."""
     return _get_rules(rules)
 
 
@@ -516,6 +600,8 @@ cdef class Move:
         if self.wild_rules >= 0:
             raise TypeError("a Move is immutable: make a new one")
         candidates = _RULES.values() if rules is None else (_get_rules(rules),)
+        if rules is not None:
+            _need_wild(<Rules>candidates[0])
         for r in candidates:
             v = ddz_check(&r.c, k, r_, n_, bits)
             if v >= 0:
@@ -536,6 +622,7 @@ cdef class Move:
         self.m.rank = r_
         self.m.length = n_
         self.m.wild = found
+        self.m.reserved = ddz_substitutes(&r.c, k, r_, n_, bits)
 
     @staticmethod
     def parse(str text, rules=None) -> Move:
@@ -572,6 +659,12 @@ cdef class Move:
         return _hand(self.m.cards)
 
     @property
+    def substitutes(self) -> Hand:
+        """laizi: the cards the laizi of the main part stand for (empty when
+        none stands for another rank; laizi kickers are not recorded)."""
+        return _hand(_substitute_bits(self.m.reserved))
+
+    @property
     def identity(self):
         """(kind, rank, length, packed cards): what makes two moves the same."""
         return (self.m.kind, self.m.rank, self.m.length, self.m.cards)
@@ -587,7 +680,10 @@ cdef class Move:
     @property
     def wild_text(self) -> str:
         """What W does in this move ('W as 3', 'W as kicker', 'W as itself'),
-        or '' when the move has no W."""
+        or in a laizi move what its laizi stand for ('77 as 33'); '' when
+        there is nothing to say."""
+        if self.m.reserved:
+            return _substitutes_text(self.m, self.wild_rules)
         return describe_wild(self.m.wild, ddz_is_special(self.m.kind))
 
     def __eq__(self, other):
@@ -607,14 +703,41 @@ cdef class Move:
         if self.m.kind == K_PASS:
             return text
         text += " " + _cards_text(self.m.cards)
-        wild = describe_wild(self.m.wild, ddz_is_special(self.m.kind))
+        wild = self.wild_text
         return f"{text} ({wild})" if wild else text
 
     def __repr__(self):
         return f"Move.parse({self.text!r})"
 
     def __reduce__(self):
+        rules = _RULES_BY_ID.get(self.wild_rules)
+        if rules is not None:   # a laizi move: legal only with its wild rank
+            return (Move, (int(self.m.kind), self.m.rank, self.m.length, self.m.cards,
+                           None, rules))
         return (Move, (int(self.m.kind), self.m.rank, self.m.length, self.m.cards))
+
+
+cdef uint64_t _substitute_bits(uint32_t subs):
+    # ddz_substitutes' encoding as packed cards
+    cdef uint64_t bits = 0
+    cdef int j
+    for j in range(13):
+        bits += (<uint64_t>((subs >> (2 * j)) & 3)) << (4 * j)
+    j = (subs >> 26) & 15
+    if j:
+        bits += (<uint64_t>4) << (4 * (j - 1))
+    return bits
+
+
+cdef str _substitutes_text(ddz_move m, int64_t rules_id):
+    # "77 as 33": the laizi standing for other ranks, then those ranks. The
+    # cards alone do not always tell the laizi rank (5578 may be 55+7 with an
+    # 8 kicker or 55+8 with a 7), so it comes from the move's rule set.
+    cdef uint64_t subs = _substitute_bits(m.reserved)
+    rules = _RULES_BY_ID.get(rules_id)
+    laizi = ("laizi " if rules is None or rules.wild_rank is None
+             else CARD_CHARS[rules.wild_rank] * ddz_size(subs))
+    return f"{laizi} as {_cards_text(subs)}"
 
 
 cdef int _kind_code(object kind) except -1:
@@ -641,6 +764,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
     of the rule set and setting `wild` to that rule set's reading of it."""
     cdef Move mv
     cdef int wild
+    _need_wild(rules)
     if type(move) is Move:
         mv = <Move>move
         out[0] = mv.m
@@ -650,6 +774,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
         if wild < 0:
             raise IllegalMoveError(f"{what} {mv} is not a legal move in {rules.name!r}")
         out.wild = <uint8_t>wild
+        out.reserved = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
     if isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
         memset(out, 0, sizeof(ddz_move))
@@ -662,6 +787,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
             raise IllegalMoveError(f"{what} (row {move}) is not a legal move in "
                                    f"{rules.name!r}")
         out.wild = <uint8_t>wild
+        out.reserved = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
     if isinstance(move, Move):
         return _move_struct(Move(move.kind, move.rank, move.length, move.cards),

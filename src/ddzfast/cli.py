@@ -127,7 +127,7 @@ def pick_move(text: str, candidates: Sequence[Move], rules) -> list[Move]:
     text = text.strip()
     if "/" in text:
         try:
-            wanted = Move.parse(text)
+            wanted = Move.parse(text, rules)
         except ValueError as e:
             raise UsageError(str(e)) from None
         return [m for m in candidates if m == wanted]
@@ -179,8 +179,25 @@ def parse_last(text: str, rules) -> Move:
     return move
 
 
+def _rules_arg(args):
+    """The rule set of --rules, with --wild's laizi rank when given."""
+    try:
+        rules = get_rules(args.rules)
+        wild = getattr(args, "wild", None)
+        if wild is not None:
+            if not rules.laizi:
+                raise UsageError(f"--wild is the laizi rank: it needs --rules laizi, "
+                                 f"not {args.rules!r}")
+            rules = rules.with_options(wild_rank=wild)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    return rules
+
+
 def cmd_moves(args) -> int:
-    rules = get_rules(args.rules)
+    rules = _rules_arg(args)
+    if rules.laizi and rules.wild_rank is None:
+        raise UsageError("--rules laizi needs the laizi rank: --wild RANK (3..2)")
     try:
         hand = Hand.parse(args.hand, rules)
     except ValueError as e:
@@ -191,7 +208,9 @@ def cmd_moves(args) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     what = f"after {last}" if last else "leading"
-    print(f"{rules.name}: {hand} {what}: {_plural(len(moves), 'legal move')}")
+    name = rules.name if rules.wild_rank is None else \
+        f"{rules.name} (wild rank {CARD_CHARS[rules.wild_rank]})"
+    print(f"{name}: {hand} {what}: {_plural(len(moves), 'legal move')}")
     print(f"{'#':>5}  {'kind':14s} {'cards':22s} {'rank':>4} {'len':>3}  wildcard")
     for i, m in enumerate(moves):
         rank = "" if m.kind == MoveKind.PASS else CARD_CHARS[m.rank]
@@ -586,6 +605,9 @@ def cmd_play(args, out=None) -> int:
     game = Game(rules, args.seed, bidding=True, first_bidder=0)
     you = 0
     names = ("you", "bot 1", "bot 2")
+    if game.wild_rank is not None:
+        out.write(f"laizi (wild) rank: {CARD_CHARS[game.wild_rank]} (every "
+                  f"{CARD_CHARS[game.wild_rank]} stands for any card 3..2)\n")
     out.write(f"ddzfast {rules.name}: you are seat 0 against two '{args.bots}' bots "
               f"(seed {game.seed}). Type cards like 33 or 34567, 4567W=8 to say W "
               f"stands for 8, 'pass', '?' for your legal moves, #N for move N of that "
@@ -678,9 +700,10 @@ def _solve_last(text: str, rules) -> Move:
     return move
 
 
-def _solve_rules(name: str, banned: list[str]):
-    """The rule set, without the banned kinds (puzzles ban e.g. 3+2)."""
-    rules = get_rules(name)
+def _solve_rules(name: str, banned: list[str], wild: str | None = None):
+    """The rule set (laizi: with the wild rank ``wild``), without the banned
+    kinds (puzzles ban e.g. 3+2)."""
+    rules = _rules_arg(argparse.Namespace(rules=name, wild=wild))
     if not banned:
         return rules
     names = {k.upper() for k in banned}
@@ -704,7 +727,7 @@ def _solve_rules(name: str, banned: list[str]):
 def cmd_solve(args, out=None) -> int:
     from ddzfast.solve import solve
     out = out or sys.stdout       # looked up per call: tests swap sys.stdout
-    rules = _solve_rules(args.rules, args.ban or [])
+    rules = _solve_rules(args.rules, args.ban or [], getattr(args, "wild", None))
     hands = [_solve_cards(h) for h in args.hands]
     if len(hands) not in (2, 3):
         raise UsageError(f"give two hands (two players) or three (with --landlord), "
@@ -768,7 +791,7 @@ def cmd_solve(args, out=None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="ddzfast", description="Dou Dizhu legal moves, "
-                                 "simulation and play (rule sets: classic, biegang, super)")
+                                 "simulation and play (rule sets: classic, biegang, super, laizi)")
     ap.add_argument("--version", action="version", version=f"ddzfast {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
 
@@ -777,6 +800,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--last", help="the move to beat: card text (4567W=8 says what W "
                    "stands for) or KIND/r/n/cards")
     m.add_argument("--rules", default="classic", choices=sorted(RULES))
+    m.add_argument("--wild", default=None, metavar="RANK",
+                   help="the laizi (wild) rank with --rules laizi, e.g. 7")
     m.set_defaults(func=cmd_moves)
 
     seed_type = _int_in(0, MAX_SEED, " (seeds are 0 .. 2**64 - 1)")
@@ -833,6 +858,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--last-seat", type=seat_type, default=None,
                    help="the seat that played --last")
     v.add_argument("--rules", default="classic", choices=sorted(RULES))
+    v.add_argument("--wild", default=None, metavar="RANK",
+                   help="the laizi (wild) rank with --rules laizi, e.g. 7")
     v.add_argument("--ban", action="append", metavar="KIND",
                    help="a move kind the puzzle bans, e.g. TRIPLE_PAIR (3+2); repeatable")
     v.add_argument("--all", action="store_true", help="list every winning move")

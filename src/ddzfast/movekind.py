@@ -1,10 +1,11 @@
-"""The kinds of move of RULES.md section 3, with the core's numbering."""
+"""The kinds of move of RULES.md sections 3 and 8, with the core's numbering."""
 from enum import IntEnum
 
 
 class MoveKind(IntEnum):
     """A move's kind. Values are the core's kind codes (the ``kind`` field of
-    ``MOVE_DTYPE``); names are exactly those of RULES.md section 3."""
+    ``MOVE_DTYPE``); names are exactly those of RULES.md sections 3 and 8
+    (SOFT_BOMB and LAIZI_BOMB: the ``laizi`` rule set)."""
 
     PASS = 0
     SINGLE = 1
@@ -25,3 +26,5 @@ class MoveKind(IntEnum):
     HEAVEN_ROCKET = 16
     HEAVEN_BOMB = 17
     SUPER_BOMB = 18
+    SOFT_BOMB = 19
+    LAIZI_BOMB = 20

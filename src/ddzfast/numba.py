@@ -42,7 +42,8 @@ Signatures (all ``nopython``, no GIL needed):
   raises ValueError when the hand is not of the rule set's deck, ``last`` is
   not a legal non-pass move or ``out`` is too small.
 * ``classify_into(rules, cards, out) -> int64``: every reading of exactly
-  ``cards`` as one move (at most 285; ``out`` of 285 rows always suffices).
+  ``cards`` as one move (at most 315, 15 per kind; ``out`` of 315 rows always
+  suffices).
 * ``beats(rules, move, last) -> bool``: the one-row ``move`` beats the one-row
   ``last``.
 * ``play(hand, cards) -> uint64``: the hand left; ValueError when ``cards`` is
@@ -137,6 +138,10 @@ def rules_handle(rules="classic") -> int:
     description may be the one pinned, so the handle can differ from
     ``rules.address``)."""
     r = get_rules(rules)
+    if r.laizi and r.wild_rank is None:
+        # the core would generate nothing for it: say why instead
+        raise ValueError(f"the laizi rule set {r.name!r} has no wild rank: use "
+                         f"rules_handle('{r.name}:7') (any rank 3..2)")
     key = (r.name, description_key(r))
     with _PIN_LOCK:
         pinned = _PINNED_BY_KEY.get(key)

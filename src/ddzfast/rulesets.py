@@ -1,4 +1,4 @@
-"""The three rule sets of RULES.md, written as data.
+"""The rule sets of RULES.md, written as data.
 
 The core compiles each description into a small C struct (``ddz_rules``), so a
 new rule set is a new entry here, not new code paths in the generator.
@@ -20,6 +20,12 @@ Fields of a description:
 * ``mult_cap``: cap on a deal's multiplier, or None.
 * ``service_fee``: share of each winner's gain taken as a fee (0 <= fee < 1).
 * ``deal_cap``: cap on what one seat can win or lose in a deal, or None.
+* ``laizi``: a laizi rule set (RULES.md section 8): the cards of a wild rank
+  are wildcards (laizi), the rank drawn after each deal. Generating moves needs
+  a ``wild_rank``.
+* ``wild_rank``: the laizi rank, a card character of ``3..2`` (or its index
+  0..12), or None (not drawn yet). ``get_rules("laizi").with_options(
+  wild_rank="7")``, or the name ``"laizi:7"``, gives a playable rule set.
 
 Spring and anti-spring double the multiplier in every rule set (RULES.md 6).
 """
@@ -76,6 +82,24 @@ RULE_SETS: dict[str, dict] = {
         kitty=4,
         multipliers={"BOMB": 2, "ROCKET": 2, "SUPER_BOMB": 3},
         mult_cap=24,
+        service_fee=0.0,
+        deal_cap=None,
+    ),
+    "laizi": dict(
+        wildcard=False,
+        laizi=True,
+        wild_rank=None,
+        kinds=_COMMON + ("TRIPLE_PAIR", "PLANE_PAIRS", "FOUR_PAIRS",
+                         "SOFT_BOMB", "LAIZI_BOMB"),
+        tiers={"SOFT_BOMB": 1, "BOMB": 2, "LAIZI_BOMB": 3, "ROCKET": 4},
+        ranked=("SOFT_BOMB", "BOMB"),
+        wild_joker_kind=None,
+        wild_joker_stands=False,
+        xdw_kind=None,
+        four_wild_kind=None,
+        kitty=3,
+        multipliers={"SOFT_BOMB": 2, "BOMB": 2, "LAIZI_BOMB": 2, "ROCKET": 2},
+        mult_cap=None,
         service_fee=0.0,
         deal_cap=None,
     ),

@@ -12,6 +12,8 @@ seed=0, threads=1, bidding=True, backend="local")`` returns a numpy array of
 * ``multiplier`` (spring and the rule set's cap included), ``spring``,
   ``anti_spring``, ``scores`` (the three seats', RULES.md 6);
 * ``moves`` (non-pass moves played) and ``bombs`` (bomb-tier moves played).
+* ``wild_rank``: ``laizi``, the wild rank the deal drew (a card index, 0 =
+  ``3`` ... 12 = ``2``); -1 in the other rule sets.
 
 Deal ``i`` of a run seeded ``seed`` depends only on ``(seed, i)``, so the rows
 are the same whatever the thread count, backend or split. Deal indices are

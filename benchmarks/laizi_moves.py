@@ -1,0 +1,156 @@
+"""Laizi generation and simulation speed beside classic and biegang, measured
+in the same run (medians; nothing is asserted).
+
+    PYTHONPATH=src python benchmarks/laizi_moves.py [--quick]
+
+Moves: for each case, 64 seeded positions; one round calls
+``legal_moves_into`` once per position into a preallocated buffer, and (the C
+generator alone, without the per-call Python cost) ``legal_moves_batch`` once
+over all 64. Printed: microseconds per call and million moves per second,
+medians of the rounds.
+
+* classic 17/20 and biegang 17/21 (every biegang hand holds W), as in
+  test_bench_moves.py;
+* laizi 17/20 with 0, 1, 2 and 4 laizi: one wild rank drawn per case (shown),
+  that many cards of it in each hand, the rest from the other ranks.
+
+Rule sets are passed as Rules objects (no name lookup per call). Times are
+the CPU time of this process (time.process_time), not wall time: on a shared
+machine wall time mostly measures the other processes.
+
+A follow position answers a move of another hand of the same deal (a kind
+drawn first, then a move of it). Simulation: ``simulate`` with random
+policies on one thread, deals per second, classic beside laizi.
+"""
+import argparse
+import os
+import random
+import statistics
+import time
+
+# numpy's BLAS threads would otherwise spin in this process and count in its
+# CPU time
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+import ddzfast  # noqa: E402
+from ddzfast.constants import CARD_CHARS  # noqa: E402
+
+POSITIONS = 64
+RANKS = CARD_CHARS[:13]
+DECK54 = RANKS * 4 + "XD"
+
+
+def canonical(cards):
+    return "".join(sorted(cards, key=CARD_CHARS.index))
+
+
+def position(rng, rules, size, laizi, wild):
+    """(rules name, hand, other hand)."""
+    if rules == "biegang":
+        deck = list(DECK54)
+        rng.shuffle(deck)
+        hand, rest = ["W"] + deck[:size - 1], deck[size - 1:]
+        return "biegang", canonical(hand), canonical(rest[:17 if size == 21 else 21])
+    if rules == "classic":
+        deck = list(DECK54)
+        rng.shuffle(deck)
+        return "classic", canonical(deck[:size]), canonical(deck[size:size + (
+            17 if size == 20 else 20)])
+    others = [c for c in DECK54 if c != wild]
+    rng.shuffle(others)
+    hand = [wild] * laizi + others[:size - laizi]
+    rest = others[size - laizi:] + [wild] * (4 - laizi)
+    rng.shuffle(rest)
+    return f"laizi:{wild}", canonical(hand), canonical(rest[:17 if size == 20 else 20])
+
+
+def pick_last(rng, other, rules):
+    moves = [m for m in ddzfast.legal_moves(other, None, rules)]
+    kind = rng.choice(sorted({int(m.kind) for m in moves}))
+    return rng.choice([m for m in moves if int(m.kind) == kind])
+
+
+def build(rules, size, laizi, mode):
+    rng = random.Random(f"{rules}-{size}-{laizi}-{mode}")
+    wild = rng.choice(RANKS)
+    out = []
+    for _ in range(POSITIONS):
+        name, hand, other = position(rng, rules, size, laizi, wild)
+        last = pick_last(rng, other, name) if mode == "follow" else None
+        out.append((ddzfast.get_rules(name), int(ddzfast.Hand(hand)), last))
+    return out, wild
+
+
+def measure(pos, rounds):
+    buf = np.empty(1 << 16, ddzfast.MOVE_DTYPE)
+    lmi = ddzfast.legal_moves_into
+    total = sum(lmi(h, last, name, buf) for name, h, last in pos)
+    per_call = []
+    for _ in range(rounds):
+        t = time.process_time()
+        for name, h, last in pos:
+            lmi(h, last, name, buf)
+        per_call.append((time.process_time() - t) / len(pos))
+    # the batch form: positions grouped by rule set (one call per group)
+    groups = {}
+    for name, h, last in pos:
+        groups.setdefault(name.rules_id, (name, []))[1].append((h, last))
+    batches = []
+    for name, items in groups.values():
+        hands = np.array([h for h, _ in items], dtype=np.uint64)
+        lasts = None
+        if items[0][1] is not None:
+            lasts = np.zeros(len(items), ddzfast.MOVE_DTYPE)
+            for i, (_, m) in enumerate(items):
+                lasts[i]["cards"] = int(m.cards)
+                lasts[i]["kind"] = int(m.kind)
+                lasts[i]["rank"] = m.rank
+                lasts[i]["length"] = m.length
+        batches.append((name, hands, lasts))
+    per_batch = []
+    for _ in range(rounds):
+        t = time.process_time()
+        for name, hands, lasts in batches:
+            ddzfast.legal_moves_batch(hands, lasts, name)
+        per_batch.append((time.process_time() - t) / len(pos))
+    moves = total / len(pos)
+    call = statistics.median(per_call)
+    batch = statistics.median(per_batch)
+    return moves, call, batch
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true")
+    args = ap.parse_args()
+    rounds = 5 if args.quick else 25
+    cases = [("classic", 17, 0), ("classic", 20, 0), ("biegang", 17, 1),
+             ("biegang", 21, 1)]
+    cases += [("laizi", size, k) for size in (17, 20) for k in (0, 1, 2, 4)]
+    print(f"{'case':28s} {'mode':6s} {'moves/call':>10s} {'us/call':>9s} "
+          f"{'Mmoves/s':>9s} {'us/call batch':>14s} {'Mmoves/s batch':>15s}")
+    for rules, size, k in cases:
+        for mode in ("lead", "follow"):
+            pos, wild = build(rules, size, k, mode)
+            moves, call, batch = measure(pos, rounds)
+            label = f"{rules} {size}" + (f" ({k} laizi, L={wild})" if rules == "laizi"
+                                         else "")
+            print(f"{label:28s} {mode:6s} {moves:10.1f} {call * 1e6:9.2f} "
+                  f"{moves / call / 1e6:9.1f} {batch * 1e6:14.2f} "
+                  f"{moves / batch / 1e6:15.1f}", flush=True)
+    deals = 5000 if args.quick else 20000
+    for rules in ("classic", "laizi"):
+        ddzfast.simulate(200, rules)        # warm up
+        times = []
+        for rep in range(3 if args.quick else 5):
+            t = time.process_time()
+            ddzfast.simulate(deals, rules, seed=rep, threads=1)
+            times.append(time.process_time() - t)
+        print(f"simulate {rules:8s} random policies, one thread: "
+              f"{deals / statistics.median(times):,.0f} deals/s")
+
+
+if __name__ == "__main__":
+    main()
