@@ -17,6 +17,7 @@ from ddzfast._core import (
     MOVE_DTYPE,
     HISTORY_MOVES,
     OBSERVATION_DTYPE,
+    OBSERVATION_HIGH,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
     ObservationBlock,
@@ -65,6 +66,6 @@ __all__ = [
     "DEAL_DTYPE", "Game", "GameResult", "Observation", "deal_seed", "simulate",
     "Solution", "solve", "legal_action_indices", "legal_action_indices_into",
     "legal_action_mask_into", "legal_action_indices_batch", "legal_action_mask_batch",
-    "HISTORY_MOVES", "OBSERVATION_DTYPE", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE",
+    "HISTORY_MOVES", "OBSERVATION_DTYPE", "OBSERVATION_HIGH", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE",
     "ObservationBlock", "observation_tensors",
 ]

@@ -254,3 +254,48 @@ def _move_rows_wild(moves, rules) -> np.ndarray:
             rp[i] = <int16_t>ddz_check(&r.c, mp[i].kind, mp[i].rank, mp[i].length,
                                        mp[i].cards)
     return res
+
+
+def _move_rows_substitutes(moves, rules) -> np.ndarray:
+    """For each row of a 1-d MOVE_DTYPE array, the ``substitutes`` the core
+    derives for its (kind, rank, length, cards) in ``rules`` (uint32, 0
+    outside laizi rule sets; meaningful for legal rows only: check them with
+    ``_move_rows_wild``). Runs without the GIL."""
+    cdef Rules r = _get_rules(rules)
+    cdef cnp.ndarray a = np.ascontiguousarray(moves)
+    cdef cnp.ndarray res
+    cdef const ddz_move* mp
+    cdef uint32_t* rp
+    cdef Py_ssize_t i, n
+    if a.dtype != MOVE_DTYPE or a.ndim != 1:
+        raise TypeError(f"moves must be a 1-d MOVE_DTYPE array, not {a.dtype} "
+                        f"of shape {(<object>a).shape}")
+    n = cnp.PyArray_DIM(a, 0)
+    res = np.empty(n, dtype=np.uint32)
+    mp = <const ddz_move*>cnp.PyArray_DATA(a)
+    rp = <uint32_t*>cnp.PyArray_DATA(res)
+    with nogil:
+        for i in range(n):
+            rp[i] = ddz_substitutes(&r.c, mp[i].kind, mp[i].rank, mp[i].length,
+                                    mp[i].cards)
+    return res
+
+
+def _substitute_cards(subs) -> np.ndarray:
+    """MOVE_DTYPE ``substitutes`` values (a 1-d uint32 array) as packed cards
+    (uint64): what ``Move.substitutes`` gives for each."""
+    cdef cnp.ndarray a = np.ascontiguousarray(subs, dtype=np.uint32)
+    cdef cnp.ndarray res
+    cdef const uint32_t* sp
+    cdef uint64_t* rp
+    cdef Py_ssize_t i, n
+    if a.ndim != 1:
+        raise ValueError(f"substitutes must be 1-d, not of shape {(<object>a).shape}")
+    n = cnp.PyArray_DIM(a, 0)
+    res = np.empty(n, dtype=np.uint64)
+    sp = <const uint32_t*>cnp.PyArray_DATA(a)
+    rp = <uint64_t*>cnp.PyArray_DATA(res)
+    with nogil:
+        for i in range(n):
+            rp[i] = _substitute_bits(sp[i])
+    return res

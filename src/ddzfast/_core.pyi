@@ -144,6 +144,7 @@ HISTORY_MOVES: int
 OBSERVATION_LAYOUT: Mapping[str, ObservationBlock]
 OBSERVATION_SIZE: int
 OBSERVATION_DTYPE: np.dtype
+OBSERVATION_HIGH: npt.NDArray[np.float32]
 
 def observation_tensors(games: Sequence[Game], seats: int | Sequence[int] | None = None,
                         out: npt.NDArray[np.float32] | None = None
@@ -249,6 +250,8 @@ def _simulate_native(rules: RulesLike, policies: Sequence[str], seed: int, start
                      stop: int, bidding: bool, threads: int = 1) -> npt.NDArray[np.void]: ...
 def _score_row(game: Game) -> np.void: ...
 def _move_rows_wild(moves: npt.NDArray[np.void], rules: RulesLike) -> npt.NDArray[np.int16]: ...
+def _move_rows_substitutes(moves: npt.NDArray[np.void], rules: RulesLike) -> npt.NDArray[np.uint32]: ...
+def _substitute_cards(subs: npt.ArrayLike) -> npt.NDArray[np.uint64]: ...
 
 def _solve(hands: Sequence[CardsLike], rules: RulesLike, to_move: int,
            last: MoveLike | None, last_seat: int | None, landlord: int | None,

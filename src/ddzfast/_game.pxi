@@ -413,11 +413,16 @@ cdef class Game:
         hand, unseen (the deck less the own hand and all plays), played (3
         seats), cards_left (3 one-hots of 0..21), landlord, bids (3 one-hots
         of not yet/pass/1/2/3), base, kitty, kitty_shown, last_move and
-        last_seat, bombs, multiplier (log2), and history (the last
+        last_seat, bombs, multiplier (log2), history (the last
         HISTORY_MOVES plays, passes included, most recent first, each a move
-        and its seat). Cards are encoded as ``encode_hands`` (a 4 x 15 count
-        plane, then the number of W), a move as its cards, a one-hot of 16
-        for what W stands for and a one-hot of its kind. ``out``: None or a
+        and its seat), and wild_rank (laizi: a one-hot of the deal's wild
+        rank 3..2; zero in other rule sets). Cards are encoded as
+        ``encode_hands`` (a 4 x 15 count plane, then the number of W), a move
+        as ``encode_moves`` does: its cards, 16 columns for what the
+        wildcards stand for (a one-hot of what W stands for; in a laizi move
+        the number of laizi standing for each rank 3..2, from
+        ``Move.substitutes``) and a one-hot of its kind. Entries are at most
+        OBSERVATION_HIGH. ``out``: None or a
         writable, C-contiguous float32 array of OBSERVATION_SIZE to fill.
         ``observation_tensors`` does many games or seats in one call."""
         return _observation_tensor(self, seat, out)

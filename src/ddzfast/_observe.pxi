@@ -15,14 +15,19 @@ HISTORY_MOVES = 15
 
 # The encoding of a set of cards (as ddzfast.features.encode_hands: a 4 x 15
 # count plane, plane[j, i] = 1 when more than j cards of index i, then the
-# number of W) and of a move (those 61 cards, a one-hot of 16 for what W
-# stands for (WILD_KICKER: kicker or itself; none when no W), then a one-hot
-# of its kind, PASS included).
+# number of W) and of a move (those 61 cards, 16 columns for what the
+# wildcards stand for, then a one-hot of its kind, PASS included). The 16
+# columns: with a W, a one-hot of what W stands for (WILD_KICKER: kicker or
+# itself); in a laizi move, column i (rank 3..2) is how many laizi stand for
+# rank i in its main part (0..4, Move.substitutes; laizi played as their own
+# rank or as kickers are not counted, as in Move.substitutes), since the W
+# one-hot says nothing there; else zero. As ddzfast.features.encode_moves.
 cdef enum:
     OBS_CARDS = 61
     OBS_MOVE = 61 + 16 + NKINDS
     OBS_SLOT = OBS_MOVE + 3
     OBS_LEFT = 22                # cards left: one-hot of 0..21 (21: 21 or more)
+    OBS_RANKS = 13               # wild rank: one-hot of 3..2
 
 # Seats are relative to the observing seat: 0 = itself, 1 = the seat that
 # plays after it, 2 = the seat after that (the one before it).
@@ -50,6 +55,10 @@ _OBS_BLOCKS = (
      f"the last {HISTORY_MOVES} plays, passes included, most recent first: the "
      f"move encoding then a one-hot of its seat (relative); rows before the "
      f"first play are zero"),
+    # appended last, so every block before it keeps its offset
+    ("wild_rank", (OBS_RANKS,), "laizi: one-hot of the deal's wild rank (3..2, "
+                                "Game.wild_rank), shown from the deal on; zero in "
+                                "other rule sets"),
 )
 
 
@@ -88,6 +97,7 @@ cdef int O_LAST_SEAT = OBSERVATION_LAYOUT["last_seat"].offset
 cdef int O_BOMBS = OBSERVATION_LAYOUT["bombs"].offset
 cdef int O_MULT = OBSERVATION_LAYOUT["multiplier"].offset
 cdef int O_HISTORY = OBSERVATION_LAYOUT["history"].offset
+cdef int O_WILD_RANK = OBSERVATION_LAYOUT["wild_rank"].offset
 cdef int O_SIZE = OBSERVATION_SIZE
 cdef int O_HISTORY_MOVES = HISTORY_MOVES
 
@@ -103,10 +113,43 @@ cdef inline void _obs_cards(float* o, uint64_t cards) noexcept nogil:
     o[60] = <float>_nib(cards, IDX_W)
 
 
+# Blocks that count rather than flag, with no small bound in every rule set
+_UNBOUNDED_BLOCKS = ("bombs", "multiplier")
+# The most laizi that stand for one rank in a move (a soft bomb of four)
+_MAX_SUBSTITUTES = 4
+
+
+def _observation_high():
+    # 1 for the one-hots and card planes (a hand holds one W at most), the
+    # substitute counts of each move encoding, float32's largest for counts
+    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
+    for name in _UNBOUNDED_BLOCKS:
+        b = OBSERVATION_LAYOUT[name]
+        high[b.offset:b.offset + b.size] = np.finfo(np.float32).max
+    starts = [OBSERVATION_LAYOUT["last_move"].offset]
+    h = OBSERVATION_LAYOUT["history"]
+    starts += [h.offset + i * h.shape[1] for i in range(h.shape[0])]
+    for s in starts:
+        high[s + OBS_CARDS:s + OBS_CARDS + OBS_RANKS] = _MAX_SUBSTITUTES
+    high.flags.writeable = False
+    return high
+
+
+#: The largest value of each entry of an observation tensor (read-only
+#: float32 of OBSERVATION_SIZE): the upper bounds of an observation space.
+OBSERVATION_HIGH = _observation_high()
+
+
 cdef inline void _obs_move(float* o, const ddz_move* m) noexcept nogil:
+    cdef uint64_t subs
+    cdef int i
     _obs_cards(o, m.cards)
     if m.wild != WILD_NONE and m.wild <= WILD_KICKER:
         o[OBS_CARDS + m.wild] = 1.0
+    if m.reserved:
+        subs = _substitute_bits(m.reserved)
+        for i in range(OBS_RANKS):
+            o[OBS_CARDS + i] = <float>_nib(subs, i)
     if m.kind < NKINDS:
         o[OBS_CARDS + 16 + m.kind] = 1.0
 
@@ -172,6 +215,8 @@ cdef int _fill_observation(Game game, int seat, float* o) except -1:
         mv = <Move>item[1]
         _obs_move(o + O_HISTORY + i * OBS_SLOT, &mv.m)
         o[O_HISTORY + i * OBS_SLOT + OBS_MOVE + _rel(<int>item[0], seat)] = 1.0
+    if game._rules.c.wild_mask:
+        o[O_WILD_RANK + _ctz(game._rules.c.wild_mask)] = 1.0
     return 0
 
 

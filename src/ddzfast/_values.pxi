@@ -717,7 +717,7 @@ cdef class Move:
         return (Move, (int(self.m.kind), self.m.rank, self.m.length, self.m.cards))
 
 
-cdef uint64_t _substitute_bits(uint32_t subs):
+cdef uint64_t _substitute_bits(uint32_t subs) noexcept nogil:
     # ddz_substitutes' encoding as packed cards
     cdef uint64_t bits = 0
     cdef int j

@@ -11,11 +11,16 @@ Encodings (vectorised over any number of hands or moves):
   the same features as DouZero's 54-dimension encoding, in another order. Then
   one wildcard channel (the number of W, 0 or 1).
 * ``encode_moves(moves, rules=None) -> uint8 array (N, 77)``: the same 61
-  features of a move's physical cards, then a one-hot of 16 for what W stands
-  for (columns 61 + 0..14: the card index W completes; 61 + 15: W is a kicker
-  or plays as itself; all zero when no W is played). Each row must be a move
-  the core would produce: a legal move of ``rules`` (of some built-in rule
-  set when None), with the ``wild`` the core derives for it.
+  features of a move's physical cards, then 16 columns for what the
+  wildcards stand for. With a W: a one-hot (columns 61 + 0..14: the card
+  index W completes; 61 + 15: W is a kicker or plays as itself). In a laizi
+  move, whose laizi are natural cards of the wild rank and play no W:
+  column 61 + i (rank i, 3..2) is how many laizi stand for rank i in the
+  move's main part, 0..4 (``Move.substitutes``; laizi played as their own
+  rank or as kickers are not counted). All zero otherwise. Each row must be
+  a move the core would produce: a legal move of ``rules`` (of some built-in
+  rule set when None; laizi moves need a ranked rule set, ``"laizi:7"``),
+  with the ``wild`` and ``substitutes`` the core derives for it.
 * ``decode_hands(features)`` turns either encoding back into packed hands;
   features no hand or move can produce are a ValueError.
 
@@ -45,7 +50,8 @@ from collections.abc import Mapping, Set
 import numpy as np
 
 from ddzfast._core import (MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup, _ActionTable,
-                           _move_rows_wild, get_rules, legal_moves)
+                           _move_rows_substitutes, _move_rows_wild, _substitute_cards,
+                           get_rules, legal_moves)
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
@@ -57,6 +63,8 @@ MOVE_FEATURES = 77
 _PLANE_ROWS = 4                       # the most copies of a card (CARD_LIMITS)
 _PLANE_COLS = 15                      # card indices 3..2, X, D (W has its column)
 _WILD_COLS = MOVE_FEATURES - HAND_FEATURES
+_RANKS = 13                           # card indices 3..2: what laizi can stand for
+_MAX_SUBSTITUTES = 4                  # laizi standing for one rank (a soft bomb)
 
 _SHIFTS = np.arange(16, dtype=np.uint64) * np.uint64(4)
 _ROWS = np.arange(_PLANE_ROWS, dtype=np.uint8)
@@ -199,70 +207,102 @@ def _check_identity(arr: np.ndarray) -> None:
 
 
 def _check_legal(arr: np.ndarray, rules, check_wild: bool,
-                 illegal: str = "{row} is not a legal move of {where}") -> None:
+                 illegal: str = "{row} is not a legal move of {where}") -> np.ndarray:
     """Every row is a legal move of ``rules`` (of some built-in rule set when
-    None) and, with ``check_wild``, carries the ``wild`` the core derives for
-    it. IllegalMoveError naming the first row that is not."""
+    None; a laizi set only with its wild rank) and, with ``check_wild``,
+    carries the ``wild`` and ``substitutes`` the core derives for it.
+    IllegalMoveError naming the first row that is not. Returns the derived
+    substitutes (uint32; zero for rows of rule sets without laizi)."""
     _check_identity(arr)
+    subs = np.zeros(len(arr), dtype=np.uint32)
     if len(arr) == 0:
-        return
-    candidates = [get_rules(rules)] if rules is not None else [get_rules(n) for n in RULE_SETS]
+        return subs
+    if rules is not None:
+        candidates = [get_rules(rules)]
+    else:
+        # an unranked laizi set generates nothing (ValueError): its moves
+        # need the wild rank, so they are only found with rules="laizi:7"
+        candidates = [r for r in map(get_rules, RULE_SETS)
+                      if not r.laizi or r.wild_rank is not None]
     legal = np.zeros(len(arr), dtype=bool)
     ok = np.zeros(len(arr), dtype=bool)
     derived = np.full(len(arr), -1, dtype=np.int16)
     for r in candidates:
         w = _move_rows_wild(arr, r)
         fits = w >= 0
+        s = _move_rows_substitutes(arr, r)
         derived = np.where(fits & ~legal, w, derived)
+        subs = np.where(fits & ~legal, s, subs)
         legal |= fits
-        ok |= fits & ((w == arr["wild"]) if check_wild else True)
+        ok |= fits & (((w == arr["wild"]) & (s == arr["substitutes"])) if check_wild else True)
     if ok.all():
-        return
+        return subs
     i = int(np.argmin(ok))
     where = (f"{candidates[0].name!r}" if rules is not None
-             else f"any built-in rule set ({', '.join(RULE_SETS)})")
+             else f"any built-in rule set ({', '.join(r.name for r in candidates)}; "
+                  f"for laizi moves pass rules='laizi:<wild rank>')")
     if not legal[i]:
         raise IllegalMoveError(illegal.format(row=_row_text(arr, i), where=where))
+    if int(arr[i]["substitutes"]) != int(subs[i]):
+        raise IllegalMoveError(f"{_row_text(arr, i)} has substitutes "
+                               f"{int(arr[i]['substitutes'])}, but the core derives "
+                               f"{int(subs[i])} for this move")
     raise IllegalMoveError(f"{_row_text(arr, i)} has wild {int(arr[i]['wild'])}, but the "
                            f"core derives wild {int(derived[i])} for this move")
 
 
 def encode_moves(moves, rules=None) -> np.ndarray:
-    """(N, 77) uint8 features of a MOVE_DTYPE array (or a MoveList).
+    """(N, 77) uint8 features of a MOVE_DTYPE array (or a MoveList): the 61
+    card features, then what the wildcards stand for (see the module
+    docstring: a one-hot for W; per rank, how many laizi stand for it).
 
     Every row must be a move as the core produces it: a legal move of
     ``rules`` (for a MoveList with ``rules=None``, of the list's rule set;
-    otherwise, with None, of some built-in rule set) whose ``wild`` is the
-    one the core derives. Anything else is an IllegalMoveError naming the
+    otherwise, with None, of some built-in rule set, laizi excepted: pass
+    ``rules="laizi:7"`` for those) whose ``wild`` and ``substitutes`` are the
+    ones the core derives. Anything else is an IllegalMoveError naming the
     first bad row."""
     if rules is None and hasattr(moves, "array") and hasattr(moves, "rules"):
         rules = moves.rules
     arr = _as_moves(moves)
-    _check_legal(arr, rules, check_wild=True)
+    subs = _check_legal(arr, rules, check_wild=True)
     out = np.zeros((len(arr), MOVE_FEATURES), dtype=np.uint8)
     out[:, :HAND_FEATURES] = _encode_cards(arr["cards"], "moves")
     wild = arr["wild"].astype(np.int64)
     has = wild != WILD_NONE
     out[np.nonzero(has)[0], HAND_FEATURES + wild[has]] = 1
+    laizi = np.nonzero(subs)[0]
+    if len(laizi):
+        counts = _counts(_substitute_cards(subs[laizi]))
+        out[laizi, HAND_FEATURES:HAND_FEATURES + _RANKS] = counts[:, :_RANKS]
     return out
 
 
 def decode_hands(features) -> np.ndarray:
     """Packed hands (uint64) from ``encode_hands`` rows (N, 61) or
-    ``encode_moves`` rows (N, 77). Every value must be 0 or 1, and the rows a
-    pattern an encoding can produce (each card's plane column filled from
-    row 0 down, jokers in row 0 only, for moves a W one-hot exactly when W is
-    played); anything else is a ValueError naming the first bad row."""
+    ``encode_moves`` rows (N, 77) (for moves: the physical cards played).
+    Every value must be 0 or 1 (0..4 in the substitute columns of a move
+    without W), and the rows a pattern an encoding can produce (each card's
+    plane column filled from row 0 down, jokers in row 0 only, for moves a W
+    one-hot exactly when W is played); anything else is a ValueError naming
+    the first bad row."""
     f = np.asarray(features)
     if f.dtype.kind not in "biuf":
         raise TypeError(f"features must be numeric, not {f.dtype}")
     if f.ndim != 2 or f.shape[1] not in (HAND_FEATURES, MOVE_FEATURES):
         raise ValueError(f"features must be of shape (N, {HAND_FEATURES}) or "
                          f"(N, {MOVE_FEATURES}), not {f.shape}")
-    binary = ((f == 0) | (f == 1)).all(axis=1)
+    binary = (f == 0) | (f == 1)
+    if f.shape[1] == MOVE_FEATURES:
+        # laizi substitute counts: 0..4 in the columns of ranks 3..2
+        subs = f[:, HAND_FEATURES:HAND_FEATURES + _RANKS]
+        binary[:, HAND_FEATURES:HAND_FEATURES + _RANKS] = (
+            (subs == np.round(subs)) & (subs >= 0) & (subs <= _MAX_SUBSTITUTES))
+    binary = binary.all(axis=1)
     if not binary.all():
         i = int(np.argmin(binary))
-        raise ValueError(f"features[{i}] holds values other than 0 and 1")
+        raise ValueError(f"features[{i}] holds values other than 0 and 1 (0..4 in a "
+                         f"laizi move's substitute columns)")
     f = f.astype(np.uint8)
     planes = f[:, :60].reshape(len(f), _PLANE_ROWS, _PLANE_COLS)
     # a count plane fills each card's column from row 0 down, and only up to
@@ -271,8 +311,12 @@ def decode_hands(features) -> np.ndarray:
     beyond = (planes & ~_PLANE_POSSIBLE).any(axis=(1, 2))
     bad = gap | beyond
     if f.shape[1] == MOVE_FEATURES:
-        # what W stands for is set exactly when the move plays W
-        bad |= f[:, HAND_FEATURES:].sum(axis=1) != f[:, 60]
+        # a move playing W has a one-hot of what it stands for; one without
+        # W has none, only (laizi) substitute counts of ranks 3..2
+        wild = f[:, HAND_FEATURES:]
+        plays_w = f[:, 60] == 1
+        bad |= plays_w & ((wild > 1).any(axis=1) | (wild.sum(axis=1) != 1))
+        bad |= ~plays_w & (wild[:, _RANKS:] != 0).any(axis=1)
     if bad.any():
         i = int(np.argmax(bad))
         raise ValueError(f"features[{i}] is no encoding of a hand or move: a plane "

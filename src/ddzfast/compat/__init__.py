@@ -6,4 +6,36 @@
   the id list from the installed ``rlcard`` (the ``ddzfast[rlcard]`` extra).
 
 ``import ddzfast`` imports neither.
+
+Both are classic-only: laizi moves (a laizi kind, or laizi standing for
+another rank) and move lists of laizi rule sets are a ValueError there, since
+the other project would read their cards as another move or none.
 """
+import numpy as np
+
+from ddzfast._core import Move, MoveList
+from ddzfast.movekind import MoveKind
+
+
+def _reject_laizi(moves, target: str) -> None:
+    """ValueError when ``moves`` (a Move, MoveList or MOVE_DTYPE rows) holds
+    a laizi move or is a MoveList of a laizi rule set; ``target`` names the
+    project in the message."""
+    laizi_kinds = (int(MoveKind.SOFT_BOMB), int(MoveKind.LAIZI_BOMB))
+    if isinstance(moves, MoveList) and moves.rules.laizi:
+        raise ValueError(f"{target} plays the classic rules; these are moves of "
+                         f"{moves.rules!r} (laizi moves have no {target} form)")
+    if isinstance(moves, Move):
+        if int(moves.kind) in laizi_kinds or int(moves.substitutes):
+            raise ValueError(f"{moves} is a laizi move: {target} plays the classic "
+                             f"rules (pass move.cards for its physical cards)")
+        return
+    if isinstance(moves, np.ndarray) and moves.dtype.names is not None \
+            and "substitutes" in moves.dtype.names:
+        rows = moves.reshape(-1)
+        bad = (rows["substitutes"] != 0) | np.isin(rows["kind"], laizi_kinds)
+        if bad.any():
+            i = int(np.argmax(bad))
+            raise ValueError(f"moves[{i}] (kind {int(rows[i]['kind'])}, cards "
+                             f"{hex(int(rows[i]['cards']))}) is a laizi move: {target} "
+                             f"plays the classic rules")

@@ -61,6 +61,7 @@ from ddzfast._core import (
     douzero_pack,
     douzero_pack_many,
 )
+from ddzfast.compat import _reject_laizi
 from ddzfast.constants import CARD_LIMITS, DOUZERO_CARDS
 
 __all__ = ["Env", "DECK", "POSITIONS", "OBJECTIVES", "legal_actions", "to_douzero",
@@ -83,8 +84,11 @@ def to_douzero(cards: Any) -> Union[list[int], list[list[int]]]:
     a numpy array of packed cards (uint64) or of ``MOVE_DTYPE`` rows, or a list
     of cards gives a list of lists, converted in C. A pass is ``[]``.
     InvalidCardsError (a ValueError) for cards outside the classic deck (the
-    wildcard W has no DouZero equivalent).
+    wildcard W has no DouZero equivalent); ValueError for a laizi move or a
+    MoveList of a laizi rule set (DouZero would read its cards as another
+    move: convert ``move.cards`` for the cards alone).
     """
+    _reject_laizi(cards, "DouZero")
     if isinstance(cards, Move):
         return douzero_list(int(cards.cards))
     if isinstance(cards, MoveList):

@@ -60,6 +60,7 @@ import zipfile
 import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Hand, Move, MoveList
+from ddzfast.compat import _reject_laizi
 from ddzfast.constants import IDX_D, IDX_X
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_index, action_moves
@@ -150,8 +151,10 @@ def unmappable_moves() -> np.ndarray:
 def _rows(moves) -> tuple[np.ndarray, bool]:
     """MOVE_DTYPE rows of ``moves`` and whether one move was given."""
     if isinstance(moves, Move):
-        return np.array([(int(moves.cards), int(moves.kind), moves.rank, moves.length,
-                          moves.wild)], dtype=MOVE_DTYPE), True
+        row = np.zeros(1, dtype=MOVE_DTYPE)
+        row["cards"], row["kind"], row["rank"], row["length"], row["wild"] = (
+            int(moves.cards), int(moves.kind), moves.rank, moves.length, moves.wild)
+        return row, True
     if isinstance(moves, MoveList):
         return moves.array, False
     arr = np.asarray(moves)
@@ -165,7 +168,9 @@ def to_rlcard(moves):
     """The RLCard action id of a Move or MOVE_DTYPE row (an int), or of each
     move of a MoveList or MOVE_DTYPE array (int64 array). IllegalMoveError
     for a row that is no classic move; ValueError for a classic move RLCard
-    has no id for (both jokers as kickers)."""
+    has no id for (both jokers as kickers) and for laizi moves (RLCard plays
+    the classic rules)."""
+    _reject_laizi(moves, "RLCard")
     rows, one = _rows(moves)
     ids = action_to_rlcard()[action_index(rows, RULES)]
     bad = np.flatnonzero(ids < 0)

@@ -20,8 +20,7 @@ import os
 
 import numpy as np
 
-from ddzfast._core import (OBSERVATION_DTYPE, OBSERVATION_LAYOUT, OBSERVATION_SIZE, Game,
-                           Move, deal_seed, get_rules)
+from ddzfast._core import OBSERVATION_HIGH, Game, Move, deal_seed, get_rules
 from ddzfast.cli import bid_line, hand_line, landlord_line, move_line, outcome_text
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
@@ -32,20 +31,28 @@ PLAYERS = ("player_0", "player_1", "player_2")
 #: Extra actions when the environment bids: bid 1, 2 and 3.
 BID_ACTIONS = 3
 RENDER_MODES = ("human", "ansi")
-# Blocks of Game.observation_tensor that count rather than flag: no small
-# bound holds for every rule set, so their bound is float32's largest value.
-_UNBOUNDED_BLOCKS = ("bombs", "multiplier")
 
 
 def observation_high() -> np.ndarray:
     """The largest value of each entry of ``Game.observation_tensor`` (the
-    observation space's upper bounds): 1 for the one-hots and card planes
-    (a hand holds one W at most), float32's largest for the counts."""
-    high = np.ones(OBSERVATION_SIZE, dtype=OBSERVATION_DTYPE)
-    for name in _UNBOUNDED_BLOCKS:
-        block = OBSERVATION_LAYOUT[name]
-        high[block.offset:block.offset + block.size] = np.finfo(OBSERVATION_DTYPE).max
-    return high
+    observation space's upper bounds): a writable copy of
+    ``ddzfast.OBSERVATION_HIGH``."""
+    return OBSERVATION_HIGH.copy()
+
+
+def check_rules(rules):
+    """The environment's rule set. A laizi set must name its wild rank
+    ("laizi:7"): its action index depends on the wild rank, and an
+    environment's action space is fixed."""
+    r = get_rules(rules)
+    if r.laizi and r.wild_rank is None:
+        raise ValueError(
+            f"an environment needs a fixed action space, and a laizi rule set's "
+            f"actions depend on its wild rank: pass the wild rank, e.g. "
+            f"rules='laizi:7' or get_rules({r.name!r}).with_options(wild_rank='7') "
+            f"(every deal then has that wild rank); a wild rank drawn per deal is "
+            f"not supported")
+    return r
 
 
 def check_render_mode(render_mode) -> str | None:
@@ -59,7 +66,7 @@ class Table:
     """One deal at a time and everything the environments need of it."""
 
     def __init__(self, rules="classic", bidding=False, render_mode=None):
-        self.rules = get_rules(rules)
+        self.rules = check_rules(rules)
         if not isinstance(bidding, (bool, np.bool_)):
             raise TypeError(f"bidding must be True or False, not {bidding!r}")
         self.bidding = bool(bidding)
@@ -153,8 +160,11 @@ class Table:
         if self.game.phase == "bidding":
             return 0 if choice == 0 else self.move_count + int(choice) - 1
         if isinstance(choice, Move):
-            choice = np.array([(int(choice.cards), int(choice.kind), choice.rank,
-                                choice.length, choice.wild)], dtype=self._moves.dtype)[0]
+            # the lookup reads the identity only: wild and substitutes may be 0
+            row = np.zeros((), dtype=self._moves.dtype)
+            row["cards"], row["kind"], row["rank"], row["length"] = (
+                int(choice.cards), int(choice.kind), choice.rank, choice.length)
+            choice = row
         return int(action_index(np.array([choice], dtype=self._moves.dtype),
                                 self.rules)[0])
 
