@@ -2,7 +2,9 @@
 every rule set, leading and following, legal_action_indices, the _into forms,
 the batches and the Numba forms equal the action index computed in Python
 from the action table's sorted keys (features._keys + searchsorted, which
-does not use the core's hash); bad buffers raise."""
+does not use the core's hash); bad buffers raise. laizi: the same on random
+positions with one to four laizi of several wild ranks (a table per wild
+rank); a laizi set without its wild rank is a ValueError everywhere."""
 import random
 
 import numpy as np
@@ -17,6 +19,10 @@ from ddzfast import (MOVE_DTYPE, Hand, IllegalMoveError, InvalidCardsError,
 from ddzfast.features import _action_table, _keys
 from helpers import DECKS, RULE_NAMES
 
+# laizi with a fixed wild rank: the low and high ends and one between
+LAIZI_NAMES = ("laizi:3", "laizi:7", "laizi:2")
+ACTION_RULES = RULE_NAMES + LAIZI_NAMES
+
 
 def reference_indices(moves, rules) -> np.ndarray:
     keys = _action_table(rules)[1]
@@ -27,19 +33,36 @@ def reference_indices(moves, rules) -> np.ndarray:
 
 
 def positions(rules, n, seed):
-    """(hand, last) pairs: hands of 1..21 cards (20 in classic), last None
-    (leading) or a non-pass move of another hand of the same deck."""
+    """(hand, last) pairs: hands of 1..21 cards (20 in classic and laizi),
+    last None (leading) or a non-pass move of another hand of the same deck.
+    laizi: every hand holds one to four laizi (cards of the wild rank)."""
     rng = random.Random(seed)
-    deck = list(DECKS[rules].replace(" ", ""))
-    top = 21 if ddzfast.get_rules(rules).wildcard else 20
+    r = ddzfast.get_rules(rules)
+    top = 21 if r.wildcard else 20
     out = []
+    if r.laizi:
+        wild = ddzfast.CARD_CHARS[r.wild_rank]
+        rest = [c for c in DECKS["classic"].replace(" ", "") if c != wild]
+    else:
+        deck = list(DECKS[rules].replace(" ", ""))
     for i in range(n):
-        rng.shuffle(deck)
-        size = rng.choice([1, 2, 5, 10, 17, top, top])
-        hand = Hand("".join(deck[:size]))
+        if r.laizi:
+            k = 1 + i % 4
+            rng.shuffle(rest)
+            deck = [wild] * k + rest
+            size = max(k, rng.choice([1, 2, 5, 10, 14, 17, top, top]))
+            others = [wild] * (4 - k) + rest[size - k:]
+            rng.shuffle(others)
+            hand = Hand("".join(deck[:size]))
+            other_cards = others[:17]
+        else:
+            rng.shuffle(deck)
+            size = rng.choice([1, 2, 5, 10, 17, top, top])
+            hand = Hand("".join(deck[:size]))
+            other_cards = deck[size:size + 17]
         last = None
         if i % 2:
-            other = legal_moves(Hand("".join(deck[size:size + 17])), None, rules)
+            other = legal_moves(Hand("".join(other_cards)), None, rules)
             last = other[rng.randrange(len(other))]
         out.append((hand, last))
     return out
@@ -49,17 +72,19 @@ def last_rows(pos):
     rows = np.zeros(len(pos), dtype=MOVE_DTYPE)
     for i, (_, last) in enumerate(pos):
         if last is not None:
-            rows[i] = (int(last.cards), int(last.kind), last.rank, last.length, last.wild)
+            rows[i]["cards"], rows[i]["kind"] = int(last.cards), int(last.kind)
+            rows[i]["rank"], rows[i]["length"] = last.rank, last.length
+            rows[i]["wild"] = last.wild
     return rows
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", ACTION_RULES)
 def test_indices_and_masks_equal_python_reference(rules):
     count = action_count(rules)
     assert count == len(action_moves(rules))
     mask = np.zeros(count, dtype=bool)
     buf = np.full(count, -1, dtype=np.int32)
-    for hand, last in positions(rules, 400, RULE_NAMES.index(rules)):
+    for hand, last in positions(rules, 400, ACTION_RULES.index(rules)):
         ml = legal_moves(hand, last, rules)
         want = reference_indices(ml, rules)
         got = legal_action_indices(hand, last, rules)
@@ -80,10 +105,10 @@ def test_indices_and_masks_equal_python_reference(rules):
             assert np.array_equal(other, mask.astype(dtype))
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", ACTION_RULES)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_batches_agree(rules, threads):
-    pos = positions(rules, 120, 100 + RULE_NAMES.index(rules))
+    pos = positions(rules, 120, 100 + ACTION_RULES.index(rules))
     hands = np.array([int(h) for h, _ in pos], dtype=np.uint64)
     lasts = last_rows(pos)
     offsets, indices = legal_action_indices_batch(hands, lasts, rules, threads=threads)
@@ -105,7 +130,7 @@ def test_batches_agree(rules, threads):
 def test_numba_forms_agree():
     pytest.importorskip("numba")
     from ddzfast import numba as dn
-    for rules in RULE_NAMES:
+    for rules in ACTION_RULES:
         r, a = dn.rules_handle(rules), dn.actions_handle(rules)
         assert dn.check_actions_handle(a) == a
         mask = np.zeros(action_count(rules), dtype=np.bool_)
@@ -182,17 +207,22 @@ def Move_pass():
     return ddzfast.Move("PASS", 0, 0, 0)
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_NAMES + ("laizi", "laizi:7"))
 def test_game_action_methods(rules):
     """Game.legal_action_mask / legal_action_indices equal the reference on
     every position of random deals; play_action(i) plays action_moves[i]
-    exactly as play does."""
-    rng = random.Random(300 + RULE_NAMES.index(rules))
-    moves = action_moves(rules)
-    out = np.zeros(action_count(rules), dtype=np.uint8)
+    exactly as play does. "laizi" draws a wild rank per deal: the Game's
+    actions are those of its ranked rule set (game.rules)."""
+    rng = random.Random(300 + len(rules))
     for k in range(8):
         game = ddzfast.Game(rules, seed=k, bidding=True)
         twin = ddzfast.Game(rules, seed=k, bidding=True)
+        if rules.startswith("laizi"):
+            assert game.rules.wild_rank is not None
+            assert rules == "laizi" or game.rules.wild_rank == 4
+        rules_k = game.rules
+        moves = action_moves(rules_k)
+        out = np.zeros(action_count(rules_k), dtype=np.uint8)
         assert not game.legal_action_mask().any()          # bidding
         assert len(game.legal_action_indices()) == 0
         while game.phase == "bidding":
@@ -200,7 +230,7 @@ def test_game_action_methods(rules):
             game.bid(b)
             twin.bid(b)
         while not game.done:
-            want = reference_indices(game.legal_moves(), rules)
+            want = reference_indices(game.legal_moves(), rules_k)
             assert np.array_equal(game.legal_action_indices(), want)
             assert game.legal_action_mask(out) is out
             assert np.array_equal(np.flatnonzero(out), np.unique(want))
@@ -208,6 +238,7 @@ def test_game_action_methods(rules):
             game.play_action(a)
             twin.play(moves[a])
             assert game.history == twin.history
+            assert game.history[-1][1].substitutes == twin.history[-1][1].substitutes
         assert game.result == twin.result
         game.undo()
         assert game.history == twin.history[:-1]
@@ -232,3 +263,39 @@ def test_play_action_errors():
         game.play_action(next(iter(held)), seat=1)
     with pytest.raises(ValueError):
         game.legal_action_mask(np.zeros(10, bool))
+
+
+def test_laizi_without_wild_rank_raises():
+    """Every action function names the fix for a laizi set without its rank."""
+    lz = ddzfast.get_rules("laizi")
+    hand = Hand("3777")
+    calls = [
+        lambda: action_count("laizi"),
+        lambda: action_moves(lz),
+        lambda: action_index(legal_moves(hand, None, "laizi:7"), "laizi"),
+        lambda: legal_action_indices(hand, None, "laizi"),
+        lambda: legal_action_indices_into(hand, None, "laizi", np.zeros(100, np.int32)),
+        lambda: legal_action_mask_into(hand, None, "laizi", np.zeros(100, bool)),
+        lambda: legal_action_indices_batch([int(hand)], None, "laizi"),
+        lambda: legal_action_mask_batch([int(hand)], None, lz),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match="wild rank"):
+            call()
+
+
+def test_laizi_tables_differ_per_wild_rank():
+    """Each wild rank has its own table (1.05 million actions for 7..T, up
+    to 2.07 million for 2); a move of one rank's readings is no action of
+    another's."""
+    counts = {name: action_count(name) for name in LAIZI_NAMES}
+    assert counts["laizi:7"] == 1_053_252 and counts["laizi:2"] == 2_068_438, counts
+    assert 1_000_000 <= counts["laizi:3"] <= 2_068_438
+    assert action_count("laizi:7") == action_count(
+        ddzfast.get_rules("laizi").with_options(wild_rank="7"))
+    moves = legal_moves(Hand("3777"), None, "laizi:7")
+    sub = moves.array[[int(m.substitutes) != 0 for m in moves]]
+    assert len(sub)
+    with pytest.raises(IllegalMoveError):
+        action_index(sub, "laizi:3")
+    assert (action_index(sub, "laizi:7") > 0).all()

@@ -1,7 +1,9 @@
 """Observation tensors (issue 9, part 2): every block of
 Game.observation_tensor checked against values computed here, independently,
 from the Game's public attributes, over random deals in every rule set and
-every phase; the batched form agrees; the layout is the documented one."""
+every phase (laizi included: the wild_rank block and, in move encodings,
+what the laizi stand for); the batched form agrees; the layout is the
+documented one."""
 import math
 import random
 
@@ -9,22 +11,30 @@ import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import (HISTORY_MOVES, OBSERVATION_DTYPE, OBSERVATION_LAYOUT,
-                     OBSERVATION_SIZE, Game, MoveKind, observation_tensors)
+from ddzfast import (HISTORY_MOVES, OBSERVATION_DTYPE, OBSERVATION_HIGH,
+                     OBSERVATION_LAYOUT, OBSERVATION_SIZE, Game, MoveKind,
+                     observation_tensors)
 from ddzfast.constants import CARD_LIMITS, WILD_NONE
 from helpers import RULE_NAMES
+
+# the three rule sets with a W, and laizi with its wild rank drawn per deal
+OBS_RULES = RULE_NAMES + ("laizi",)
+NKINDS = len(MoveKind)
+MOVE_SIZE = 61 + 16 + NKINDS          # 98: cards, what wildcards stand for, kind
 
 EXPECTED_LAYOUT = [  # name, offset, size: the documented layout, frozen
     ("seat", 0, 3), ("phase", 3, 3), ("to_move", 6, 3), ("hand", 9, 61),
     ("unseen", 70, 61), ("played", 131, 183), ("cards_left", 314, 66),
     ("landlord", 380, 3), ("bids", 383, 15), ("base", 398, 4), ("kitty", 402, 61),
-    ("kitty_shown", 463, 1), ("last_move", 464, 96), ("last_seat", 560, 3),
-    ("bombs", 563, 1), ("multiplier", 564, 1), ("history", 565, 15 * 99)]
+    ("kitty_shown", 463, 1), ("last_move", 464, 98), ("last_seat", 562, 3),
+    ("bombs", 565, 1), ("multiplier", 566, 1), ("history", 567, 15 * 101),
+    ("wild_rank", 2082, 13)]
 
 
 def test_layout_is_documented_and_contiguous():
     assert [(n, b.offset, b.size) for n, b in OBSERVATION_LAYOUT.items()] == EXPECTED_LAYOUT
-    assert OBSERVATION_SIZE == 2050 and OBSERVATION_DTYPE == np.float32
+    assert OBSERVATION_SIZE == 2095 and OBSERVATION_DTYPE == np.float32
+    assert MOVE_SIZE == 98
     end = 0
     for name, block in OBSERVATION_LAYOUT.items():
         assert block.offset == end and block.size == math.prod(block.shape)
@@ -50,10 +60,12 @@ def cards_vec(hand) -> np.ndarray:
 
 
 def move_vec(move) -> np.ndarray:
-    v = np.zeros(96, np.float32)
+    v = np.zeros(MOVE_SIZE, np.float32)
     v[:61] = cards_vec(move.cards)
     if move.wild != WILD_NONE:
         v[61 + move.wild] = 1
+    # laizi: how many laizi stand for each rank 3..2
+    v[61:61 + 13] += np.float32(move.substitutes.counts[:13])
     v[77 + int(move.kind)] = 1
     return v
 
@@ -78,10 +90,10 @@ def expected(game: Game, seat: int) -> dict:
     unseen_bits = sum(c << (4 * i) for i, c in enumerate(unseen))
     bids = {s: b for s, b in game.bids}
     bidding = game.phase == "bidding"
-    hist = np.zeros((HISTORY_MOVES, 99), np.float32)
+    hist = np.zeros((HISTORY_MOVES, MOVE_SIZE + 3), np.float32)
     for k, (s, mv) in enumerate(reversed(history[-HISTORY_MOVES:])):
-        hist[k, :96] = move_vec(mv)
-        hist[k, 96 + rel(s)] = 1
+        hist[k, :MOVE_SIZE] = move_vec(mv)
+        hist[k, MOVE_SIZE + rel(s)] = 1
     return {
         "seat": one_hot(3, seat),
         "phase": one_hot(3, ("bidding", "play", "done").index(game.phase)),
@@ -97,13 +109,14 @@ def expected(game: Game, seat: int) -> dict:
         "base": one_hot(4, game.base),
         "kitty": np.zeros(61, np.float32) if bidding else cards_vec(game.kitty),
         "kitty_shown": np.float32([0 if bidding else 1]),
-        "last_move": (np.zeros(96, np.float32) if game.last_move is None
+        "last_move": (np.zeros(MOVE_SIZE, np.float32) if game.last_move is None
                       else move_vec(game.last_move)),
         "last_seat": one_hot(3, None if game.last_seat is None else rel(game.last_seat)),
         "bombs": np.float32([sum(1 for _, mv in history
                                  if game.rules.tier(mv.kind) > 0)]),
         "multiplier": np.float32([math.log2(game.multiplier)]),
         "history": hist.reshape(-1),
+        "wild_rank": one_hot(13, game.wild_rank),
     }
 
 
@@ -113,6 +126,7 @@ def check(game: Game, seat: int, tensor: np.ndarray) -> None:
     for name, block in OBSERVATION_LAYOUT.items():
         got = tensor[block.offset:block.offset + block.size]
         assert np.array_equal(got, want[name]), (name, game, seat)
+    assert (tensor >= 0).all() and (tensor <= OBSERVATION_HIGH).all()
 
 
 def random_games(rules, n, rng):
@@ -131,9 +145,9 @@ def random_games(rules, n, rng):
         yield game
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", OBS_RULES)
 def test_blocks_match_public_attributes(rules):
-    rng = random.Random(RULE_NAMES.index(rules))
+    rng = random.Random(OBS_RULES.index(rules))
     seen_phases = set()
     for game in random_games(rules, 60, rng):
         seen_phases.add(game.phase)
@@ -145,7 +159,37 @@ def test_blocks_match_public_attributes(rules):
     assert seen_phases == {"bidding", "play", "done"}
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_laizi_observations_show_the_wild_rank_and_substitutes():
+    """Every wild rank shows in the wild_rank block (from bidding on), and a
+    laizi move's substitutes reach last_move and history."""
+    block = OBSERVATION_LAYOUT["wild_rank"]
+    ranks = set()
+    for seed in range(60):
+        game = Game("laizi", seed=seed, bidding=True)
+        t = game.observation_tensor(0)
+        assert game.wild_rank is not None
+        assert np.flatnonzero(t[block.offset:block.offset + block.size]).tolist() == \
+            [game.wild_rank]
+        ranks.add(game.wild_rank)
+    assert len(ranks) >= 10
+    # a fixed wild rank: "laizi:7" leads PAIR 37 (7 as 3)
+    game = Game.from_position(["37", "44", "55"], landlord=0, rules="laizi:7")
+    move = next(m for m in game.legal_moves() if int(m.substitutes))
+    assert str(move) == "PAIR 37 (7 as 3)"
+    game.play(move)
+    t = game.observation_tensor(1)
+    last = OBSERVATION_LAYOUT["last_move"].offset
+    hist = OBSERVATION_LAYOUT["history"].offset
+    for start in (last, hist):
+        assert t[start + 61:start + 77].tolist() == [1.0] + [0.0] * 15
+    check(game, 1, t)
+    assert t[block.offset + 4] == 1           # '7' is index 4
+    # classic: the block stays zero
+    t = Game("classic", seed=1).observation_tensor(0)
+    assert not t[block.offset:].any()
+
+
+@pytest.mark.parametrize("rules", OBS_RULES)
 def test_batch_agrees(rules):
     rng = random.Random(7)
     games = [g for g in random_games(rules, 20, rng) if not g.done]
