@@ -18,14 +18,17 @@ from ddzfast.env import gym_env  # noqa: E402
 
 from helpers import RULE_NAMES  # noqa: E402
 
+ENV_RULES = RULE_NAMES + ("laizi:7",)      # laizi: with a fixed wild rank
+
 
 @pytest.mark.parametrize("rules, seat, bidding", [
-    ("classic", 0, False), ("classic", 2, True), ("biegang", 1, False), ("super", 2, False)])
+    ("classic", 0, False), ("classic", 2, True), ("biegang", 1, False), ("super", 2, False),
+    ("laizi:7", 1, True)])
 def test_check_env(rules, seat, bidding):
     check_env(gym_env(rules, seat, bidding=bidding), skip_render_check=True)
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", ENV_RULES)
 @pytest.mark.parametrize("seat", [0, 1, 2])
 def test_deals_equal_the_engines_simulation(rules, seat):
     # the learner plays what the opponents' policy would: every deal of the
@@ -50,7 +53,7 @@ def test_deals_equal_the_engines_simulation(rules, seat):
         np.testing.assert_array_equal(rewards, rows["scores"][:, seat])
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", ENV_RULES)
 def test_random_masked_episodes_score_as_game_result(rules):
     rng = np.random.default_rng(5)
     moves = action_moves(rules)
@@ -152,6 +155,15 @@ def test_illegal_action_ends_the_episode():
 def test_bad_arguments(kwargs, error):
     with pytest.raises(error):
         gym_env(**kwargs)
+
+
+def test_laizi_needs_a_wild_rank():
+    with pytest.raises(ValueError, match="laizi:7"):
+        gym_env("laizi")
+    env = gym_env("laizi:2", 0, "random")
+    assert env.action_space.n == action_count("laizi:2")
+    obs, _ = env.reset(seed=4)
+    assert env.game.wild_rank == 12 and env.observation_space.contains(obs)
 
 
 def test_step_before_reset():

@@ -22,6 +22,10 @@ from ddzfast.features import decode_hands  # noqa: E402
 
 from helpers import RULE_NAMES  # noqa: E402
 
+# laizi with a fixed wild rank: an environment's action space is fixed, and
+# laizi's action index depends on the wild rank
+ENV_RULES = RULE_NAMES + ("laizi:7",)
+
 PLAYERS = ("player_0", "player_1", "player_2")
 _hand = OBSERVATION_LAYOUT["hand"]
 HAND = slice(_hand.offset, _hand.offset + _hand.size)
@@ -35,7 +39,7 @@ pytestmark = [
 ]
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", ENV_RULES)
 @pytest.mark.parametrize("bidding", [False, True])
 def test_pettingzoo_api_test(rules, bidding):
     api_test(doudizhu_v0.env(rules, bidding), num_cycles=150)
@@ -82,7 +86,7 @@ def _play_policy_deals(rules, bidding, policy, seed, deals):
     return np.array(out)
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", ENV_RULES)
 @pytest.mark.parametrize("bidding", [False, True])
 def test_deals_equal_the_engines_simulation(rules, bidding):
     # Deal i after reset(seed=s) is simulate's deal i of the run seeded s:
@@ -95,7 +99,7 @@ def test_deals_equal_the_engines_simulation(rules, bidding):
         np.testing.assert_array_equal(rewards, rows["scores"])
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", ENV_RULES)
 def test_random_episodes_score_as_game_result(rules):
     rng = np.random.default_rng(3)
     moves = action_moves(rules)
@@ -229,6 +233,23 @@ def test_bad_arguments(bad, error):
         doudizhu_v0.env(**bad)
     with pytest.raises(error):
         doudizhu_v0.raw_env(**bad)
+
+
+def test_laizi_needs_a_wild_rank():
+    for make in (doudizhu_v0.env, doudizhu_v0.raw_env):
+        with pytest.raises(ValueError, match="laizi:7"):
+            make("laizi")
+        with pytest.raises(ValueError, match="wild rank"):
+            make(ddzfast.get_rules("laizi"), bidding=True)
+    e = doudizhu_v0.raw_env(ddzfast.get_rules("laizi").with_options(wild_rank="K"))
+    assert e.action_space("player_0").n == action_count("laizi:K")
+    for seed in range(3):
+        e.reset(seed=seed)
+        assert e.game.wild_rank == 10                       # every deal: K
+        obs = e.observe("player_0")
+        block = OBSERVATION_LAYOUT["wild_rank"]
+        assert obs["observation"][block.offset + 10] == 1
+        assert e.observation_space("player_0")["observation"].contains(obs["observation"])
 
 
 def test_bad_seed():
