@@ -316,3 +316,20 @@ def test_env_accepts_any_card_order_and_finishes():
     assert info == {}
     with pytest.raises(RuntimeError):
         env.step([])
+
+
+def test_laizi_moves_are_rejected():
+    """DouZero plays the classic rules: to_douzero rejects laizi moves and
+    laizi MoveLists (their cards would read as another move) but converts a
+    laizi move's cards, a Hand."""
+    moves = ddzfast.legal_moves(ddzfast.Hand("3777"), None, "laizi:7")
+    with pytest.raises(ValueError, match="classic"):
+        cdz.to_douzero(moves)
+    soft = next(m for m in moves if m.kind == ddzfast.MoveKind.SOFT_BOMB)
+    with pytest.raises(ValueError, match="laizi move"):
+        cdz.to_douzero(soft)
+    with pytest.raises(ValueError, match="laizi move"):
+        cdz.to_douzero(moves.array)
+    with pytest.raises(ValueError, match="laizi move"):
+        cdz.to_douzero([moves[0], soft])
+    assert cdz.to_douzero(soft.cards) == [3, 7, 7, 7]

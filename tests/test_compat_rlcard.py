@@ -197,3 +197,26 @@ def test_missing_rlcard_says_what_to_install(monkeypatch):
     monkeypatch.setattr(rl.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ImportError, match=r'pip install "ddzfast\[rlcard\]"'):
         rl._read_action_list()
+
+
+def test_laizi_moves_are_rejected():
+    """RLCard plays the classic rules: a laizi move (a laizi kind, or laizi
+    standing for another rank) and a MoveList of a laizi rule set are a
+    ValueError saying so; a laizi hand's moves that are classic moves are
+    not looked at one by one."""
+    moves = ddzfast.legal_moves(ddzfast.Hand("3777"), None, "laizi:7")
+    with pytest.raises(ValueError, match="classic"):
+        rl.to_rlcard(moves)
+    for m in moves:
+        if int(m.substitutes) or m.kind in (MoveKind.SOFT_BOMB, MoveKind.LAIZI_BOMB):
+            with pytest.raises(ValueError, match="laizi move"):
+                rl.to_rlcard(m)
+    rows = moves.array
+    with pytest.raises(ValueError, match=r"moves\[2\].*laizi move"):
+        rl.to_rlcard(rows)
+    # PAIR 77 reads alike in both: the classic id
+    pair = next(m for m in moves if str(m) == "PAIR 77")
+    assert rl.to_rlcard(pair) == rl.to_rlcard(Move("PAIR", 4, 1, "77", rules="classic"))
+    game = ddzfast.Game("laizi", seed=2, bidding=False)
+    with pytest.raises(ValueError, match="classic"):
+        rl.from_rlcard(0, game.legal_moves())

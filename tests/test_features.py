@@ -78,3 +78,39 @@ def test_action_index_rejects_foreign_moves():
     wild = legal_moves("333W", None, "super").array
     with pytest.raises(ValueError, match="not an action of 'classic'"):
         action_index(wild, "classic")
+
+
+def test_encode_moves_laizi_substitutes():
+    """laizi moves play no W: the 16 wildcard columns hold how many laizi
+    stand for each rank 3..2 (Move.substitutes), computed here from the
+    Moves; decode_hands gives back the physical cards."""
+    from ddzfast.features import MOVE_FEATURES, decode_hands, encode_moves
+    for name, hand in (("laizi:7", "3777"), ("laizi:7", "345677789TJ"),
+                       ("laizi:3", "3333456"), ("laizi:2", "22223344KK")):
+        moves = ddzfast.legal_moves(ddzfast.Hand(hand), None, name)
+        enc = encode_moves(moves)
+        assert enc.shape == (len(moves), MOVE_FEATURES)
+        for m, row in zip(moves, enc):
+            want = np.zeros(16, np.uint8)
+            want[:13] = m.substitutes.counts[:13]
+            assert np.array_equal(row[61:], want), (m, row[61:])
+        assert any(row[61:].max() > 1 for row in enc) or hand == "3333456"
+        assert np.array_equal(decode_hands(enc), moves.array["cards"])
+        assert np.array_equal(encode_moves(moves.array, name), enc)
+    moves = ddzfast.legal_moves(ddzfast.Hand("3777"), None, "laizi:7")
+    with pytest.raises(ddzfast.IllegalMoveError, match="laizi:<wild rank>"):
+        encode_moves(moves.array)                       # no rule set to read them
+    bad = moves.array.copy()
+    i = int(np.flatnonzero(bad["substitutes"])[0])
+    bad["substitutes"][i] = 0
+    with pytest.raises(ddzfast.IllegalMoveError, match="substitutes"):
+        encode_moves(bad, "laizi:7")
+    enc = encode_moves(moves)
+    broken = enc.copy()
+    broken[i, 61 + 13] = 1                              # a joker substitute: impossible
+    with pytest.raises(ValueError, match=rf"features\[{i}\]"):
+        decode_hands(broken)
+    broken = enc.copy()
+    broken[i, 61] = 5                                   # more laizi than a rank takes
+    with pytest.raises(ValueError, match=rf"features\[{i}\]"):
+        decode_hands(broken)

@@ -194,8 +194,15 @@ def test_decode_hands_rejects_wrong_shapes():
 def test_decode_hands_move_features_check_the_wild_one_hot():
     f = encode_moves(legal_moves("33W", None, "super"))
     assert np.array_equal(decode_hands(f), legal_moves("33W", None, "super").array["cards"])
+    for col in (13, 14, 15):                   # a W one-hot without W played
+        g = f.copy()
+        g[0, 61 + col] = 1
+        with pytest.raises(ValueError, match="no encoding"):
+            decode_hands(g)
+    # columns 0..12 without W count laizi substitutes (encode_moves): more of
+    # them than the cards of any other rank hold is no laizi move either
     g = f.copy()
-    g[0, 61 + 3] = 1                           # a one-hot without W played
+    g[0, 61 + 3] = 2
     with pytest.raises(ValueError, match="no encoding"):
         decode_hands(g)
     assert np.array_equal(decode_hands(f.astype(np.float32)), decode_hands(f))

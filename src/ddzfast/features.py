@@ -290,9 +290,10 @@ def decode_hands(features) -> np.ndarray:
     ``encode_moves`` rows (N, 77) (for moves: the physical cards played).
     Every value must be 0 or 1 (0..4 in the substitute columns of a move
     without W), and the rows a pattern an encoding can produce (each card's
-    plane column filled from row 0 down, jokers in row 0 only, for moves a W
-    one-hot exactly when W is played); anything else is a ValueError naming
-    the first bad row."""
+    plane column filled from row 0 down, jokers in row 0 only; for moves a W
+    one-hot exactly when W is played, else substitute counts of ranks 3..2
+    that the cards of another rank can play); anything else is a ValueError
+    naming the first bad row."""
     f = np.asarray(features)
     if f.dtype.kind not in "biuf":
         raise TypeError(f"features must be numeric, not {f.dtype}")
@@ -324,6 +325,11 @@ def decode_hands(features) -> np.ndarray:
         plays_w = f[:, 60] == 1
         bad |= plays_w & ((wild > 1).any(axis=1) | (wild.sum(axis=1) != 1))
         bad |= ~plays_w & (wild[:, _RANKS:] != 0).any(axis=1)
+        # the laizi are cards of one rank (the wild rank), which stands for
+        # others, not itself: some rank without substitutes holds them all
+        subs = wild[:, :_RANKS].astype(np.int64)
+        held = planes[:, :, :_RANKS].sum(axis=1) * (subs == 0)
+        bad |= ~plays_w & (subs.sum(axis=1) > held.max(axis=1))
     if bad.any():
         i = int(np.argmax(bad))
         raise ValueError(f"features[{i}] is no encoding of a hand or move: a plane "

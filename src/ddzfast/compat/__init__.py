@@ -28,7 +28,7 @@ def _reject_laizi(moves, target: str) -> None:
     if isinstance(moves, Move):
         if int(moves.kind) in laizi_kinds or int(moves.substitutes):
             raise ValueError(f"{moves} is a laizi move: {target} plays the classic "
-                             f"rules (pass move.cards for its physical cards)")
+                             f"rules")
         return
     if isinstance(moves, np.ndarray) and moves.dtype.names is not None \
             and "substitutes" in moves.dtype.names:

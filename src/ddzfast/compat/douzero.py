@@ -110,6 +110,7 @@ def to_douzero(cards: Any) -> Union[list[int], list[list[int]]]:
 
 def _packed(cards: Any) -> int:
     if isinstance(cards, Move):
+        _reject_laizi(cards, "DouZero")
         return int(cards.cards)
     return int(Hand(cards, "classic"))
 
