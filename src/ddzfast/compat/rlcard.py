@@ -150,8 +150,7 @@ def unmappable_moves() -> np.ndarray:
 def _rows(moves) -> tuple[np.ndarray, bool]:
     """MOVE_DTYPE rows of ``moves`` and whether one move was given."""
     if isinstance(moves, Move):
-        return np.array([(int(moves.cards), int(moves.kind), moves.rank, moves.length,
-                          moves.wild)], dtype=MOVE_DTYPE), True
+        return moves.array, True
     if isinstance(moves, MoveList):
         return moves.array, False
     arr = np.asarray(moves)

@@ -153,8 +153,7 @@ class Table:
         if self.game.phase == "bidding":
             return 0 if choice == 0 else self.move_count + int(choice) - 1
         if isinstance(choice, Move):
-            choice = np.array([(int(choice.cards), int(choice.kind), choice.rank,
-                                choice.length, choice.wild)], dtype=self._moves.dtype)[0]
+            choice = choice.array[0]
         return int(action_index(np.array([choice], dtype=self._moves.dtype),
                                 self.rules)[0])
 
