@@ -72,9 +72,7 @@ def last_rows(pos):
     rows = np.zeros(len(pos), dtype=MOVE_DTYPE)
     for i, (_, last) in enumerate(pos):
         if last is not None:
-            rows[i]["cards"], rows[i]["kind"] = int(last.cards), int(last.kind)
-            rows[i]["rank"], rows[i]["length"] = last.rank, last.length
-            rows[i]["wild"] = last.wild
+            rows[i] = last.array[0]
     return rows
 
 

@@ -239,3 +239,20 @@ def test_classify_play_and_beats():
         play("3333", Move.parse("ROCKET/X/1/XD"))
     with pytest.raises(ValueError, match="not all of its cards"):
         play("33", "333")
+
+
+def test_move_array_is_the_row_the_core_writes():
+    # Code that turned a Move into a row by hand broke when MOVE_DTYPE gained
+    # `substitutes`; Move.array is the one conversion.
+    import ddzfast
+    for hand, rules in (("33445", "classic"), ("333W", "biegang"), ("3777", "laizi:7")):
+        moves = ddzfast.legal_moves(hand, None, rules)
+        for i, m in enumerate(moves):
+            row = m.array
+            assert row.dtype == ddzfast.MOVE_DTYPE and row.shape == (1,)
+            assert not row.flags.writeable
+            assert row.tobytes() == moves.array[i:i + 1].tobytes()
+    m = ddzfast.Move.parse("TRIPLE_SINGLE/4/1/3777", "laizi:7")
+    assert int(m.array["substitutes"][0]) != 0
+    assert ddzfast.action_index(ddzfast.Move.parse("PAIR/3/1/33"), "classic").tolist() == [
+        int(ddzfast.action_index(ddzfast.legal_moves("33").array[1:2], "classic")[0])]

@@ -665,6 +665,16 @@ cdef class Move:
         return _hand(_substitute_bits(self.m.reserved))
 
     @property
+    def array(self):
+        """The move as a one-row, read-only ``MOVE_DTYPE`` array, byte for byte
+        as the core writes it (like ``MoveList.array``): for the functions
+        that take rows (``action_index``, ``encode_moves``, ...)."""
+        arr = np.zeros(1, dtype=MOVE_DTYPE)
+        (<ddz_move*>cnp.PyArray_DATA(arr))[0] = self.m
+        arr.flags.writeable = False
+        return arr
+
+    @property
     def identity(self):
         """(kind, rank, length, packed cards): what makes two moves the same."""
         return (self.m.kind, self.m.rank, self.m.length, self.m.cards)

@@ -151,10 +151,7 @@ def unmappable_moves() -> np.ndarray:
 def _rows(moves) -> tuple[np.ndarray, bool]:
     """MOVE_DTYPE rows of ``moves`` and whether one move was given."""
     if isinstance(moves, Move):
-        row = np.zeros(1, dtype=MOVE_DTYPE)
-        row["cards"], row["kind"], row["rank"], row["length"], row["wild"] = (
-            int(moves.cards), int(moves.kind), moves.rank, moves.length, moves.wild)
-        return row, True
+        return moves.array, True
     if isinstance(moves, MoveList):
         return moves.array, False
     arr = np.asarray(moves)

@@ -160,11 +160,7 @@ class Table:
         if self.game.phase == "bidding":
             return 0 if choice == 0 else self.move_count + int(choice) - 1
         if isinstance(choice, Move):
-            # the lookup reads the identity only: wild and substitutes may be 0
-            row = np.zeros((), dtype=self._moves.dtype)
-            row["cards"], row["kind"], row["rank"], row["length"] = (
-                int(choice.cards), int(choice.kind), choice.rank, choice.length)
-            choice = row
+            choice = choice.array[0]
         return int(action_index(np.array([choice], dtype=self._moves.dtype),
                                 self.rules)[0])
 
