@@ -116,15 +116,7 @@ class DoudizhuGymEnv(gymnasium.Env):
         return self.table.action_of(choice)
 
     def render(self):
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode: pass "
-                                  "render_mode='human' or 'ansi' to gym_env")
-            return None
-        text = self.table.render_text()
-        if self.render_mode == "ansi":
-            return text
-        print(text, end="")
-        return None
+        return self.table.render("gym_env")
 
 
 def _seat_policies(opponents, seat: int) -> tuple:

@@ -254,3 +254,18 @@ class Table:
             text += hand_line(PLAYERS[seat], self.game.hands[seat], self.game.last_move)
         return text
 
+    def render(self, where: str):
+        """An environment's ``render()``: print the text (``"human"``),
+        return it (``"ansi"``), or warn that no render mode was given
+        (``where`` names the constructor to pass one to)."""
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() called without a render_mode: pass "
+                                  f"render_mode='human' or 'ansi' to {where}")
+            return None
+        text = self.render_text()
+        if self.render_mode == "ansi":
+            return text
+        print(text, end="")
+        return None
+

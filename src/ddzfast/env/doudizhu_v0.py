@@ -159,16 +159,7 @@ class raw_env(AECEnv):
             self.render()
 
     def render(self):
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("render() called without a render_mode: pass "
-                                  "render_mode='human' or 'ansi' to doudizhu_v0.env")
-            return None
-        text = self.table.render_text()
-        if self.render_mode == "ansi":
-            return text
-        print(text, end="")
-        return None
+        return self.table.render("doudizhu_v0.env")
 
     def close(self) -> None:
         pass
