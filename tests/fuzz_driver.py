@@ -3,7 +3,7 @@
     python tests/fuzz_driver.py GROUP SEED CALLS
 
 Makes CALLS random calls on the entry points of GROUP (core, game, features,
-numba, simulate, cli) and exits 0 when every call either returned or raised
+numba, simulate, cli, solve, learning) and exits 0 when every call either returned or raised
 an allowed error: ValueError or TypeError (IndexError for an index out of
 range; numba's compile-time TypingError for the Numba functions; SystemExit
 with status 2 from the command line's argument parser). Anything else prints
@@ -95,7 +95,8 @@ class Fuzzer:
     def rules(self):
         pick = self.rng.randrange(4)
         if pick <= 1:
-            return self.rng.choice(("classic", "biegang", "super"))
+            return self.rng.choice(("classic", "biegang", "super", "laizi:7", "laizi:2",
+                                    "laizi", "laizi:W", "laizi:77"))
         if pick == 2:
             return self.rules_object()
         return self.nasty()
@@ -441,7 +442,76 @@ def fuzz_solve(f: Fuzzer) -> None:
            seconds=r.choice([None, 0.5, f.nasty()]))
 
 
-GROUPS = {"core": fuzz_core, "game": fuzz_game, "features": fuzz_features,
+def fuzz_learning(f: Fuzzer) -> None:
+    # action indices and masks, observation tensors, DouZero's environment
+    from ddzfast.compat import douzero
+    r = f.rng
+    pick = r.randrange(9)
+    rules = r.choice(("classic", "biegang", "super", "laizi:7")) if r.random() < 0.8 \
+        else f.rules()
+    last = f.move() if r.random() < 0.5 else None
+    if pick == 0:
+        f.call(ddzfast.legal_action_indices, f.hand(), last, rules)
+    elif pick == 1:
+        out = r.choice([np.empty(r.choice([0, 1, 8, 4096]), np.int32),
+                        np.empty(64, np.int64), np.empty(64, np.int32)[::2], f.nasty()])
+        f.call(ddzfast.legal_action_indices_into, f.hand(), last, rules, out)
+    elif pick == 2:
+        size = f.call(ddzfast.action_count, rules) or 16
+        out = r.choice([np.zeros(size, bool), np.zeros(size + r.choice([-1, 1]), bool),
+                        np.zeros(size, np.uint8), np.zeros(size, np.float32),
+                        np.zeros((2, size), bool), f.nasty()])
+        f.call(ddzfast.legal_action_mask_into, f.hand(), last, rules, out)
+    elif pick == 3:
+        hands = r.choice([[int(Hand(f.hand_text(False))) for _ in range(r.randint(0, 4))],
+                          f.nasty(), np.zeros((2, 2), np.uint64)])
+        f.call(r.choice([ddzfast.legal_action_indices_batch, ddzfast.legal_action_mask_batch]),
+               hands, None, rules, threads=r.choice([1, 2, f.nasty()]))
+    elif pick == 4:
+        game = f.call(Game, rules, r.getrandbits(32), r.choice([True, False]))
+        if game is None:
+            return
+        for _ in range(r.randint(0, 30)):
+            if game.done:
+                break
+            if game.phase == "bidding":
+                f.call(game.bid, r.choice(game.legal_bids()))
+            else:
+                idx = f.call(game.legal_action_indices)
+                if idx is not None and len(idx):
+                    f.call(game.play_action, int(idx[r.randrange(len(idx))]))
+        f.call(game.observation_tensor, f.seat(),
+               out=r.choice([None, np.zeros(ddzfast.OBSERVATION_SIZE, np.float32),
+                             np.zeros(3, np.float32), f.nasty()]))
+        f.call(game.legal_action_mask, out=r.choice([None, f.nasty()]))
+        f.call(game.play_action, r.choice([f.nasty(), -1, 0, 10 ** 9]), index_ok=True)
+        f.call(ddzfast.observation_tensors, r.choice([[game, game], [game], f.nasty()]),
+               r.choice([None, [0, 1], [5], f.nasty()]))
+    elif pick == 5:
+        f.call(douzero.to_douzero, r.choice([f.hand(), f.move(), f.nasty(),
+                                             [3, 3, 17], [99], [-1]]))
+    elif pick == 6:
+        f.call(douzero.from_douzero, r.choice([[3, 3, 17], [30, 20], [[3], [4, 4]],
+                                               [99], [3] * 5, f.nasty()]))
+    elif pick == 7:
+        f.call(douzero.legal_actions, r.choice([[3, 4, 5, 5, 17], [], f.nasty()]),
+               r.choice([(), [4], [4, 4], [99], f.nasty()]))
+    else:
+        env = douzero.Env(r.choice(["wp", "adp", "logadp"]))
+        np.random.seed(r.getrandbits(32))
+        obs = env.reset()
+        for _ in range(r.randint(0, 40)):
+            if obs is None:
+                break
+            legal = obs["legal_actions"]
+            action = legal[r.randrange(len(legal))] if r.random() < 0.9 else \
+                r.choice([[99], [3, 3, 3, 3, 3], f.nasty()])
+            step = f.call(env.step, action, extra=(ddzfast.IllegalMoveError,))
+            if step is not None:
+                obs = step[0]
+
+
+GROUPS = {"core": fuzz_core, "learning": fuzz_learning, "game": fuzz_game, "features": fuzz_features,
           "numba": fuzz_numba, "simulate": fuzz_simulate, "cli": fuzz_cli,
           "solve": fuzz_solve}
 
