@@ -72,10 +72,7 @@ def test_bench(benchmark, rules, size, mode, api):
         hands = np.array([h for _, h, _ in pos], dtype=np.uint64)
         lasts = None
         if mode == "follow":
-            lasts = np.zeros(len(pos), dtype=MOVE_DTYPE)
-            for i, (_, _, last) in enumerate(pos):
-                lasts[i] = (int(last.cards), int(last.kind), last.rank, last.length,
-                            last.wild)
+            lasts = np.concatenate([last.array for _, _, last in pos])
         if api == "mask_batch":
             out = np.zeros((len(pos), count), dtype=bool)
 
