@@ -256,17 +256,34 @@ ctypedef struct gen_t:
     int kicker_cards_from[17]
     # laizi (RULES.md section 8; only read when lz >= 0): the wild rank, the
     # laizi the hand holds, one laizi card packed; the main part being
-    # completed: its natural cards, its ranks (mask and count), the shape's
-    # q and kicker units
+    # completed: its ranks (mask and count), the shape's q and kicker units
     int lz
     int lw
     uint64_t lunit
-    int lnat
     unsigned int lmainmask
     int lnmain
     int lq
     int lkick_mode
     int lneed
+    # per hand: lnat_q[q] packs min(count, q) for each rank 3..2 but L (the
+    # natural cards a main rank takes); the natural ranks (jokers included,
+    # L not), a card of each packed and the hand's count
+    uint64_t lnat_q[5]
+    int lh_n
+    int lh_rank[16]
+    uint64_t lh_unit[16]
+    int lh_count[16]
+    # the natural kicker pool of those main ranks (_lz_pool): a card of each
+    # rank packed, the hand's count, the cards in pool[i:]
+    int lpool_n
+    uint64_t lpool_unit[16]
+    int lpool_count[16]
+    int lpool_from[17]
+    # the base main part and its moves, out[lbase:lbase + lbase_n], which
+    # the variants copy (_lz_variant)
+    uint64_t lbase_main
+    int lbase
+    int lbase_n
 
 
 cdef inline int _put(ddz_move* out, int n, int cap, uint64_t cards, int kind,
@@ -522,27 +539,50 @@ cdef void _gen_special(gen_t* g, const ddz_rules* rules, int kind, int rmin,
 # for j; a main rank L is q laizi as themselves), then the kickers from the
 # natural cards of the other ranks and the laizi left. Each identity comes
 # out once, by construction: no list of moves is searched for duplicates.
+#
+# For speed, the kickers of one set of main ranks are walked once: the main
+# part as natural as the hand allows (the base) gets every kicker choice,
+# and each variant with more laizi in its main part copies the base's moves
+# with its own main part swapped in, dropping those whose kickers need more
+# laizi than it leaves (or are all laizi when its main part is).
 
 cdef extern from *:
     """
-    /* ddz_store_move with `reserved` set (the laizi substitutes). */
-    static CYTHON_INLINE void ddz_store_move_subs(void* slot, uint64_t cards,
-                                                  int kind, int rank, int length,
-                                                  int wild, uint32_t subs) {
+    /* Bytes 8..15 of a ddz_move (kind, rank, length, wild, then the laizi
+       substitutes in `reserved`) as one word in memory order, so that a
+       move is two 8-byte stores (ddz_store_cards_meta) whatever the byte
+       order: built once per main part, not per move. */
+    static CYTHON_INLINE uint64_t ddz_meta_word(int kind, int rank, int length,
+                                                int wild, uint32_t subs) {
+        unsigned char b[8];
+        uint64_t m;
+        b[0] = (unsigned char)kind;
+        b[1] = (unsigned char)rank;
+        b[2] = (unsigned char)length;
+        b[3] = (unsigned char)wild;
+        memcpy(b + 4, &subs, 4);
+        memcpy(&m, b, 8);
+        return m;
+    }
+    static CYTHON_INLINE void ddz_store_cards_meta(void* slot, uint64_t cards,
+                                                   uint64_t meta) {
         unsigned char* p = (unsigned char*)slot;
-        uint8_t meta[4];
-        meta[0] = (uint8_t)kind;
-        meta[1] = (uint8_t)rank;
-        meta[2] = (uint8_t)length;
-        meta[3] = (uint8_t)wild;
         memcpy(p, &cards, 8);
-        memcpy(p + 8, meta, 4);
-        memcpy(p + 12, &subs, 4);
+        memcpy(p + 8, &meta, 8);
     }
     """
-    void _store_move_subs "ddz_store_move_subs"(ddz_move* slot, uint64_t cards, int kind,
-                                                int rank, int length, int wild,
-                                                uint32_t subs) noexcept nogil
+    uint64_t _meta_word "ddz_meta_word"(int kind, int rank, int length, int wild,
+                                        uint32_t subs) noexcept nogil
+    void _store_cm "ddz_store_cards_meta"(ddz_move* slot, uint64_t cards,
+                                          uint64_t meta) noexcept nogil
+
+
+cdef inline int _put_cm(ddz_move* out, int n, int cap, uint64_t cards,
+                        uint64_t meta) noexcept nogil:
+    # _put with the meta word ready (keep out, n and cap in locals, as there)
+    if n < cap:
+        _store_cm(out + n, cards, meta)
+    return n + 1
 
 
 cdef inline uint32_t _lz_sub(int rank, int d) noexcept nogil:
@@ -554,209 +594,285 @@ cdef inline uint32_t _lz_sub(int rank, int d) noexcept nogil:
 
 cdef inline void _lz_emit(gen_t* g, uint64_t cards, int kind, int rank, int length,
                           uint32_t subs) noexcept nogil:
-    if g.n < g.cap:
-        _store_move_subs(g.out + g.n, cards, kind, rank, length, WILD_NONE, subs)
-    g.n += 1
+    g.n = _put_cm(g.out, g.n, g.cap, cards,
+                  _meta_word(kind, rank, length, WILD_NONE, subs))
 
 
-cdef void _lz_singles(gen_t* g, int idx, int need, uint64_t acc, int nat,
-                      uint32_t subs) noexcept nogil:
-    # Every multiset of `need` single kickers from pool[idx:] (the laizi, one
-    # kicker each whatever they stand for, last); `nat` natural cards so far.
-    cdef int t, top, k
-    cdef uint64_t unit
-    if need == 0:
-        if nat:     # a move of only laizi is read at face value: no kickers
-            _lz_emit(g, acc, g.kind, g.rank, g.length, subs)
+cdef void _lz_pool(gen_t* g, int extra) noexcept nogil:
+    # The natural kicker pool of the main ranks g.lmainmask into g.lpool_*
+    # (for the recursive walks): single kickers from every other rank,
+    # jokers included; pair kickers from the ranks 3..2 holding a pair, or
+    # one card when a laizi (`extra` of them are free) may complete it.
+    cdef int i, r, c, pool_n = 0
+    cdef int pairs = g.lkick_mode == KICK_PAIRS
+    for i in range(g.lh_n):
+        r = g.lh_rank[i]
+        c = g.lh_count[i]
+        if (g.lmainmask >> r) & 1:
+            continue
+        if pairs and (r > 12 or (c < 2 and not extra)):
+            continue
+        g.lpool_unit[pool_n] = g.lh_unit[i]
+        g.lpool_count[pool_n] = c
+        pool_n += 1
+    g.lpool_n = pool_n
+    g.lpool_from[pool_n] = 0
+    for i in range(pool_n - 1, -1, -1):
+        g.lpool_from[i] = g.lpool_from[i + 1] + g.lpool_count[i]
+
+
+cdef void _lz_nat_singles(gen_t* g, int idx, int need, uint64_t acc,
+                          uint64_t meta) noexcept nogil:
+    # Every multiset of `need` (>= 1) natural kickers from pool[idx:], added
+    # to acc.
+    cdef int t, top, i, j
+    cdef int pool_n = g.lpool_n
+    cdef uint64_t unit, ai
+    cdef ddz_move* out
+    cdef int n, cap
+    if g.lpool_from[idx] < need:
         return
-    if g.kicker_cards_from[idx] < need:
+    if need <= 2:
+        out = g.out
+        n = g.n
+        cap = g.cap
+        if need == 1:
+            for i in range(idx, pool_n):
+                n = _put_cm(out, n, cap, acc + g.lpool_unit[i], meta)
+        else:
+            for i in range(idx, pool_n):
+                ai = acc + g.lpool_unit[i]
+                if g.lpool_count[i] >= 2:
+                    n = _put_cm(out, n, cap, ai + g.lpool_unit[i], meta)
+                for j in range(i + 1, pool_n):
+                    n = _put_cm(out, n, cap, ai + g.lpool_unit[j], meta)
+        g.n = n
         return
-    k = g.kicker_rank[idx]
-    unit = (<uint64_t>1) << (4 * k)
-    top = g.kicker_count[idx] if g.kicker_count[idx] < need else need
+    unit = g.lpool_unit[idx]
+    top = g.lpool_count[idx] if g.lpool_count[idx] < need else need
     for t in range(top, -1, -1):
-        _lz_singles(g, idx + 1, need - t, acc + t * unit,
-                    nat + (0 if k == g.lz else t), subs)
+        if t == need:
+            g.n = _put_cm(g.out, g.n, g.cap, acc + t * unit, meta)
+        else:
+            _lz_nat_singles(g, idx + 1, need - t, acc + t * unit, meta)
 
 
 cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int chosen,
-                    int nat, uint32_t subs) noexcept nogil:
+                    int nat, uint64_t meta) noexcept nogil:
     # Every set of `need` pair kickers of distinct ranks, none a main rank:
     # pool[idx:] gives natural pairs and natural + laizi; at the end of the
     # pool, the pairs still needed are two laizi each, standing for ranks
-    # still free (not main, not taken by another pair); `left` laizi remain.
+    # still free (not main, not taken by another pair); `left` laizi remain,
+    # nat: a natural card is in the move so far.
     cdef uint64_t unit
-    if need == 0 or idx == g.kicker_ranks:
+    if need == 0 or idx == g.lpool_n:
         # (with need 0 the rest of the pool could only be skipped: emit now)
         if 2 * need <= left and need <= RANKS_3_2 - g.lnmain - chosen and nat:
-            _lz_emit(g, acc + <uint64_t>(2 * need) * g.lunit, g.kind, g.rank,
-                     g.length, subs)
+            g.n = _put_cm(g.out, g.n, g.cap, acc + <uint64_t>(2 * need) * g.lunit,
+                          meta)
         return
-    if need > g.kicker_ranks - idx + left // 2:
+    if need > g.lpool_n - idx + left // 2:
         return
-    unit = (<uint64_t>1) << (4 * g.kicker_rank[idx])
-    if g.kicker_count[idx] >= 2:
-        _lz_pairs(g, idx + 1, need - 1, acc + 2 * unit, left, chosen + 1,
-                  nat + 2, subs)
+    unit = g.lpool_unit[idx]
+    if g.lpool_count[idx] >= 2:
+        _lz_pairs(g, idx + 1, need - 1, acc + 2 * unit, left, chosen + 1, 1, meta)
     if left:
         _lz_pairs(g, idx + 1, need - 1, acc + unit + g.lunit, left - 1,
-                  chosen + 1, nat + 1, subs)
-    _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, subs)
+                  chosen + 1, 1, meta)
+    _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, meta)
 
 
-cdef void _lz_few_singles(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept nogil:
-    # _lz_kickers for one or two single kickers (TRIPLE_SINGLE, FOUR_SINGLES,
-    # a two-triple plane), the bulk of the moves, without recursion; out, n
-    # and cap stay in locals (see _put).
+cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
+                      uint64_t meta) noexcept nogil:
+    # The main part `main` (nat: it holds a natural card) with every kicker
+    # choice from the natural cards of the other ranks and `left` laizi; a
+    # move of only laizi is read at face value, so never gets kickers.
+    cdef int need = g.lneed
+    cdef int i, j, t, tmax, pool_n = 0
+    cdef unsigned int skip
+    cdef uint64_t lunit = g.lunit
+    cdef uint64_t mi
+    # the pool in locals (see _put): the hand's natural ranks but the main
+    # ones, a card of each packed and the hand's count
     cdef uint64_t units[16]
     cdef int counts[16]
-    cdef int nats[16]     # 1 for a natural card, 0 for the laizi
-    cdef int pool_n = 0, i, j, k
-    cdef unsigned int pool = g.ge[1] & ~g.lmainmask & ~(1u << g.lz)
-    cdef int lnat = g.lnat
-    cdef ddz_move* out = g.out
-    cdef int n = g.n
-    cdef int cap = g.cap
-    cdef int kind = g.kind, rank = g.rank, length = g.length
-    while pool:
-        k = _ctz(pool)
-        pool &= pool - 1
-        units[pool_n] = (<uint64_t>1) << (4 * k)
-        counts[pool_n] = _nib(g.hand, k)
-        nats[pool_n] = 1
-        pool_n += 1
-    if left:
-        units[pool_n] = g.lunit
-        counts[pool_n] = left
-        nats[pool_n] = 0
-        pool_n += 1
-    if g.lneed == 1:
+    cdef ddz_move* out
+    cdef int n, cap
+    if need > 2 or (need == 2 and g.lkick_mode == KICK_PAIRS):
+        _lz_pool(g, left)
+        if g.lkick_mode == KICK_PAIRS:
+            _lz_pairs(g, 0, need, main, left, 0, nat, meta)
+            return
+        # t of the single kickers laizi (one kicker each, whatever they
+        # stand for), the others natural
+        tmax = left if left < need else need
+        if tmax == need and not nat:
+            tmax = need - 1
+        for t in range(tmax + 1):
+            if t == need:
+                g.n = _put_cm(g.out, g.n, g.cap, main + t * lunit, meta)
+            else:
+                _lz_nat_singles(g, 0, need - t, main + t * lunit, meta)
+        return
+    # branch-free filter of the hand's pool: skip the main ranks (and for
+    # pairs the jokers, and single cards with no laizi left to pair them)
+    skip = g.lmainmask
+    if g.lkick_mode == KICK_PAIRS:
+        skip |= 0x6000u
+        if not left:
+            skip |= ~g.ge[2]
+    for i in range(g.lh_n):
+        units[pool_n] = g.lh_unit[i]
+        counts[pool_n] = g.lh_count[i]
+        pool_n += 1 - ((skip >> g.lh_rank[i]) & 1)
+    out = g.out
+    n = g.n
+    cap = g.cap
+    if g.lkick_mode == KICK_PAIRS:
         for i in range(pool_n):
-            # a move of only laizi has no kickers (face value)
-            if lnat or nats[i]:
-                if n < cap:
-                    _store_move_subs(out + n, main + units[i], kind, rank, length,
-                                     WILD_NONE, subs)
-                n += 1
+            mi = main + units[i]
+            if counts[i] >= 2:
+                n = _put_cm(out, n, cap, mi + units[i], meta)
+            if left:
+                n = _put_cm(out, n, cap, mi + lunit, meta)
+        if left >= 2 and nat and g.lnmain < RANKS_3_2:
+            n = _put_cm(out, n, cap, main + 2 * lunit, meta)
+        g.n = n
+        return
+    tmax = left if left < need else need
+    if tmax == need and not nat:
+        tmax = need - 1
+    if need == 1:
+        for i in range(pool_n):
+            n = _put_cm(out, n, cap, main + units[i], meta)
+        if tmax:
+            n = _put_cm(out, n, cap, main + lunit, meta)
     else:
         for i in range(pool_n):
-            if counts[i] >= 2 and (lnat or nats[i]):
-                if n < cap:
-                    _store_move_subs(out + n, main + 2 * units[i], kind, rank, length,
-                                     WILD_NONE, subs)
-                n += 1
+            mi = main + units[i]
+            if counts[i] >= 2:
+                n = _put_cm(out, n, cap, mi + units[i], meta)
             for j in range(i + 1, pool_n):
-                if lnat or nats[i] or nats[j]:
-                    if n < cap:
-                        _store_move_subs(out + n, main + units[i] + units[j], kind,
-                                         rank, length, WILD_NONE, subs)
-                    n += 1
+                n = _put_cm(out, n, cap, mi + units[j], meta)
+        if tmax:
+            for i in range(pool_n):
+                n = _put_cm(out, n, cap, main + units[i] + lunit, meta)
+            if tmax == 2:
+                n = _put_cm(out, n, cap, main + 2 * lunit, meta)
     g.n = n
 
 
-cdef void _lz_kickers(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept nogil:
-    # The main part is complete (`left` laizi not in it): emit it with every
-    # kicker choice of the kind.
-    cdef int k, pool_n = 0, i
-    cdef unsigned int pool
+cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
+                      uint32_t subs) noexcept nogil:
+    # The moves of a main part with more laizi than the base (left laizi
+    # free, nat natural cards in it): a filtered copy of the base's moves.
+    cdef uint64_t meta = _meta_word(g.kind, g.rank, g.length, WILD_NONE, subs)
+    cdef const ddz_move* src
+    cdef ddz_move* out
+    cdef int n, cap, i, cnt, shift
+    cdef uint64_t base, lunit, k, t
     if g.lkick_mode == KICK_NONE:
         # only laizi as themselves (subs == 0) may make a move alone
-        if g.lnat or not subs:
-            _lz_emit(g, main, g.kind, g.rank, g.length, subs)
+        if nat or not subs:
+            g.n = _put_cm(g.out, g.n, g.cap, main, meta)
         return
-    if g.lkick_mode == KICK_SINGLES:
-        if g.lneed <= 2:
-            _lz_few_singles(g, main, left, subs)
-            return
-        pool = g.ge[1] & ~g.lmainmask & ~(1u << g.lz)
-        while pool:
-            k = _ctz(pool)
-            pool &= pool - 1
-            g.kicker_rank[pool_n] = k
-            g.kicker_count[pool_n] = _nib(g.hand, k)
-            pool_n += 1
-        if left:
-            g.kicker_rank[pool_n] = g.lz
-            g.kicker_count[pool_n] = left
-            pool_n += 1
-        g.kicker_ranks = pool_n
-        g.kicker_cards_from[pool_n] = 0
-        for i in range(pool_n - 1, -1, -1):
-            g.kicker_cards_from[i] = g.kicker_cards_from[i + 1] + g.kicker_count[i]
-        _lz_singles(g, 0, g.lneed, main, g.lnat, subs)
-    else:
-        pool = (g.ge[1] if left else g.ge[2]) & 0x1FFFu & ~g.lmainmask & ~(1u << g.lz)
-        while pool:
-            k = _ctz(pool)
-            pool &= pool - 1
-            g.kicker_rank[pool_n] = k
-            g.kicker_count[pool_n] = _nib(g.hand, k)
-            pool_n += 1
-        g.kicker_ranks = pool_n
-        _lz_pairs(g, 0, g.lneed, main, left, 0, g.lnat, subs)
+    if g.lbase + g.lbase_n > g.cap:
+        # the base's moves are not all in the buffer (it is full: only the
+        # count matters now): walk the kickers again
+        _lz_kickers(g, main, left, nat, meta)
+        return
+    src = g.out + g.lbase
+    out = g.out
+    n = g.n
+    cap = g.cap
+    cnt = g.lbase_n
+    base = g.lbase_main
+    lunit = g.lunit
+    shift = 4 * g.lz
+    for i in range(cnt):
+        k = src[i].cards - base     # the kickers
+        t = (k >> shift) & 15       # laizi among them
+        if t <= <uint64_t>left and (nat or k != t * lunit):
+            n = _put_cm(out, n, cap, k + main, meta)
+    g.n = n
 
 
-cdef void _lz_extra(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
-                    int nat, unsigned int natmask) noexcept nogil:
-    # The main part with the fewest laizi (every main rank as natural as the
-    # hand allows) is `main`; each of the `extra` laizi not yet placed may
-    # replace one more natural card of a main rank (natmask: the main ranks
-    # still holding one), from rank `start` up so that each main part comes
-    # out once. Every main part gets its kickers; the laizi not placed in it
-    # are free for them.
-    cdef unsigned int cand
-    cdef int j, d
+cdef void _lz_more(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
+                   int nat, unsigned int natmask) noexcept nogil:
+    # Each of the `extra` laizi not in the main part `main` may replace one
+    # more natural card of a main rank (natmask: the main ranks still holding
+    # one), from rank `start` up so that each main part comes out once.
+    cdef unsigned int cand = natmask & ~((1u << start) - 1)
+    cdef int j, a
     cdef uint32_t s2
-    g.lnat = nat
-    _lz_kickers(g, main, extra, subs)
-    if not extra:
-        return
-    cand = natmask & ~((1u << start) - 1)
+    cdef uint64_t m2
     while cand:
         j = _ctz(cand)
         cand &= cand - 1
         # one natural card of rank j out, one laizi in: j's substitutes d -> d+1
-        d = g.lq - _nib(main, j)
-        if d == 3:
+        a = _nib(main, j)
+        if g.lq - a == 3:
             s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
         else:
             s2 = subs + ((<uint32_t>1) << (2 * j))
-        _lz_extra(g, j, extra - 1, main - ((<uint64_t>1) << (4 * j)) + g.lunit, s2,
-                  nat - 1, natmask if _nib(main, j) > 1 else natmask & ~(1u << j))
+        m2 = main - ((<uint64_t>1) << (4 * j)) + g.lunit
+        _lz_variant(g, m2, extra - 1, nat - 1, s2)
+        if extra > 1:
+            _lz_more(g, j, extra - 1, m2, s2, nat - 1,
+                     natmask if a > 1 else natmask & ~(1u << j))
 
 
-cdef inline void _lz_base(gen_t* g, int j, uint64_t* main, uint32_t* subs, int* nat,
-                          unsigned int* natmask, int* deficit) noexcept nogil:
-    # Add main rank j, as natural as the hand allows, to a main part.
-    cdef int q = g.lq
-    cdef int a, d
-    if j == g.lz:
-        main[0] += q * g.lunit
-        deficit[0] += q
-        return
-    a = _nib(g.hand, j)
-    if a > q:
-        a = q
-    d = q - a
-    main[0] += ((<uint64_t>a) << (4 * j)) + d * g.lunit
-    subs[0] += _lz_sub(j, d)
-    nat[0] += a
-    deficit[0] += d
-    if a:
-        natmask[0] |= 1u << j
+cdef void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int nat,
+                   unsigned int natmask) noexcept nogil:
+    # Every move on the main ranks set in g (rank, length, lmainmask...): the
+    # base `main` (every main rank as natural as the hand allows, `extra`
+    # laizi not in it) and its variants.
+    cdef uint64_t meta = _meta_word(g.kind, g.rank, g.length, WILD_NONE, subs)
+    if g.lkick_mode == KICK_NONE:
+        if nat or not subs:
+            g.n = _put_cm(g.out, g.n, g.cap, main, meta)
+    else:
+        g.lbase = g.n
+        g.lbase_main = main
+        _lz_kickers(g, main, extra, nat, meta)
+        g.lbase_n = g.n - g.lbase
+    if extra and natmask:
+        _lz_more(g, g.rank, extra, main, subs, nat, natmask)
+
+
+cdef inline int _nibble_sum(uint64_t x) noexcept nogil:
+    # The sum of the nibbles of x (each at most 4, 13 of them: fits a byte)
+    x = (x & 0x0F0F0F0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL)
+    return <int>((x * 0x0101010101010101ULL) >> 56)
+
+
+cdef inline uint32_t _nibbles_to_subs(uint64_t x) noexcept nogil:
+    # Nibbles of at most 3 (at bits 4j) packed into 2-bit fields (at bits 2j):
+    # ddz_substitutes' encoding of a main part's laizi
+    x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0FULL
+    x = (x | (x >> 4)) & 0x00FF00FF00FF00FFULL
+    x = (x | (x >> 8)) & 0x0000FFFF0000FFFFULL
+    x = (x | (x >> 16)) & 0x00000000FFFFFFFFULL
+    return <uint32_t>x
 
 
 cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
     # The shaped kinds (KIND_SHAPE) with laizi, ranks rmin..rmax, and with
-    # nfix only chains of that length.
+    # nfix only chains of that length. A main part's ranks as natural as the
+    # hand allows, read off packed vectors: nat = min(count, q) natural cards
+    # of each rank (none for L) and q - nat laizi (q for L, as themselves).
     cdef const kind_shape* s = &KIND_SHAPE[kind]
     cdef int q = s.q
     cdef int unit = _cards_per_rank(s)
     cdef int top = rmax if rmax < s.max_rank else s.max_rank
-    cdef int r, n, deficit, maxn, nat
-    cdef uint64_t main
-    cdef uint32_t subs
-    cdef unsigned int natmask
+    cdef int lw = g.lw
+    cdef int r, n, deficit, maxn, d
+    cdef uint64_t nat_q = g.lnat_q[q]
+    cdef uint64_t def_q = q * (<uint64_t>0x1111111111111ULL) - nat_q
+    cdef uint64_t lnib = (<uint64_t>15) << (4 * g.lz)
+    cdef uint64_t window, natpart
+    cdef unsigned int nat1 = g.ge[1] & ~(1u << g.lz)
+    cdef unsigned int mainmask
     if unit > g.size:
         return
     g.kind = kind
@@ -769,43 +885,45 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
         g.lneed = s.kickers_per_rank
         g.lnmain = 1
         for r in range(rmin, top + 1):
-            main = 0
-            subs = 0
-            nat = 0
-            natmask = 0
-            deficit = 0
-            _lz_base(g, r, &main, &subs, &nat, &natmask, &deficit)
-            if deficit > g.lw:
+            d = _nib(def_q, r)
+            if d > lw:
                 continue
+            natpart = nat_q & ((<uint64_t>15) << (4 * r))
             g.rank = r
             g.lmainmask = 1u << r
-            _lz_extra(g, r, g.lw - deficit, main, subs, nat, natmask)
+            _lz_main(g, lw - d, natpart + d * g.lunit,
+                     0 if r == g.lz else _lz_sub(r, d), q - d,
+                     nat1 & (1u << r))
         return
     maxn = g.size // unit
     if nfix:
         if nfix > maxn:
             return
         maxn = nfix
+    if top > s.max_rank + 1 - s.min_length:
+        top = s.max_rank + 1 - s.min_length
     for r in range(rmin, top + 1):
-        main = 0
-        subs = 0
-        nat = 0
-        natmask = 0
         deficit = 0
         for n in range(1, s.max_rank + 2 - r):
             if n > maxn:
                 break
-            _lz_base(g, r + n - 1, &main, &subs, &nat, &natmask, &deficit)
-            if deficit > g.lw:
+            deficit += _nib(def_q, r + n - 1)
+            if deficit > lw:
                 break
             if n < s.min_length or (nfix and n != nfix):
                 continue
+            window = ((((<uint64_t>1) << (4 * n)) - 1) << (4 * r))
+            natpart = nat_q & window
+            mainmask = ((1u << n) - 1) << r
             g.rank = r
             g.length = n
             g.lneed = s.kickers_per_rank * n
             g.lnmain = n
-            g.lmainmask = ((1u << n) - 1) << r
-            _lz_extra(g, r, g.lw - deficit, main, subs, nat, natmask)
+            g.lmainmask = mainmask
+            _lz_main(g, lw - deficit, natpart + deficit * g.lunit,
+                     _nibbles_to_subs(def_q & window & ~lnib),
+                     q * n - deficit,
+                     nat1 & mainmask)
 
 
 cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
@@ -879,6 +997,30 @@ cdef inline void _gen_kind(gen_t* g, const ddz_rules* rules, int kind, int rmin,
         _gen_special(g, rules, kind, rmin, rmax)
 
 
+cdef void _lz_init(gen_t* g, int L) noexcept nogil:
+    # The laizi fields of g for a hand holding laizi of rank L (g.hand, g.ge
+    # set).
+    cdef uint64_t nib13 = 0x1111111111111ULL
+    cdef uint64_t ranks = (g.hand & 0xFFFFFFFFFFFFFULL) & ~((<uint64_t>15) << (4 * L))
+    cdef unsigned int pool = g.ge[1] & ~(1u << L)
+    cdef int q, k, n = 0
+    g.lz = L
+    g.lunit = (<uint64_t>1) << (4 * L)
+    g.lw = _nib(g.hand, L)
+    g.lnat_q[0] = 0
+    for q in range(1, 5):
+        # nibble-wise count >= q (counts are at most 4: no carry)
+        g.lnat_q[q] = g.lnat_q[q - 1] + (((ranks + (8 - q) * nib13) & (8 * nib13)) >> 3)
+    while pool:
+        k = _ctz(pool)
+        pool &= pool - 1
+        g.lh_rank[n] = k
+        g.lh_unit[n] = (<uint64_t>1) << (4 * k)
+        g.lh_count[n] = _nib(g.hand, k)
+        n += 1
+    g.lh_n = n
+
+
 cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
                            ddz_move* out, int64_t cap) noexcept nogil:
     # `hand` must be valid (ddz_hand_valid): _ranks_holding needs nibbles <= 7.
@@ -905,9 +1047,7 @@ cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
         # BOMBs), which the single-W path above makes, faster.
         i = _ctz(rules.wild_mask)
         if _nib(hand, i):
-            g.lz = i
-            g.lunit = (<uint64_t>1) << (4 * i)
-            g.lw = _nib(hand, i)
+            _lz_init(g, i)
 
 
 cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
