@@ -269,6 +269,7 @@ ctypedef struct gen_t:
     # natural cards a main rank takes); the natural ranks (jokers included,
     # L not), a card of each packed and the hand's count
     uint64_t lnat_q[5]
+    unsigned int lh_mask
     int lh_n
     int lh_rank[16]
     uint64_t lh_unit[16]
@@ -688,12 +689,9 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
     # choice from the natural cards of the other ranks and `left` laizi; a
     # move of only laizi is read at face value, so never gets kickers.
     cdef int need = g.lneed
-    cdef int i, j, t, tmax, pool_n = 0
-    cdef unsigned int skip
+    cdef int i, j, t, tmax, seg, lo, hi, i0, i1, end, pool_n
     cdef uint64_t lunit = g.lunit
     cdef uint64_t mi
-    # the pool in locals (see _put): the hand's natural ranks but the main
-    # ones, a card of each packed and the hand's count
     cdef uint64_t units[16]
     cdef int counts[16]
     cdef ddz_move* out
@@ -714,27 +712,26 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
             else:
                 _lz_nat_singles(g, 0, need - t, main + t * lunit, meta)
         return
-    # branch-free filter of the hand's pool: skip the main ranks (and for
-    # pairs the jokers, and single cards with no laizi left to pair them)
-    skip = g.lmainmask
-    if g.lkick_mode == KICK_PAIRS:
-        skip |= 0x6000u
-        if not left:
-            skip |= ~g.ge[2]
-    for i in range(g.lh_n):
-        units[pool_n] = g.lh_unit[i]
-        counts[pool_n] = g.lh_count[i]
-        pool_n += 1 - ((skip >> g.lh_rank[i]) & 1)
+    # The hand's natural ranks (g.lh_*, by rank) but the main ones, which
+    # are consecutive: lh[0:i0] and lh[i1:end] (end: the jokers out for
+    # pairs).
+    i0 = _popcount(g.lh_mask & ((1u << g.rank) - 1))
+    i1 = i0 + _popcount(g.lh_mask & g.lmainmask)
+    end = g.lh_n
     out = g.out
     n = g.n
     cap = g.cap
     if g.lkick_mode == KICK_PAIRS:
-        for i in range(pool_n):
-            mi = main + units[i]
-            if counts[i] >= 2:
-                n = _put_cm(out, n, cap, mi + units[i], meta)
-            if left:
-                n = _put_cm(out, n, cap, mi + lunit, meta)
+        end = _popcount(g.lh_mask & 0x1FFFu)
+        for seg in range(2):
+            lo = 0 if seg == 0 else i1
+            hi = i0 if seg == 0 else end
+            for i in range(lo, hi):
+                mi = main + g.lh_unit[i]
+                if g.lh_count[i] >= 2:
+                    n = _put_cm(out, n, cap, mi + g.lh_unit[i], meta)
+                if left:
+                    n = _put_cm(out, n, cap, mi + lunit, meta)
         if left >= 2 and nat and g.lnmain < RANKS_3_2:
             n = _put_cm(out, n, cap, main + 2 * lunit, meta)
         g.n = n
@@ -743,22 +740,34 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
     if tmax == need and not nat:
         tmax = need - 1
     if need == 1:
-        for i in range(pool_n):
-            n = _put_cm(out, n, cap, main + units[i], meta)
+        for i in range(i0):
+            n = _put_cm(out, n, cap, main + g.lh_unit[i], meta)
+        for i in range(i1, end):
+            n = _put_cm(out, n, cap, main + g.lh_unit[i], meta)
         if tmax:
             n = _put_cm(out, n, cap, main + lunit, meta)
-    else:
+        g.n = n
+        return
+    # two single kickers: the pool in locals (see _put)
+    for i in range(i0):
+        units[i] = g.lh_unit[i]
+        counts[i] = g.lh_count[i]
+    pool_n = i0
+    for i in range(i1, end):
+        units[pool_n] = g.lh_unit[i]
+        counts[pool_n] = g.lh_count[i]
+        pool_n += 1
+    for i in range(pool_n):
+        mi = main + units[i]
+        if counts[i] >= 2:
+            n = _put_cm(out, n, cap, mi + units[i], meta)
+        for j in range(i + 1, pool_n):
+            n = _put_cm(out, n, cap, mi + units[j], meta)
+    if tmax:
         for i in range(pool_n):
-            mi = main + units[i]
-            if counts[i] >= 2:
-                n = _put_cm(out, n, cap, mi + units[i], meta)
-            for j in range(i + 1, pool_n):
-                n = _put_cm(out, n, cap, mi + units[j], meta)
-        if tmax:
-            for i in range(pool_n):
-                n = _put_cm(out, n, cap, main + units[i] + lunit, meta)
-            if tmax == 2:
-                n = _put_cm(out, n, cap, main + 2 * lunit, meta)
+            n = _put_cm(out, n, cap, main + units[i] + lunit, meta)
+        if tmax == 2:
+            n = _put_cm(out, n, cap, main + 2 * lunit, meta)
     g.n = n
 
 
@@ -822,7 +831,7 @@ cdef void _lz_more(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
                      natmask if a > 1 else natmask & ~(1u << j))
 
 
-cdef void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int nat,
+cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int nat,
                    unsigned int natmask) noexcept nogil:
     # Every move on the main ranks set in g (rank, length, lmainmask...): the
     # base `main` (every main rank as natural as the hand allows, `extra`
@@ -866,14 +875,15 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
     cdef int unit = _cards_per_rank(s)
     cdef int top = rmax if rmax < s.max_rank else s.max_rank
     cdef int lw = g.lw
-    cdef int r, n, deficit, maxn, d
+    cdef int L = g.lz
+    cdef int r, n, nmin, deficit, d
     cdef uint64_t nat_q = g.lnat_q[q]
     cdef uint64_t def_q = q * (<uint64_t>0x1111111111111ULL) - nat_q
-    cdef uint64_t lnib = (<uint64_t>15) << (4 * g.lz)
+    cdef uint64_t lnib = (<uint64_t>15) << (4 * L)
     cdef uint64_t window, natpart
-    cdef unsigned int nat1 = g.ge[1] & ~(1u << g.lz)
-    cdef unsigned int mainmask
-    if unit > g.size:
+    cdef unsigned int nat1 = g.ge[1] & ~(1u << L)
+    cdef unsigned int mainmask, cand
+    if unit > g.size or rmin > top:
         return
     g.kind = kind
     g.lq = q
@@ -884,35 +894,33 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
         g.length = 1
         g.lneed = s.kickers_per_rank
         g.lnmain = 1
-        for r in range(rmin, top + 1):
+        # the ranks short of at most lw cards: q - lw naturals or more (L:
+        # q laizi as themselves)
+        cand = (g.ge[q - lw] if q > lw else 0x7FFFu) & ~(1u << L)
+        if q <= lw:
+            cand |= 1u << L
+        cand &= ((2u << top) - 1) & ~((1u << rmin) - 1)
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
             d = _nib(def_q, r)
-            if d > lw:
-                continue
-            natpart = nat_q & ((<uint64_t>15) << (4 * r))
             g.rank = r
             g.lmainmask = 1u << r
-            _lz_main(g, lw - d, natpart + d * g.lunit,
-                     0 if r == g.lz else _lz_sub(r, d), q - d,
-                     nat1 & (1u << r))
+            _lz_main(g, lw - d, (nat_q & ((<uint64_t>15) << (4 * r))) + d * g.lunit,
+                     0 if r == L else _lz_sub(r, d), q - d, nat1 & (1u << r))
         return
-    maxn = g.size // unit
-    if nfix:
-        if nfix > maxn:
-            return
-        maxn = nfix
-    if top > s.max_rank + 1 - s.min_length:
-        top = s.max_rank + 1 - s.min_length
+    # chains: from each start rank, the shortest chain allowed (its laizi
+    # counted at once), then one rank longer while the laizi last
+    nmin = nfix if nfix else s.min_length
+    if nmin < s.min_length or nmin * unit > g.size:
+        return
+    if top > s.max_rank + 1 - nmin:
+        top = s.max_rank + 1 - nmin
     for r in range(rmin, top + 1):
-        deficit = 0
-        for n in range(1, s.max_rank + 2 - r):
-            if n > maxn:
-                break
-            deficit += _nib(def_q, r + n - 1)
-            if deficit > lw:
-                break
-            if n < s.min_length or (nfix and n != nfix):
-                continue
-            window = ((((<uint64_t>1) << (4 * n)) - 1) << (4 * r))
+        n = nmin
+        window = (((<uint64_t>1) << (4 * n)) - 1) << (4 * r)
+        deficit = _nibble_sum(def_q & window)
+        while deficit <= lw:
             natpart = nat_q & window
             mainmask = ((1u << n) - 1) << r
             g.rank = r
@@ -921,9 +929,13 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
             g.lnmain = n
             g.lmainmask = mainmask
             _lz_main(g, lw - deficit, natpart + deficit * g.lunit,
-                     _nibbles_to_subs(def_q & window & ~lnib),
-                     q * n - deficit,
+                     _nibbles_to_subs(def_q & window & ~lnib), q * n - deficit,
                      nat1 & mainmask)
+            if nfix or r + n > s.max_rank or (n + 1) * unit > g.size:
+                break
+            deficit += _nib(def_q, r + n)
+            window |= (<uint64_t>15) << (4 * (r + n))
+            n += 1
 
 
 cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
@@ -1019,6 +1031,7 @@ cdef void _lz_init(gen_t* g, int L) noexcept nogil:
         g.lh_count[n] = _nib(g.hand, k)
         n += 1
     g.lh_n = n
+    g.lh_mask = g.ge[1] & ~(1u << L)
 
 
 cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
