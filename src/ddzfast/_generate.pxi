@@ -271,6 +271,7 @@ ctypedef struct gen_t:
     uint64_t lnat_q[5]
     unsigned int lh_mask
     int lh_n
+    int lh_below[16]    # how many of them are below rank r
     int lh_rank[16]
     uint64_t lh_unit[16]
     int lh_count[16]
@@ -285,6 +286,12 @@ ctypedef struct gen_t:
     uint64_t lbase_main
     int lbase
     int lbase_n
+    uint64_t lmeta0      # the main part's meta word, substitutes 0
+    # lsorted: the base's moves come by the number t of laizi among their
+    # kickers, lbt[t] of them with t or fewer (so a variant's moves are a
+    # prefix of them); else they are in no order (_lz_pairs)
+    int lsorted
+    int lbt[9]
 
 
 cdef inline int _put(ddz_move* out, int n, int cap, uint64_t cards, int kind,
@@ -565,6 +572,14 @@ cdef extern from *:
         memcpy(&m, b, 8);
         return m;
     }
+    /* A meta word with its substitutes replaced (bytes 12..15). */
+    static CYTHON_INLINE uint64_t ddz_meta_subs(uint64_t meta, uint32_t subs) {
+        unsigned char b[8];
+        memcpy(b, &meta, 8);
+        memcpy(b + 4, &subs, 4);
+        memcpy(&meta, b, 8);
+        return meta;
+    }
     static CYTHON_INLINE void ddz_store_cards_meta(void* slot, uint64_t cards,
                                                    uint64_t meta) {
         unsigned char* p = (unsigned char*)slot;
@@ -574,6 +589,7 @@ cdef extern from *:
     """
     uint64_t _meta_word "ddz_meta_word"(int kind, int rank, int length, int wild,
                                         uint32_t subs) noexcept nogil
+    uint64_t _meta_subs "ddz_meta_subs"(uint64_t meta, uint32_t subs) noexcept nogil
     void _store_cm "ddz_store_cards_meta"(ddz_move* slot, uint64_t cards,
                                           uint64_t meta) noexcept nogil
 
@@ -600,22 +616,25 @@ cdef inline void _lz_emit(gen_t* g, uint64_t cards, int kind, int rank, int leng
 
 
 cdef void _lz_pool(gen_t* g, int extra) noexcept nogil:
-    # The natural kicker pool of the main ranks g.lmainmask into g.lpool_*
-    # (for the recursive walks): single kickers from every other rank,
-    # jokers included; pair kickers from the ranks 3..2 holding a pair, or
-    # one card when a laizi (`extra` of them are free) may complete it.
-    cdef int i, r, c, pool_n = 0
+    # The natural kicker pool of the main ranks into g.lpool_* (for the
+    # recursive walks): single kickers from every other rank, jokers
+    # included; pair kickers from the ranks 3..2 holding a pair, or one card
+    # when a laizi (`extra` of them are free) may complete it. The main
+    # ranks are consecutive: the hand's natural ranks lh[0:i0] and lh[i1:].
+    cdef int i, c, seg, lo, hi, pool_n = 0
     cdef int pairs = g.lkick_mode == KICK_PAIRS
-    for i in range(g.lh_n):
-        r = g.lh_rank[i]
-        c = g.lh_count[i]
-        if (g.lmainmask >> r) & 1:
-            continue
-        if pairs and (r > 12 or (c < 2 and not extra)):
-            continue
-        g.lpool_unit[pool_n] = g.lh_unit[i]
-        g.lpool_count[pool_n] = c
-        pool_n += 1
+    cdef int i0 = g.lh_below[g.rank]
+    cdef int i1 = g.lh_below[g.rank + g.length]
+    cdef int end = g.lh_below[13] if pairs else g.lh_n
+    cdef int keep_all = 0 if pairs and not extra else 1
+    for seg in range(2):
+        lo = 0 if seg == 0 else i1
+        hi = i0 if seg == 0 else end
+        for i in range(lo, hi):
+            c = g.lh_count[i]
+            g.lpool_unit[pool_n] = g.lh_unit[i]
+            g.lpool_count[pool_n] = c
+            pool_n += keep_all | <int>(c >= 2)
     g.lpool_n = pool_n
     g.lpool_from[pool_n] = 0
     for i in range(pool_n - 1, -1, -1):
@@ -683,22 +702,97 @@ cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int cho
     _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, meta)
 
 
+cdef inline void _lz_bt(gen_t* g, int t, int count) noexcept nogil:
+    # lbt[t:] = count: the base's moves so far have at most t laizi kickers
+    cdef int i
+    for i in range(t, 9):
+        g.lbt[i] = count
+
+
+cdef void _lz_two_pairs(gen_t* g, uint64_t main, int left, int nat, uint64_t meta,
+                        int i0, int i1, int end) noexcept nogil:
+    # Two pair kickers (FOUR_PAIRS, a two-triple PLANE_PAIRS) of distinct
+    # ranks from lh[0:i0] and lh[i1:end], by their number t of laizi (g.lbt):
+    # natural pairs (t 0), a natural card and a laizi (1), two laizi (2,
+    # standing for a rank free: neither main nor the other pair's).
+    cdef uint64_t su[16]    # a card of each rank of the pool
+    cdef uint64_t pu[16]    # two cards of each rank holding a pair
+    cdef int pidx[16]       # that rank's index in su
+    cdef int ns = 0, np = 0, seg, lo, hi, i, a, b
+    cdef int n0 = g.n
+    cdef int n = n0
+    cdef int cap = g.cap
+    cdef ddz_move* out = g.out
+    cdef uint64_t l1 = g.lunit
+    cdef uint64_t l2 = 2 * g.lunit
+    cdef uint64_t x
+    cdef int free = RANKS_3_2 - g.lnmain
+    for seg in range(2):
+        lo = 0 if seg == 0 else i1
+        hi = i0 if seg == 0 else end
+        for i in range(lo, hi):
+            su[ns] = g.lh_unit[i]
+            pu[np] = 2 * g.lh_unit[i]
+            pidx[np] = ns
+            np += <int>(g.lh_count[i] >= 2)
+            ns += 1
+    for a in range(np):
+        x = main + pu[a]
+        for b in range(a + 1, np):
+            n = _put_cm(out, n, cap, x + pu[b], meta)
+    g.lbt[0] = n - n0
+    if left >= 1:
+        for a in range(np):
+            x = main + pu[a] + l1
+            for b in range(pidx[a]):
+                n = _put_cm(out, n, cap, x + su[b], meta)
+            for b in range(pidx[a] + 1, ns):
+                n = _put_cm(out, n, cap, x + su[b], meta)
+    g.lbt[1] = n - n0
+    if left >= 2:
+        for a in range(ns):
+            x = main + su[a] + l2
+            for b in range(a + 1, ns):
+                n = _put_cm(out, n, cap, x + su[b], meta)
+        if free >= 2:
+            for a in range(np):
+                n = _put_cm(out, n, cap, main + pu[a] + l2, meta)
+    g.lbt[2] = n - n0
+    if left >= 3 and free >= 2:
+        for a in range(ns):
+            n = _put_cm(out, n, cap, main + su[a] + l1 + l2, meta)
+    g.lbt[3] = n - n0
+    if left >= 4 and nat and free >= 2:
+        n = _put_cm(out, n, cap, main + 2 * l2, meta)
+    _lz_bt(g, 4, n - n0)
+    g.n = n
+
+
 cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
                       uint64_t meta) noexcept nogil:
     # The main part `main` (nat: it holds a natural card) with every kicker
     # choice from the natural cards of the other ranks and `left` laizi; a
-    # move of only laizi is read at face value, so never gets kickers.
+    # move of only laizi is read at face value, so never gets kickers. The
+    # moves come by their number of laizi kickers (recorded in g.lbt, for
+    # _lz_variant), but for two or more pair kickers (g.lsorted = 0).
     cdef int need = g.lneed
     cdef int i, j, t, tmax, seg, lo, hi, i0, i1, end, pool_n
+    cdef int n0 = g.n
     cdef uint64_t lunit = g.lunit
     cdef uint64_t mi
     cdef uint64_t units[16]
     cdef int counts[16]
     cdef ddz_move* out
     cdef int n, cap
-    if need > 2 or (need == 2 and g.lkick_mode == KICK_PAIRS):
+    g.lsorted = 1
+    if need == 2 and g.lkick_mode == KICK_PAIRS:
+        _lz_two_pairs(g, main, left, nat, meta, g.lh_below[g.rank],
+                      g.lh_below[g.rank + g.length], g.lh_below[13])
+        return
+    if need > 2:
         _lz_pool(g, left)
         if g.lkick_mode == KICK_PAIRS:
+            g.lsorted = 0
             _lz_pairs(g, 0, need, main, left, 0, nat, meta)
             return
         # t of the single kickers laizi (one kicker each, whatever they
@@ -711,29 +805,40 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
                 g.n = _put_cm(g.out, g.n, g.cap, main + t * lunit, meta)
             else:
                 _lz_nat_singles(g, 0, need - t, main + t * lunit, meta)
+            g.lbt[t] = g.n - n0
+        _lz_bt(g, tmax + 1, g.n - n0)
         return
     # The hand's natural ranks (g.lh_*, by rank) but the main ones, which
     # are consecutive: lh[0:i0] and lh[i1:end] (end: the jokers out for
     # pairs).
-    i0 = _popcount(g.lh_mask & ((1u << g.rank) - 1))
-    i1 = i0 + _popcount(g.lh_mask & g.lmainmask)
+    i0 = g.lh_below[g.rank]
+    i1 = g.lh_below[g.rank + g.length]
     end = g.lh_n
     out = g.out
-    n = g.n
+    n = n0
     cap = g.cap
     if g.lkick_mode == KICK_PAIRS:
-        end = _popcount(g.lh_mask & 0x1FFFu)
+        end = g.lh_below[13]
         for seg in range(2):
             lo = 0 if seg == 0 else i1
             hi = i0 if seg == 0 else end
             for i in range(lo, hi):
-                mi = main + g.lh_unit[i]
-                if g.lh_count[i] >= 2:
-                    n = _put_cm(out, n, cap, mi + g.lh_unit[i], meta)
-                if left:
-                    n = _put_cm(out, n, cap, mi + lunit, meta)
+                # stored whatever the count, kept only for a pair: no
+                # branch on the hand's counts
+                if n < cap:
+                    _store_cm(out + n, main + 2 * g.lh_unit[i], meta)
+                n += <int>(g.lh_count[i] >= 2)
+        g.lbt[0] = n - n0
+        if left:
+            for seg in range(2):
+                lo = 0 if seg == 0 else i1
+                hi = i0 if seg == 0 else end
+                for i in range(lo, hi):
+                    n = _put_cm(out, n, cap, main + g.lh_unit[i] + lunit, meta)
+        g.lbt[1] = n - n0
         if left >= 2 and nat and g.lnmain < RANKS_3_2:
             n = _put_cm(out, n, cap, main + 2 * lunit, meta)
+        _lz_bt(g, 2, n - n0)
         g.n = n
         return
     tmax = left if left < need else need
@@ -744,8 +849,10 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
             n = _put_cm(out, n, cap, main + g.lh_unit[i], meta)
         for i in range(i1, end):
             n = _put_cm(out, n, cap, main + g.lh_unit[i], meta)
+        g.lbt[0] = n - n0
         if tmax:
             n = _put_cm(out, n, cap, main + lunit, meta)
+        _lz_bt(g, 1, n - n0)
         g.n = n
         return
     # two single kickers: the pool in locals (see _put)
@@ -759,41 +866,72 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
         pool_n += 1
     for i in range(pool_n):
         mi = main + units[i]
-        if counts[i] >= 2:
-            n = _put_cm(out, n, cap, mi + units[i], meta)
+        if n < cap:     # kept only for a pair (see above)
+            _store_cm(out + n, mi + units[i], meta)
+        n += <int>(counts[i] >= 2)
         for j in range(i + 1, pool_n):
             n = _put_cm(out, n, cap, mi + units[j], meta)
+    g.lbt[0] = n - n0
     if tmax:
         for i in range(pool_n):
             n = _put_cm(out, n, cap, main + units[i] + lunit, meta)
-        if tmax == 2:
-            n = _put_cm(out, n, cap, main + 2 * lunit, meta)
+    g.lbt[1] = n - n0
+    if tmax == 2:
+        n = _put_cm(out, n, cap, main + 2 * lunit, meta)
+    _lz_bt(g, 2, n - n0)
     g.n = n
 
 
 cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
                       uint32_t subs) noexcept nogil:
     # The moves of a main part with more laizi than the base (left laizi
-    # free, nat natural cards in it): a filtered copy of the base's moves.
-    cdef uint64_t meta = _meta_word(g.kind, g.rank, g.length, WILD_NONE, subs)
+    # free, nat natural cards in it): the base's moves whose kickers hold at
+    # most `left` laizi (and a natural card, when the main part holds none),
+    # with this main part in place of the base's.
+    cdef uint64_t meta = _meta_subs(g.lmeta0, subs)
     cdef const ddz_move* src
     cdef ddz_move* out
-    cdef int n, cap, i, cnt, shift
-    cdef uint64_t base, lunit, k, t
+    cdef int n, cap, i, cnt, shift, tl
+    cdef uint64_t base, lunit, k, t, delta
     if g.lkick_mode == KICK_NONE:
         # only laizi as themselves (subs == 0) may make a move alone
         if nat or not subs:
             g.n = _put_cm(g.out, g.n, g.cap, main, meta)
         return
-    if g.lbase + g.lbase_n > g.cap:
+    out = g.out
+    n = g.n
+    cap = g.cap
+    if g.lsorted:
+        # all-laizi kickers (t = need single or 2 * need pair kicker cards)
+        # come last
+        tl = left
+        if not nat:
+            t = g.lneed * (2 if g.lkick_mode == KICK_PAIRS else 1) - 1
+            if tl > <int>t:
+                tl = <int>t
+        cnt = g.lbt[tl if tl < 8 else 8]
+        if n + cnt <= cap:
+            src = out + g.lbase
+            out += n
+            delta = main - g.lbase_main
+            for i in range(cnt):
+                _store_cm(out + i, src[i].cards + delta, meta)
+        elif n < cap:
+            # the buffer fills up here; the base is in it (it comes first)
+            src = out + g.lbase
+            delta = main - g.lbase_main
+            for i in range(cap - n):
+                _store_cm(out + n + i, src[i].cards + delta, meta)
+        # (else the buffer is full, perhaps before the base's end: only the
+        # count matters)
+        g.n = n + cnt
+        return
+    if g.lbase + g.lbase_n > cap:
         # the base's moves are not all in the buffer (it is full: only the
         # count matters now): walk the kickers again
         _lz_kickers(g, main, left, nat, meta)
         return
-    src = g.out + g.lbase
-    out = g.out
-    n = g.n
-    cap = g.cap
+    src = out + g.lbase
     cnt = g.lbase_n
     base = g.lbase_main
     lunit = g.lunit
@@ -831,20 +969,57 @@ cdef void _lz_more(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
                      natmask if a > 1 else natmask & ~(1u << j))
 
 
+cdef int _lz_more_plain(gen_t* g, int start, int extra, uint64_t main,
+                        uint32_t subs, int nat, unsigned int natmask, ddz_move* out,
+                        int n, int cap) noexcept nogil:
+    # _lz_more for the kinds without kickers, each variant one move, stored
+    # at out[n] (see _put); returns the new n. A variant keeps a natural
+    # card only if nat > 1: else it would be laizi standing for other ranks,
+    # alone, which is not a move (face value), nor are its own variants.
+    cdef unsigned int cand = natmask & ~((1u << start) - 1)
+    cdef uint64_t meta0 = g.lmeta0
+    cdef uint64_t lunit = g.lunit
+    cdef uint64_t m2
+    cdef int q = g.lq
+    cdef int j, a
+    cdef uint32_t s2
+    if nat <= 1:
+        return n
+    while cand:
+        j = _ctz(cand)
+        cand &= cand - 1
+        a = _nib(main, j)
+        if q - a == 3:
+            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
+        else:
+            s2 = subs + ((<uint32_t>1) << (2 * j))
+        m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
+        n = _put_cm(out, n, cap, m2, _meta_subs(meta0, s2))
+        if extra > 1:
+            n = _lz_more_plain(g, j, extra - 1, m2, s2, nat - 1,
+                               natmask if a > 1 else natmask & ~(1u << j), out, n, cap)
+    return n
+
+
 cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int nat,
                    unsigned int natmask) noexcept nogil:
     # Every move on the main ranks set in g (rank, length, lmainmask...): the
     # base `main` (every main rank as natural as the hand allows, `extra`
     # laizi not in it) and its variants.
-    cdef uint64_t meta = _meta_word(g.kind, g.rank, g.length, WILD_NONE, subs)
+    cdef uint64_t meta
+    g.lmeta0 = _meta_word(g.kind, g.rank, g.length, WILD_NONE, 0)
+    meta = _meta_subs(g.lmeta0, subs)
     if g.lkick_mode == KICK_NONE:
         if nat or not subs:
             g.n = _put_cm(g.out, g.n, g.cap, main, meta)
-    else:
-        g.lbase = g.n
-        g.lbase_main = main
-        _lz_kickers(g, main, extra, nat, meta)
-        g.lbase_n = g.n - g.lbase
+        if extra and natmask:
+            g.n = _lz_more_plain(g, g.rank, extra, main, subs, nat, natmask,
+                                 g.out, g.n, g.cap)
+        return
+    g.lbase = g.n
+    g.lbase_main = main
+    _lz_kickers(g, main, extra, nat, meta)
+    g.lbase_n = g.n - g.lbase
     if extra and natmask:
         _lz_more(g, g.rank, extra, main, subs, nat, natmask)
 
@@ -876,7 +1051,7 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
     cdef int top = rmax if rmax < s.max_rank else s.max_rank
     cdef int lw = g.lw
     cdef int L = g.lz
-    cdef int r, n, nmin, deficit, d
+    cdef int r, n, nmin, deficit, d, wdef
     cdef uint64_t nat_q = g.lnat_q[q]
     cdef uint64_t def_q = q * (<uint64_t>0x1111111111111ULL) - nat_q
     cdef uint64_t lnib = (<uint64_t>15) << (4 * L)
@@ -916,10 +1091,16 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
         return
     if top > s.max_rank + 1 - nmin:
         top = s.max_rank + 1 - nmin
+    wdef = _nibble_sum(def_q & ((((<uint64_t>1) << (4 * nmin)) - 1) << (4 * rmin)))
     for r in range(rmin, top + 1):
+        # wdef: the laizi the window r..r+nmin-1 needs (slid one rank on)
+        if r > rmin:
+            wdef += _nib(def_q, r + nmin - 1) - _nib(def_q, r - 1)
+        if wdef > lw:
+            continue
         n = nmin
         window = (((<uint64_t>1) << (4 * n)) - 1) << (4 * r)
-        deficit = _nibble_sum(def_q & window)
+        deficit = wdef
         while deficit <= lw:
             natpart = nat_q & window
             mainmask = ((1u << n) - 1) << r
@@ -1032,6 +1213,10 @@ cdef void _lz_init(gen_t* g, int L) noexcept nogil:
         n += 1
     g.lh_n = n
     g.lh_mask = g.ge[1] & ~(1u << L)
+    n = 0
+    for k in range(16):
+        g.lh_below[k] = n
+        n += (g.lh_mask >> k) & 1
 
 
 cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
