@@ -265,14 +265,15 @@ ctypedef struct gen_t:
     int lq
     int lkick_mode
     int lneed
-    # per hand: lnat_q[q] packs min(count, q) for each rank 3..2 but L (the
-    # natural cards a main rank takes); the natural ranks (jokers included,
-    # L not), a card of each packed and the hand's count
+    # per hand, set by _lz_tables when lready: lnat_q[q] packs min(count, q)
+    # for each rank 3..2 but L (the natural cards a main rank takes); the
+    # natural ranks (jokers included, L not), a card of each packed and the
+    # hand's count
+    int lready
     uint64_t lnat_q[5]
     unsigned int lh_mask
     int lh_n
     int lh_below[16]    # how many of them are below rank r
-    int lh_rank[16]
     uint64_t lh_unit[16]
     int lh_count[16]
     # the natural kicker pool of those main ranks (_lz_pool): a card of each
@@ -1052,7 +1053,10 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
     cdef int lw = g.lw
     cdef int L = g.lz
     cdef int r, n, nmin, deficit, d, wdef
-    cdef uint64_t nat_q = g.lnat_q[q]
+    cdef uint64_t nat_q
+    if not g.lready:
+        _lz_tables(g)
+    nat_q = g.lnat_q[q]
     cdef uint64_t def_q = q * (<uint64_t>0x1111111111111ULL) - nat_q
     cdef uint64_t lnib = (<uint64_t>15) << (4 * L)
     cdef uint64_t window, natpart
@@ -1179,10 +1183,11 @@ cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int le
     return subs
 
 
-cdef inline void _gen_kind(gen_t* g, const ddz_rules* rules, int kind, int rmin,
-                           int rmax, int nfix) noexcept nogil:
-    # The moves of `kind` of rank rmin..rmax (rmax <= 14); nfix as _gen_generic.
-    if g.lz >= 0:
+cdef inline void _gen_kind_of(gen_t* g, const ddz_rules* rules, int kind, int rmin,
+                              int rmax, int nfix, int laizi) noexcept nogil:
+    # The moves of `kind` of rank rmin..rmax (rmax <= 14); nfix as
+    # _gen_generic; laizi: g.lz >= 0 (a constant where the caller knows it).
+    if laizi:
         _lz_kind(g, kind, rmin, rmax, nfix)
     elif KIND_SHAPE[kind].q:
         _gen_generic(g, kind, rmin, rmax, nfix)
@@ -1190,16 +1195,29 @@ cdef inline void _gen_kind(gen_t* g, const ddz_rules* rules, int kind, int rmin,
         _gen_special(g, rules, kind, rmin, rmax)
 
 
+cdef inline void _gen_kind(gen_t* g, const ddz_rules* rules, int kind, int rmin,
+                           int rmax, int nfix) noexcept nogil:
+    _gen_kind_of(g, rules, kind, rmin, rmax, nfix, g.lz >= 0)
+
+
 cdef void _lz_init(gen_t* g, int L) noexcept nogil:
     # The laizi fields of g for a hand holding laizi of rank L (g.hand, g.ge
-    # set).
-    cdef uint64_t nib13 = 0x1111111111111ULL
-    cdef uint64_t ranks = (g.hand & 0xFFFFFFFFFFFFFULL) & ~((<uint64_t>15) << (4 * L))
-    cdef unsigned int pool = g.ge[1] & ~(1u << L)
-    cdef int q, k, n = 0
+    # set); the tables of the shaped kinds wait for the first of them
+    # (_lz_tables): a follow often needs none.
     g.lz = L
     g.lunit = (<uint64_t>1) << (4 * L)
     g.lw = _nib(g.hand, L)
+    g.lready = 0
+
+
+cdef void _lz_tables(gen_t* g) noexcept nogil:
+    # lnat_q and the hand's natural ranks (lh_*), once per hand.
+    cdef uint64_t nib13 = 0x1111111111111ULL
+    cdef int L = g.lz
+    cdef uint64_t ranks = (g.hand & 0xFFFFFFFFFFFFFULL) & ~((<uint64_t>15) << (4 * L))
+    cdef unsigned int pool = g.ge[1] & ~(1u << L)
+    cdef int q, k, n = 0
+    g.lready = 1
     g.lnat_q[0] = 0
     for q in range(1, 5):
         # nibble-wise count >= q (counts are at most 4: no carry)
@@ -1207,7 +1225,6 @@ cdef void _lz_init(gen_t* g, int L) noexcept nogil:
     while pool:
         k = _ctz(pool)
         pool &= pool - 1
-        g.lh_rank[n] = k
         g.lh_unit[n] = (<uint64_t>1) << (4 * k)
         g.lh_count[n] = _nib(g.hand, k)
         n += 1
@@ -1248,39 +1265,48 @@ cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
             _lz_init(g, i)
 
 
-cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
-                             const ddz_move* last, ddz_move* out,
-                             int64_t cap) noexcept nogil:
-    cdef gen_t g
+cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
+                              const ddz_move* last, int laizi) noexcept nogil:
+    # ddz_legal_moves after _gen_init. Called with laizi a constant (0 or 1),
+    # so that the loops of a hand without laizi hold no laizi code.
     cdef int kind, tp, tk
-    if rules.laizi and not rules.wild_mask:
-        return 0    # no wild rank drawn yet: no moves (Python raises ValueError)
-    _gen_init(&g, rules, hand, out, cap)
     if last == NULL:
         if g.size == g.w:
             # Nothing but W (or nothing at all): W never plays alone.
             if g.w:
-                _emit(&g, 0, K_PASS, 0, 0, WILD_NONE)
+                _emit(g, 0, K_PASS, 0, 0, WILD_NONE)
             return g.n
         for kind in range(1, NKINDS):
             if rules.allowed[kind]:
-                _gen_kind(&g, rules, kind, 0, 14, 0)
+                _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
         return g.n
-    _emit(&g, 0, K_PASS, 0, 0, WILD_NONE)
+    _emit(g, 0, K_PASS, 0, 0, WILD_NONE)
     if last.kind >= NKINDS:
         return g.n
     tp = rules.tier[last.kind]
     if tp == 0 and rules.allowed[last.kind]:
-        _gen_kind(&g, rules, last.kind, last.rank + 1, 14, last.length)
+        _gen_kind_of(g, rules, last.kind, last.rank + 1, 14, last.length, laizi)
     for kind in range(1, NKINDS):
         tk = rules.tier[kind]
         if not rules.allowed[kind] or tk == 0 or tk < tp:
             continue
         if tk > tp:
-            _gen_kind(&g, rules, kind, 0, 14, 0)
+            _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
         elif rules.ranked[kind] and rules.ranked[last.kind]:
-            _gen_kind(&g, rules, kind, last.rank + 1, 14, 0)
+            _gen_kind_of(g, rules, kind, last.rank + 1, 14, 0, laizi)
     return g.n
+
+
+cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
+                             const ddz_move* last, ddz_move* out,
+                             int64_t cap) noexcept nogil:
+    cdef gen_t g
+    if rules.laizi and not rules.wild_mask:
+        return 0    # no wild rank drawn yet: no moves (Python raises ValueError)
+    _gen_init(&g, rules, hand, out, cap)
+    if g.lz >= 0:
+        return _gen_moves(&g, rules, last, 1)
+    return _gen_moves(&g, rules, last, 0)
 
 
 # ---- checking and classifying: the generator over the cards themselves ----
