@@ -1125,29 +1125,37 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
 
 cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
     # The moves of `kind` of rank rmin..rmax in a laizi rule set.
-    cdef int r, a, top
+    cdef int r, a, amin, top
     cdef int L = g.lz
+    cdef unsigned int cand
+    # the ranks rmin..rmax (rmax <= 14), as a mask
+    cdef unsigned int window = ((2u << rmax) - 1) & ~((1u << rmin) - 1)
     if kind == K_SINGLE:
         # a lone laizi is itself (face value): one single per card held
-        top = rmax if rmax < IDX_D else IDX_D
-        for r in range(rmin, top + 1):
-            if _nib(g.hand, r):
-                _lz_emit(g, (<uint64_t>1) << (4 * r), K_SINGLE, r, 1, 0)
+        cand = g.ge[1] & window
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
+            _lz_emit(g, (<uint64_t>1) << (4 * r), K_SINGLE, r, 1, 0)
     elif kind == K_BOMB:
         # four natural cards (four laizi are the LAIZI_BOMB)
-        top = rmax if rmax < 12 else 12
-        for r in range(rmin, top + 1):
-            if r != L and _nib(g.hand, r) == 4:
-                _lz_emit(g, (<uint64_t>4) << (4 * r), K_BOMB, r, 1, 0)
+        cand = g.ge[4] & 0x1FFFu & ~(1u << L) & window
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
+            _lz_emit(g, (<uint64_t>4) << (4 * r), K_BOMB, r, 1, 0)
     elif kind == K_SOFT_BOMB:
-        top = rmax if rmax < 12 else 12
-        for r in range(rmin, top + 1):
-            if r == L:
-                continue
+        # a = 1..3 natural cards and 4 - a laizi: the ranks holding at
+        # least 4 - lw (and one) natural cards
+        amin = 4 - g.lw if g.lw < 3 else 1
+        cand = g.ge[amin] & 0x1FFFu & ~(1u << L) & window
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
             a = _nib(g.hand, r)
             if a > 3:
                 a = 3
-            while a >= 1 and a + g.lw >= 4:
+            while a >= amin:
                 _lz_emit(g, ((<uint64_t>a) << (4 * r)) + (4 - a) * g.lunit,
                          K_SOFT_BOMB, r, 1, _lz_sub(r, 4 - a))
                 a -= 1
