@@ -256,17 +256,43 @@ ctypedef struct gen_t:
     int kicker_cards_from[17]
     # laizi (RULES.md section 8; only read when lz >= 0): the wild rank, the
     # laizi the hand holds, one laizi card packed; the main part being
-    # completed: its natural cards, its ranks (mask and count), the shape's
-    # q and kicker units
+    # completed: its ranks (mask and count), the shape's q and kicker units
     int lz
     int lw
     uint64_t lunit
-    int lnat
     unsigned int lmainmask
     int lnmain
     int lq
     int lkick_mode
     int lneed
+    # per hand, set by _lz_tables when lready: lnat_q[q] packs min(count, q)
+    # for each rank 3..2 but L (the natural cards a main rank takes); the
+    # natural ranks (jokers included, L not), a card of each packed and the
+    # hand's count
+    int lready
+    uint64_t lnat_q[5]
+    unsigned int lh_mask
+    int lh_n
+    int lh_below[16]    # how many of them are below rank r
+    uint64_t lh_unit[16]
+    int lh_count[16]
+    # the natural kicker pool of those main ranks (_lz_pool): a card of each
+    # rank packed, the hand's count, the cards in pool[i:]
+    int lpool_n
+    uint64_t lpool_unit[16]
+    int lpool_count[16]
+    int lpool_from[17]
+    # the base main part and its moves, out[lbase:lbase + lbase_n], which
+    # the variants copy (_lz_variant)
+    uint64_t lbase_main
+    int lbase
+    int lbase_n
+    uint64_t lmeta0      # the main part's meta word, substitutes 0
+    # lsorted: the base's moves come by the number t of laizi among their
+    # kickers, lbt[t] of them with t or fewer (so a variant's moves are a
+    # prefix of them); else they are in no order (_lz_pairs)
+    int lsorted
+    int lbt[9]
 
 
 cdef inline int _put(ddz_move* out, int n, int cap, uint64_t cards, int kind,
@@ -522,27 +548,59 @@ cdef void _gen_special(gen_t* g, const ddz_rules* rules, int kind, int rmin,
 # for j; a main rank L is q laizi as themselves), then the kickers from the
 # natural cards of the other ranks and the laizi left. Each identity comes
 # out once, by construction: no list of moves is searched for duplicates.
+#
+# For speed, the kickers of one set of main ranks are walked once: the main
+# part as natural as the hand allows (the base) gets every kicker choice,
+# and each variant with more laizi in its main part copies the base's moves
+# with its own main part swapped in, dropping those whose kickers need more
+# laizi than it leaves (or are all laizi when its main part is).
 
 cdef extern from *:
     """
-    /* ddz_store_move with `reserved` set (the laizi substitutes). */
-    static CYTHON_INLINE void ddz_store_move_subs(void* slot, uint64_t cards,
-                                                  int kind, int rank, int length,
-                                                  int wild, uint32_t subs) {
+    /* Bytes 8..15 of a ddz_move (kind, rank, length, wild, then the laizi
+       substitutes in `reserved`) as one word in memory order, so that a
+       move is two 8-byte stores (ddz_store_cards_meta) whatever the byte
+       order: built once per main part, not per move. */
+    static CYTHON_INLINE uint64_t ddz_meta_word(int kind, int rank, int length,
+                                                int wild, uint32_t subs) {
+        unsigned char b[8];
+        uint64_t m;
+        b[0] = (unsigned char)kind;
+        b[1] = (unsigned char)rank;
+        b[2] = (unsigned char)length;
+        b[3] = (unsigned char)wild;
+        memcpy(b + 4, &subs, 4);
+        memcpy(&m, b, 8);
+        return m;
+    }
+    /* A meta word with its substitutes replaced (bytes 12..15). */
+    static CYTHON_INLINE uint64_t ddz_meta_subs(uint64_t meta, uint32_t subs) {
+        unsigned char b[8];
+        memcpy(b, &meta, 8);
+        memcpy(b + 4, &subs, 4);
+        memcpy(&meta, b, 8);
+        return meta;
+    }
+    static CYTHON_INLINE void ddz_store_cards_meta(void* slot, uint64_t cards,
+                                                   uint64_t meta) {
         unsigned char* p = (unsigned char*)slot;
-        uint8_t meta[4];
-        meta[0] = (uint8_t)kind;
-        meta[1] = (uint8_t)rank;
-        meta[2] = (uint8_t)length;
-        meta[3] = (uint8_t)wild;
         memcpy(p, &cards, 8);
-        memcpy(p + 8, meta, 4);
-        memcpy(p + 12, &subs, 4);
+        memcpy(p + 8, &meta, 8);
     }
     """
-    void _store_move_subs "ddz_store_move_subs"(ddz_move* slot, uint64_t cards, int kind,
-                                                int rank, int length, int wild,
-                                                uint32_t subs) noexcept nogil
+    uint64_t _meta_word "ddz_meta_word"(int kind, int rank, int length, int wild,
+                                        uint32_t subs) noexcept nogil
+    uint64_t _meta_subs "ddz_meta_subs"(uint64_t meta, uint32_t subs) noexcept nogil
+    void _store_cm "ddz_store_cards_meta"(ddz_move* slot, uint64_t cards,
+                                          uint64_t meta) noexcept nogil
+
+
+cdef inline int _put_cm(ddz_move* out, int n, int cap, uint64_t cards,
+                        uint64_t meta) noexcept nogil:
+    # _put with the meta word ready (keep out, n and cap in locals, as there)
+    if n < cap:
+        _store_cm(out + n, cards, meta)
+    return n + 1
 
 
 cdef inline uint32_t _lz_sub(int rank, int d) noexcept nogil:
@@ -554,210 +612,457 @@ cdef inline uint32_t _lz_sub(int rank, int d) noexcept nogil:
 
 cdef inline void _lz_emit(gen_t* g, uint64_t cards, int kind, int rank, int length,
                           uint32_t subs) noexcept nogil:
-    if g.n < g.cap:
-        _store_move_subs(g.out + g.n, cards, kind, rank, length, WILD_NONE, subs)
-    g.n += 1
+    g.n = _put_cm(g.out, g.n, g.cap, cards,
+                  _meta_word(kind, rank, length, WILD_NONE, subs))
 
 
-cdef void _lz_singles(gen_t* g, int idx, int need, uint64_t acc, int nat,
-                      uint32_t subs) noexcept nogil:
-    # Every multiset of `need` single kickers from pool[idx:] (the laizi, one
-    # kicker each whatever they stand for, last); `nat` natural cards so far.
-    cdef int t, top, k
-    cdef uint64_t unit
-    if need == 0:
-        if nat:     # a move of only laizi is read at face value: no kickers
-            _lz_emit(g, acc, g.kind, g.rank, g.length, subs)
+cdef void _lz_pool(gen_t* g, int extra) noexcept nogil:
+    # The natural kicker pool of the main ranks into g.lpool_* (for the
+    # recursive walks): single kickers from every other rank, jokers
+    # included; pair kickers from the ranks 3..2 holding a pair, or one card
+    # when a laizi (`extra` of them are free) may complete it. The main
+    # ranks are consecutive: the hand's natural ranks lh[0:i0] and lh[i1:].
+    cdef int i, c, seg, lo, hi, pool_n = 0
+    cdef int pairs = g.lkick_mode == KICK_PAIRS
+    cdef int i0 = g.lh_below[g.rank]
+    cdef int i1 = g.lh_below[g.rank + g.length]
+    cdef int end = g.lh_below[13] if pairs else g.lh_n
+    cdef int keep_all = 0 if pairs and not extra else 1
+    for seg in range(2):
+        lo = 0 if seg == 0 else i1
+        hi = i0 if seg == 0 else end
+        for i in range(lo, hi):
+            c = g.lh_count[i]
+            g.lpool_unit[pool_n] = g.lh_unit[i]
+            g.lpool_count[pool_n] = c
+            pool_n += keep_all | <int>(c >= 2)
+    g.lpool_n = pool_n
+    g.lpool_from[pool_n] = 0
+    for i in range(pool_n - 1, -1, -1):
+        g.lpool_from[i] = g.lpool_from[i + 1] + g.lpool_count[i]
+
+
+cdef void _lz_nat_singles(gen_t* g, int idx, int need, uint64_t acc,
+                          uint64_t meta) noexcept nogil:
+    # Every multiset of `need` (>= 1) natural kickers from pool[idx:], added
+    # to acc.
+    cdef int t, top, i, j
+    cdef int pool_n = g.lpool_n
+    cdef uint64_t unit, ai
+    cdef ddz_move* out
+    cdef int n, cap
+    if g.lpool_from[idx] < need:
         return
-    if g.kicker_cards_from[idx] < need:
+    if need <= 2:
+        out = g.out
+        n = g.n
+        cap = g.cap
+        if need == 1:
+            for i in range(idx, pool_n):
+                n = _put_cm(out, n, cap, acc + g.lpool_unit[i], meta)
+        else:
+            for i in range(idx, pool_n):
+                ai = acc + g.lpool_unit[i]
+                if g.lpool_count[i] >= 2:
+                    n = _put_cm(out, n, cap, ai + g.lpool_unit[i], meta)
+                for j in range(i + 1, pool_n):
+                    n = _put_cm(out, n, cap, ai + g.lpool_unit[j], meta)
+        g.n = n
         return
-    k = g.kicker_rank[idx]
-    unit = (<uint64_t>1) << (4 * k)
-    top = g.kicker_count[idx] if g.kicker_count[idx] < need else need
+    unit = g.lpool_unit[idx]
+    top = g.lpool_count[idx] if g.lpool_count[idx] < need else need
     for t in range(top, -1, -1):
-        _lz_singles(g, idx + 1, need - t, acc + t * unit,
-                    nat + (0 if k == g.lz else t), subs)
+        if t == need:
+            g.n = _put_cm(g.out, g.n, g.cap, acc + t * unit, meta)
+        else:
+            _lz_nat_singles(g, idx + 1, need - t, acc + t * unit, meta)
 
 
 cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int chosen,
-                    int nat, uint32_t subs) noexcept nogil:
+                    int nat, uint64_t meta) noexcept nogil:
     # Every set of `need` pair kickers of distinct ranks, none a main rank:
     # pool[idx:] gives natural pairs and natural + laizi; at the end of the
     # pool, the pairs still needed are two laizi each, standing for ranks
-    # still free (not main, not taken by another pair); `left` laizi remain.
+    # still free (not main, not taken by another pair); `left` laizi remain,
+    # nat: a natural card is in the move so far.
     cdef uint64_t unit
-    if need == 0 or idx == g.kicker_ranks:
+    if need == 0 or idx == g.lpool_n:
         # (with need 0 the rest of the pool could only be skipped: emit now)
         if 2 * need <= left and need <= RANKS_3_2 - g.lnmain - chosen and nat:
-            _lz_emit(g, acc + <uint64_t>(2 * need) * g.lunit, g.kind, g.rank,
-                     g.length, subs)
+            g.n = _put_cm(g.out, g.n, g.cap, acc + <uint64_t>(2 * need) * g.lunit,
+                          meta)
         return
-    if need > g.kicker_ranks - idx + left // 2:
+    if need > g.lpool_n - idx + left // 2:
         return
-    unit = (<uint64_t>1) << (4 * g.kicker_rank[idx])
-    if g.kicker_count[idx] >= 2:
-        _lz_pairs(g, idx + 1, need - 1, acc + 2 * unit, left, chosen + 1,
-                  nat + 2, subs)
+    unit = g.lpool_unit[idx]
+    if g.lpool_count[idx] >= 2:
+        _lz_pairs(g, idx + 1, need - 1, acc + 2 * unit, left, chosen + 1, 1, meta)
     if left:
         _lz_pairs(g, idx + 1, need - 1, acc + unit + g.lunit, left - 1,
-                  chosen + 1, nat + 1, subs)
-    _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, subs)
+                  chosen + 1, 1, meta)
+    _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, meta)
 
 
-cdef void _lz_few_singles(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept nogil:
-    # _lz_kickers for one or two single kickers (TRIPLE_SINGLE, FOUR_SINGLES,
-    # a two-triple plane), the bulk of the moves, without recursion; out, n
-    # and cap stay in locals (see _put).
-    cdef uint64_t units[16]
-    cdef int counts[16]
-    cdef int nats[16]     # 1 for a natural card, 0 for the laizi
-    cdef int pool_n = 0, i, j, k
-    cdef unsigned int pool = g.ge[1] & ~g.lmainmask & ~(1u << g.lz)
-    cdef int lnat = g.lnat
-    cdef ddz_move* out = g.out
-    cdef int n = g.n
+cdef inline void _lz_bt(gen_t* g, int t, int count) noexcept nogil:
+    # lbt[t:] = count: the base's moves so far have at most t laizi kickers
+    cdef int i
+    for i in range(t, 9):
+        g.lbt[i] = count
+
+
+cdef void _lz_two_pairs(gen_t* g, uint64_t main, int left, int nat, uint64_t meta,
+                        int i0, int i1, int end) noexcept nogil:
+    # Two pair kickers (FOUR_PAIRS, a two-triple PLANE_PAIRS) of distinct
+    # ranks from lh[0:i0] and lh[i1:end], by their number t of laizi (g.lbt):
+    # natural pairs (t 0), a natural card and a laizi (1), two laizi (2,
+    # standing for a rank free: neither main nor the other pair's).
+    cdef uint64_t su[16]    # a card of each rank of the pool
+    cdef uint64_t pu[16]    # two cards of each rank holding a pair
+    cdef int pidx[16]       # that rank's index in su
+    cdef int ns = 0, np = 0, seg, lo, hi, i, a, b
+    cdef int n0 = g.n
+    cdef int n = n0
     cdef int cap = g.cap
-    cdef int kind = g.kind, rank = g.rank, length = g.length
-    while pool:
-        k = _ctz(pool)
-        pool &= pool - 1
-        units[pool_n] = (<uint64_t>1) << (4 * k)
-        counts[pool_n] = _nib(g.hand, k)
-        nats[pool_n] = 1
-        pool_n += 1
-    if left:
-        units[pool_n] = g.lunit
-        counts[pool_n] = left
-        nats[pool_n] = 0
-        pool_n += 1
-    if g.lneed == 1:
-        for i in range(pool_n):
-            # a move of only laizi has no kickers (face value)
-            if lnat or nats[i]:
-                if n < cap:
-                    _store_move_subs(out + n, main + units[i], kind, rank, length,
-                                     WILD_NONE, subs)
-                n += 1
-    else:
-        for i in range(pool_n):
-            if counts[i] >= 2 and (lnat or nats[i]):
-                if n < cap:
-                    _store_move_subs(out + n, main + 2 * units[i], kind, rank, length,
-                                     WILD_NONE, subs)
-                n += 1
-            for j in range(i + 1, pool_n):
-                if lnat or nats[i] or nats[j]:
-                    if n < cap:
-                        _store_move_subs(out + n, main + units[i] + units[j], kind,
-                                         rank, length, WILD_NONE, subs)
-                    n += 1
+    cdef ddz_move* out = g.out
+    cdef uint64_t l1 = g.lunit
+    cdef uint64_t l2 = 2 * g.lunit
+    cdef uint64_t x
+    cdef int free = RANKS_3_2 - g.lnmain
+    for seg in range(2):
+        lo = 0 if seg == 0 else i1
+        hi = i0 if seg == 0 else end
+        for i in range(lo, hi):
+            su[ns] = g.lh_unit[i]
+            pu[np] = 2 * g.lh_unit[i]
+            pidx[np] = ns
+            np += <int>(g.lh_count[i] >= 2)
+            ns += 1
+    for a in range(np):
+        x = main + pu[a]
+        for b in range(a + 1, np):
+            n = _put_cm(out, n, cap, x + pu[b], meta)
+    g.lbt[0] = n - n0
+    if left >= 1:
+        for a in range(np):
+            x = main + pu[a] + l1
+            for b in range(pidx[a]):
+                n = _put_cm(out, n, cap, x + su[b], meta)
+            for b in range(pidx[a] + 1, ns):
+                n = _put_cm(out, n, cap, x + su[b], meta)
+    g.lbt[1] = n - n0
+    if left >= 2:
+        for a in range(ns):
+            x = main + su[a] + l2
+            for b in range(a + 1, ns):
+                n = _put_cm(out, n, cap, x + su[b], meta)
+        if free >= 2:
+            for a in range(np):
+                n = _put_cm(out, n, cap, main + pu[a] + l2, meta)
+    g.lbt[2] = n - n0
+    if left >= 3 and free >= 2:
+        for a in range(ns):
+            n = _put_cm(out, n, cap, main + su[a] + l1 + l2, meta)
+    g.lbt[3] = n - n0
+    if left >= 4 and nat and free >= 2:
+        n = _put_cm(out, n, cap, main + 2 * l2, meta)
+    _lz_bt(g, 4, n - n0)
     g.n = n
 
 
-cdef void _lz_kickers(gen_t* g, uint64_t main, int left, uint32_t subs) noexcept nogil:
-    # The main part is complete (`left` laizi not in it): emit it with every
-    # kicker choice of the kind.
-    cdef int k, pool_n = 0, i
-    cdef unsigned int pool
+cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
+                      uint64_t meta) noexcept nogil:
+    # The main part `main` (nat: it holds a natural card) with every kicker
+    # choice from the natural cards of the other ranks and `left` laizi; a
+    # move of only laizi is read at face value, so never gets kickers. The
+    # moves come by their number of laizi kickers (recorded in g.lbt, for
+    # _lz_variant), but for two or more pair kickers (g.lsorted = 0).
+    cdef int need = g.lneed
+    cdef int i, j, t, tmax, seg, lo, hi, i0, i1, end, pool_n
+    cdef int n0 = g.n
+    cdef uint64_t lunit = g.lunit
+    cdef uint64_t mi
+    cdef uint64_t units[16]
+    cdef int counts[16]
+    cdef ddz_move* out
+    cdef int n, cap
+    g.lsorted = 1
+    if need == 2 and g.lkick_mode == KICK_PAIRS:
+        _lz_two_pairs(g, main, left, nat, meta, g.lh_below[g.rank],
+                      g.lh_below[g.rank + g.length], g.lh_below[13])
+        return
+    if need > 2:
+        _lz_pool(g, left)
+        if g.lkick_mode == KICK_PAIRS:
+            g.lsorted = 0
+            _lz_pairs(g, 0, need, main, left, 0, nat, meta)
+            return
+        # t of the single kickers laizi (one kicker each, whatever they
+        # stand for), the others natural
+        tmax = left if left < need else need
+        if tmax == need and not nat:
+            tmax = need - 1
+        for t in range(tmax + 1):
+            if t == need:
+                g.n = _put_cm(g.out, g.n, g.cap, main + t * lunit, meta)
+            else:
+                _lz_nat_singles(g, 0, need - t, main + t * lunit, meta)
+            g.lbt[t] = g.n - n0
+        _lz_bt(g, tmax + 1, g.n - n0)
+        return
+    # The hand's natural ranks (g.lh_*, by rank) but the main ones, which
+    # are consecutive: lh[0:i0] and lh[i1:end] (end: the jokers out for
+    # pairs).
+    i0 = g.lh_below[g.rank]
+    i1 = g.lh_below[g.rank + g.length]
+    end = g.lh_n
+    out = g.out
+    n = n0
+    cap = g.cap
+    if g.lkick_mode == KICK_PAIRS:
+        end = g.lh_below[13]
+        for seg in range(2):
+            lo = 0 if seg == 0 else i1
+            hi = i0 if seg == 0 else end
+            for i in range(lo, hi):
+                # stored whatever the count, kept only for a pair: no
+                # branch on the hand's counts
+                if n < cap:
+                    _store_cm(out + n, main + 2 * g.lh_unit[i], meta)
+                n += <int>(g.lh_count[i] >= 2)
+        g.lbt[0] = n - n0
+        if left:
+            for seg in range(2):
+                lo = 0 if seg == 0 else i1
+                hi = i0 if seg == 0 else end
+                for i in range(lo, hi):
+                    n = _put_cm(out, n, cap, main + g.lh_unit[i] + lunit, meta)
+        g.lbt[1] = n - n0
+        if left >= 2 and nat and g.lnmain < RANKS_3_2:
+            n = _put_cm(out, n, cap, main + 2 * lunit, meta)
+        _lz_bt(g, 2, n - n0)
+        g.n = n
+        return
+    tmax = left if left < need else need
+    if tmax == need and not nat:
+        tmax = need - 1
+    if need == 1:
+        for i in range(i0):
+            n = _put_cm(out, n, cap, main + g.lh_unit[i], meta)
+        for i in range(i1, end):
+            n = _put_cm(out, n, cap, main + g.lh_unit[i], meta)
+        g.lbt[0] = n - n0
+        if tmax:
+            n = _put_cm(out, n, cap, main + lunit, meta)
+        _lz_bt(g, 1, n - n0)
+        g.n = n
+        return
+    # two single kickers: the pool in locals (see _put)
+    for i in range(i0):
+        units[i] = g.lh_unit[i]
+        counts[i] = g.lh_count[i]
+    pool_n = i0
+    for i in range(i1, end):
+        units[pool_n] = g.lh_unit[i]
+        counts[pool_n] = g.lh_count[i]
+        pool_n += 1
+    for i in range(pool_n):
+        mi = main + units[i]
+        if n < cap:     # kept only for a pair (see above)
+            _store_cm(out + n, mi + units[i], meta)
+        n += <int>(counts[i] >= 2)
+        for j in range(i + 1, pool_n):
+            n = _put_cm(out, n, cap, mi + units[j], meta)
+    g.lbt[0] = n - n0
+    if tmax:
+        for i in range(pool_n):
+            n = _put_cm(out, n, cap, main + units[i] + lunit, meta)
+    g.lbt[1] = n - n0
+    if tmax == 2:
+        n = _put_cm(out, n, cap, main + 2 * lunit, meta)
+    _lz_bt(g, 2, n - n0)
+    g.n = n
+
+
+cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
+                      uint32_t subs) noexcept nogil:
+    # The moves of a main part with more laizi than the base (left laizi
+    # free, nat natural cards in it): the base's moves whose kickers hold at
+    # most `left` laizi (and a natural card, when the main part holds none),
+    # with this main part in place of the base's.
+    cdef uint64_t meta = _meta_subs(g.lmeta0, subs)
+    cdef const ddz_move* src
+    cdef ddz_move* out
+    cdef int n, cap, i, cnt, shift, tl
+    cdef uint64_t base, lunit, k, t, delta
     if g.lkick_mode == KICK_NONE:
         # only laizi as themselves (subs == 0) may make a move alone
-        if g.lnat or not subs:
-            _lz_emit(g, main, g.kind, g.rank, g.length, subs)
+        if nat or not subs:
+            g.n = _put_cm(g.out, g.n, g.cap, main, meta)
         return
-    if g.lkick_mode == KICK_SINGLES:
-        if g.lneed <= 2:
-            _lz_few_singles(g, main, left, subs)
-            return
-        pool = g.ge[1] & ~g.lmainmask & ~(1u << g.lz)
-        while pool:
-            k = _ctz(pool)
-            pool &= pool - 1
-            g.kicker_rank[pool_n] = k
-            g.kicker_count[pool_n] = _nib(g.hand, k)
-            pool_n += 1
-        if left:
-            g.kicker_rank[pool_n] = g.lz
-            g.kicker_count[pool_n] = left
-            pool_n += 1
-        g.kicker_ranks = pool_n
-        g.kicker_cards_from[pool_n] = 0
-        for i in range(pool_n - 1, -1, -1):
-            g.kicker_cards_from[i] = g.kicker_cards_from[i + 1] + g.kicker_count[i]
-        _lz_singles(g, 0, g.lneed, main, g.lnat, subs)
-    else:
-        pool = (g.ge[1] if left else g.ge[2]) & 0x1FFFu & ~g.lmainmask & ~(1u << g.lz)
-        while pool:
-            k = _ctz(pool)
-            pool &= pool - 1
-            g.kicker_rank[pool_n] = k
-            g.kicker_count[pool_n] = _nib(g.hand, k)
-            pool_n += 1
-        g.kicker_ranks = pool_n
-        _lz_pairs(g, 0, g.lneed, main, left, 0, g.lnat, subs)
+    out = g.out
+    n = g.n
+    cap = g.cap
+    if g.lsorted:
+        # all-laizi kickers (t = need single or 2 * need pair kicker cards)
+        # come last
+        tl = left
+        if not nat:
+            t = g.lneed * (2 if g.lkick_mode == KICK_PAIRS else 1) - 1
+            if tl > <int>t:
+                tl = <int>t
+        cnt = g.lbt[tl if tl < 8 else 8]
+        if n + cnt <= cap:
+            src = out + g.lbase
+            out += n
+            delta = main - g.lbase_main
+            for i in range(cnt):
+                _store_cm(out + i, src[i].cards + delta, meta)
+        elif n < cap:
+            # the buffer fills up here; the base is in it (it comes first)
+            src = out + g.lbase
+            delta = main - g.lbase_main
+            for i in range(cap - n):
+                _store_cm(out + n + i, src[i].cards + delta, meta)
+        # (else the buffer is full, perhaps before the base's end: only the
+        # count matters)
+        g.n = n + cnt
+        return
+    if g.lbase + g.lbase_n > cap:
+        # the base's moves are not all in the buffer (it is full: only the
+        # count matters now): walk the kickers again
+        _lz_kickers(g, main, left, nat, meta)
+        return
+    src = out + g.lbase
+    cnt = g.lbase_n
+    base = g.lbase_main
+    lunit = g.lunit
+    shift = 4 * g.lz
+    for i in range(cnt):
+        k = src[i].cards - base     # the kickers
+        t = (k >> shift) & 15       # laizi among them
+        if t <= <uint64_t>left and (nat or k != t * lunit):
+            n = _put_cm(out, n, cap, k + main, meta)
+    g.n = n
 
 
-cdef void _lz_extra(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
-                    int nat, unsigned int natmask) noexcept nogil:
-    # The main part with the fewest laizi (every main rank as natural as the
-    # hand allows) is `main`; each of the `extra` laizi not yet placed may
-    # replace one more natural card of a main rank (natmask: the main ranks
-    # still holding one), from rank `start` up so that each main part comes
-    # out once. Every main part gets its kickers; the laizi not placed in it
-    # are free for them.
-    cdef unsigned int cand
-    cdef int j, d
+cdef void _lz_more(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
+                   int nat, unsigned int natmask) noexcept nogil:
+    # Each of the `extra` laizi not in the main part `main` may replace one
+    # more natural card of a main rank (natmask: the main ranks still holding
+    # one), from rank `start` up so that each main part comes out once.
+    cdef unsigned int cand = natmask & ~((1u << start) - 1)
+    cdef int j, a
     cdef uint32_t s2
-    g.lnat = nat
-    _lz_kickers(g, main, extra, subs)
-    if not extra:
-        return
-    cand = natmask & ~((1u << start) - 1)
+    cdef uint64_t m2
     while cand:
         j = _ctz(cand)
         cand &= cand - 1
         # one natural card of rank j out, one laizi in: j's substitutes d -> d+1
-        d = g.lq - _nib(main, j)
-        if d == 3:
+        a = _nib(main, j)
+        if g.lq - a == 3:
             s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
         else:
             s2 = subs + ((<uint32_t>1) << (2 * j))
-        _lz_extra(g, j, extra - 1, main - ((<uint64_t>1) << (4 * j)) + g.lunit, s2,
-                  nat - 1, natmask if _nib(main, j) > 1 else natmask & ~(1u << j))
+        m2 = main - ((<uint64_t>1) << (4 * j)) + g.lunit
+        _lz_variant(g, m2, extra - 1, nat - 1, s2)
+        if extra > 1:
+            _lz_more(g, j, extra - 1, m2, s2, nat - 1,
+                     natmask if a > 1 else natmask & ~(1u << j))
 
 
-cdef inline void _lz_base(gen_t* g, int j, uint64_t* main, uint32_t* subs, int* nat,
-                          unsigned int* natmask, int* deficit) noexcept nogil:
-    # Add main rank j, as natural as the hand allows, to a main part.
+cdef int _lz_more_plain(gen_t* g, int start, int extra, uint64_t main,
+                        uint32_t subs, int nat, unsigned int natmask, ddz_move* out,
+                        int n, int cap) noexcept nogil:
+    # _lz_more for the kinds without kickers, each variant one move, stored
+    # at out[n] (see _put); returns the new n. A variant keeps a natural
+    # card only if nat > 1: else it would be laizi standing for other ranks,
+    # alone, which is not a move (face value), nor are its own variants.
+    cdef unsigned int cand = natmask & ~((1u << start) - 1)
+    cdef uint64_t meta0 = g.lmeta0
+    cdef uint64_t lunit = g.lunit
+    cdef uint64_t m2
     cdef int q = g.lq
-    cdef int a, d
-    if j == g.lz:
-        main[0] += q * g.lunit
-        deficit[0] += q
+    cdef int j, a
+    cdef uint32_t s2
+    if nat <= 1:
+        return n
+    while cand:
+        j = _ctz(cand)
+        cand &= cand - 1
+        a = _nib(main, j)
+        if q - a == 3:
+            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
+        else:
+            s2 = subs + ((<uint32_t>1) << (2 * j))
+        m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
+        n = _put_cm(out, n, cap, m2, _meta_subs(meta0, s2))
+        if extra > 1:
+            n = _lz_more_plain(g, j, extra - 1, m2, s2, nat - 1,
+                               natmask if a > 1 else natmask & ~(1u << j), out, n, cap)
+    return n
+
+
+cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int nat,
+                   unsigned int natmask) noexcept nogil:
+    # Every move on the main ranks set in g (rank, length, lmainmask...): the
+    # base `main` (every main rank as natural as the hand allows, `extra`
+    # laizi not in it) and its variants.
+    cdef uint64_t meta
+    g.lmeta0 = _meta_word(g.kind, g.rank, g.length, WILD_NONE, 0)
+    meta = _meta_subs(g.lmeta0, subs)
+    if g.lkick_mode == KICK_NONE:
+        if nat or not subs:
+            g.n = _put_cm(g.out, g.n, g.cap, main, meta)
+        if extra and natmask:
+            g.n = _lz_more_plain(g, g.rank, extra, main, subs, nat, natmask,
+                                 g.out, g.n, g.cap)
         return
-    a = _nib(g.hand, j)
-    if a > q:
-        a = q
-    d = q - a
-    main[0] += ((<uint64_t>a) << (4 * j)) + d * g.lunit
-    subs[0] += _lz_sub(j, d)
-    nat[0] += a
-    deficit[0] += d
-    if a:
-        natmask[0] |= 1u << j
+    g.lbase = g.n
+    g.lbase_main = main
+    _lz_kickers(g, main, extra, nat, meta)
+    g.lbase_n = g.n - g.lbase
+    if extra and natmask:
+        _lz_more(g, g.rank, extra, main, subs, nat, natmask)
+
+
+cdef inline int _nibble_sum(uint64_t x) noexcept nogil:
+    # The sum of the nibbles of x (each at most 4, 13 of them: fits a byte)
+    x = (x & 0x0F0F0F0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL)
+    return <int>((x * 0x0101010101010101ULL) >> 56)
+
+
+cdef inline uint32_t _nibbles_to_subs(uint64_t x) noexcept nogil:
+    # Nibbles of at most 3 (at bits 4j) packed into 2-bit fields (at bits 2j):
+    # ddz_substitutes' encoding of a main part's laizi
+    x = (x | (x >> 2)) & 0x0F0F0F0F0F0F0F0FULL
+    x = (x | (x >> 4)) & 0x00FF00FF00FF00FFULL
+    x = (x | (x >> 8)) & 0x0000FFFF0000FFFFULL
+    x = (x | (x >> 16)) & 0x00000000FFFFFFFFULL
+    return <uint32_t>x
 
 
 cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
     # The shaped kinds (KIND_SHAPE) with laizi, ranks rmin..rmax, and with
-    # nfix only chains of that length.
+    # nfix only chains of that length. A main part's ranks as natural as the
+    # hand allows, read off packed vectors: nat = min(count, q) natural cards
+    # of each rank (none for L) and q - nat laizi (q for L, as themselves).
     cdef const kind_shape* s = &KIND_SHAPE[kind]
     cdef int q = s.q
     cdef int unit = _cards_per_rank(s)
     cdef int top = rmax if rmax < s.max_rank else s.max_rank
-    cdef int r, n, deficit, maxn, nat
-    cdef uint64_t main
-    cdef uint32_t subs
-    cdef unsigned int natmask
-    if unit > g.size:
+    cdef int lw = g.lw
+    cdef int L = g.lz
+    cdef int r, n, nmin, deficit, d, wdef
+    cdef uint64_t nat_q
+    if not g.lready:
+        _lz_tables(g)
+    nat_q = g.lnat_q[q]
+    cdef uint64_t def_q = q * (<uint64_t>0x1111111111111ULL) - nat_q
+    cdef uint64_t lnib = (<uint64_t>15) << (4 * L)
+    cdef uint64_t window, natpart
+    cdef unsigned int nat1 = g.ge[1] & ~(1u << L)
+    cdef unsigned int mainmask, cand
+    if unit > g.size or rmin > top:
         return
     g.kind = kind
     g.lq = q
@@ -768,71 +1073,89 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
         g.length = 1
         g.lneed = s.kickers_per_rank
         g.lnmain = 1
-        for r in range(rmin, top + 1):
-            main = 0
-            subs = 0
-            nat = 0
-            natmask = 0
-            deficit = 0
-            _lz_base(g, r, &main, &subs, &nat, &natmask, &deficit)
-            if deficit > g.lw:
-                continue
+        # the ranks short of at most lw cards: q - lw naturals or more (L:
+        # q laizi as themselves)
+        cand = (g.ge[q - lw] if q > lw else 0x7FFFu) & ~(1u << L)
+        if q <= lw:
+            cand |= 1u << L
+        cand &= ((2u << top) - 1) & ~((1u << rmin) - 1)
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
+            d = _nib(def_q, r)
             g.rank = r
             g.lmainmask = 1u << r
-            _lz_extra(g, r, g.lw - deficit, main, subs, nat, natmask)
+            _lz_main(g, lw - d, (nat_q & ((<uint64_t>15) << (4 * r))) + d * g.lunit,
+                     0 if r == L else _lz_sub(r, d), q - d, nat1 & (1u << r))
         return
-    maxn = g.size // unit
-    if nfix:
-        if nfix > maxn:
-            return
-        maxn = nfix
+    # chains: from each start rank, the shortest chain allowed (its laizi
+    # counted at once), then one rank longer while the laizi last
+    nmin = nfix if nfix else s.min_length
+    if nmin < s.min_length or nmin * unit > g.size:
+        return
+    if top > s.max_rank + 1 - nmin:
+        top = s.max_rank + 1 - nmin
+    wdef = _nibble_sum(def_q & ((((<uint64_t>1) << (4 * nmin)) - 1) << (4 * rmin)))
     for r in range(rmin, top + 1):
-        main = 0
-        subs = 0
-        nat = 0
-        natmask = 0
-        deficit = 0
-        for n in range(1, s.max_rank + 2 - r):
-            if n > maxn:
-                break
-            _lz_base(g, r + n - 1, &main, &subs, &nat, &natmask, &deficit)
-            if deficit > g.lw:
-                break
-            if n < s.min_length or (nfix and n != nfix):
-                continue
+        # wdef: the laizi the window r..r+nmin-1 needs (slid one rank on)
+        if r > rmin:
+            wdef += _nib(def_q, r + nmin - 1) - _nib(def_q, r - 1)
+        if wdef > lw:
+            continue
+        n = nmin
+        window = (((<uint64_t>1) << (4 * n)) - 1) << (4 * r)
+        deficit = wdef
+        while deficit <= lw:
+            natpart = nat_q & window
+            mainmask = ((1u << n) - 1) << r
             g.rank = r
             g.length = n
             g.lneed = s.kickers_per_rank * n
             g.lnmain = n
-            g.lmainmask = ((1u << n) - 1) << r
-            _lz_extra(g, r, g.lw - deficit, main, subs, nat, natmask)
+            g.lmainmask = mainmask
+            _lz_main(g, lw - deficit, natpart + deficit * g.lunit,
+                     _nibbles_to_subs(def_q & window & ~lnib), q * n - deficit,
+                     nat1 & mainmask)
+            if nfix or r + n > s.max_rank or (n + 1) * unit > g.size:
+                break
+            deficit += _nib(def_q, r + n)
+            window |= (<uint64_t>15) << (4 * (r + n))
+            n += 1
 
 
 cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
     # The moves of `kind` of rank rmin..rmax in a laizi rule set.
-    cdef int r, a, top
+    cdef int r, a, amin, top
     cdef int L = g.lz
+    cdef unsigned int cand
+    # the ranks rmin..rmax (rmax <= 14), as a mask
+    cdef unsigned int window = ((2u << rmax) - 1) & ~((1u << rmin) - 1)
     if kind == K_SINGLE:
         # a lone laizi is itself (face value): one single per card held
-        top = rmax if rmax < IDX_D else IDX_D
-        for r in range(rmin, top + 1):
-            if _nib(g.hand, r):
-                _lz_emit(g, (<uint64_t>1) << (4 * r), K_SINGLE, r, 1, 0)
+        cand = g.ge[1] & window
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
+            _lz_emit(g, (<uint64_t>1) << (4 * r), K_SINGLE, r, 1, 0)
     elif kind == K_BOMB:
         # four natural cards (four laizi are the LAIZI_BOMB)
-        top = rmax if rmax < 12 else 12
-        for r in range(rmin, top + 1):
-            if r != L and _nib(g.hand, r) == 4:
-                _lz_emit(g, (<uint64_t>4) << (4 * r), K_BOMB, r, 1, 0)
+        cand = g.ge[4] & 0x1FFFu & ~(1u << L) & window
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
+            _lz_emit(g, (<uint64_t>4) << (4 * r), K_BOMB, r, 1, 0)
     elif kind == K_SOFT_BOMB:
-        top = rmax if rmax < 12 else 12
-        for r in range(rmin, top + 1):
-            if r == L:
-                continue
+        # a = 1..3 natural cards and 4 - a laizi: the ranks holding at
+        # least 4 - lw (and one) natural cards
+        amin = 4 - g.lw if g.lw < 3 else 1
+        cand = g.ge[amin] & 0x1FFFu & ~(1u << L) & window
+        while cand:
+            r = _ctz(cand)
+            cand &= cand - 1
             a = _nib(g.hand, r)
             if a > 3:
                 a = 3
-            while a >= 1 and a + g.lw >= 4:
+            while a >= amin:
                 _lz_emit(g, ((<uint64_t>a) << (4 * r)) + (4 - a) * g.lunit,
                          K_SOFT_BOMB, r, 1, _lz_sub(r, 4 - a))
                 a -= 1
@@ -868,15 +1191,57 @@ cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int le
     return subs
 
 
-cdef inline void _gen_kind(gen_t* g, const ddz_rules* rules, int kind, int rmin,
-                           int rmax, int nfix) noexcept nogil:
-    # The moves of `kind` of rank rmin..rmax (rmax <= 14); nfix as _gen_generic.
-    if g.lz >= 0:
+cdef inline void _gen_kind_of(gen_t* g, const ddz_rules* rules, int kind, int rmin,
+                              int rmax, int nfix, int laizi) noexcept nogil:
+    # The moves of `kind` of rank rmin..rmax (rmax <= 14); nfix as
+    # _gen_generic; laizi: g.lz >= 0 (a constant where the caller knows it).
+    if laizi:
         _lz_kind(g, kind, rmin, rmax, nfix)
     elif KIND_SHAPE[kind].q:
         _gen_generic(g, kind, rmin, rmax, nfix)
     else:
         _gen_special(g, rules, kind, rmin, rmax)
+
+
+cdef inline void _gen_kind(gen_t* g, const ddz_rules* rules, int kind, int rmin,
+                           int rmax, int nfix) noexcept nogil:
+    _gen_kind_of(g, rules, kind, rmin, rmax, nfix, g.lz >= 0)
+
+
+cdef void _lz_init(gen_t* g, int L) noexcept nogil:
+    # The laizi fields of g for a hand holding laizi of rank L (g.hand, g.ge
+    # set); the tables of the shaped kinds wait for the first of them
+    # (_lz_tables): a follow often needs none.
+    g.lz = L
+    g.lunit = (<uint64_t>1) << (4 * L)
+    g.lw = _nib(g.hand, L)
+    g.lready = 0
+
+
+cdef void _lz_tables(gen_t* g) noexcept nogil:
+    # lnat_q and the hand's natural ranks (lh_*), once per hand.
+    cdef uint64_t nib13 = 0x1111111111111ULL
+    cdef int L = g.lz
+    cdef uint64_t ranks = (g.hand & 0xFFFFFFFFFFFFFULL) & ~((<uint64_t>15) << (4 * L))
+    cdef unsigned int pool = g.ge[1] & ~(1u << L)
+    cdef int q, k, n = 0
+    g.lready = 1
+    g.lnat_q[0] = 0
+    for q in range(1, 5):
+        # nibble-wise count >= q (counts are at most 4: no carry)
+        g.lnat_q[q] = g.lnat_q[q - 1] + (((ranks + (8 - q) * nib13) & (8 * nib13)) >> 3)
+    while pool:
+        k = _ctz(pool)
+        pool &= pool - 1
+        g.lh_unit[n] = (<uint64_t>1) << (4 * k)
+        g.lh_count[n] = _nib(g.hand, k)
+        n += 1
+    g.lh_n = n
+    g.lh_mask = g.ge[1] & ~(1u << L)
+    n = 0
+    for k in range(16):
+        g.lh_below[k] = n
+        n += (g.lh_mask >> k) & 1
 
 
 cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
@@ -905,44 +1270,51 @@ cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
         # BOMBs), which the single-W path above makes, faster.
         i = _ctz(rules.wild_mask)
         if _nib(hand, i):
-            g.lz = i
-            g.lunit = (<uint64_t>1) << (4 * i)
-            g.lw = _nib(hand, i)
+            _lz_init(g, i)
+
+
+cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
+                              const ddz_move* last, int laizi) noexcept nogil:
+    # ddz_legal_moves after _gen_init. Called with laizi a constant (0 or 1),
+    # so that the loops of a hand without laizi hold no laizi code.
+    cdef int kind, tp, tk
+    if last == NULL:
+        if g.size == g.w:
+            # Nothing but W (or nothing at all): W never plays alone.
+            if g.w:
+                _emit(g, 0, K_PASS, 0, 0, WILD_NONE)
+            return g.n
+        for kind in range(1, NKINDS):
+            if rules.allowed[kind]:
+                _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
+        return g.n
+    _emit(g, 0, K_PASS, 0, 0, WILD_NONE)
+    if last.kind >= NKINDS:
+        return g.n
+    tp = rules.tier[last.kind]
+    if tp == 0 and rules.allowed[last.kind]:
+        _gen_kind_of(g, rules, last.kind, last.rank + 1, 14, last.length, laizi)
+    for kind in range(1, NKINDS):
+        tk = rules.tier[kind]
+        if not rules.allowed[kind] or tk == 0 or tk < tp:
+            continue
+        if tk > tp:
+            _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
+        elif rules.ranked[kind] and rules.ranked[last.kind]:
+            _gen_kind_of(g, rules, kind, last.rank + 1, 14, 0, laizi)
+    return g.n
 
 
 cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                              const ddz_move* last, ddz_move* out,
                              int64_t cap) noexcept nogil:
     cdef gen_t g
-    cdef int kind, tp, tk
     if rules.laizi and not rules.wild_mask:
         return 0    # no wild rank drawn yet: no moves (Python raises ValueError)
     _gen_init(&g, rules, hand, out, cap)
-    if last == NULL:
-        if g.size == g.w:
-            # Nothing but W (or nothing at all): W never plays alone.
-            if g.w:
-                _emit(&g, 0, K_PASS, 0, 0, WILD_NONE)
-            return g.n
-        for kind in range(1, NKINDS):
-            if rules.allowed[kind]:
-                _gen_kind(&g, rules, kind, 0, 14, 0)
-        return g.n
-    _emit(&g, 0, K_PASS, 0, 0, WILD_NONE)
-    if last.kind >= NKINDS:
-        return g.n
-    tp = rules.tier[last.kind]
-    if tp == 0 and rules.allowed[last.kind]:
-        _gen_kind(&g, rules, last.kind, last.rank + 1, 14, last.length)
-    for kind in range(1, NKINDS):
-        tk = rules.tier[kind]
-        if not rules.allowed[kind] or tk == 0 or tk < tp:
-            continue
-        if tk > tp:
-            _gen_kind(&g, rules, kind, 0, 14, 0)
-        elif rules.ranked[kind] and rules.ranked[last.kind]:
-            _gen_kind(&g, rules, kind, last.rank + 1, 14, 0)
-    return g.n
+    if g.lz >= 0:
+        return _gen_moves(&g, rules, last, 1)
+    return _gen_moves(&g, rules, last, 0)
 
 
 # ---- checking and classifying: the generator over the cards themselves ----
