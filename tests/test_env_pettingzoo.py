@@ -328,3 +328,24 @@ def test_the_core_never_imports_the_extra_and_says_what_to_install():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert 'pip install "ddzfast[env]"' in out
+
+
+def test_wrapped_env_keeps_the_order_checks_and_answers_last_as_the_raw_env():
+    # env() overrides last() (one call instead of five attribute reads
+    # through the wrapper): it must stay an OrderEnforcingWrapper, refuse
+    # use before reset as PettingZoo's does, and answer as the raw env.
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+    env = doudizhu_v0.env("classic")
+    assert isinstance(env, OrderEnforcingWrapper)
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last()
+    with pytest.raises(AttributeError, match="before reset"):
+        env.last(observe=False)
+    env.reset(seed=3)
+    for _ in range(12):
+        wrapped, raw = env.last(), env.unwrapped.last()
+        assert np.array_equal(wrapped[0]["observation"], raw[0]["observation"])
+        assert np.array_equal(wrapped[0]["action_mask"], raw[0]["action_mask"])
+        assert wrapped[1:] == raw[1:]
+        assert env.last(observe=False)[0] is None
+        env.step(int(env.unwrapped.legal_actions()[0]))

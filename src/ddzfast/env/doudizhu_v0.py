@@ -58,7 +58,20 @@ __all__ = ["env", "raw_env"]
 
 def env(rules="classic", bidding=False, render_mode=None) -> AECEnv:
     """The environment, wrapped in PettingZoo's OrderEnforcingWrapper."""
-    return wrappers.OrderEnforcingWrapper(raw_env(rules, bidding, render_mode))
+    return _OrderEnforcing(raw_env(rules, bidding, render_mode))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper with ``last()`` asked of the
+    environment in one call: the inherited ``last()`` reads five attributes
+    through two ``__getattr__`` levels each, which cost more than the
+    observation and the mask it returns (measured: 8.8 against 3.5 µs).
+    Before ``reset()`` it raises as the inherited one does."""
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.last(observe)
 
 
 class raw_env(AECEnv):
