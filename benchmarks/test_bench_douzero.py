@@ -8,31 +8,12 @@ Group ``douzero-env``: DEALS deals played through ``reset()`` and ``step()``
 installed, DouZero's own Env on the same deals and actions. The side-by-side
 ratio is printed by benchmarks/douzero_env_speed.py.
 """
-import random
-
-import numpy as np
 import pytest
 
 from ddzfast.compat import douzero as cdz
+from douzero_env_speed import record, replay
 
 DEALS = 20
-
-
-def _record(seeds):
-    """Random legal actions of each deal, chosen on ddzfast's Env."""
-    deals = []
-    for seed in seeds:
-        rng = random.Random(seed)
-        np.random.seed(seed)
-        env = cdz.Env("adp")
-        obs = env.reset()
-        actions, done = [], False
-        while not done:
-            action = rng.choice(obs["legal_actions"])
-            actions.append(action)
-            obs, _, done, _ = env.step(action)
-        deals.append(actions)
-    return deals
 
 
 def _envs():
@@ -49,18 +30,10 @@ def _envs():
 def test_douzero_env_deals(benchmark, name, env_cls):
     benchmark.group = "douzero-env"
     seeds = list(range(DEALS))
-    deals = _record(seeds)
+    deals = record(cdz.Env, seeds, "random", "adp")   # chosen on ddzfast's Env
 
     def run():
-        env = env_cls("adp")
-        rewards = []
-        for seed, actions in zip(seeds, deals):
-            np.random.seed(seed)
-            env.reset()
-            for action in actions:
-                _, reward, done, _ = env.step(list(action))
-            rewards.append(reward)
-        return rewards
+        return replay(env_cls, seeds, deals, "adp")[1]
 
     rewards = benchmark(run)
     assert len(rewards) == DEALS and all(r != 0 for r in rewards)
