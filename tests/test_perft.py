@@ -42,20 +42,27 @@ def _divide(hand, last, rules, expected_moves=None):
     return "\n".join(text)
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
-def test_perft_counts(rules):
-    positions, total = _positions(rules)
-    assert positions and total is not None
+def _check_counts(positions, total):
+    """Every position's legal-move count (index, rules, hand, last, count) and
+    their sum; a mismatch is reported with its divide."""
     seen = 0
     failures = []
-    for index, hand, last, count in positions:
-        last_move = ddzfast.Move.parse(last) if last else None
+    for index, rules, hand, last, count in positions:
+        last_move = ddzfast.Move.parse(last, rules) if last else None
         n = len(ddzfast.legal_moves(hand, last_move, rules))
         seen += n
         if n != count:
             failures.append(f"#{index} expected {count}\n" + _divide(hand, last_move, rules))
     assert not failures, "\n\n".join(failures[:10])
     assert seen == total
+
+
+@pytest.mark.parametrize("rules", RULE_NAMES)
+def test_perft_counts(rules):
+    positions, total = _positions(rules)
+    assert positions and total is not None
+    _check_counts([(index, rules, hand, last, count)
+                   for index, hand, last, count in positions], total)
 
 
 @pytest.mark.parametrize("rules", RULE_NAMES)
@@ -107,16 +114,7 @@ def _laizi_positions():
 def test_laizi_perft_counts():
     positions, total = _laizi_positions()
     assert len(positions) == 320 and total is not None
-    seen = 0
-    failures = []
-    for index, rules, hand, last, count in positions:
-        last_move = ddzfast.Move.parse(last, rules) if last else None
-        n = len(ddzfast.legal_moves(hand, last_move, rules))
-        seen += n
-        if n != count:
-            failures.append(f"#{index} expected {count}\n" + _divide(hand, last_move, rules))
-    assert not failures, "\n\n".join(failures[:10])
-    assert seen == total
+    _check_counts(positions, total)
 
 
 def test_laizi_perft_move_lists():
