@@ -115,11 +115,12 @@ def policy_name(policy: Policy) -> str:
         or repr(policy)
 
 
-def parse_policies(policies: str | Sequence[Policy]) -> tuple[Policy, Policy, Policy]:
-    """Three policies, one per seat, from text (``"greedy"``,
-    ``"random,greedy,greedy"``) or a sequence of names and callables; one
-    policy is used for all three seats. The one parser of policy text: both
-    ``simulate`` and the command line use it."""
+def split_policies(policies, count: int, type_message: str, count_message: str) -> tuple:
+    """``count`` policy items (unchecked) from text (``"random,greedy"``), a
+    callable or a sequence of them; one item stands for all ``count``.
+    TypeError ``type_message`` (``{type}``: the argument's type name) for
+    anything else, ValueError ``count_message`` (``{n}``: how many) for
+    another number of items."""
     if isinstance(policies, str):
         items: tuple = tuple(p.strip() for p in policies.split(","))
     elif callable(policies):
@@ -128,12 +129,22 @@ def parse_policies(policies: str | Sequence[Policy]) -> tuple[Policy, Policy, Po
         try:
             items = tuple(policies)
         except TypeError:
-            raise TypeError(f"policies must be text, a callable or a sequence of them, "
-                            f"not {type(policies).__name__}") from None
+            raise TypeError(type_message.format(type=type(policies).__name__)) from None
     if len(items) == 1:
-        items = items * 3
-    if len(items) != 3:
-        raise ValueError(f"give one policy or three (one per seat), not {len(items)}")
+        items = items * count
+    if len(items) != count:
+        raise ValueError(count_message.format(n=len(items)))
+    return items
+
+
+def parse_policies(policies: str | Sequence[Policy]) -> tuple[Policy, Policy, Policy]:
+    """Three policies, one per seat, from text (``"greedy"``,
+    ``"random,greedy,greedy"``) or a sequence of names and callables; one
+    policy is used for all three seats. The one parser of policy text: both
+    ``simulate`` and the command line use it."""
+    items = split_policies(
+        policies, 3, "policies must be text, a callable or a sequence of them, not {type}",
+        "give one policy or three (one per seat), not {n}")
     for p in items:
         if callable(p):
             continue

@@ -12,7 +12,7 @@ from gymnasium import spaces
 from ddzfast._core import MoveList
 from ddzfast._core import OBSERVATION_DTYPE, OBSERVATION_SIZE
 from ddzfast.env._table import RENDER_MODES, Table, observation_high
-from ddzfast.simulate import _policy_choice, parse_policies, policy_name
+from ddzfast.simulate import _policy_choice, parse_policies, policy_name, split_policies
 
 Policy = Union[str, Callable]
 
@@ -124,21 +124,10 @@ def _seat_policies(opponents, seat: int) -> tuple:
     seat first), None for the learner. ``opponents``: one policy for both or two, as ``simulate``
     accepts them (names of built-in policies, text like "random,greedy", or
     callables)."""
-    if isinstance(opponents, str):
-        items: tuple = tuple(p.strip() for p in opponents.split(","))
-    elif callable(opponents):
-        items = (opponents,)
-    else:
-        try:
-            items = tuple(opponents)
-        except TypeError:
-            raise TypeError(f"opponents must be a policy or two, not "
-                            f"{type(opponents).__name__}") from None
-    if len(items) == 1:
-        items = items * 2
-    if len(items) != 2:
-        raise ValueError(f"give one opponent policy or two (the seats after the "
-                         f"learner's, in order), not {len(items)}")
+    items = split_policies(
+        opponents, 2, "opponents must be a policy or two, not {type}",
+        "give one opponent policy or two (the seats after the learner's, in order), "
+        "not {n}")
     three = list(items)
     three.insert(seat, items[0])       # a stand-in, checked with the rest
     checked: list[Policy | None] = list(parse_policies(three))
