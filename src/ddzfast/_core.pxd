@@ -74,6 +74,10 @@ ctypedef struct ddz_rules:
     # laizi (RULES.md section 8): wild ranks drawn per deal
     uint8_t laizi               # a laizi rule set: moves need a wild rank
     uint16_t wild_mask          # bit j: the cards of rank j are laizi (0: none yet)
+    # derived from the above (Rules): the allowed kinds with a bomb tier, in
+    # kind order, which a follow walks besides the last move's own kind
+    uint8_t ntiered
+    uint8_t tiered[NKINDS]
 
 # Generate the legal moves of `hand` into out[0:cap]. `last` is NULL when
 # leading, else the last non-pass move (assumed legal: see ddz_check). Returns
@@ -82,6 +86,14 @@ ctypedef struct ddz_rules:
 cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                              const ddz_move* last, ddz_move* out,
                              int64_t cap) noexcept nogil
+
+# Move k of ddz_legal_moves(rules, hand, last) into out[k], out holding k + 1
+# moves (out[0:k] is scratch); 0, or -1 when there are k or fewer. In a hand
+# holding laizi it counts, rather than lists, the moves before k where it can
+# and stops at k: what the random policy draws from.
+cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
+                           const ddz_move* last, int64_t k,
+                           ddz_move* out) noexcept nogil
 
 # Every reading of exactly `cards` as one move, into out[0:cap]; returns the
 # count (at most one per kind and rank, NKINDS * 15 in all). It runs the
@@ -129,7 +141,7 @@ cdef enum:
     POLICY_GREEDY = 1
     GAME_BUFFER = 4096     # legal moves of a hand of at most 21 cards fit
 
-# Status codes of ddz_simulate (and DDZ_ERR_NO_MOVE of ddz_policy_move).
+# Status codes of ddz_simulate (and the errors of ddz_policy_move).
 cdef enum:
     DDZ_OK = 0
     DDZ_ERR_NOMEM = -1      # a buffer could not be allocated
@@ -203,6 +215,10 @@ cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil
 cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
                                   ddz_move* out, int64_t cap) noexcept nogil
 
+# Move k of ddz_game_legal_moves into out[k] (as ddz_legal_move_at).
+cdef int ddz_game_legal_move_at(const ddz_game* g, const ddz_rules* rules,
+                                int64_t k, ddz_move* out) noexcept nogil
+
 # Seat to_move plays `move`. 0, or -1 (state unchanged) when illegal.
 cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
                        const ddz_move* move) noexcept nogil
@@ -214,9 +230,11 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
 # The bid of a built-in policy for seat to_move.
 cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil
 
-# Fill buf with the legal moves of seat to_move and return the index of the
-# built-in policy's choice, or DDZ_ERR_NO_MOVE when there is none or buf is
-# too small.
+# The index k of the built-in policy's choice among the legal moves of seat
+# to_move, that move in buf[k] (greedy fills buf with them all; random,
+# leading a hand that holds laizi, only buf[k]); DDZ_ERR_NO_MOVE when there
+# is none or buf holds fewer moves than the position has, DDZ_ERR_NOMEM when
+# the draw's scratch could not be allocated.
 cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
                              ddz_move* buf, int64_t cap) noexcept nogil
 

@@ -93,6 +93,58 @@ cdef MoveList _legal_move_list(Rules r, uint64_t hand, const ddz_move* last):
     return ml
 
 
+def _legal_move_count(hand, last, rules) -> int:
+    """How many legal moves ``hand`` has (as ``len(legal_moves(...))``),
+    counted with no buffer: the count pass of the random policy's draw."""
+    cdef Rules r = _get_rules(rules)
+    cdef uint64_t bits = _to_bits(hand, r, "hand")
+    cdef ddz_move lm
+    cdef const ddz_move* lp = NULL
+    _need_wild(r)
+    if last is not None:
+        _last_struct(last, r, &lm)
+        lp = &lm
+    return ddz_legal_moves(&r.c, bits, lp, NULL, 0)
+
+
+def _legal_move_at(hand, last, rules, int64_t k, bint drawn=False):
+    """Move ``k`` of ``legal_moves(hand, last, rules)`` made alone, or None
+    when there are k or fewer: by ddz_legal_move_at (the moves before k
+    counted where they can be), or with ``drawn`` as the random policy
+    makes it (ddz_draw_count, then ddz_draw_make from the marks)."""
+    cdef Rules r = _get_rules(rules)
+    cdef uint64_t bits = _to_bits(hand, r, "hand")
+    cdef ddz_move lm
+    cdef const ddz_move* lp = NULL
+    cdef ddz_move* buf = NULL
+    cdef ddz_draw* draw = NULL
+    cdef int status
+    _need_wild(r)
+    if last is not None:
+        _last_struct(last, r, &lm)
+        lp = &lm
+    if k < 0:
+        raise IndexError(f"move index {k} is negative")
+    if k >= 0x3FFFFFFF:
+        return None
+    buf = <ddz_move*>malloc((k + 1) * sizeof(ddz_move))
+    if drawn:
+        draw = <ddz_draw*>malloc(sizeof(ddz_draw))
+    try:
+        if buf == NULL or (drawn and draw == NULL):
+            raise MemoryError()
+        if drawn:
+            if ddz_draw_count(draw, &r.c, bits, lp) <= k:
+                return None
+            status = ddz_draw_make(draw, k, buf)
+        else:
+            status = ddz_legal_move_at(&r.c, bits, lp, k, buf)
+        return _move(&buf[k], r) if status == 0 else None
+    finally:
+        free(buf)
+        free(draw)
+
+
 cdef object _MOVE_DESCR = MOVE_DTYPE
 
 

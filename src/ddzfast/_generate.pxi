@@ -112,11 +112,13 @@ cdef extern from *:
         return index[(((x & (0u - x)) * 0x077CB531u) & 0xFFFFFFFFu) >> 27];
     #endif
     }
-    /* Number of set bits of x. MSVC's __popcnt would need a CPU with the
-       POPCNT instruction (it emits it unconditionally): the plain C version
-       serves there, it runs once per chain kind. */
+    /* Number of set bits of x. Without the POPCNT instruction (not enabled
+       by default: no -march), GCC's __builtin_popcount is a call into
+       libgcc, slower than these few inline operations; MSVC's __popcnt
+       would need that instruction too (it emits it unconditionally). */
     static CYTHON_INLINE int ddz_popcount32(unsigned int x) {
-    #if (defined(__GNUC__) || defined(__clang__)) && !defined(DDZFAST_PLAIN_C)
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__) \
+        && !defined(DDZFAST_PLAIN_C)
         return __builtin_popcount(x);
     #else
         x = x - ((x >> 1) & 0x55555555u);
@@ -194,11 +196,14 @@ cdef int ddz_size(uint64_t hand) noexcept nogil:
 
 
 cdef int ddz_contains(uint64_t hand, uint64_t part) noexcept nogil:
-    cdef int i
-    for i in range(16):
-        if ((part >> (4 * i)) & 15) > ((hand >> (4 * i)) & 15):
-            return 0
-    return 1
+    # Every nibble of part at most hand's: the even and the odd nibbles
+    # each in a byte lane, where 16 + h - p keeps bit 4 iff h >= p (and
+    # never borrows from the next lane), whatever the nibbles hold.
+    cdef uint64_t lanes = 0x0F0F0F0F0F0F0F0FULL
+    cdef uint64_t carry = 0x1010101010101010ULL
+    cdef uint64_t even = (((hand & lanes) | carry) - (part & lanes)) & carry
+    cdef uint64_t odd = ((((hand >> 4) & lanes) | carry) - ((part >> 4) & lanes)) & carry
+    return (even & odd) == carry
 
 
 cdef int ddz_hand_valid(const ddz_rules* rules, uint64_t hand) noexcept nogil:
@@ -230,6 +235,35 @@ cdef inline unsigned int _ranks_holding(uint64_t hand, int q) noexcept nogil:
     t = (t | (t >> 12)) & 0x000000FF000000FFULL
     t = (t | (t >> 24)) & 0xFFFFULL
     return <unsigned int>t
+
+
+ctypedef struct lz_mark:
+    # Where a block of moves starts in a laizi hand's list (ddz_draw_count):
+    # a main part (_lz_main) or a kind (_lz_kind), with what it takes to
+    # make that block again
+    int n                # the moves before it
+    int whole            # 1: the kind kind (rmin..rmax, nfix); 0: a main part
+    int kind
+    int rank
+    int length
+    int rmin
+    int rmax
+    int nfix
+    int lq
+    int lkick_mode
+    int lneed
+    int lnmain
+    unsigned int lmainmask
+    int extra
+    int nat
+    unsigned int natmask
+    uint32_t subs
+    uint64_t main
+
+
+cdef enum:
+    LZ_MARKS = 1024     # marks a draw keeps (a 20-card lead with four laizi
+                        # has some hundreds); past them it makes move k anew
 
 
 ctypedef struct gen_t:
@@ -272,6 +306,7 @@ ctypedef struct gen_t:
     int lready
     uint64_t lnat_q[5]
     unsigned int lh_mask
+    unsigned int lpair_mask     # the ranks 3..2 but L holding two or more
     int lh_n
     int lh_below[16]    # how many of them are below rank r
     uint64_t lh_unit[16]
@@ -293,6 +328,29 @@ ctypedef struct gen_t:
     # prefix of them); else they are in no order (_lz_pairs)
     int lsorted
     int lbt[9]
+    # A window on the move list (ddz_legal_move_at): main parts with
+    # kickers whose moves all fall below `skip`, or at or past cap, are
+    # counted (_lz_count_main), not listed; with `stop`, generation ends once
+    # cap moves are made (the count is then not the total). skip 0, stop 0:
+    # every move listed (ddz_legal_moves).
+    int skip
+    int stop
+    int lkc[5]      # a main part's kicker choices with t = 0..4 laizi or
+                    # fewer, the all-laizi choice left out (_lz_kick_counts)
+    int lkall       # the laizi of the all-laizi choice (99: there is none)
+    lz_mark* marks  # NULL, or where the blocks of moves start (ddz_draw_count)
+    int nmarks      # marks made (more than LZ_MARKS: they ran out)
+
+
+ctypedef struct ddz_draw:
+    # A move drawn by its index without listing the others (ddz_draw_count,
+    # then ddz_draw_make): the random policy's draw.
+    gen_t g
+    const ddz_rules* rules
+    uint64_t hand
+    const ddz_move* last
+    int counted          # the marks below are the hand's (it holds laizi)
+    lz_mark marks[LZ_MARKS]
 
 
 cdef inline int _put(ddz_move* out, int n, int cap, uint64_t cards, int kind,
@@ -464,9 +522,9 @@ cdef void _gen_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcep
     # Ranks are walked as bitmasks: full = ranks holding q cards, part = ranks
     # one short that W may complete. Only moves of rank rmin..rmax (0 <= rmax
     # <= 14), and with nfix, only chains of that length.
-    cdef kind_shape s = KIND_SHAPE[kind]
+    cdef const kind_shape* s = &KIND_SHAPE[kind]
     cdef int q = s.q
-    cdef int unit = _cards_per_rank(&s)
+    cdef int unit = _cards_per_rank(s)
     cdef int r, n, i, short_rank, maxn
     cdef unsigned int full = g.ge[q]
     cdef unsigned int part = 0
@@ -883,6 +941,212 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
     g.n = n
 
 
+# LZ_SPREAD[a - 1][m][e]: the ways to take e cards (e <= 4) from m ranks
+# holding a cards each, at most a from each: the coefficient of x^e in
+# (1 + x + ... + x^a)^m. A main part's variants (_lz_more, _lz_more_plain)
+# take e of its natural cards out for laizi, so these count them
+# (_lz_spread).
+cdef int LZ_SPREAD[4][14][5]
+
+
+cdef void _lz_spread_init() noexcept nogil:
+    cdef int a, m, e, j
+    for a in range(1, 5):
+        LZ_SPREAD[a - 1][0][0] = 1
+        for e in range(1, 5):
+            LZ_SPREAD[a - 1][0][e] = 0
+        for m in range(1, 14):
+            for e in range(5):
+                LZ_SPREAD[a - 1][m][e] = 0
+                for j in range((a if a < e else e) + 1):
+                    LZ_SPREAD[a - 1][m][e] += LZ_SPREAD[a - 1][m - 1][e - j]
+
+
+_lz_spread_init()
+
+
+cdef inline void _lz_spread(const gen_t* g, uint64_t main, int nat, int top,
+                            int* c) noexcept nogil:
+    # c[e], e = 0..top (top <= 4): the ways to take e of the nat natural
+    # cards out of the main part `main` (the main part set in g), each rank
+    # giving at most the natural cards it holds: a variant each.
+    cdef uint64_t nib13 = 0x1111111111111ULL
+    cdef uint64_t x
+    cdef int ge1, ge2, ge3, ge4, e, i
+    cdef int c12[5]
+    cdef int c34[5]
+    if g.length == 1:
+        # one rank, nat natural cards: one way for each e up to nat
+        for e in range(top + 1):
+            c[e] = <int>(e <= nat)
+        return
+    if g.lq == 1:
+        # a chain of singles: nat ranks of one natural card each
+        for e in range(top + 1):
+            c[e] = LZ_SPREAD[0][nat][e]
+        return
+    # the natural cards of the main ranks (main but L's nibble, its laizi):
+    # ge1..ge4 ranks hold at least 1..4 of them
+    x = main & ~((<uint64_t>15) << (4 * g.lz))
+    ge1 = _nibble_sum(((x + 7 * nib13) & (8 * nib13)) >> 3)
+    ge2 = _nibble_sum(((x + 6 * nib13) & (8 * nib13)) >> 3)
+    ge3 = _nibble_sum(((x + 5 * nib13) & (8 * nib13)) >> 3) if g.lq >= 3 else 0
+    for e in range(top + 1):
+        c12[e] = 0
+        for i in range(e + 1):
+            c12[e] += LZ_SPREAD[0][ge1 - ge2][i] * LZ_SPREAD[1][ge2 - ge3][e - i]
+    if not ge3:
+        for e in range(top + 1):
+            c[e] = c12[e]
+        return
+    ge4 = _nibble_sum(((x + 4 * nib13) & (8 * nib13)) >> 3) if g.lq >= 4 else 0
+    for e in range(top + 1):
+        c34[e] = 0
+        for i in range(e + 1):
+            c34[e] += LZ_SPREAD[2][ge3 - ge4][i] * LZ_SPREAD[3][ge4][e - i]
+    for e in range(top + 1):
+        c[e] = 0
+        for i in range(e + 1):
+            c[e] += c12[i] * c34[e - i]
+
+
+cdef void _lz_kick_counts(gen_t* g) noexcept nogil:
+    # How many kicker choices _lz_kickers makes for the main part set in g
+    # (lmainmask, lneed, lkick_mode, lnmain), by their number t of laizi
+    # (at most 4: a hand holds no more): g.lkc[t] of them with t or fewer,
+    # the all-laizi choice apart (g.lkall:
+    # its laizi, 99 when it cannot be). The choices with t laizi do not
+    # depend on how many laizi are free, so the base and every variant read
+    # their counts off these (_lz_tally): a main part's moves counted
+    # without listing them.
+    cdef int need = g.lneed
+    cdef unsigned int other = ~g.lmainmask
+    cdef int free = RANKS_3_2 - g.lnmain
+    cdef int seg, lo, hi, i, t, m, j, c, ch, s, r, end
+    cdef int i0, i1
+    cdef int ns, np
+    cdef int kc[5]
+    # need <= 12: a chain has at most 12 ranks (3..A)
+    cdef int poly[13]
+    cdef int ways[13][13]   # [pairs chosen from the pool][of them natural + laizi]
+    for t in range(5):
+        kc[t] = 0
+    g.lkall = 99
+    if g.lkick_mode == KICK_PAIRS:
+        # pool: the ranks 3..2 but the main ones; np of them hold a pair
+        ns = _popcount(g.lh_mask & 0x1FFFu & other)
+        np = _popcount(g.lpair_mask & other)
+        if need == 1:
+            # a natural pair; a card and a laizi; two laizi for a free rank
+            kc[0] = np
+            kc[1] = ns
+            if free >= 1:
+                g.lkall = 2
+        elif need == 2:
+            # as _lz_two_pairs lists them
+            kc[0] = np * (np - 1) // 2
+            kc[1] = np * (ns - 1)
+            kc[2] = ns * (ns - 1) // 2 + (np if free >= 2 else 0)
+            kc[3] = ns if free >= 2 else 0
+            if free >= 2:
+                g.lkall = 4
+        elif need <= 12:
+            # as _lz_pairs: each pool rank gives no pair, a natural pair or a
+            # card and a laizi; the pairs still needed are two laizi each,
+            # for ranks still free
+            i0 = g.lh_below[g.rank]
+            i1 = g.lh_below[g.rank + g.length]
+            end = g.lh_below[13]
+            for ch in range(need + 1):
+                for s in range(need + 1):
+                    ways[ch][s] = 0
+            ways[0][0] = 1
+            for seg in range(2):
+                lo = 0 if seg == 0 else i1
+                hi = i0 if seg == 0 else end
+                for i in range(lo, hi):
+                    c = <int>(g.lh_count[i] >= 2)
+                    for ch in range(need - 1, -1, -1):
+                        for s in range(ch, -1, -1):
+                            if ways[ch][s]:
+                                ways[ch + 1][s] += c * ways[ch][s]
+                                ways[ch + 1][s + 1] += ways[ch][s]
+            for ch in range(1, need + 1):
+                r = need - ch
+                if r and need > free:
+                    continue
+                for s in range(ch + 1):
+                    t = s + 2 * r
+                    if t <= 4:
+                        kc[t] += ways[ch][s]
+            if need <= free:
+                g.lkall = 2 * need
+    elif need <= 2:
+        # single kickers: any natural card of another rank (jokers
+        # included), each laizi one kicker; m ranks, of them pairs holding two
+        m = _popcount(g.lh_mask & other)
+        if need == 1:
+            kc[0] = m
+            g.lkall = 1
+        else:
+            kc[0] = m * (m - 1) // 2 + _popcount(g.lpair_mask & other)
+            kc[1] = m
+            g.lkall = 2
+    elif need <= 12:
+        # multisets of natural kickers of each size (at most need): the
+        # product of (1 + x + ... + x^count) over the pool's ranks
+        i0 = g.lh_below[g.rank]
+        i1 = g.lh_below[g.rank + g.length]
+        poly[0] = 1
+        for t in range(1, need + 1):
+            poly[t] = 0
+        for seg in range(2):
+            lo = 0 if seg == 0 else i1
+            hi = i0 if seg == 0 else g.lh_n
+            for i in range(lo, hi):
+                c = g.lh_count[i]
+                for t in range(need, 0, -1):
+                    for j in range(1, (c if c < t else t) + 1):
+                        poly[t] += poly[t - j]
+        for t in range(need if need < 5 else 5):
+            kc[t] = poly[need - t]
+        g.lkall = need
+    g.lkc[0] = kc[0]
+    for t in range(1, 5):
+        g.lkc[t] = g.lkc[t - 1] + kc[t]
+
+
+cdef inline int _lz_tally(const gen_t* g, int left, int nat) noexcept nogil:
+    # The moves of a main part with `left` laizi free (nat: it holds a
+    # natural card), from g.lkc: as many as _lz_kickers would make
+    return g.lkc[left] + <int>(nat != 0 and g.lkall <= left)
+
+
+cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs,
+                               int nat) noexcept nogil:
+    # The moves _lz_main makes for a main part (its base and every
+    # variant), counted, not listed: a variant takes e more natural cards
+    # out for laizi (c[e] ways), leaving extra - e laizi free and nat - e
+    # natural cards.
+    cdef int top = extra if extra < 4 else 4
+    cdef int c[5]
+    cdef int e, total
+    if top > nat:
+        top = nat
+    _lz_spread(g, main, nat, top, c)
+    if g.lkick_mode == KICK_NONE:
+        # the base, then the variants that keep a natural card
+        total = 1 if nat or not subs else 0
+        for e in range(1, (top if top < nat else nat - 1) + 1):
+            total += c[e]
+        return total
+    _lz_kick_counts(g)
+    total = 0
+    for e in range(top + 1):
+        total += c[e] * _lz_tally(g, extra - e, nat - e)
+    return total
+
+
 cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
                       uint32_t subs) noexcept nogil:
     # The moves of a main part with more laizi than the base (left laizi
@@ -1008,6 +1272,36 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
     # base `main` (every main rank as natural as the hand allows, `extra`
     # laizi not in it) and its variants.
     cdef uint64_t meta
+    cdef int total
+    cdef lz_mark* mk
+    if g.marks != NULL:
+        if g.nmarks < LZ_MARKS:
+            mk = &g.marks[g.nmarks]
+            mk.n = g.n
+            mk.whole = 0
+            mk.kind = g.kind
+            mk.rank = g.rank
+            mk.length = g.length
+            mk.lq = g.lq
+            mk.lkick_mode = g.lkick_mode
+            mk.lneed = g.lneed
+            mk.lnmain = g.lnmain
+            mk.lmainmask = g.lmainmask
+            mk.extra = extra
+            mk.nat = nat
+            mk.natmask = natmask
+            mk.subs = subs
+            mk.main = main
+        g.nmarks += 1
+    if g.n >= g.cap or g.n < g.skip:
+        # outside the window (see gen_t.skip): a main part whose moves all
+        # fall outside it is counted, not listed
+        if g.stop and g.n >= g.cap:
+            return
+        total = _lz_count_main(g, extra, main, subs, nat)
+        if g.n >= g.cap or g.n + total <= g.skip:
+            g.n += total
+            return
     g.lmeta0 = _meta_word(g.kind, g.rank, g.length, WILD_NONE, 0)
     meta = _meta_subs(g.lmeta0, subs)
     if g.lkick_mode == KICK_NONE:
@@ -1130,6 +1424,17 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
     cdef unsigned int cand
     # the ranks rmin..rmax (rmax <= 14), as a mask
     cdef unsigned int window = ((2u << rmax) - 1) & ~((1u << rmin) - 1)
+    cdef lz_mark* mk
+    if g.marks != NULL:
+        if g.nmarks < LZ_MARKS:
+            mk = &g.marks[g.nmarks]
+            mk.n = g.n
+            mk.whole = 1
+            mk.kind = kind
+            mk.rmin = rmin
+            mk.rmax = rmax
+            mk.nfix = nfix
+        g.nmarks += 1
     if kind == K_SINGLE:
         # a lone laizi is itself (face value): one single per card held
         cand = g.ge[1] & window
@@ -1195,10 +1500,16 @@ cdef inline void _gen_kind_of(gen_t* g, const ddz_rules* rules, int kind, int rm
                               int rmax, int nfix, int laizi) noexcept nogil:
     # The moves of `kind` of rank rmin..rmax (rmax <= 14); nfix as
     # _gen_generic; laizi: g.lz >= 0 (a constant where the caller knows it).
+    cdef const kind_shape* s = &KIND_SHAPE[kind]
     if laizi:
         _lz_kind(g, kind, rmin, rmax, nfix)
-    elif KIND_SHAPE[kind].q:
-        _gen_generic(g, kind, rmin, rmax, nfix)
+    elif s.q:
+        # most kinds of a hand have no move (no triple, no four...): this
+        # test (what _gen_generic walks, W's ranks included) spares them
+        # the call
+        if ((g.ge[s.q] | (g.ge[s.q - 1] if g.w and s.wild_in_main else 0))
+                & ((2u << s.max_rank) - 1) & ~((1u << rmin) - 1)):
+            _gen_generic(g, kind, rmin, rmax, nfix)
     else:
         _gen_special(g, rules, kind, rmin, rmax)
 
@@ -1238,6 +1549,7 @@ cdef void _lz_tables(gen_t* g) noexcept nogil:
         n += 1
     g.lh_n = n
     g.lh_mask = g.ge[1] & ~(1u << L)
+    g.lpair_mask = g.ge[2] & ~(1u << L) & 0x1FFFu
     n = 0
     for k in range(16):
         g.lh_below[k] = n
@@ -1263,6 +1575,9 @@ cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
     g.ge[0] = 0x7FFF
     for i in range(1, 5):
         g.ge[i] = _ranks_holding(hand, i)
+    g.skip = 0
+    g.stop = 0
+    g.marks = NULL
     g.lz = -1
     if rules.wild_mask:
         # one wild rank for now (Rules accepts one): its lowest bit. A hand
@@ -1277,7 +1592,7 @@ cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
                               const ddz_move* last, int laizi) noexcept nogil:
     # ddz_legal_moves after _gen_init. Called with laizi a constant (0 or 1),
     # so that the loops of a hand without laizi hold no laizi code.
-    cdef int kind, tp, tk
+    cdef int kind, tp, tk, i
     if last == NULL:
         if g.size == g.w:
             # Nothing but W (or nothing at all): W never plays alone.
@@ -1285,6 +1600,8 @@ cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
                 _emit(g, 0, K_PASS, 0, 0, WILD_NONE)
             return g.n
         for kind in range(1, NKINDS):
+            if laizi and g.stop and g.n >= g.cap:
+                break
             if rules.allowed[kind]:
                 _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
         return g.n
@@ -1294,9 +1611,12 @@ cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
     tp = rules.tier[last.kind]
     if tp == 0 and rules.allowed[last.kind]:
         _gen_kind_of(g, rules, last.kind, last.rank + 1, 14, last.length, laizi)
-    for kind in range(1, NKINDS):
+    for i in range(rules.ntiered):
+        if laizi and g.stop and g.n >= g.cap:
+            break
+        kind = rules.tiered[i]
         tk = rules.tier[kind]
-        if not rules.allowed[kind] or tk == 0 or tk < tp:
+        if tk < tp:
             continue
         if tk > tp:
             _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
@@ -1315,6 +1635,89 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
     if g.lz >= 0:
         return _gen_moves(&g, rules, last, 1)
     return _gen_moves(&g, rules, last, 0)
+
+
+cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
+                           const ddz_move* last, int64_t k,
+                           ddz_move* out) noexcept nogil:
+    # Move k of ddz_legal_moves(rules, hand, last) into out[k] (out holds
+    # k + 1 moves; out[0:k] is scratch); 0, or -1 when there are k or fewer.
+    # In a hand holding laizi, the main parts with kickers whose moves all
+    # come before move k are counted, not listed, and generation stops at
+    # move k.
+    cdef gen_t g
+    cdef int64_t n
+    if k < 0 or k >= 0x3FFFFFFF or (rules.laizi and not rules.wild_mask):
+        return -1
+    _gen_init(&g, rules, hand, out, k + 1)
+    g.skip = <int>k
+    g.stop = 1
+    if g.lz >= 0:
+        n = _gen_moves(&g, rules, last, 1)
+    else:
+        n = _gen_moves(&g, rules, last, 0)
+    return 0 if n > k else -1
+
+
+cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
+                            const ddz_move* last) noexcept nogil:
+    # The legal moves' count (as ddz_legal_moves), listing none; in a hand
+    # holding laizi, where each block of them starts is kept in *d for
+    # ddz_draw_make.
+    d.rules = rules
+    d.hand = hand
+    d.last = last
+    d.counted = 0
+    if rules.laizi and not rules.wild_mask:
+        return 0
+    _gen_init(&d.g, rules, hand, NULL, 0)
+    if d.g.lz < 0:
+        return _gen_moves(&d.g, rules, last, 0)
+    d.g.marks = d.marks
+    d.g.nmarks = 0
+    d.counted = 1
+    return _gen_moves(&d.g, rules, last, 1)
+
+
+cdef int ddz_draw_make(ddz_draw* d, int64_t k, ddz_move* out) noexcept nogil:
+    # Move k of the list ddz_draw_count counted into out[k] (out holds k + 1
+    # moves; out[0:k] is scratch); 0, or -1 when there are k or fewer. Only
+    # the block holding move k is made again, from its mark.
+    cdef gen_t* g = &d.g
+    cdef const lz_mark* mk
+    cdef int lo = 0, hi, mid
+    if (not d.counted or g.nmarks > LZ_MARKS or g.nmarks == 0 or k < 0
+            or k >= 0x3FFFFFFF or d.marks[0].n > k):
+        return ddz_legal_move_at(d.rules, d.hand, d.last, k, out)
+    # the last mark at or before move k (marks come in order of n)
+    hi = g.nmarks - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if d.marks[mid].n <= k:
+            lo = mid
+        else:
+            hi = mid - 1
+    mk = &d.marks[lo]
+    g.marks = NULL
+    g.out = out
+    g.cap = <int>k + 1
+    g.n = mk.n
+    g.skip = 0
+    g.stop = 1
+    if mk.whole:
+        g.skip = <int>k
+        _lz_kind(g, mk.kind, mk.rmin, mk.rmax, mk.nfix)
+    else:
+        g.kind = mk.kind
+        g.rank = mk.rank
+        g.length = mk.length
+        g.lq = mk.lq
+        g.lkick_mode = mk.lkick_mode
+        g.lneed = mk.lneed
+        g.lnmain = mk.lnmain
+        g.lmainmask = mk.lmainmask
+        _lz_main(g, mk.extra, mk.main, mk.subs, mk.nat, mk.natmask)
+    return 0 if g.n > k else -1
 
 
 # ---- checking and classifying: the generator over the cards themselves ----

@@ -304,6 +304,10 @@ cdef class Rules:
                 if c.allowed[k]:
                     raise ValueError(f"{MoveKind(k).name} exists only in laizi rule "
                                      f"sets (laizi=True)")
+        for k in range(1, NKINDS):
+            if c.allowed[k] and c.tier[k]:
+                c.tiered[c.ntiered] = k
+                c.ntiered += 1
         memcpy(&self.c, &c, sizeof(ddz_rules))   # padding included: the bytes are its id
 
     @property
