@@ -2,15 +2,17 @@
 
 A laizi lead can have thousands of legal moves; the random policy draws one
 by its index without listing them: it counts the moves (main parts with
-kickers, and their variants, by formula: _lz_kick_counts, _lz_spread),
-draws k, and makes only the block of moves holding move k. Checked here:
+kickers, and their variants, by formula: _lz_kick_counts, _lz_spread,
+_lz_count_ranks), draws k, and makes only move k, walking again only the
+kind that holds it. Checked here:
 
 * the count with no buffer (``_legal_move_count``) equals
   ``len(legal_moves(...))`` on random laizi hands of every size up to the
   whole deck, leading and following, and on the other rule sets;
 * move k made alone equals ``legal_moves(...)[k]`` (its substitutes too),
-  for every k, both by the window (``ddz_legal_move_at``) and by the draw's
-  marks (``drawn=True``), and nothing is made past the last move;
+  for every k, both by the window (``ddz_legal_move_at``) and as the draw
+  makes it from where each kind's moves start (``drawn=True``), and nothing
+  is made past the last move;
 * ``simulate`` and ``Game.rollout`` with random policies play the very same
   laizi deals with the draw as with every move listed (``_draw_by_count``),
   so the policy stays uniform over the legal moves, and the classic rule
@@ -91,8 +93,8 @@ def test_move_k_made_alone_is_the_listed_move_k(seed, drawn):
 
 @pytest.mark.parametrize("laizi", [1, 2, 3, 4])
 def test_largest_hands(laizi):
-    # the whole deck but the laizi not held: thousands of blocks, past the
-    # draw's marks (it then makes move k by the window)
+    # the whole deck but the laizi not held: over 100,000 moves, chains of
+    # up to 12 ranks with as many kickers (the counts' largest cases)
     rng = random.Random(laizi)
     wild = rng.choice(RANKS)
     hand = "".join(c for c in DECK if c != wild) + wild * laizi

@@ -141,7 +141,7 @@ cdef enum:
     POLICY_GREEDY = 1
     GAME_BUFFER = 4096     # legal moves of a hand of at most 21 cards fit
 
-# Status codes of ddz_simulate (and the errors of ddz_policy_move).
+# Status codes of ddz_simulate (and DDZ_ERR_NO_MOVE of ddz_policy_move).
 cdef enum:
     DDZ_OK = 0
     DDZ_ERR_NOMEM = -1      # a buffer could not be allocated
@@ -232,9 +232,8 @@ cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil
 
 # The index k of the built-in policy's choice among the legal moves of seat
 # to_move, that move in buf[k] (greedy fills buf with them all; random,
-# leading a hand that holds laizi, only buf[k]); DDZ_ERR_NO_MOVE when there
-# is none or buf holds fewer moves than the position has, DDZ_ERR_NOMEM when
-# the draw's scratch could not be allocated.
+# leading a hand that holds laizi, only buf[k]), or DDZ_ERR_NO_MOVE when
+# there is none or buf holds fewer moves than the position has.
 cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
                              ddz_move* buf, int64_t cap) noexcept nogil
 

@@ -116,8 +116,8 @@ def _legal_move_at(hand, last, rules, int64_t k, bint drawn=False):
     cdef uint64_t bits = _to_bits(hand, r, "hand")
     cdef ddz_move lm
     cdef const ddz_move* lp = NULL
-    cdef ddz_move* buf = NULL
-    cdef ddz_draw* draw = NULL
+    cdef ddz_move* buf
+    cdef ddz_draw draw
     cdef int status
     _need_wild(r)
     if last is not None:
@@ -127,22 +127,19 @@ def _legal_move_at(hand, last, rules, int64_t k, bint drawn=False):
         raise IndexError(f"move index {k} is negative")
     if k >= 0x3FFFFFFF:
         return None
+    if drawn and ddz_draw_count(&draw, &r.c, bits, lp) <= k:
+        return None
     buf = <ddz_move*>malloc((k + 1) * sizeof(ddz_move))
-    if drawn:
-        draw = <ddz_draw*>malloc(sizeof(ddz_draw))
+    if buf == NULL:
+        raise MemoryError()
     try:
-        if buf == NULL or (drawn and draw == NULL):
-            raise MemoryError()
         if drawn:
-            if ddz_draw_count(draw, &r.c, bits, lp) <= k:
-                return None
-            status = ddz_draw_make(draw, k, buf)
+            status = ddz_draw_make(&draw, k, buf)
         else:
             status = ddz_legal_move_at(&r.c, bits, lp, k, buf)
         return _move(&buf[k], r) if status == 0 else None
     finally:
         free(buf)
-        free(draw)
 
 
 cdef object _MOVE_DESCR = MOVE_DTYPE

@@ -387,31 +387,37 @@ def _draw_by_count(bint on) -> None:
 cdef inline int _draws_by_count(const ddz_game* g, const ddz_rules* rules,
                                 int policy) noexcept nogil:
     # The random policy leading a hand that holds laizi counts the legal
-    # moves, draws k and makes only the block of moves holding move k
-    # (ddz_draw_count, ddz_draw_make): the very move that listing them all
-    # and taking the k-th gives, for a fraction of the work (a laizi lead
-    # has up to thousands of moves, mostly kicker choices, which are
-    # counted, not listed).
+    # moves, draws k and makes only move k (ddz_draw_count, ddz_draw_make):
+    # the very move that listing them all and taking the k-th gives, for a
+    # fraction of the work (a laizi lead has up to thousands of moves,
+    # mostly kicker choices, which are counted, not listed).
     return (policy == POLICY_RANDOM and rules.wild_mask != 0 and _leading(g)
             and _nib(g.hands[g.to_move], _ctz(rules.wild_mask)) != 0
             and _DRAW_BY_COUNT)
 
 
-cdef int64_t _draw_count(ddz_draw* d, const ddz_game* g,
-                         const ddz_rules* rules) noexcept nogil:
-    # ddz_draw_count for seat to_move (0 unless playing)
-    if g.phase != PHASE_PLAY:
-        return 0
-    return ddz_draw_count(d, rules, g.hands[g.to_move],
-                          NULL if _leading(g) else &g.last)
-
-
-cdef int64_t _draw_move(ddz_game* g, ddz_draw* d, ddz_move* buf,
-                        int64_t n) noexcept nogil:
-    # The random policy's choice among the n >= 1 moves *d counted, made
-    # into buf[k] (buf holds n moves)
-    cdef int64_t k = <int64_t>_rng_below(&g.rng, <uint64_t>n)
-    if ddz_draw_make(d, k, buf) != 0:
+cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** buf,
+                               int64_t* cap, int grow) noexcept nogil:
+    # The random policy's move drawn by counting (see _draws_by_count) into
+    # (*buf)[k], k returned; a buffer short of the count is grown (realloc)
+    # when `grow`, else DDZ_ERR_NO_MOVE, as ddz_policy_move's callers expect.
+    cdef ddz_draw d
+    cdef ddz_move* grown
+    cdef int64_t k
+    cdef int64_t n = ddz_draw_count(&d, rules, g.hands[g.to_move],
+                                    NULL if _leading(g) else &g.last)
+    if n <= 0:
+        return DDZ_ERR_NO_MOVE
+    if n > cap[0]:
+        if not grow:
+            return DDZ_ERR_NO_MOVE
+        grown = <ddz_move*>realloc(buf[0], n * sizeof(ddz_move))
+        if grown == NULL:
+            return DDZ_ERR_NOMEM
+        buf[0] = grown
+        cap[0] = n
+    k = <int64_t>_rng_below(&g.rng, <uint64_t>n)
+    if ddz_draw_make(&d, k, buf[0]) != 0:
         return DDZ_ERR_NO_MOVE
     return k
 
@@ -421,58 +427,31 @@ cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
     """The index k of the built-in policy's choice among the legal moves of
     seat to_move, that move in buf[k]; DDZ_ERR_NO_MOVE when there is no
     legal move or buf holds fewer than the position has."""
-    cdef ddz_draw* d
     cdef int64_t n
-    if _draws_by_count(g, rules, policy):
-        d = <ddz_draw*>malloc(sizeof(ddz_draw))    # large for a stack
-        if d == NULL:
-            return DDZ_ERR_NOMEM
-        n = _draw_count(d, g, rules)
-        if n > cap or n <= 0:
-            n = DDZ_ERR_NO_MOVE
-        else:
-            n = _draw_move(g, d, buf, n)
-        free(d)
-        return n
+    if g.phase == PHASE_PLAY and _draws_by_count(g, rules, policy):
+        return _draw_policy_move(g, rules, &buf, &cap, 0)
     n = ddz_game_legal_moves(g, rules, buf, cap)
     if n > cap or n <= 0:
         return DDZ_ERR_NO_MOVE
     return _policy_pick(g, rules, policy, buf, n)
 
 
-cdef int _grow(ddz_move** buf, int64_t* cap, int64_t n) noexcept nogil:
-    # *buf (of *cap moves) grown to hold n; 0, or -1 when out of memory
-    cdef ddz_move* grown
-    if n <= cap[0]:
-        return 0
-    grown = <ddz_move*>realloc(buf[0], n * sizeof(ddz_move))
-    if grown == NULL:
-        return -1
-    buf[0] = grown
-    cap[0] = n
-    return 0
-
-
 cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
-                               ddz_move** buf, int64_t* cap,
-                               ddz_draw* d) noexcept nogil:
+                               ddz_move** buf, int64_t* cap) noexcept nogil:
     # ddz_policy_move into a heap buffer *buf of *cap moves, grown (realloc)
     # to the position's count when it does not fit: a laizi hand of 20 cards
-    # can have over 10,000 legal moves, more than GAME_BUFFER. *d: the
-    # caller's scratch for a draw (ddz_draw is large: kept off the hot
-    # loop's stack frame setup).
+    # can have over 10,000 legal moves, more than GAME_BUFFER.
     cdef int64_t n
-    if _draws_by_count(g, rules, policy):
-        n = _draw_count(d, g, rules)
-        if n <= 0:
-            return DDZ_ERR_NO_MOVE
-        if _grow(buf, cap, n) != 0:
-            return DDZ_ERR_NOMEM
-        return _draw_move(g, d, buf[0], n)
+    cdef ddz_move* grown
+    if g.phase == PHASE_PLAY and _draws_by_count(g, rules, policy):
+        return _draw_policy_move(g, rules, buf, cap, 1)
     n = ddz_game_legal_moves(g, rules, buf[0], cap[0])
     if n > cap[0]:
-        if _grow(buf, cap, n) != 0:
+        grown = <ddz_move*>realloc(buf[0], n * sizeof(ddz_move))
+        if grown == NULL:
             return DDZ_ERR_NOMEM
+        buf[0] = grown
+        cap[0] = n
         n = ddz_game_legal_moves(g, rules, buf[0], cap[0])
     if n <= 0:
         return DDZ_ERR_NO_MOVE
@@ -493,12 +472,9 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
     cdef const ddz_rules* dr
     cdef int64_t cap = GAME_BUFFER
     cdef ddz_move* buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
-    cdef ddz_draw* draw = <ddz_draw*>malloc(sizeof(ddz_draw))
     cdef int64_t i, k
     cdef int status = DDZ_OK
-    if buf == NULL or draw == NULL:
-        free(buf)
-        free(draw)
+    if buf == NULL:
         return DDZ_ERR_NOMEM
     for i in range(start, stop):
         ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
@@ -506,7 +482,7 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
         while g.phase == PHASE_BIDDING:
             ddz_game_bid(&g, ddz_policy_bid(&g, policies[g.to_move]))
         while g.phase == PHASE_PLAY:
-            k = _policy_move_grow(&g, dr, policies[g.to_move], &buf, &cap, draw)
+            k = _policy_move_grow(&g, dr, policies[g.to_move], &buf, &cap)
             if k < 0:
                 status = <int>k
                 break
@@ -517,5 +493,4 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
             break
         ddz_game_score(&g, dr, &rows[i - start])
     free(buf)
-    free(draw)
     return status

@@ -544,7 +544,6 @@ cdef class Game:
         cdef int s, failed = 0
         cdef int64_t k, n
         cdef ddz_move* buf
-        cdef ddz_draw* draw
         if isinstance(policies, str):
             policies = (policies,) * 3
         if len(policies) != 3:
@@ -554,10 +553,7 @@ cdef class Game:
         g.rng = _rng_next(&self.g.rng) if seed is None else _seed_arg(seed, "seed")
         n = STACK_MOVES
         buf = <ddz_move*>malloc(n * sizeof(ddz_move))
-        draw = <ddz_draw*>malloc(sizeof(ddz_draw))
-        if buf == NULL or draw == NULL:
-            free(buf)
-            free(draw)
+        if buf == NULL:
             raise MemoryError()
         with nogil:
             while g.phase == PHASE_BIDDING:
@@ -565,8 +561,7 @@ cdef class Game:
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
                 # and positions beyond 21 cards exceed STACK_MOVES)
-                k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n,
-                                      draw)
+                k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n)
                 if k == DDZ_ERR_NOMEM:
                     failed = 2
                     break
@@ -574,7 +569,6 @@ cdef class Game:
                     failed = 1
                     break
         free(buf)
-        free(draw)
         if failed == 2:
             raise MemoryError()
         if failed:
@@ -609,8 +603,6 @@ cdef class Game:
         k = ddz_policy_move(&self.g, &self._rules.c, code, stack_buf, STACK_MOVES)
         if k >= 0:
             return _move(&stack_buf[k], self._rules)
-        if k == DDZ_ERR_NOMEM:
-            raise MemoryError()
         # a hand far beyond 21 cards (Game.from_position): a buffer of its own
         n = ddz_game_legal_moves(&self.g, &self._rules.c, NULL, 0)
         buf = <ddz_move*>malloc(n * sizeof(ddz_move))
@@ -618,8 +610,6 @@ cdef class Game:
             raise MemoryError()
         try:
             k = ddz_policy_move(&self.g, &self._rules.c, code, buf, n)
-            if k == DDZ_ERR_NOMEM:
-                raise MemoryError()
             if k < 0:
                 raise RuntimeError("no legal move to choose from")
             return _move(&buf[k], self._rules)

@@ -238,32 +238,17 @@ cdef inline unsigned int _ranks_holding(uint64_t hand, int q) noexcept nogil:
 
 
 ctypedef struct lz_mark:
-    # Where a block of moves starts in a laizi hand's list (ddz_draw_count):
-    # a main part (_lz_main) or a kind (_lz_kind), with what it takes to
-    # make that block again
-    int n                # the moves before it
-    int whole            # 1: the kind kind (rmin..rmax, nfix); 0: a main part
+    # Where the moves of one kind start in a laizi hand's list
+    # (ddz_draw_count): the _lz_kind call that makes them, to make them again
+    int n                # the moves before them
     int kind
-    int rank
-    int length
     int rmin
     int rmax
     int nfix
-    int lq
-    int lkick_mode
-    int lneed
-    int lnmain
-    unsigned int lmainmask
-    int extra
-    int nat
-    unsigned int natmask
-    uint32_t subs
-    uint64_t main
 
 
 cdef enum:
-    LZ_MARKS = 1024     # marks a draw keeps (a 20-card lead with four laizi
-                        # has some hundreds); past them it makes move k anew
+    LZ_MARKS = NKINDS   # one _lz_kind call per kind at most, leading or not
 
 
 ctypedef struct gen_t:
@@ -338,7 +323,7 @@ ctypedef struct gen_t:
     int lkc[5]      # a main part's kicker choices with t = 0..4 laizi or
                     # fewer, the all-laizi choice left out (_lz_kick_counts)
     int lkall       # the laizi of the all-laizi choice (99: there is none)
-    lz_mark* marks  # NULL, or where the blocks of moves start (ddz_draw_count)
+    lz_mark* marks  # NULL, or where each kind's moves start (ddz_draw_count)
     int nmarks      # marks made (more than LZ_MARKS: they ran out)
 
 
@@ -1273,26 +1258,6 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
     # laizi not in it) and its variants.
     cdef uint64_t meta
     cdef int total
-    cdef lz_mark* mk
-    if g.marks != NULL:
-        if g.nmarks < LZ_MARKS:
-            mk = &g.marks[g.nmarks]
-            mk.n = g.n
-            mk.whole = 0
-            mk.kind = g.kind
-            mk.rank = g.rank
-            mk.length = g.length
-            mk.lq = g.lq
-            mk.lkick_mode = g.lkick_mode
-            mk.lneed = g.lneed
-            mk.lnmain = g.lnmain
-            mk.lmainmask = g.lmainmask
-            mk.extra = extra
-            mk.nat = nat
-            mk.natmask = natmask
-            mk.subs = subs
-            mk.main = main
-        g.nmarks += 1
     if g.n >= g.cap or g.n < g.skip:
         # outside the window (see gen_t.skip): a main part whose moves all
         # fall outside it is counted, not listed
@@ -1317,6 +1282,41 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
     g.lbase_n = g.n - g.lbase
     if extra and natmask:
         _lz_more(g, g.rank, extra, main, subs, nat, natmask)
+
+
+cdef int _lz_count_ranks(gen_t* g, unsigned int cand, uint64_t def_q) noexcept nogil:
+    # The moves of the kind without chains set in g (lq, lkick_mode, lneed)
+    # whose main rank is one of cand, counted as _lz_count_main counts each
+    # (one rank: one variant for each e more natural cards out): the same
+    # count, without a call, a mark or a spread per rank.
+    cdef int total = 0
+    cdef int r, d, extra, nat, e, top
+    cdef int lw = g.lw
+    cdef int q = g.lq
+    cdef int L = g.lz
+    while cand:
+        r = _ctz(cand)
+        cand &= cand - 1
+        d = _nib(def_q, r)
+        extra = lw - d
+        nat = q - d
+        top = extra if extra < nat else nat
+        if g.lkick_mode == KICK_NONE:
+            # the base (laizi standing for another rank alone is no move),
+            # then the variants keeping a natural card
+            if nat or r == L or d == 0:
+                total += 1
+            if top > nat - 1:
+                top = nat - 1
+            if top > 0:
+                total += top
+            continue
+        g.rank = r
+        g.lmainmask = 1u << r
+        _lz_kick_counts(g)
+        for e in range(top + 1):
+            total += _lz_tally(g, extra - e, nat - e)
+    return total
 
 
 cdef inline int _nibble_sum(uint64_t x) noexcept nogil:
@@ -1373,6 +1373,10 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
         if q <= lw:
             cand |= 1u << L
         cand &= ((2u << top) - 1) & ~((1u << rmin) - 1)
+        if g.n >= g.cap and not g.stop:
+            # nothing stored from here on: the kind counted rank by rank
+            g.n += _lz_count_ranks(g, cand, def_q)
+            return
         while cand:
             r = _ctz(cand)
             cand &= cand - 1
@@ -1429,7 +1433,6 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
         if g.nmarks < LZ_MARKS:
             mk = &g.marks[g.nmarks]
             mk.n = g.n
-            mk.whole = 1
             mk.kind = kind
             mk.rmin = rmin
             mk.rmax = rmax
@@ -1662,7 +1665,7 @@ cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
 cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
                             const ddz_move* last) noexcept nogil:
     # The legal moves' count (as ddz_legal_moves), listing none; in a hand
-    # holding laizi, where each block of them starts is kept in *d for
+    # holding laizi, where each kind's moves start is kept in *d for
     # ddz_draw_make.
     d.rules = rules
     d.hand = hand
@@ -1682,41 +1685,25 @@ cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
 cdef int ddz_draw_make(ddz_draw* d, int64_t k, ddz_move* out) noexcept nogil:
     # Move k of the list ddz_draw_count counted into out[k] (out holds k + 1
     # moves; out[0:k] is scratch); 0, or -1 when there are k or fewer. Only
-    # the block holding move k is made again, from its mark.
+    # the kind holding move k is walked again, its main parts before move k
+    # counted, not listed (gen_t.skip).
     cdef gen_t* g = &d.g
     cdef const lz_mark* mk
-    cdef int lo = 0, hi, mid
+    cdef int i = 0
     if (not d.counted or g.nmarks > LZ_MARKS or g.nmarks == 0 or k < 0
             or k >= 0x3FFFFFFF or d.marks[0].n > k):
         return ddz_legal_move_at(d.rules, d.hand, d.last, k, out)
     # the last mark at or before move k (marks come in order of n)
-    hi = g.nmarks - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if d.marks[mid].n <= k:
-            lo = mid
-        else:
-            hi = mid - 1
-    mk = &d.marks[lo]
+    while i + 1 < g.nmarks and d.marks[i + 1].n <= k:
+        i += 1
+    mk = &d.marks[i]
     g.marks = NULL
     g.out = out
     g.cap = <int>k + 1
     g.n = mk.n
-    g.skip = 0
+    g.skip = <int>k
     g.stop = 1
-    if mk.whole:
-        g.skip = <int>k
-        _lz_kind(g, mk.kind, mk.rmin, mk.rmax, mk.nfix)
-    else:
-        g.kind = mk.kind
-        g.rank = mk.rank
-        g.length = mk.length
-        g.lq = mk.lq
-        g.lkick_mode = mk.lkick_mode
-        g.lneed = mk.lneed
-        g.lnmain = mk.lnmain
-        g.lmainmask = mk.lmainmask
-        _lz_main(g, mk.extra, mk.main, mk.subs, mk.nat, mk.natmask)
+    _lz_kind(g, mk.kind, mk.rmin, mk.rmax, mk.nfix)
     return 0 if g.n > k else -1
 
 
