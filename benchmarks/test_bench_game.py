@@ -16,7 +16,7 @@ import ddzfast
 DEALS = 20000
 
 
-@pytest.mark.parametrize("rules", ["classic", "biegang", "super"])
+@pytest.mark.parametrize("rules", ["classic", "biegang", "super", "laizi"])
 @pytest.mark.parametrize("policy, threads", [("random", 1), ("random", 2), ("greedy", 1)])
 def test_simulate(benchmark, rules, policy, threads):
     benchmark.group = f"simulate-{rules}"
