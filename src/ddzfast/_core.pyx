@@ -65,14 +65,22 @@ def legal_moves(hand, last=None, rules="classic") -> MoveList:
     and the result is PASS plus every move that beats it.
     """
     cdef Rules r = _get_rules(rules)
-    cdef uint64_t bits = _to_bits(hand, r, "hand")
+    cdef uint64_t bits
     cdef ddz_move lm
-    cdef const ddz_move* lp = NULL
+    cdef int following = _read_position(r, hand, last, &bits, &lm)
+    return _legal_move_list(r, bits, &lm if following else NULL)
+
+
+cdef int _read_position(Rules r, object hand, object last, uint64_t* bits,
+                        ddz_move* lm) except -1:
+    """A position's hand into *bits and its last move, when there is one,
+    into *lm (1, else 0), both checked for rule set r."""
+    bits[0] = _to_bits(hand, r, "hand")
     _need_wild(r)
-    if last is not None:
-        _last_struct(last, r, &lm)
-        lp = &lm
-    return _legal_move_list(r, bits, lp)
+    if last is None:
+        return 0
+    _last_struct(last, r, lm)
+    return 1
 
 
 cdef MoveList _legal_move_list(Rules r, uint64_t hand, const ddz_move* last):
@@ -97,14 +105,10 @@ def _legal_move_count(hand, last, rules) -> int:
     """How many legal moves ``hand`` has (as ``len(legal_moves(...))``),
     counted with no buffer: the count pass of the random policy's draw."""
     cdef Rules r = _get_rules(rules)
-    cdef uint64_t bits = _to_bits(hand, r, "hand")
+    cdef uint64_t bits
     cdef ddz_move lm
-    cdef const ddz_move* lp = NULL
-    _need_wild(r)
-    if last is not None:
-        _last_struct(last, r, &lm)
-        lp = &lm
-    return ddz_legal_moves(&r.c, bits, lp, NULL, 0)
+    cdef int following = _read_position(r, hand, last, &bits, &lm)
+    return ddz_legal_moves(&r.c, bits, &lm if following else NULL, NULL, 0)
 
 
 def _legal_move_at(hand, last, rules, int64_t k, bint drawn=False):
@@ -113,15 +117,13 @@ def _legal_move_at(hand, last, rules, int64_t k, bint drawn=False):
     counted where they can be), or with ``drawn`` as the random policy
     makes it (ddz_draw_count, then ddz_draw_make from the marks)."""
     cdef Rules r = _get_rules(rules)
-    cdef uint64_t bits = _to_bits(hand, r, "hand")
+    cdef uint64_t bits
     cdef ddz_move lm
     cdef const ddz_move* lp = NULL
     cdef ddz_move* buf
     cdef ddz_draw draw
     cdef int status
-    _need_wild(r)
-    if last is not None:
-        _last_struct(last, r, &lm)
+    if _read_position(r, hand, last, &bits, &lm):
         lp = &lm
     if k < 0:
         raise IndexError(f"move index {k} is negative")
