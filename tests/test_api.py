@@ -256,3 +256,20 @@ def test_move_array_is_the_row_the_core_writes():
     assert int(m.array["substitutes"][0]) != 0
     assert ddzfast.action_index(ddzfast.Move.parse("PAIR/3/1/33"), "classic").tolist() == [
         int(ddzfast.action_index(ddzfast.legal_moves("33").array[1:2], "classic")[0])]
+
+
+def test_containment_is_card_by_card_on_every_count():
+    # ddz_contains compares every card index at once (SWAR lanes): against
+    # the per-card comparison on random sub-hands of the 55-card deck, the
+    # whole deck and the empty hand included
+    import random
+    rng = random.Random(11)
+    deck = list("3456789TJQKA2" * 4 + "XDW")
+    for _ in range(3000):
+        rng.shuffle(deck)
+        a = Hand("".join(deck[:rng.randint(0, 55)]))
+        rng.shuffle(deck)
+        b = Hand("".join(deck[:rng.randint(0, 55)]))
+        expected = all(x <= y for x, y in zip(b.counts, a.counts))
+        assert (b in a) == expected, (str(a), str(b))
+        assert (a in a) and (Hand(0) in a)
