@@ -539,7 +539,12 @@ cdef void _gen_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcep
     cand = (full | part) & ((2u << s.max_rank) - 1)
     if _popcount(cand & ~((1u << rmin) - 1)) < s.min_length:
         return
-    cand &= window
+    # start ranks only where min_length ranks in a row hold (or with W may
+    # hold) q cards: the walk below would stop short from the others
+    bit = cand
+    for i in range(1, s.min_length):
+        bit &= cand >> i
+    cand = bit & window
     while cand:
         r = _ctz(cand)
         cand &= cand - 1
@@ -1346,7 +1351,7 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
     cdef int top = rmax if rmax < s.max_rank else s.max_rank
     cdef int lw = g.lw
     cdef int L = g.lz
-    cdef int r, n, nmin, deficit, d, wdef
+    cdef int r, n, nmin, deficit, d, wdef, counting
     cdef uint64_t nat_q
     if not g.lready:
         _lz_tables(g)
@@ -1394,6 +1399,8 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
     if top > s.max_rank + 1 - nmin:
         top = s.max_rank + 1 - nmin
     wdef = _nibble_sum(def_q & ((((<uint64_t>1) << (4 * nmin)) - 1) << (4 * rmin)))
+    # nothing stored from here on: each main part counted, not made
+    counting = g.n >= g.cap and not g.stop
     for r in range(rmin, top + 1):
         # wdef: the laizi the window r..r+nmin-1 needs (slid one rank on)
         if r > rmin:
@@ -1411,9 +1418,15 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
             g.lneed = s.kickers_per_rank * n
             g.lnmain = n
             g.lmainmask = mainmask
-            _lz_main(g, lw - deficit, natpart + deficit * g.lunit,
-                     _nibbles_to_subs(def_q & window & ~lnib), q * n - deficit,
-                     nat1 & mainmask)
+            if counting:
+                # (the substitutes only matter as none or some there)
+                g.n += _lz_count_main(g, lw - deficit, natpart + deficit * g.lunit,
+                                      <uint32_t>((def_q & window & ~lnib) != 0),
+                                      q * n - deficit)
+            else:
+                _lz_main(g, lw - deficit, natpart + deficit * g.lunit,
+                         _nibbles_to_subs(def_q & window & ~lnib), q * n - deficit,
+                         nat1 & mainmask)
             if nfix or r + n > s.max_rank or (n + 1) * unit > g.size:
                 break
             deficit += _nib(def_q, r + n)
