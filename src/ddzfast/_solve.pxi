@@ -205,6 +205,16 @@ ctypedef struct tt_key:
     uint32_t st
 
 
+cdef inline unsigned int _held_ranks(uint64_t u) noexcept nogil:
+    # Bit i set when nibble i (rank i, 0..11) of u is not zero.
+    cdef uint64_t x = u | (u >> 1)
+    x = (x | (x >> 2)) & 0x0000111111111111ULL
+    x = (x | (x >> 3)) & 0x0000030303030303ULL
+    x = (x | (x >> 6)) & 0x0000000F000F000FULL
+    x = (x | (x >> 12)) & 0x000000FF000000FFULL
+    return <unsigned int>((x | (x >> 24)) & 0xFFF)
+
+
 cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int ls,
                            tt_key* k) noexcept nogil:
     # The table key of a position: its hands and trick state in a canonical
@@ -220,41 +230,50 @@ cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int 
     # play (it may fill a gap, up to a rank limit) the hands are kept as
     # they are; so they are in laizi, where the wild rank is a rank like any
     # other and laizi fill gaps of any width.
+    #
+    # The relabelling drops the empty ranks whose rank below is empty too (or
+    # that are rank 0): the kept ranks, in runs, move down as blocks.
     cdef uint64_t u = c.hand[0] | c.hand[1] | c.hand[2]
-    cdef int img[12]
-    cdef int i, j, pos = 0, prev = -2, crank, r
-    cdef uint64_t nib, top = 0xFFFF000000000000ULL   # 2, X, D, W
+    cdef uint64_t mask, h0, h1, h2
+    cdef unsigned int held, empty, keep, rest
+    cdef int j, start, length, dst = 0, crank, r, sh
     if (u & WBIT) or c.rules.wild_mask:
         for j in range(3):
             k.h[j] = c.hand[j]
         crank = 0 if last == NULL else last.rank
     else:
-        for j in range(3):
-            k.h[j] = c.hand[j] & top
-        for i in range(12):
-            if (u >> (4 * i)) & 15:
-                if prev >= 0 and prev != i - 1:
-                    pos += 1
-                img[i] = pos
-                for j in range(3):
-                    nib = (c.hand[j] >> (4 * i)) & 15
-                    k.h[j] |= nib << (4 * pos)
-                pos += 1
-                prev = i
-            else:
-                img[i] = -1
+        held = _held_ranks(u)
+        empty = ~held & 0xFFF
+        keep = ~(empty & ((empty << 1) | 1)) & 0xFFF
+        h0 = c.hand[0] & 0xFFFF000000000000ULL     # 2, X, D, W stay
+        h1 = c.hand[1] & 0xFFFF000000000000ULL
+        h2 = c.hand[2] & 0xFFFF000000000000ULL
+        rest = keep
+        while rest:
+            start = _ctz(rest)
+            length = _ctz(~(rest >> start))
+            mask = (((<uint64_t>1) << (4 * length)) - 1) << (4 * start)
+            sh = 4 * (start - dst)
+            h0 |= (c.hand[0] & mask) >> sh
+            h1 |= (c.hand[1] & mask) >> sh
+            h2 |= (c.hand[2] & mask) >> sh
+            dst += length
+            rest &= ~((((<unsigned int>1) << length) - 1) << start)
+        k.h[0] = h0
+        k.h[1] = h1
+        k.h[2] = h2
         crank = 0
         if last != NULL:
             r = last.rank
             if r >= 12:
                 crank = r + 1
             else:
-                crank = 0
-                while r >= 0:
-                    if img[r] >= 0:
-                        crank = img[r] + 1
-                        break
-                    r -= 1
+                # the label of the highest held rank t <= r, plus one: the
+                # kept ranks up to t, which are those up to r less one when
+                # t < r (t + 1, empty, is kept; ranks above it are not)
+                if held & ((2u << r) - 1):
+                    crank = (_popcount(keep & ((2u << r) - 1))
+                             - (1 - <int>((held >> r) & 1)))
     if last == NULL:
         k.st = (<uint32_t>1 << 31) | <uint32_t>s | (<uint32_t>NO_SEAT << 2)
     else:
@@ -436,16 +455,20 @@ cdef int64_t _gen_cached(solve_ctx* c, int64_t base, uint64_t hand,
     return n
 
 
-cdef const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept nogil:
+cdef inline const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept nogil:
     # What `hand` can answer, from the cache or from its lead moves
     # (generated into moves[base:], scratch space). NULL when out of memory.
-    cdef uint64_t slot = _mix(hand * 0x9E3779B97F4A7C15ULL) & (SUM_CACHE - 1)
-    cdef opp_sum* s = c.sums + slot
+    cdef opp_sum* s = c.sums + (_mix(hand * 0x9E3779B97F4A7C15ULL) & (SUM_CACHE - 1))
+    if s.valid and s.hand == hand:
+        return s
+    return _summary_fill(c, base, hand, s)
+
+
+cdef const opp_sum* _summary_fill(solve_ctx* c, int64_t base, uint64_t hand,
+                                  opp_sum* s) noexcept nogil:
     cdef int64_t n, i
     cdef const ddz_move* m
     cdef int t
-    if s.valid and s.hand == hand:
-        return s
     n = _gen_cached(c, base, hand, NULL)
     if n < 0:
         return NULL
@@ -514,13 +537,23 @@ cdef inline uint32_t _move_id(const ddz_move* m) noexcept nogil:
 
 
 cdef void _sort_desc(uint64_t* a, int64_t n) noexcept nogil:
-    # Shell sort (Ciura's gaps), descending: no allocation, fast for the few
-    # hundred keys of a node.
-    cdef int64_t gaps[9]
+    # Descending. Insertion sort for the few keys of most nodes (a handful:
+    # the gap sequence's set-up cost more than the sort); Shell sort
+    # (Ciura's gaps) for longer lists. No allocation.
+    cdef int64_t gaps[8]
     cdef int64_t g, i, j, gi
     cdef uint64_t v
+    if n <= 16:
+        for i in range(1, n):
+            v = a[i]
+            j = i
+            while j > 0 and a[j - 1] < v:
+                a[j] = a[j - 1]
+                j -= 1
+            a[j] = v
+        return
     gaps[0] = 701; gaps[1] = 301; gaps[2] = 132; gaps[3] = 57; gaps[4] = 23
-    gaps[5] = 10; gaps[6] = 4; gaps[7] = 1; gaps[8] = 0
+    gaps[5] = 10; gaps[6] = 4; gaps[7] = 1
     for gi in range(8):
         g = gaps[gi]
         if g >= n and g > 1:
@@ -556,73 +589,83 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
     # scoring wins per try, did worse; separate tables for leading and
     # following did better than one.)
     cdef const opp_sum* sm
-    cdef int nopp = 0, o, k, cat, flags, mover, lead = last == NULL
+    cdef int nopp, o, k, cat, flags, pass_loses, last_opp, lead = last == NULL
     cdef int ns = _next_seat(c, s)
+    cdef int pass_mover
     cdef uint32_t hv
     cdef int64_t i
     cdef const ddz_move* m
-    cdef const ddz_move* to_beat
+    cdef const ddz_move* pass_beat
     cdef int seats[2]
     cdef int hs = _killer_size(c.hand[s])
     cdef int osz = _killer_size(c.hand[ns])
     cdef uint64_t kc = c.kcards[lead][s][hs][osz]
     cdef uint32_t kid = c.kid[lead][s][hs][osz]
     cdef uint64_t top
-    for o in range(c.nseats):
-        if _side(c, o) != _side(c, s):
-            seats[nopp] = o
-            nopp += 1
-    # summaries are fetched one at a time: a second fetch may evict the first.
-    # keys hold flags meanwhile: 1 an opponent can beat the move, 2 it loses
-    for i in range(n):
-        c.keys[base + i] = 0
+    cdef uint64_t* keys = c.keys + base
+    cdef const ddz_move* moves = c.moves + base
+    if c.landlord < 0:
+        nopp = 1
+        seats[0] = 1 - s
+    elif s != c.landlord:
+        nopp = 1
+        seats[0] = c.landlord
+    else:
+        nopp = 2
+        seats[0] = ns
+        seats[1] = _next_seat(c, ns)
+    # after a pass: who moves, and what it must beat
+    if last == NULL:
+        pass_mover, pass_beat = ns, NULL
+    elif ns == ls:
+        pass_mover, pass_beat = ls, NULL
+    else:
+        pass_mover, pass_beat = ns, last
+    # Summaries are fetched one at a time (a second fetch may evict the
+    # first): with two opponents, keys hold the first one's flags meanwhile.
+    # Flags: 1 an opponent can beat the move, 2 it loses at once.
     for k in range(nopp):
         o = seats[k]
         sm = _summary(c, base + n, c.hand[o])
         if sm == NULL:
             return 0
+        pass_loses = pass_mover == o and _wins_at_once(c.rules, sm, pass_beat)
+        last_opp = k == nopp - 1
         for i in range(n):
-            m = c.moves + base + i
+            m = moves + i
+            flags = 0 if k == 0 else <int>keys[i]
             if m.kind != K_PASS:
                 if _can_beat(c.rules, sm, m):
-                    c.keys[base + i] |= 1
+                    flags |= 1
                     if ns == o and _wins_at_once(c.rules, sm, m):
-                        c.keys[base + i] |= 2
+                        flags |= 2
+            elif pass_loses:
+                flags |= 2
+            if not last_opp:
+                keys[i] = <uint64_t>flags
+                continue
+            if flags & 2:
+                cat = CAT_LOSES
+            elif m.kind == K_PASS:
+                cat = CAT_PASS
+            elif not (flags & 1):
+                cat = CAT_KEEP
+            elif c.rules.tier[m.kind]:
+                cat = CAT_BOMB
             else:
-                # after the pass: who moves, and what it must beat
-                if last == NULL:
-                    mover, to_beat = ns, NULL
-                elif ns == ls:
-                    mover, to_beat = ls, NULL
-                else:
-                    mover, to_beat = ns, last
-                if mover == o and _wins_at_once(c.rules, sm, to_beat):
-                    c.keys[base + i] |= 2
-    for i in range(n):
-        m = c.moves + base + i
-        flags = <int>c.keys[base + i]
-        if flags & 2:
-            cat = CAT_LOSES
-        elif m.kind == K_PASS:
-            cat = CAT_PASS
-        elif not (flags & 1):
-            cat = CAT_KEEP
-        elif c.rules.tier[m.kind]:
-            cat = CAT_BOMB
-        else:
-            cat = CAT_PLAIN
-        hv = c.hist[lead][m.kind][m.rank & 15][m.length & 15]
-        if hv > 0xFFFF:
-            hv = 0xFFFF
-        # the killer move goes first (bit 63), whatever its category, unless
-        # it loses at once
-        top = <uint64_t>cat
-        if (cat != CAT_LOSES and m.cards == kc and m.kind != K_PASS
-                and _move_id(m) == kid):
-            top |= KILLER_BIT
-        c.keys[base + i] = ((top << 56) | (<uint64_t>ddz_size(m.cards) << 48)
-                            | (<uint64_t>hv << 32) | (0xFFFFFFFFULL - <uint64_t>i))
-    _sort_desc(c.keys + base, n)
+                cat = CAT_PLAIN
+            hv = c.hist[lead][m.kind][m.rank & 15][m.length & 15]
+            if hv > 0xFFFF:
+                hv = 0xFFFF
+            # the killer move goes first (bit 63), whatever its category,
+            # unless it loses at once
+            top = <uint64_t>cat
+            if (cat != CAT_LOSES and m.cards == kc and m.kind != K_PASS
+                    and _move_id(m) == kid):
+                top |= KILLER_BIT
+            keys[i] = ((top << 56) | (<uint64_t>ddz_size(m.cards) << 48)
+                       | (<uint64_t>hv << 32) | (0xFFFFFFFFULL - <uint64_t>i))
+    _sort_desc(keys, n)
     return 1
 
 
