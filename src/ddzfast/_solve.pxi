@@ -77,7 +77,18 @@ cdef extern from *:
     #endif
         free(p);
     }
+    /* floor(log2(x)) for x > 0 */
+    static CYTHON_INLINE int ddz_log2_64(unsigned long long x) {
+    #if defined(__GNUC__) || defined(__clang__)
+        return 63 - __builtin_clzll(x);
+    #else
+        int n = 0;
+        while (x > 1) { x >>= 1; n++; }
+        return n;
+    #endif
+    }
     """
+    int _log2 "ddz_log2_64"(unsigned long long) noexcept nogil
     void* ddz_table_alloc(size_t size) noexcept nogil
     void ddz_table_free(void* p, size_t size) noexcept nogil
 
@@ -215,6 +226,15 @@ cdef inline unsigned int _held_ranks(uint64_t u) noexcept nogil:
     return <unsigned int>((x | (x >> 24)) & 0xFFF)
 
 
+cdef inline int _popcount12(unsigned int x) noexcept nogil:
+    # Set bits of a 12-bit value, in registers (the compiler's popcount is a
+    # library call without a -mpopcnt build).
+    x = x - ((x >> 1) & 0x555u)
+    x = (x & 0x333u) + ((x >> 2) & 0x333u)
+    x = (x + (x >> 4)) & 0x70Fu
+    return <int>((x + (x >> 8)) & 0x1Fu)
+
+
 cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int ls,
                            tt_key* k) noexcept nogil:
     # The table key of a position: its hands and trick state in a canonical
@@ -235,8 +255,8 @@ cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int 
     # that are rank 0): the kept ranks, in runs, move down as blocks.
     cdef uint64_t u = c.hand[0] | c.hand[1] | c.hand[2]
     cdef uint64_t mask, h0, h1, h2
-    cdef unsigned int held, empty, keep, rest
-    cdef int j, start, length, dst = 0, crank, r, sh
+    cdef unsigned int held, empty, keep, rest, t
+    cdef int j, start, end, dst = 0, crank, r, sh
     if (u & WBIT) or c.rules.wild_mask:
         for j in range(3):
             k.h[j] = c.hand[j]
@@ -250,15 +270,18 @@ cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int 
         h2 = c.hand[2] & 0xFFFF000000000000ULL
         rest = keep
         while rest:
+            # the lowest run of kept ranks: [start, end)
             start = _ctz(rest)
-            length = _ctz(~(rest >> start))
-            mask = (((<uint64_t>1) << (4 * length)) - 1) << (4 * start)
+            t = rest + (rest & (0u - rest))
+            end = _ctz(t)
+            rest &= t
+            mask = ((<uint64_t>1) << (4 * end)) - ((<uint64_t>1) << (4 * start))
             sh = 4 * (start - dst)
             h0 |= (c.hand[0] & mask) >> sh
             h1 |= (c.hand[1] & mask) >> sh
-            h2 |= (c.hand[2] & mask) >> sh
-            dst += length
-            rest &= ~((((<unsigned int>1) << length) - 1) << start)
+            if c.nseats == 3:
+                h2 |= (c.hand[2] & mask) >> sh
+            dst += end - start
         k.h[0] = h0
         k.h[1] = h1
         k.h[2] = h2
@@ -272,7 +295,7 @@ cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int 
                 # kept ranks up to t, which are those up to r less one when
                 # t < r (t + 1, empty, is kept; ranks above it are not)
                 if held & ((2u << r) - 1):
-                    crank = (_popcount(keep & ((2u << r) - 1))
+                    crank = (_popcount12(keep & ((2u << r) - 1))
                              - (1 - <int>((held >> r) & 1)))
     if last == NULL:
         k.st = (<uint32_t>1 << 31) | <uint32_t>s | (<uint32_t>NO_SEAT << 2)
@@ -368,10 +391,7 @@ cdef int _tt_grow(solve_ctx* c) noexcept nogil:
 cdef inline void _tt_store(solve_ctx* c, const tt_key* key, uint64_t hsh, int win,
                            int64_t work) noexcept nogil:
     cdef tt_entry e
-    cdef int lg = 0
-    while work > 1 and lg < 63:
-        work >>= 1
-        lg += 1
+    cdef int lg = _log2(<uint64_t>work) if work > 1 else 0
     e.h[0] = key.h[0]
     e.h[1] = key.h[1]
     e.h[2] = key.h[2]
