@@ -189,9 +189,14 @@ ctypedef struct solve_ctx:
     int64_t max_nodes
     double deadline          # 0: none
     int stop
-    # history heuristic: how often a move of each (kind, rank, length) was
-    # the winning move of a node, apart for following [0] and leading [1];
-    # it orders moves of equal category and size
+    # history heuristic: for each (kind, rank, length), the positions
+    # searched under the nodes that a move of it won (each win weighs its
+    # subtree: a move that settles large positions counts for more), apart
+    # for following [0] and leading [1]; it orders moves of equal category
+    # and size. (Measured: weighing each win by its subtree instead of 1
+    # cut the positions of the seventh published puzzle from 58,146 to
+    # 52,695, of the eighth from 231,084 to 196,818, and of our harder
+    # two-player positions by 3 to 22%.)
     uint32_t hist[2][NKINDS][16][16]
     # killer moves: the last winning move of a node, apart for following [0]
     # and leading [1], per seat and per the sizes of its hand and of the next
@@ -547,6 +552,16 @@ cdef inline int _can_beat(const ddz_rules* r, const opp_sum* s,
     return 0
 
 
+cdef inline uint32_t _hist_code(uint32_t h) noexcept nogil:
+    # A history count in 16 bits, in the same order: exact below 4096,
+    # then 11 significant bits and the exponent (a float of sorts).
+    cdef int e
+    if h < 4096:
+        return h
+    e = _log2(h) - 11
+    return (<uint32_t>e << 11) + (h >> e)
+
+
 cdef inline int _killer_size(uint64_t hand) noexcept nogil:
     cdef int n = ddz_size(hand)
     return n if n < KILLER_SIZES else KILLER_SIZES - 1
@@ -594,7 +609,7 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
     # plain moves, then PASS, then bombs that can be answered, and last the
     # moves after which the next seat, an opponent, empties its hand at once
     # (CAT_LOSES: they lose; the search skips them); within each,
-    # more cards first, then moves that won more often elsewhere (history
+    # more cards first, then moves that won larger searches elsewhere (history
     # heuristic), then generation order (lower ranks first). Before all of
     # them (unless it loses at once) the killer move: the move that last won
     # a node of the same kind (leading or following) for this seat with the
@@ -674,9 +689,7 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
                 cat = CAT_BOMB
             else:
                 cat = CAT_PLAIN
-            hv = c.hist[lead][m.kind][m.rank & 15][m.length & 15]
-            if hv > 0xFFFF:
-                hv = 0xFFFF
+            hv = _hist_code(c.hist[lead][m.kind][m.rank & 15][m.length & 15])
             # the killer move goes first (bit 63), whatever its category,
             # unless it loses at once
             top = <uint64_t>cat
@@ -787,6 +800,8 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     cdef int64_t n, i, idx, start
     cdef int r, ns, win = 0
     cdef ddz_move m, nl
+    cdef uint32_t* hp
+    cdef int64_t work
     c.nodes += 1
     if c.nodes > c.max_nodes:
         c.stop = STOP_NODES
@@ -852,7 +867,9 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
             return -1
         if (r if _side(c, ns) == _side(c, s) else 1 - r):
             win = 1
-            c.hist[last == NULL][m.kind][m.rank & 15][m.length & 15] += 1
+            hp = &c.hist[last == NULL][m.kind][m.rank & 15][m.length & 15]
+            work = c.nodes - start + 1
+            hp[0] = <uint32_t>(hp[0] + work if hp[0] + work < 0xFFFFFFFFULL else 0xFFFFFFFFULL)
             if m.kind != K_PASS:
                 r = _killer_size(hand)
                 idx = _killer_size(c.hand[_next_seat(c, s)])
