@@ -172,6 +172,10 @@ ctypedef struct solve_ctx:
     # move and ordering-key buffers, one pair per search, grown by doubling
     ddz_move* moves
     uint64_t* keys
+    # the table keys (and their hashes) of the positions after each move,
+    # for the enhanced transposition cut-off; indexed like moves
+    tt_key* ckeys
+    uint64_t* chash
     int64_t cap
     # transposition table
     tt_entry* tt
@@ -218,7 +222,8 @@ cdef inline int _next_seat(const solve_ctx* c, int seat) noexcept nogil:
 
 ctypedef struct tt_key:
     uint64_t h[3]
-    uint32_t st
+    uint32_t st        # 0 in a child's key (ckeys) that the table proves lost
+    uint8_t nrank      # in a child's key: the canonical rank of its move to beat
 
 
 cdef inline unsigned int _held_ranks(uint64_t u) noexcept nogil:
@@ -414,6 +419,7 @@ cdef int _reserve(solve_ctx* c, int64_t need) noexcept nogil:
     cdef int64_t cap = c.cap
     cdef ddz_move* m
     cdef uint64_t* k
+    cdef tt_key* ck
     if need <= cap:
         return 1
     while cap < need:
@@ -426,6 +432,14 @@ cdef int _reserve(solve_ctx* c, int64_t need) noexcept nogil:
     if k == NULL:
         return 0
     c.keys = k
+    ck = <tt_key*>realloc(c.ckeys, <size_t>cap * sizeof(tt_key))
+    if ck == NULL:
+        return 0
+    c.ckeys = ck
+    k = <uint64_t*>realloc(c.chash, <size_t>cap * sizeof(uint64_t))
+    if k == NULL:
+        return 0
+    c.chash = k
     c.cap = cap
     return 1
 
@@ -790,18 +804,88 @@ cdef inline int _tt_work(solve_ctx* c, int64_t base, int s, const ddz_move* last
     return 0 if e == NULL else e.work
 
 
+cdef inline void _remember_win(solve_ctx* c, int s, const ddz_move* last, uint64_t hand,
+                              const ddz_move* m, int64_t work) noexcept nogil:
+    # History and killer of a node of s (holding `hand`) that m won after
+    # `work` positions.
+    cdef uint32_t* hp = &c.hist[last == NULL][m.kind][m.rank & 15][m.length & 15]
+    cdef int hs, osz
+    hp[0] = <uint32_t>(hp[0] + work if hp[0] + work < 0xFFFFFFFFULL else 0xFFFFFFFFULL)
+    if m.kind != K_PASS:
+        hs = _killer_size(hand)
+        osz = _killer_size(c.hand[_next_seat(c, s)])
+        c.kcards[last == NULL][s][hs][osz] = m.cards
+        c.kid[last == NULL][s][hs][osz] = _move_id(m)
+
+
+cdef int64_t _etc(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* last,
+                  int ls) noexcept nogil:
+    # Enhanced transposition cut-off, on the ordered moves moves[base:base+n]
+    # of seat s: the table key of the position after each move (but those
+    # that lose at once) into ckeys/chash[base + index], probed at once. The
+    # index of a move that the table proves wins for the side of s; else -1,
+    # with the keys of the moves it proves lose marked (st = 0); -2 when out
+    # of memory. (The children's searches reuse these keys, so the probes
+    # cost little more than a plain search's.)
+    cdef uint64_t hand = c.hand[s]
+    cdef int64_t i, idx
+    cdef int cat, cs, cls, ns = _next_seat(c, s)
+    cdef ddz_move m, nl
+    cdef const ddz_move* cl
+    cdef tt_key* key
+    cdef tt_entry* e
+    for i in range(n):
+        cat = <int>((c.keys[base + i] >> 56) & CAT_MASK)
+        if cat == CAT_LOSES:
+            continue
+        idx = <int64_t>(0xFFFFFFFFULL - (c.keys[base + i] & 0xFFFFFFFFULL))
+        m = c.moves[base + idx]    # a copy: the buffer may move
+        if m.kind == K_PASS:
+            if last == NULL:
+                cs, cl, cls = ns, NULL, NO_SEAT
+            elif ns == ls:
+                cs, cl, cls = ls, NULL, NO_SEAT
+            else:
+                cs, cl, cls = ns, last, ls
+        elif cat == CAT_KEEP and (c.nseats == 2 or s == c.landlord):
+            cs, cl, cls = s, NULL, NO_SEAT
+        elif cat == CAT_KEEP and ns == c.landlord:
+            cs, cl, cls = _next_seat(c, ns), &m, s
+        else:
+            cs, cl, cls = ns, &m, s
+        if m.kind != K_PASS:
+            c.hand[s] = hand - m.cards
+        if _normalize(c, base + n, cs, &cl, cls, &nl) < 0:
+            c.hand[s] = hand
+            return -2
+        key = c.ckeys + base + idx
+        _make_key(c, cs, cl, cls, key)
+        key.nrank = 0 if cl == NULL else cl.rank
+        c.hand[s] = hand
+        c.chash[base + idx] = _key_hash(key.h, key.st)
+        e = _tt_find(c, key, c.chash[base + idx])
+        if e != NULL:
+            if e.win if _side(c, cs) == _side(c, s) else 1 - e.win:
+                return idx
+            key.st = 0
+    return -1
+
+
 cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
-               int ls) noexcept nogil:
+               int ls, const tt_key* pk, uint64_t phsh) noexcept nogil:
     # 1 when the side of seat s (to move) wins, 0 when it loses, -1 when the
-    # search stopped (c.stop says why). Moves go to moves[base:].
+    # search stopped (c.stop says why). Moves go to moves[base:]. pk: the
+    # position's table key and phsh its hash when the parent computed them
+    # (_etc; NULL: computed here).
     cdef tt_key key
     cdef tt_entry* e
     cdef uint64_t hsh, hand = c.hand[s]
     cdef int64_t n, i, idx, start
     cdef int r, ns, win = 0
     cdef ddz_move m, nl
-    cdef uint32_t* hp
-    cdef int64_t work
+    cdef tt_key ck
+    cdef int cat
+    cdef int64_t tried
     c.nodes += 1
     if c.nodes > c.max_nodes:
         c.stop = STOP_NODES
@@ -809,10 +893,18 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     if (c.nodes & 4095) == 0 and c.deadline > 0 and ddz_solve_now() > c.deadline:
         c.stop = STOP_TIME
         return -1
-    if _normalize(c, base, s, &last, ls, &nl) < 0:
-        return -1
-    _make_key(c, s, last, ls, &key)
-    hsh = _key_hash(key.h, key.st)
+    if pk == NULL:
+        if _normalize(c, base, s, &last, ls, &nl) < 0:
+            return -1
+        _make_key(c, s, last, ls, &key)
+        hsh = _key_hash(key.h, key.st)
+    else:
+        key = pk[0]
+        hsh = phsh
+        if last != NULL and last.rank != key.nrank and c.rules.tier[last.kind] == 0:
+            nl = last[0]
+            nl.rank = key.nrank
+            last = &nl
     e = _tt_find(c, &key, hsh)
     if e != NULL:
         return e.win
@@ -824,60 +916,148 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     for i in range(n):
         if c.moves[base + i].cards == hand:
             return 1
-    if n > 1 and not _order(c, base, n, s, last, ls):
-        c.stop = STOP_NOMEM
-        return -1
-    if n == 1:
+    tried = -1
+    if n > 1:
+        # the killer move first, before ordering the others: it wins most
+        # nodes where it is legal, and then no ordering is needed
+        tried = _find_killer(c, base, n, s, last, hand)
+        if tried >= 0:
+            m = c.moves[base + tried]
+            cat = _category(c, base + n, s, last, &m)
+            if cat < 0:
+                c.stop = STOP_NOMEM
+                return -1
+            if cat == CAT_LOSES:
+                tried = -1
+            else:
+                r = _try(c, base + n, s, last, ls, &m, cat, NULL, 0)
+                if r < 0:
+                    return -1
+                if r:
+                    _remember_win(c, s, last, hand, &m, c.nodes - start + 1)
+                    _tt_store(c, &key, hsh, 1, c.nodes - start + 1)
+                    return 1
+        if not _order(c, base, n, s, last, ls):
+            c.stop = STOP_NOMEM
+            return -1
+    else:
         c.keys[base] = (<uint64_t>CAT_PASS << 56) | 0xFFFFFFFFULL   # no ordering: a neutral key
-    elif last == NULL and _keep_then_one(c, base, n, hand):
+    if n > 1 and last == NULL and _keep_then_one(c, base, n, hand):
         # a static win: stored, as its test costs a generation and ordering
-        _tt_store(c, &key, hsh, 1, 1)
+        _tt_store(c, &key, hsh, 1, c.nodes - start + 1)
         return 1
+    if n > 1:
+        idx = _etc(c, base, n, s, last, ls)
+        if idx == -2:
+            c.stop = STOP_NOMEM
+            return -1
+        if idx >= 0:
+            m = c.moves[base + idx]
+            _tt_store(c, &key, hsh, 1, c.nodes - start + 1)
+            _remember_win(c, s, last, hand, &m, 1)
+            return 1
     for i in range(n):
         idx = <int64_t>(0xFFFFFFFFULL - (c.keys[base + i] & 0xFFFFFFFFULL))
+        cat = <int>((c.keys[base + i] >> 56) & CAT_MASK)
+        if cat == CAT_LOSES or idx == tried:
+            continue        # the next seat, an opponent, wins at once; or searched
         m = c.moves[base + idx]    # a copy: the buffer may move while searching
-        ns = _next_seat(c, s)
-        if m.kind == K_PASS:
-            if last == NULL:          # a hand of W only: the next seat leads
-                r = _node(c, base + n, ns, NULL, NO_SEAT)
-            elif ns == ls:            # everyone else passed: ls leads
-                r = _node(c, base + n, ls, NULL, NO_SEAT)
-            else:
-                r = _node(c, base + n, ns, last, ls)
-        elif ((c.keys[base + i] >> 56) & CAT_MASK) == CAT_LOSES:
-            continue        # the next seat, an opponent, wins at once
-        elif ((c.keys[base + i] >> 56) & CAT_MASK) == CAT_KEEP and (c.nseats == 2 or s == c.landlord):
-            # no opponent can beat it: they pass and s leads again
-            c.hand[s] = hand - m.cards
-            r = _node(c, base + n, s, NULL, NO_SEAT)
-            c.hand[s] = hand
-            ns = s
-        elif ((c.keys[base + i] >> 56) & CAT_MASK) == CAT_KEEP and ns == c.landlord:
-            # a farmer's move the landlord cannot beat: the landlord passes
-            # and the partner answers (or passes the lead back to s)
-            c.hand[s] = hand - m.cards
-            ns = _next_seat(c, ns)
-            r = _node(c, base + n, ns, &m, s)
-            c.hand[s] = hand
+        if n > 1:
+            ck = c.ckeys[base + idx]
+            if ck.st == 0:
+                continue    # the table proves it loses
+            r = _try(c, base + n, s, last, ls, &m, cat, &ck, c.chash[base + idx])
         else:
-            c.hand[s] = hand - m.cards
-            r = _node(c, base + n, ns, &m, s)
-            c.hand[s] = hand
+            r = _try(c, base + n, s, last, ls, &m, cat, NULL, 0)
         if r < 0:
             return -1
-        if (r if _side(c, ns) == _side(c, s) else 1 - r):
+        if r:
             win = 1
-            hp = &c.hist[last == NULL][m.kind][m.rank & 15][m.length & 15]
-            work = c.nodes - start + 1
-            hp[0] = <uint32_t>(hp[0] + work if hp[0] + work < 0xFFFFFFFFULL else 0xFFFFFFFFULL)
-            if m.kind != K_PASS:
-                r = _killer_size(hand)
-                idx = _killer_size(c.hand[_next_seat(c, s)])
-                c.kcards[last == NULL][s][r][idx] = m.cards
-                c.kid[last == NULL][s][r][idx] = _move_id(&m)
+            _remember_win(c, s, last, hand, &m, c.nodes - start + 1)
             break
     _tt_store(c, &key, hsh, win, c.nodes - start + 1)
     return win
+
+
+cdef int _try(solve_ctx* c, int64_t base, int s, const ddz_move* last, int ls,
+              const ddz_move* m, int cat, const tt_key* pk, uint64_t phsh) noexcept nogil:
+    # 1 when s's move m (not losing at once; of ordering category cat) wins
+    # for the side of s, 0 when not, -1 when the search stopped. The child
+    # position is searched from moves[base:]; pk/phsh: its key, or NULL.
+    cdef uint64_t hand = c.hand[s]
+    cdef int ns = _next_seat(c, s)
+    cdef int r
+    cdef ddz_move mm = m[0]    # a copy: m may point into a buffer that moves
+    if mm.kind == K_PASS:
+        if last == NULL:          # a hand of W only: the next seat leads
+            r = _node(c, base, ns, NULL, NO_SEAT, pk, phsh)
+        elif ns == ls:            # everyone else passed: ls leads
+            r = _node(c, base, ls, NULL, NO_SEAT, pk, phsh)
+            ns = ls
+        else:
+            r = _node(c, base, ns, last, ls, pk, phsh)
+    elif cat == CAT_KEEP and (c.nseats == 2 or s == c.landlord):
+        # no opponent can beat it: they pass and s leads again
+        c.hand[s] = hand - mm.cards
+        r = _node(c, base, s, NULL, NO_SEAT, pk, phsh)
+        c.hand[s] = hand
+        ns = s
+    elif cat == CAT_KEEP and ns == c.landlord:
+        # a farmer's move the landlord cannot beat: the landlord passes and
+        # the partner answers (or passes the lead back to s)
+        c.hand[s] = hand - mm.cards
+        ns = _next_seat(c, ns)
+        r = _node(c, base, ns, &mm, s, pk, phsh)
+        c.hand[s] = hand
+    else:
+        c.hand[s] = hand - mm.cards
+        r = _node(c, base, ns, &mm, s, pk, phsh)
+        c.hand[s] = hand
+    if r < 0:
+        return -1
+    return r if _side(c, ns) == _side(c, s) else 1 - r
+
+
+cdef inline int64_t _find_killer(solve_ctx* c, int64_t base, int64_t n, int s,
+                                 const ddz_move* last, uint64_t hand) noexcept nogil:
+    # The index in moves[base:base+n] of the killer move of this node (see
+    # _order), or -1.
+    cdef int lead = last == NULL
+    cdef int hs = _killer_size(hand)
+    cdef int osz = _killer_size(c.hand[_next_seat(c, s)])
+    cdef uint64_t kc = c.kcards[lead][s][hs][osz]
+    cdef uint32_t kid = c.kid[lead][s][hs][osz]
+    cdef int64_t i
+    if kc == 0:
+        return -1
+    for i in range(n):
+        if c.moves[base + i].cards == kc and _move_id(&c.moves[base + i]) == kid:
+            return i
+    return -1
+
+
+cdef int _category(solve_ctx* c, int64_t base, int s, const ddz_move* last,
+                   const ddz_move* m) noexcept nogil:
+    # The ordering category of s's non-pass move m (as _order gives it), or
+    # -1 when out of memory; moves[base:] is scratch space.
+    cdef const opp_sum* sm
+    cdef int o, flags = 0
+    cdef int ns = _next_seat(c, s)
+    for o in range(c.nseats):
+        if _side(c, o) == _side(c, s):
+            continue
+        sm = _summary(c, base, c.hand[o])
+        if sm == NULL:
+            return -1
+        if _can_beat(c.rules, sm, m):
+            flags |= 1
+            if ns == o and _wins_at_once(c.rules, sm, m):
+                return CAT_LOSES
+    if not (flags & 1):
+        return CAT_KEEP
+    if c.rules.tier[m.kind]:
+        return CAT_BOMB
+    return CAT_PLAIN
 
 
 cdef int _child(solve_ctx* c, int64_t base, int s, const ddz_move* last, int ls,
@@ -898,13 +1078,13 @@ cdef int _child(solve_ctx* c, int64_t base, int s, const ddz_move* last, int ls,
             cs, cast, cl = ls, NULL, NO_SEAT
         else:
             cs, cast, cl = ns, last, ls
-        r = _node(c, base, cs, cast, cl)
+        r = _node(c, base, cs, cast, cl, NULL, 0)
         if r >= 0:
             work[0] = _tt_work(c, base, cs, cast, cl)
     else:
         cs = ns
         c.hand[s] = hand - m.cards
-        r = _node(c, base, ns, m, s)
+        r = _node(c, base, ns, m, s, NULL, 0)
         if r >= 0:
             work[0] = _tt_work(c, base, ns, m, s)
         c.hand[s] = hand
@@ -1113,13 +1293,16 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     try:
         c.moves = <ddz_move*>malloc(c.cap * sizeof(ddz_move))
         c.keys = <uint64_t*>malloc(c.cap * sizeof(uint64_t))
+        c.ckeys = <tt_key*>malloc(c.cap * sizeof(tt_key))
+        c.chash = <uint64_t*>malloc(c.cap * sizeof(uint64_t))
         c.tt = _tt_alloc(c.tt_bits, &c.tt_block)
         c.sums = <opp_sum*>calloc(SUM_CACHE, sizeof(opp_sum))
         c.gen_slots = <gen_slot*>calloc(GEN_SLOTS, sizeof(gen_slot))
         c.gen_arena = <ddz_move*>malloc(GEN_ARENA * sizeof(ddz_move))
         c.gen_epoch = 1          # calloc'd slots (epoch 0) are empty
         line = <ddz_move*>malloc(MAX_LINE * sizeof(ddz_move))
-        if c.moves == NULL or c.keys == NULL or c.tt == NULL or c.sums == NULL \
+        if c.moves == NULL or c.keys == NULL or c.ckeys == NULL or c.chash == NULL \
+                or c.tt == NULL or c.sums == NULL \
                 or c.gen_slots == NULL or c.gen_arena == NULL or line == NULL:
             raise MemoryError()
         n = _gen(&c, 0, bits[s], lp)
@@ -1155,6 +1338,8 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     finally:
         free(c.moves)
         free(c.keys)
+        free(c.ckeys)
+        free(c.chash)
         ddz_table_free(c.tt_block, _tt_block_size(c.tt_bits))
         free(c.sums)
         free(c.gen_slots)
@@ -1170,5 +1355,5 @@ cdef int64_t _solve_bytes(const solve_ctx* c) noexcept nogil:
     return ((<int64_t>1 << c.tt_bits) * sizeof(tt_entry) + 64
             + SUM_CACHE * sizeof(opp_sum)
             + GEN_SLOTS * sizeof(gen_slot) + GEN_ARENA * sizeof(ddz_move)
-            + c.cap * (sizeof(ddz_move) + sizeof(uint64_t))
+            + c.cap * (sizeof(ddz_move) + 2 * sizeof(uint64_t) + sizeof(tt_key))
             + MAX_LINE * sizeof(ddz_move))
