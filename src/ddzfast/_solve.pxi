@@ -883,8 +883,12 @@ cdef int64_t _etc(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* 
     # that lose at once) into ckeys/chash[base + index], probed at once. The
     # index of a move that the table proves wins for the side of s; else -1,
     # with the keys of the moves it proves lose marked (st = 0); -2 when out
-    # of memory. (The children's searches reuse these keys, so the probes
-    # cost little more than a plain search's.)
+    # of memory. (The children's searches reuse these keys, so at a node
+    # that loses, where every child is searched anyway, the probes cost
+    # nothing extra. Measured on the seventh published puzzle, with the
+    # killer tried first: 56,025 positions searched and 49.0 M instructions
+    # without the cut-off, 35,935 and 45.9 M with it; on the eighth 218,232
+    # and 155,013 positions.)
     cdef uint64_t hand = c.hand[s]
     cdef int64_t i, idx
     cdef int cat, cs, cls, ns = _next_seat(c, s)
@@ -977,7 +981,8 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     tried = -1
     if n > 1:
         # the killer move first, before ordering the others: it wins most
-        # nodes where it is legal, and then no ordering is needed
+        # nodes where it is legal (three in four on the seventh published
+        # puzzle), and then no ordering is needed
         tried = _find_killer(c, base, n, s, last, hand)
         if tried >= 0:
             m = c.moves[base + tried]
