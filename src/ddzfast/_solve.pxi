@@ -980,10 +980,15 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
             return 1
     tried = -1
     if n > 1:
-        # the killer move first, before ordering the others: it wins most
-        # nodes where it is legal (three in four on the seventh published
-        # puzzle), and then no ordering is needed
-        tried = _find_killer(c, base, n, s, last, hand)
+        # following, the killer move first, before ordering the others: it
+        # wins most nodes where it is legal (three in four on the seventh
+        # published puzzle), and then no ordering is needed. (Leading, the
+        # static test of _keep_then_one, which needs the order, comes first:
+        # trying the killer before it searched more positions, e.g. 35,935
+        # against 30,690 on the seventh puzzle and 12,536 against 5,645 on
+        # the sixth.)
+        if last != NULL:
+            tried = _find_killer(c, base, n, s, last, hand)
         if tried >= 0:
             m = c.moves[base + tried]
             cat = _category(c, base + n, s, last, &m)
