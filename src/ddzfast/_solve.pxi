@@ -885,10 +885,10 @@ cdef int64_t _etc(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* 
     # with the keys of the moves it proves lose marked (st = 0); -2 when out
     # of memory. (The children's searches reuse these keys, so at a node
     # that loses, where every child is searched anyway, the probes cost
-    # nothing extra. Measured on the seventh published puzzle, with the
-    # killer tried first: 56,025 positions searched and 49.0 M instructions
-    # without the cut-off, 35,935 and 45.9 M with it; on the eighth 218,232
-    # and 155,013 positions.)
+    # nothing extra. Measured on the seventh published puzzle: 51,748
+    # positions searched and 48.4 M instructions without the cut-off, 30,690
+    # and 46.9 M with it (before the PEXT relabelling); on the eighth
+    # 195,241 and 124,131 positions.)
     cdef uint64_t hand = c.hand[s]
     cdef int64_t i, idx
     cdef int cat, cs, cls, ns = _next_seat(c, s)

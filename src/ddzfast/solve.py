@@ -115,7 +115,8 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     generated move lists are cached and copied rather than generated again.
     Moves are tried best first: a move that empties the hand wins at once;
     then the killer move (the last move that won a node of the same seat
-    and hand sizes), before the others are even ordered; then, when the
+    and hand sizes; when following, before the others are even ordered);
+    then, when the
     table already proves that some move wins, that move (enhanced
     transposition cut-off: the key of every move's position is computed
     and probed once, and reused by that position's own search); then moves
