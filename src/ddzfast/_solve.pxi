@@ -77,6 +77,13 @@ cdef extern from *:
     #endif
         free(p);
     }
+    static CYTHON_INLINE void ddz_prefetch(const void* p) {
+    #if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(p);
+    #else
+        (void)p;
+    #endif
+    }
     /* floor(log2(x)) for x > 0 */
     static CYTHON_INLINE int ddz_log2_64(unsigned long long x) {
     #if defined(__GNUC__) || defined(__clang__)
@@ -89,6 +96,7 @@ cdef extern from *:
     }
     """
     int _log2 "ddz_log2_64"(unsigned long long) noexcept nogil
+    void _prefetch "ddz_prefetch"(const void* p) noexcept nogil
     void* ddz_table_alloc(size_t size) noexcept nogil
     void ddz_table_free(void* p, size_t size) noexcept nogil
 
@@ -225,6 +233,7 @@ ctypedef struct tt_key:
     uint64_t h[3]
     uint32_t st        # 0 in a child's key (ckeys) that the table proves lost
     uint8_t nrank      # in a child's key: the canonical rank of its move to beat
+    uint8_t same       # in a child's key: its seat to move is on the parent's side
 
 
 cdef inline unsigned int _held_ranks(uint64_t u) noexcept nogil:
@@ -896,6 +905,7 @@ cdef int64_t _etc(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* 
     cdef const ddz_move* cl
     cdef tt_key* key
     cdef tt_entry* e
+    cdef uint64_t h
     for i in range(n):
         cat = <int>((c.keys[base + i] >> 56) & CAT_MASK)
         if cat == CAT_LOSES:
@@ -923,11 +933,21 @@ cdef int64_t _etc(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* 
         key = c.ckeys + base + idx
         _make_key(c, cs, cl, cls, key)
         key.nrank = 0 if cl == NULL else cl.rank
+        key.same = _side(c, cs) == _side(c, s)
         c.hand[s] = hand
-        c.chash[base + idx] = _key_hash(key.h, key.st)
+        h = _key_hash(key.h, key.st)
+        c.chash[base + idx] = h
+        # all the buckets are fetched at once, then probed: their cache
+        # misses overlap
+        _prefetch(c.tt + (<int64_t>(h & ((<uint64_t>1 << c.tt_bits) - 1)) & ~(<int64_t>1)))
+    for i in range(n):
+        if <int>((c.keys[base + i] >> 56) & CAT_MASK) == CAT_LOSES:
+            continue
+        idx = <int64_t>(0xFFFFFFFFULL - (c.keys[base + i] & 0xFFFFFFFFULL))
+        key = c.ckeys + base + idx
         e = _tt_find(c, key, c.chash[base + idx])
         if e != NULL:
-            if e.win if _side(c, cs) == _side(c, s) else 1 - e.win:
+            if e.win if key.same else 1 - e.win:
                 return idx
             key.st = 0
     return -1
