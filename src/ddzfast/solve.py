@@ -114,15 +114,24 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     A search meets few distinct (hand, move to beat) pairs, so their
     generated move lists are cached and copied rather than generated again.
     Moves are tried best first: a move that empties the hand wins at once;
-    then moves no opponent can beat (with two players the opponent's forced
-    pass is skipped), then other moves, PASS, and bombs that can be
-    answered; more cards first, then moves that won elsewhere (history
-    heuristic). A node stops at its first winning move.
+    then the killer move (the last move that won a node of the same seat
+    and hand sizes; when following, before the others are even ordered);
+    then, when the
+    table already proves that some move wins, that move (enhanced
+    transposition cut-off: the key of every move's position is computed
+    and probed once, and reused by that position's own search); then moves
+    no opponent can beat (with two players the opponent's forced pass is
+    skipped), then other moves, PASS, and bombs that can be answered; more
+    cards first, then moves that won larger searches elsewhere (history
+    heuristic). A node stops at its first winning move; ``nodes`` counts
+    the positions searched (those the table settles for their parent are
+    not counted).
 
     Memory: the table grows from 2 MiB while more than half full, up to
     2**21 entries of 32 bytes (64 MiB; 96 MiB at the peak while it doubles),
     then replaces entries whose searches took least work; move buffers
-    (8192 moves, grown when a position has more), a cache of what each hand
+    (8192 moves with their ordering and table keys, 512 KiB, grown when a
+    position has more), a cache of what each hand
     can answer (712 KiB) and a cache of generated move lists (352 KiB) come
     on top. ``Solution.memory`` reports what a search held at its end.
 
