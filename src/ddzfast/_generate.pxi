@@ -313,11 +313,11 @@ ctypedef struct gen_t:
     # prefix of them); else they are in no order (_lz_pairs)
     int lsorted
     int lbt[9]
-    # A window on the move list (ddz_legal_move_at): main parts with
-    # kickers whose moves all fall below `skip`, or at or past cap, are
-    # counted (_lz_count_main), not listed; with `stop`, generation ends once
-    # cap moves are made (the count is then not the total). skip 0, stop 0:
-    # every move listed (ddz_legal_moves).
+    # A window on a laizi hand's move list (ddz_legal_move_at): main parts
+    # whose moves all fall below `skip`, or at or past cap, are counted
+    # (_lz_count_main, _lz_count_ranks), not listed; with `stop`, generation
+    # ends once cap moves are made (the count is then not the total). skip
+    # 0, stop 0: every move listed (ddz_legal_moves).
     int skip
     int stop
     int lkc[5]      # a main part's kicker choices with t = 0..4 laizi or
@@ -1658,9 +1658,8 @@ cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
                            ddz_move* out) noexcept nogil:
     # Move k of ddz_legal_moves(rules, hand, last) into out[k] (out holds
     # k + 1 moves; out[0:k] is scratch); 0, or -1 when there are k or fewer.
-    # In a hand holding laizi, the main parts with kickers whose moves all
-    # come before move k are counted, not listed, and generation stops at
-    # move k.
+    # In a hand holding laizi, the main parts whose moves all come before
+    # move k are counted, not listed, and generation stops at move k.
     cdef gen_t g
     cdef int64_t n
     if k < 0 or k >= 0x3FFFFFFF or (rules.laizi and not rules.wild_mask):
