@@ -215,10 +215,6 @@ cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil
 cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
                                   ddz_move* out, int64_t cap) noexcept nogil
 
-# Move k of ddz_game_legal_moves into out[k] (as ddz_legal_move_at).
-cdef int ddz_game_legal_move_at(const ddz_game* g, const ddz_rules* rules,
-                                int64_t k, ddz_move* out) noexcept nogil
-
 # Seat to_move plays `move`. 0, or -1 (state unchanged) when illegal.
 cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
                        const ddz_move* move) noexcept nogil

@@ -156,16 +156,6 @@ cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
     return ddz_legal_moves(rules, g.hands[g.to_move], last, out, cap)
 
 
-cdef int ddz_game_legal_move_at(const ddz_game* g, const ddz_rules* rules,
-                                int64_t k, ddz_move* out) noexcept nogil:
-    cdef const ddz_move* last = NULL
-    if g.phase != PHASE_PLAY:
-        return -1
-    if not _leading(g):
-        last = &g.last
-    return ddz_legal_move_at(rules, g.hands[g.to_move], last, k, out)
-
-
 cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
                        const ddz_move* move) noexcept nogil:
     """Seat to_move plays `move`. Returns 0, or -1 (state unchanged) when it
@@ -391,9 +381,23 @@ cdef inline int _draws_by_count(const ddz_game* g, const ddz_rules* rules,
     # the very move that listing them all and taking the k-th gives, for a
     # fraction of the work (a laizi lead has up to thousands of moves,
     # mostly kicker choices, which are counted, not listed).
-    return (policy == POLICY_RANDOM and rules.wild_mask != 0 and _leading(g)
-            and _nib(g.hands[g.to_move], _ctz(rules.wild_mask)) != 0
+    return (policy == POLICY_RANDOM and g.phase == PHASE_PLAY and rules.wild_mask != 0
+            and _leading(g) and _nib(g.hands[g.to_move], _ctz(rules.wild_mask)) != 0
             and _DRAW_BY_COUNT)
+
+
+cdef int _grow_buffer(ddz_move** buf, int64_t* cap, int64_t n) noexcept nogil:
+    # *buf (of *cap moves) grown (realloc) to hold n moves; DDZ_OK, or
+    # DDZ_ERR_NOMEM with *buf untouched
+    cdef ddz_move* grown
+    if n <= cap[0]:
+        return DDZ_OK
+    grown = <ddz_move*>realloc(buf[0], n * sizeof(ddz_move))
+    if grown == NULL:
+        return DDZ_ERR_NOMEM
+    buf[0] = grown
+    cap[0] = n
+    return DDZ_OK
 
 
 cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** buf,
@@ -402,7 +406,6 @@ cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** b
     # (*buf)[k], k returned; a buffer short of the count is grown (realloc)
     # when `grow`, else DDZ_ERR_NO_MOVE, as ddz_policy_move's callers expect.
     cdef ddz_draw d
-    cdef ddz_move* grown
     cdef int64_t k
     cdef int64_t n = ddz_draw_count(&d, rules, g.hands[g.to_move],
                                     NULL if _leading(g) else &g.last)
@@ -411,11 +414,8 @@ cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** b
     if n > cap[0]:
         if not grow:
             return DDZ_ERR_NO_MOVE
-        grown = <ddz_move*>realloc(buf[0], n * sizeof(ddz_move))
-        if grown == NULL:
+        if _grow_buffer(buf, cap, n) != DDZ_OK:
             return DDZ_ERR_NOMEM
-        buf[0] = grown
-        cap[0] = n
     k = <int64_t>_rng_below(&g.rng, <uint64_t>n)
     if ddz_draw_make(&d, k, buf[0]) != 0:
         return DDZ_ERR_NO_MOVE
@@ -428,7 +428,7 @@ cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
     seat to_move, that move in buf[k]; DDZ_ERR_NO_MOVE when there is no
     legal move or buf holds fewer than the position has."""
     cdef int64_t n
-    if g.phase == PHASE_PLAY and _draws_by_count(g, rules, policy):
+    if _draws_by_count(g, rules, policy):
         return _draw_policy_move(g, rules, &buf, &cap, 0)
     n = ddz_game_legal_moves(g, rules, buf, cap)
     if n > cap or n <= 0:
@@ -442,16 +442,12 @@ cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
     # to the position's count when it does not fit: a laizi hand of 20 cards
     # can have over 10,000 legal moves, more than GAME_BUFFER.
     cdef int64_t n
-    cdef ddz_move* grown
-    if g.phase == PHASE_PLAY and _draws_by_count(g, rules, policy):
+    if _draws_by_count(g, rules, policy):
         return _draw_policy_move(g, rules, buf, cap, 1)
     n = ddz_game_legal_moves(g, rules, buf[0], cap[0])
     if n > cap[0]:
-        grown = <ddz_move*>realloc(buf[0], n * sizeof(ddz_move))
-        if grown == NULL:
+        if _grow_buffer(buf, cap, n) != DDZ_OK:
             return DDZ_ERR_NOMEM
-        buf[0] = grown
-        cap[0] = n
         n = ddz_game_legal_moves(g, rules, buf[0], cap[0])
     if n <= 0:
         return DDZ_ERR_NO_MOVE
