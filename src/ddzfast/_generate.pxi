@@ -1290,37 +1290,22 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
 
 
 cdef int _lz_count_ranks(gen_t* g, unsigned int cand, uint64_t def_q) noexcept nogil:
-    # The moves of the kind without chains set in g (lq, lkick_mode, lneed)
-    # whose main rank is one of cand, counted as _lz_count_main counts each
-    # (one rank: one variant for each e more natural cards out): the same
-    # count, without a call, a mark or a spread per rank.
+    # The moves of the kind without chains set in g (lq, lkick_mode, lneed,
+    # length 1) whose main rank is one of cand, each main part counted by
+    # _lz_count_main: without a call to _lz_main, its window test or its
+    # meta word per rank.
     cdef int total = 0
-    cdef int r, d, extra, nat, e, top
-    cdef int lw = g.lw
-    cdef int q = g.lq
-    cdef int L = g.lz
+    cdef int r, d
     while cand:
         r = _ctz(cand)
         cand &= cand - 1
         d = _nib(def_q, r)
-        extra = lw - d
-        nat = q - d
-        top = extra if extra < nat else nat
-        if g.lkick_mode == KICK_NONE:
-            # the base (laizi standing for another rank alone is no move),
-            # then the variants keeping a natural card
-            if nat or r == L or d == 0:
-                total += 1
-            if top > nat - 1:
-                top = nat - 1
-            if top > 0:
-                total += top
-            continue
         g.rank = r
         g.lmainmask = 1u << r
-        _lz_kick_counts(g)
-        for e in range(top + 1):
-            total += _lz_tally(g, extra - e, nat - e)
+        # (one rank: the variants do not read the main part's cards; its
+        # substitutes matter only as none or some)
+        total += _lz_count_main(g, g.lw - d, 0, <uint32_t>(r != g.lz and d > 0),
+                                g.lq - d)
     return total
 
 
