@@ -958,18 +958,13 @@ _lz_spread_init()
 cdef inline void _lz_spread(const gen_t* g, uint64_t main, int nat, int top,
                             int* c) noexcept nogil:
     # c[e], e = 0..top (top <= 4): the ways to take e of the nat natural
-    # cards out of the main part `main` (the main part set in g), each rank
+    # cards out of the chain `main` (the main part set in g), each rank
     # giving at most the natural cards it holds: a variant each.
     cdef uint64_t nib13 = 0x1111111111111ULL
     cdef uint64_t x
     cdef int ge1, ge2, ge3, ge4, e, i
     cdef int c12[5]
     cdef int c34[5]
-    if g.length == 1:
-        # one rank, nat natural cards: one way for each e up to nat
-        for e in range(top + 1):
-            c[e] = <int>(e <= nat)
-        return
     if g.lq == 1:
         # a chain of singles: nat ranks of one natural card each
         for e in range(top + 1):
@@ -1123,7 +1118,12 @@ cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs
     cdef int e, total
     if top > nat:
         top = nat
-    _lz_spread(g, main, nat, top, c)
+    if g.length == 1:
+        # one rank: one way for each e up to top
+        for e in range(top + 1):
+            c[e] = 1
+    else:
+        _lz_spread(g, main, nat, top, c)
     if g.lkick_mode == KICK_NONE:
         # the base, then the variants that keep a natural card
         total = 1 if nat or not subs else 0
