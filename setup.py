@@ -38,13 +38,19 @@ class BuildExt(build_ext):
         super().build_extensions()
 
 
+# The compiled modules, each from its .pyx (and the .pxi files it includes);
+# they cimport each other through their .pxd headers, so an edit to one
+# module's sources recompiles that module alone.
+MODULES = ("_core", "_engine", "_solve", "_douzero")
+
 extensions = [
     Extension(
-        "ddzfast._core",
-        ["src/ddzfast/_core.pyx"],
+        f"ddzfast.{name}",
+        [f"src/ddzfast/{name}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
+    for name in MODULES
 ]
 
 setup(

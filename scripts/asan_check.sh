@@ -40,7 +40,7 @@ mkdir -p "$work/src"
 cp -r "$root/src/ddzfast" "$work/src/"
 cp "$root/setup.py" "$root/pyproject.toml" "$work/"
 [ -e "$root/README.md" ] && cp "$root/README.md" "$work/"
-rm -f "$work"/src/ddzfast/_core*.so "$work"/src/ddzfast/_core*.pyd "$work"/src/ddzfast/_core.c
+rm -f "$work"/src/ddzfast/_*.so "$work"/src/ddzfast/_*.pyd "$work"/src/ddzfast/_*.c
 
 start=$(date +%s)
 echo "asan_check: building the core with AddressSanitizer in $work"
@@ -61,11 +61,14 @@ export LD_PRELOAD="$libasan${LD_PRELOAD:+:$LD_PRELOAD}"
 export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:halt_on_error=1:log_path=$work/asan"
 export PYTHONMALLOC=malloc
 
-where="$(cd "$root" && python -c 'import ddzfast._core as c; print(c.__file__)')"
-case "$where" in
-    "$work"/*) ;;
-    *) echo "asan_check: tests would import $where, not the ASan build" >&2; exit 2 ;;
-esac
+# every compiled module (setup.py's MODULES) must come from the ASan build
+for module in $(sed -n 's/^MODULES = (\(.*\))$/\1/p' "$root/setup.py" | tr -d '",'); do
+    where="$(cd "$root" && python -c "import ddzfast.$module as m; print(m.__file__)")"
+    case "$where" in
+        "$work"/*) ;;
+        *) echo "asan_check: tests would import $where, not the ASan build" >&2; exit 2 ;;
+    esac
+done
 
 status=0
 ( cd "$root" && python -m pytest -q -p no:cacheprovider "$@" ) || status=$?

@@ -14,7 +14,7 @@ import pytest
 
 import ddzfast
 from ddzfast import MOVE_DTYPE, Hand, Move
-from ddzfast import _core
+from ddzfast import _core, _engine
 
 INT64_MAX = (1 << 63) - 1
 DECK = "3456789TJQKA2" * 4 + "XD"
@@ -23,11 +23,11 @@ RULE_NAMES = ("classic", "biegang", "super")
 
 # ---- the C functions of __pyx_capi__, called through ctypes ------------------
 
-def _capi(name: str, restype, *argtypes):
-    """A C function of ddzfast._core (declared in _core.pxd) as a ctypes
-    function. Its arguments are passed as they are: callers keep the memory
-    they point into alive."""
-    capsule = _core.__pyx_capi__[name]
+def _capi(name: str, restype, *argtypes, module=_core):
+    """A C function of a compiled module (declared in its .pxd: _core.pxd by
+    default) as a ctypes function. Its arguments are passed as they are:
+    callers keep the memory they point into alive."""
+    capsule = module.__pyx_capi__[name]
     get_name = ctypes.pythonapi.PyCapsule_GetName
     get_name.restype = ctypes.c_char_p
     get_name.argtypes = [ctypes.py_object]
@@ -123,11 +123,11 @@ def test_deal_rows_are_zero_padded():
         while not game.done:
             game.play(game.policy_move("greedy"))
         _dirty_the_stack()
-        row = _core._score_row(game)
+        row = _engine._score_row(game)
         raw = np.frombuffer(row.tobytes(), np.uint8)
         assert not raw[pad].any()
         _dirty_the_stack()
-        assert _core._score_row(game).tobytes() == row.tobytes()
+        assert _engine._score_row(game).tobytes() == row.tobytes()
 
 
 # ---- the multiplier saturates ------------------------------------------------
@@ -191,8 +191,8 @@ def test_moderate_factors_are_exact():
 def _simulate_c(rules, start, stop, seed=3):
     """ddz_simulate with random policies, called directly: (status, rows)."""
     c_simulate = _capi("ddz_simulate", ctypes.c_int, _PTR, _PTR, ctypes.c_uint64,
-                       ctypes.c_int64, ctypes.c_int64, ctypes.c_int, _PTR)
-    codes = np.array([_core.POLICIES["random"]] * 3, dtype=np.intc)
+                       ctypes.c_int64, ctypes.c_int64, ctypes.c_int, _PTR, module=_engine)
+    codes = np.array([_engine.POLICIES["random"]] * 3, dtype=np.intc)
     rows = np.zeros(stop - start, dtype=ddzfast.DEAL_DTYPE)
     status = c_simulate(ddzfast.get_rules(rules).address, codes.ctypes.data, seed,
                         start, stop, 1, rows.ctypes.data)
@@ -217,7 +217,7 @@ def test_simulate_negative_start_in_c(rules):
 
 def test_simulate_negative_start_through_the_wrapper():
     try:
-        rows = _core._simulate_native("classic", ("random",) * 3, 3, -6, 0, True, 1)
+        rows = _engine._simulate_native("classic", ("random",) * 3, 3, -6, 0, True, 1)
     except ValueError:
         return      # the wrapper refuses negative starts: nothing reaches the C
     assert list(rows["first_bidder"]) == [i % 3 for i in range(-6, 0)]

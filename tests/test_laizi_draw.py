@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import _core
+from ddzfast import _core, _engine
 from helpers import DECKS
 
 RANKS = "3456789TJQKA2"
@@ -116,11 +116,11 @@ def test_bad_index():
 def listing_every_move():
     """The random policy lists every move and takes the k-th (as before
     the draw), for the span of the block."""
-    _core._draw_by_count(False)
+    _engine._draw_by_count(False)
     try:
         yield
     finally:
-        _core._draw_by_count(True)
+        _engine._draw_by_count(True)
 
 
 @pytest.mark.parametrize("rules", ["laizi", "laizi:3", "laizi:2"])

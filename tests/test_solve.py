@@ -191,7 +191,7 @@ def test_key_relabelling_with_and_without_pext():
     and by the portable loop are the same keys: the same positions are
     searched in the same order, so the node counts agree exactly (a wrong
     key in either changes the table's hits and with them the count)."""
-    from ddzfast import _core
+    from ddzfast import _solve
     positions = [
         (["Y2AK998553", "ZQQJJ0953"], "classic", None),           # puzzle 7
         (["2AK096554", "YKJ08854"], "classic", None),             # puzzle 5
@@ -199,18 +199,18 @@ def test_key_relabelling_with_and_without_pext():
         (["AQ9766", "KJ8753", "2T9854"], "classic", 1),           # three players
         (["355689TTTJJKW", "3357889TQQKKX"], "biegang", None),    # W: kept as is
     ]
-    default = _core._solve_pext()
+    default = _solve._solve_pext()
     try:
         for hands, rules, landlord in positions:
             hands = [from_puzzle_notation(h) for h in hands]
-            _core._solve_pext(False)
+            _solve._solve_pext(False)
             plain = solve(hands, rules, landlord=landlord, all_moves=True)
-            _core._solve_pext(True)
+            _solve._solve_pext(True)
             fast = solve(hands, rules, landlord=landlord, all_moves=True)
             assert (plain.win, plain.winning_moves, plain.line, plain.nodes) == \
                 (fast.win, fast.winning_moves, fast.line, fast.nodes), hands
     finally:
-        _core._solve_pext(default)
+        _solve._solve_pext(default)
 
 
 # ---- published puzzles -------------------------------------------------------------

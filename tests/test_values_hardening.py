@@ -13,7 +13,7 @@ import ddzfast
 from ddzfast import (MOVE_DTYPE, Game, Hand, IllegalMoveError, InvalidCardsError,
                      Move, MoveKind, Rules, classify, deal_seed, get_rules,
                      legal_moves, legal_moves_batch, play)
-from ddzfast._core import _score_row, _simulate_native
+from ddzfast._engine import _score_row, _simulate_native
 
 
 def run_python(code: str) -> subprocess.CompletedProcess:

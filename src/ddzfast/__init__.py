@@ -1,44 +1,30 @@
 """ddzfast: fast, exact legal-move generation for Dou Dizhu.
 
-See README.md for the quick start; docs/RULES.md is the
-normative description of the three rule sets "classic", "biegang" and "super".
+See README.md for the quick start and the docs site for the rest;
+docs/RULES.md is the normative description of the rule sets.
 """
 from ddzfast.movekind import MoveKind
 from ddzfast.rulesets import RULE_SETS
 from ddzfast.constants import CARD_LIMITS, MAX_HAND, MAX_THREADS, WILD_KICKER, WILD_NONE
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
-from ddzfast._core import (
-    CARD_CHARS,
+from ddzfast._core import (CARD_CHARS, MOVE_BUFFER, MOVE_DTYPE, RULES, Hand, Move, MoveList,
+                           Rules, beats, classify, get_rules, legal_action_indices,
+                           legal_action_indices_batch, legal_action_indices_into,
+                           legal_action_mask_batch, legal_action_mask_into, legal_moves,
+                           legal_moves_batch, legal_moves_into, play)
+from ddzfast._engine import (
     DEAL_DTYPE,
-    Game,
-    GameResult,
-    Observation,
-    deal_seed,
-    MOVE_DTYPE,
     HISTORY_MOVES,
     OBSERVATION_DTYPE,
     OBSERVATION_HIGH,
     OBSERVATION_LAYOUT,
     OBSERVATION_SIZE,
+    Game,
+    GameResult,
+    Observation,
     ObservationBlock,
+    deal_seed,
     observation_tensors,
-    RULES,
-    Hand,
-    Move,
-    MoveList,
-    Rules,
-    beats,
-    classify,
-    get_rules,
-    legal_moves,
-    legal_action_indices,
-    legal_action_indices_batch,
-    legal_action_indices_into,
-    legal_action_mask_batch,
-    legal_action_mask_into,
-    legal_moves_batch,
-    legal_moves_into,
-    play,
 )
 from ddzfast.simulate import simulate
 from ddzfast.solve import Solution, solve
@@ -57,7 +43,7 @@ from ddzfast.features import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "CARD_LIMITS", "MAX_HAND", "MAX_THREADS", "WILD_KICKER", "WILD_NONE",
+    "CARD_LIMITS", "MAX_HAND", "MOVE_BUFFER", "MAX_THREADS", "WILD_KICKER", "WILD_NONE",
     "IllegalMoveError", "InvalidCardsError", "CARD_CHARS", "MOVE_DTYPE", "RULES", "RULE_SETS", "Hand", "Move", "MoveKind",
     "MoveList", "Rules", "beats", "classify", "get_rules", "legal_moves",
     "legal_moves_into", "play", "legal_moves_batch", "HAND_FEATURES",

@@ -43,11 +43,11 @@ cdef int64_t _legal_actions(const ddz_rules* rules, const ddz_actions* t,
     # The legal moves of `hand`, looked up: their indices into idx[0:cap]
     # (idx may be NULL) and, with `mask` (t.count bytes), a 0/1 mask. The
     # number of legal moves, or a DDZ_ERR_ code.
-    cdef ddz_move buf[STACK_MOVES]
+    cdef ddz_move buf[DDZ_MOVE_BUFFER]
     cdef ddz_move* moves = buf
     cdef int64_t n, i, k
-    n = ddz_legal_moves(rules, hand, last, buf, STACK_MOVES)
-    if n > STACK_MOVES:
+    n = ddz_legal_moves(rules, hand, last, buf, DDZ_MOVE_BUFFER)
+    if n > DDZ_MOVE_BUFFER:
         # a hand far beyond a deal's size: such hands have moves that are no
         # action anyway, but the caller deserves that answer, not a crash
         moves = <ddz_move*>malloc(n * sizeof(ddz_move))
@@ -88,10 +88,6 @@ cdef class _ActionTable:
     moves in index order (``action_moves``), which it keeps alive and reads.
     ``address`` is the ``ddz_actions`` struct, for Numba and C callers."""
 
-    cdef ddz_actions t
-    cdef int32_t* slots
-    cdef object moves
-    cdef readonly int64_t count
 
     def __cinit__(self, cnp.ndarray moves not None):
         cdef Py_ssize_t n, i
@@ -204,7 +200,7 @@ cdef int _raise_actions_error(int64_t code, Rules r, uint64_t hand) except -1:
         raise MemoryError("out of memory generating legal moves")
     if code == DDZ_ERR_NO_ACTION:
         raise InvalidCardsError(
-            f"hand {_cards_text(hand)!r} ({ddz_size(hand)} cards) has legal moves "
+            f"hand {_cards_text(hand)!r} ({_hand_size(hand)} cards) has legal moves "
             f"that are no action of {r.name!r}: actions are the moves of a hand of "
             f"at most {MAX_HAND[bool(r.c.has_wild)]} cards")
     raise RuntimeError(f"action lookup failed with code {code}")
@@ -244,7 +240,7 @@ def legal_action_indices(hand, last=None, rules="classic") -> cnp.ndarray:
     cdef ddz_move lm
     cdef const ddz_move* lp = NULL
     cdef _ActionTable t
-    cdef int32_t buf[STACK_MOVES]
+    cdef int32_t buf[DDZ_MOVE_BUFFER]
     cdef int32_t* dst
     cdef int64_t n
     cdef cnp.ndarray res
@@ -252,12 +248,12 @@ def legal_action_indices(hand, last=None, rules="classic") -> cnp.ndarray:
         _last_struct(last, r, &lm)
         lp = &lm
     t = _actions_of(r)
-    n = ddz_legal_action_indices(&r.c, &t.t, bits, lp, buf, STACK_MOVES)
+    n = ddz_legal_action_indices(&r.c, &t.t, bits, lp, buf, DDZ_MOVE_BUFFER)
     if n < 0:
         _raise_actions_error(n, r, bits)
     res = np.empty(n, dtype=np.int32)
     dst = <int32_t*>cnp.PyArray_DATA(res)
-    if n <= STACK_MOVES:
+    if n <= DDZ_MOVE_BUFFER:
         memcpy(dst, buf, n * sizeof(int32_t))
     else:
         n = ddz_legal_action_indices(&r.c, &t.t, bits, lp, dst, n)

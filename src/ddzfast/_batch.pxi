@@ -1,6 +1,8 @@
 # Batches of positions, included into _core.pyx: legal_moves_batch runs the
 # generator over many hands without the GIL, on threads.
 
+from ddzfast.constants import check_threads, worker_count
+
 cdef extern from *:
     """
     #include <stdlib.h>

@@ -7,6 +7,7 @@
 # the wildcard W.
 
 from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t, int64_t
+cimport numpy as cnp
 
 cdef enum:
     # Move kinds, in the order of RULES.md section 3 (MoveKind mirrors these).
@@ -33,6 +34,21 @@ cdef enum:
     K_LAIZI_BOMB = 20       # laizi: the four laizi
     NKINDS = 21
 
+# Status codes of the C functions that can fail (ddz_simulate, the action
+# lookups, ddz_policy_move): 0 or a negative DDZ_ERR_ code.
+cdef enum:
+    DDZ_OK = 0
+    DDZ_ERR_NOMEM = -1      # a buffer could not be allocated
+    DDZ_ERR_NO_MOVE = -2    # a policy found no legal move (or its buffer was too small)
+    DDZ_ERR_ILLEGAL = -3    # the engine refused a move a policy chose
+    DDZ_ERR_NO_ACTION = -4  # a legal move that is no action of the table
+
+cdef enum:
+    # Moves a buffer of the core holds before it must grow or go to the heap
+    # (the buffers on the C stack, the engine's first buffer): every hand a
+    # deal gives fits in classic, biegang and super (docs: cards-and-moves).
+    DDZ_MOVE_BUFFER = 4096
+
 cdef enum:
     IDX_X = 13
     IDX_D = 14
@@ -40,19 +56,19 @@ cdef enum:
     WILD_KICKER = 15    # `wild` of a move whose W is a kicker or plays as itself
     WILD_NONE = 255     # `wild` of a move without W
 
-# One move; its layout is MOVE_DTYPE (16 bytes, aligned). `reserved` names
+# One move; its layout is MOVE_DTYPE (16 bytes, aligned). `substitutes` fills
 # the 4 bytes the alignment of `cards` would otherwise leave as padding: every
 # writer of a ddz_move sets it, so the 16 bytes of a move are a function of
 # the move alone (stable .tobytes() and hashes of move arrays). It is 0 except
 # in laizi moves, where it records what the laizi of the main part stand for
-# (MOVE_DTYPE's `substitutes`; see ddz_substitutes).
+# (see ddz_substitutes).
 ctypedef struct ddz_move:
     uint64_t cards
     uint8_t kind
     uint8_t rank
     uint8_t length
     uint8_t wild
-    uint32_t reserved
+    uint32_t substitutes
 
 # A rule set, as data (see ddzfast/rulesets.py for the readable description).
 ctypedef struct ddz_rules:
@@ -79,6 +95,187 @@ ctypedef struct ddz_rules:
     uint8_t ntiered
     uint8_t tiered[NKINDS]
 
+# Bit helpers: compiler intrinsics where they exist, plain C elsewhere
+# (DDZFAST_PLAIN_C forces the plain C versions, to test them).
+cdef extern from *:
+    """
+    #if defined(_MSC_VER) && !defined(__clang__) && !defined(DDZFAST_PLAIN_C)
+    #include <intrin.h>
+    #endif
+    /* Index of the lowest set bit of x, for x != 0. */
+    static CYTHON_INLINE int ddz_ctz32(unsigned int x) {
+    #if (defined(__GNUC__) || defined(__clang__)) && !defined(DDZFAST_PLAIN_C)
+        return __builtin_ctz(x);
+    #elif defined(_MSC_VER) && !defined(DDZFAST_PLAIN_C)
+        unsigned long i;
+        _BitScanForward(&i, (unsigned long)x);
+        return (int)i;
+    #else
+        /* de Bruijn: isolate the lowest bit, multiply, look the index up */
+        static const unsigned char index[32] = {
+            0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+            31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9};
+        return index[(((x & (0u - x)) * 0x077CB531u) & 0xFFFFFFFFu) >> 27];
+    #endif
+    }
+    /* Number of set bits of x. Without the POPCNT instruction (not enabled
+       by default: no -march), GCC's __builtin_popcount is a call into
+       libgcc, slower than these few inline operations; MSVC's __popcnt
+       would need that instruction too (it emits it unconditionally). */
+    static CYTHON_INLINE int ddz_popcount32(unsigned int x) {
+    #if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__) \
+        && !defined(DDZFAST_PLAIN_C)
+        return __builtin_popcount(x);
+    #else
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+        return (int)(((x * 0x01010101u) & 0xFFFFFFFFu) >> 24);
+    #endif
+    }
+    """
+    int _ctz "ddz_ctz32"(unsigned int) noexcept nogil
+    int _popcount "ddz_popcount32"(unsigned int) noexcept nogil
+
+
+# One W, X and D card, packed.
+cdef extern from *:
+    """
+    #define DDZ_WBIT (((uint64_t)1) << 60)
+    #define DDZ_XBIT (((uint64_t)1) << 52)
+    #define DDZ_DBIT (((uint64_t)1) << 56)
+    """
+    const uint64_t WBIT "DDZ_WBIT"
+    const uint64_t XBIT "DDZ_XBIT"
+    const uint64_t DBIT "DDZ_DBIT"
+
+# Reading packed hands, inline wherever they are cimported.
+
+cdef inline int _nib(uint64_t h, int i) noexcept nogil:
+    # the count of card index i
+    return <int>((h >> (4 * i)) & 15)
+
+
+cdef inline int _hand_size(uint64_t hand) noexcept nogil:
+    cdef uint64_t m = 0x0F0F0F0F0F0F0F0FULL
+    cdef uint64_t x = (hand & m) + ((hand >> 4) & m)
+    return <int>((x * 0x0101010101010101ULL) >> 56)
+
+
+cdef inline int _hand_contains(uint64_t hand, uint64_t part) noexcept nogil:
+    # Every nibble of part at most hand's: the even and the odd nibbles
+    # each in a byte lane, where 16 + h - p keeps bit 4 iff h >= p (and
+    # never borrows from the next lane), whatever the nibbles hold.
+    cdef uint64_t lanes = 0x0F0F0F0F0F0F0F0FULL
+    cdef uint64_t carry = 0x1010101010101010ULL
+    cdef uint64_t even = (((hand & lanes) | carry) - (part & lanes)) & carry
+    cdef uint64_t odd = ((((hand >> 4) & lanes) | carry) - ((part >> 4) & lanes)) & carry
+    return (even & odd) == carry
+
+
+# The generator's state, declared here (not opaque) so that a draw
+# (ddz_draw) lives on its caller's stack; only _generate*.pxi reads it.
+
+ctypedef struct lz_mark:
+    # Where the moves of one kind start in a laizi hand's list
+    # (ddz_draw_count): the _lz_kind call that makes them, to make them again
+    int n                # the moves before them
+    int kind
+    int rmin
+    int rmax
+    int nfix
+
+
+cdef enum:
+    LZ_MARKS = NKINDS   # one _lz_kind call per kind at most, leading or not
+
+
+ctypedef struct gen_t:
+    ddz_move* out
+    int cap     # int, not int64: fewer registers in the hot loops
+    int n
+    uint64_t hand    # the hand (its counts are read with _nib)
+    int w
+    int size
+    int wild_max
+    unsigned int ge[5]     # ge[q]: bitmask of ranks 0..14 holding at least q
+    unsigned int wmask     # ranks W may stand for in a main part
+    # the main part being completed with kickers
+    int kind
+    int rank
+    int length
+    int wild
+    # the kicker pool: kicker_ranks distinct card indices (W included, as
+    # IDX_W, when it is free), the hand's count of each, and for single
+    # kickers the number of cards in pool[i:]
+    int kicker_ranks
+    int kicker_rank[16]
+    int kicker_count[16]
+    int kicker_cards_from[17]
+    # laizi (RULES.md section 8; only read when lz >= 0): the wild rank, the
+    # laizi the hand holds, one laizi card packed; the main part being
+    # completed: its ranks (mask and count), the shape's q and kicker units
+    int lz
+    int lw
+    uint64_t lunit
+    unsigned int lmainmask
+    int lnmain
+    int lq
+    int lkick_mode
+    int lneed
+    # per hand, set by _lz_tables when lready: lnat_q[q] packs min(count, q)
+    # for each rank 3..2 but L (the natural cards a main rank takes); the
+    # natural ranks (jokers included, L not), a card of each packed and the
+    # hand's count
+    int lready
+    uint64_t lnat_q[5]
+    unsigned int lh_mask
+    unsigned int lpair_mask     # the ranks 3..2 but L holding two or more
+    int lh_n
+    int lh_below[16]    # how many of them are below rank r
+    uint64_t lh_unit[16]
+    int lh_count[16]
+    # the natural kicker pool of those main ranks (_lz_pool): a card of each
+    # rank packed, the hand's count, the cards in pool[i:]
+    int lpool_n
+    uint64_t lpool_unit[16]
+    int lpool_count[16]
+    int lpool_from[17]
+    # the base main part and its moves, out[lbase:lbase + lbase_n], which
+    # the variants copy (_lz_variant)
+    uint64_t lbase_main
+    int lbase
+    int lbase_n
+    uint64_t lmeta0      # the main part's meta word, substitutes 0
+    # lsorted: the base's moves come by the number t of laizi among their
+    # kickers, lbt[t] of them with t or fewer (so a variant's moves are a
+    # prefix of them); else they are in no order (_lz_pairs)
+    int lsorted
+    int lbt[9]
+    # A window on a laizi hand's move list (ddz_legal_move_at): main parts
+    # whose moves all fall below `skip`, or at or past cap, are counted
+    # (_lz_count_main, _lz_count_ranks), not listed; with `stop`, generation
+    # ends once cap moves are made (the count is then not the total). skip
+    # 0, stop 0: every move listed (ddz_legal_moves).
+    int skip
+    int stop
+    int lkc[5]      # a main part's kicker choices with t = 0..4 laizi or
+                    # fewer, the all-laizi choice left out (_lz_kick_counts)
+    int lkall       # the laizi of the all-laizi choice (99: there is none)
+    lz_mark* marks  # NULL, or where each kind's moves start (ddz_draw_count)
+    int nmarks      # marks made (more than LZ_MARKS: they ran out)
+
+
+ctypedef struct ddz_draw:
+    # A move drawn by its index without listing the others (ddz_draw_count,
+    # then ddz_draw_make): the random policy's draw.
+    gen_t g
+    const ddz_rules* rules
+    uint64_t hand
+    const ddz_move* last
+    int counted          # the marks below are the hand's (it holds laizi)
+    lz_mark marks[LZ_MARKS]
+
 # Generate the legal moves of `hand` into out[0:cap]. `last` is NULL when
 # leading, else the last non-pass move (assumed legal: see ddz_check). Returns
 # the number of legal moves, which may exceed `cap`: then only the first `cap`
@@ -94,6 +291,25 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
 cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
                            const ddz_move* last, int64_t k,
                            ddz_move* out) noexcept nogil
+
+# The count of ddz_legal_moves(rules, hand, last), listing none; for a hand
+# holding laizi, where each kind's moves start is kept in *d so that
+# ddz_draw_make makes move k alone. `last` must outlive *d.
+cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
+                            const ddz_move* last) noexcept nogil
+
+# Move k of the list ddz_draw_count counted into out[k] (out holds k + 1
+# moves; out[0:k] is scratch); 0, or -1 when there are k or fewer.
+cdef int ddz_draw_make(ddz_draw* d, int64_t k, ddz_move* out) noexcept nogil
+
+# The moves of one kind of rank rmin..rmax (rmax <= 14; `length` 0: any
+# chain length, else that one), as ddz_legal_moves makes them, appended to
+# out[n:cap]; returns n plus their count (which may exceed cap: then only
+# the first cap - n were written). Building blocks for another game's move
+# rules (ddzfast._douzero).
+cdef int64_t ddz_kind_moves(const ddz_rules* rules, uint64_t hand, int kind, int rmin,
+                            int rmax, int length, ddz_move* out, int64_t cap,
+                            int64_t n) noexcept nogil
 
 # Every reading of exactly `cards` as one move, into out[0:cap]; returns the
 # count (at most one per kind and rank, NKINDS * 15 in all). It runs the
@@ -124,126 +340,16 @@ cdef int ddz_beats(const ddz_rules* rules, const ddz_move* move,
 # 1 when every nibble of `hand` fits the deck of the rule set.
 cdef int ddz_hand_valid(const ddz_rules* rules, uint64_t hand) noexcept nogil
 
-# 1 when the multiset `part` is contained in `hand`.
+# 1 when the multiset `part` is contained in `hand` (_hand_contains, for
+# callers that cannot inline it: Numba).
 cdef int ddz_contains(uint64_t hand, uint64_t part) noexcept nogil
 
-# Number of cards in a packed hand.
+# Number of cards in a packed hand (_hand_size, likewise).
 cdef int ddz_size(uint64_t hand) noexcept nogil
-
-
-# ---- the deal engine (_engine.pxi; RULES.md sections 5 and 6) -------------
-
-cdef enum:
-    PHASE_BIDDING = 0
-    PHASE_PLAY = 1
-    PHASE_DONE = 2
-    POLICY_RANDOM = 0
-    POLICY_GREEDY = 1
-    GAME_BUFFER = 4096     # legal moves of a hand of at most 21 cards fit
-
-# Status codes of ddz_simulate (and DDZ_ERR_NO_MOVE of ddz_policy_move).
-cdef enum:
-    DDZ_OK = 0
-    DDZ_ERR_NOMEM = -1      # a buffer could not be allocated
-    DDZ_ERR_NO_MOVE = -2    # a policy found no legal move (or its buffer was too small)
-    DDZ_ERR_ILLEGAL = -3    # the engine refused a move a policy chose
-
-# One deal in progress.
-ctypedef struct ddz_game:
-    uint64_t hands[3]
-    uint64_t kitty
-    uint64_t rng            # splitmix64 state: dealing and built-in policies
-    uint64_t seed
-    ddz_move last           # the last non-pass move, while has_last
-    int64_t mult            # product of the factors of the moves played,
-                            # saturated at INT64_MAX (never wraps)
-    int phase
-    int bidding
-    int first_bidder
-    int bids_made
-    int bids[3]             # -1: not yet; 0: pass; 1..3
-    int high_bid
-    int high_bidder
-    int landlord
-    int base
-    int to_move
-    int has_last
-    int last_seat
-    int passes
-    int winner_seat
-    int moves_by[3]         # non-pass moves per seat
-    int nmoves
-    int nbombs
-    uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0
-
-# The result of one deal; its layout is DEAL_DTYPE (56 bytes, aligned). The
-# trailing 5 bytes of alignment padding are zeroed by ddz_game_score.
-ctypedef struct ddz_deal_row:
-    uint64_t seed
-    double scores[3]
-    int64_t multiplier
-    int16_t moves
-    int16_t bombs
-    int8_t landlord
-    int8_t base
-    int8_t winner           # 0: the landlord's side won; 1: the farmers'
-    int8_t spring
-    int8_t anti_spring
-    int8_t first_bidder
-    int8_t wild_rank        # laizi: the deal's wild rank (card index), else -1
-
-# The seed of deal `index` of a run seeded `seed`.
-cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil
-
-# Deal the cards of `seed`. With bidding, seat first_bidder (taken modulo 3,
-# floored: always 0..2) bids first; without, seat 0 is the landlord, base 1.
-# A laizi rule set without a wild rank draws one from the deal's stream after
-# dealing (g.wild_mask); the engine functions below then need the rule set
-# with that rank (ddz_rules_for_deal).
-cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
-                       int first_bidder, int bidding) noexcept nogil
-
-# The rule set of the deal: `rules` itself, or for a laizi rule set without a
-# wild rank, a copy into *scratch with the deal's wild rank.
-cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rules,
-                                         ddz_rules* scratch) noexcept nogil
-
-# Seat to_move bids `bid` (0: pass). 0, or -1 (state unchanged) when illegal.
-cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil
-
-# The legal moves of seat to_move, as ddz_legal_moves (0 unless playing).
-cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
-                                  ddz_move* out, int64_t cap) noexcept nogil
-
-# Seat to_move plays `move`. 0, or -1 (state unchanged) when illegal.
-cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
-                       const ddz_move* move) noexcept nogil
-
-# The result of a finished deal into *row (every byte written).
-cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
-                         ddz_deal_row* row) noexcept nogil
-
-# The bid of a built-in policy for seat to_move.
-cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil
-
-# The index k of the built-in policy's choice among the legal moves of seat
-# to_move, that move in buf[k] (greedy fills buf with them all; random,
-# leading a hand that holds laizi, only buf[k]), or DDZ_ERR_NO_MOVE when
-# there is none or buf holds fewer moves than the position has.
-cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
-                             ddz_move* buf, int64_t cap) noexcept nogil
-
-# Deals start..stop of a run seeded `seed` (row i - start gets deal i), every
-# seat played by a built-in policy. Returns DDZ_OK or a DDZ_ERR_ code.
-cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
-                      int64_t start, int64_t stop, int bidding,
-                      ddz_deal_row* rows) noexcept nogil
 
 
 # ---- action indices (_actions.pxi) -------------------------------------------
 
-cdef enum:
-    DDZ_ERR_NO_ACTION = -4  # a legal move that is no action of the table
 
 # The lookup of one rule set's action table: the actions in index order (as
 # ddzfast.features.action_moves lists them) and an open-addressing hash of
@@ -275,3 +381,64 @@ cdef int64_t ddz_legal_action_indices(const ddz_rules* rules, const ddz_actions*
 cdef int64_t ddz_legal_action_mask(const ddz_rules* rules, const ddz_actions* t,
                                    uint64_t hand, const ddz_move* last,
                                    uint8_t* mask) noexcept nogil
+
+
+# ---- the Python values and the glue the wrappers of every module share ----
+# (_values.pxi, _actions.pxi, _core.pyx). Attributes are declared here, once,
+# so that ddzfast._engine, _solve and _douzero read them in C.
+
+cdef class Rules:
+    cdef ddz_rules c
+    cdef readonly str name
+    cdef readonly object description
+    cdef readonly int64_t rules_id    # equal for rule sets the core cannot tell apart
+    cdef bint _ready
+    cdef _compile(self, dict d)
+
+cdef class Hand:
+    cdef readonly uint64_t bits
+    cdef bint _ready     # made: __init__ may not run again (hands are hashed)
+
+cdef class Move:
+    cdef ddz_move m
+    cdef int64_t wild_rules   # rules_id whose reading m.wild is (-1: none yet)
+
+cdef class MoveList:
+    cdef ddz_move* data
+    cdef Py_ssize_t n
+    cdef Rules rules
+
+cdef class _ActionTable:
+    cdef ddz_actions t
+    cdef int32_t* slots
+    cdef object moves
+    cdef readonly int64_t count
+
+# The Rules of a name or a Rules (ValueError, TypeError otherwise).
+cdef Rules _get_rules(object rules)
+# ValueError unless the rule set can generate (a laizi set needs its rank).
+cdef int _need_wild(Rules r) except -1
+# A laizi rank as a card index 0..12, from a card character or an index.
+cdef int _wild_rank_index(object value) except -1
+# Packed cards from a Hand, an int or card text, checked against the deck.
+cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFFFFFFFF
+# total + more when together they fit the deck, else InvalidCardsError.
+cdef uint64_t _add_within_deck(uint64_t total, uint64_t more, Rules r,
+                               str what) except? 0xFFFFFFFFFFFFFFFF
+# Canonical card text of packed cards; why they are no hand of the deck.
+cdef str _cards_text(uint64_t bits)
+cdef str _deck_problem(uint64_t bits, Rules rules)
+# What ddz_substitutes' encoding stands for, as packed cards.
+cdef uint64_t _substitute_bits(uint32_t subs) noexcept nogil
+# Values from structs, and structs from values (checked legal in `rules`).
+cdef Hand _hand(uint64_t bits)
+cdef Move _move(const ddz_move* m, Rules rules)
+cdef MoveList _move_list(const ddz_move* src, int64_t n, Rules rules)
+cdef MoveList _legal_move_list(Rules r, uint64_t hand, const ddz_move* last)
+cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except -1
+cdef int _last_struct(object last, Rules rules, ddz_move* out) except -1
+# The action table of a rule set, and the errors of the action functions.
+cdef _ActionTable _actions_of(Rules r)
+cdef int _raise_actions_error(int64_t code, Rules r, uint64_t hand) except -1
+cdef int _check_out(cnp.ndarray out, int typenum_a, int typenum_b, int typenum_c,
+                    str dtypes) except -1

@@ -1,19 +1,18 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
-"""ddzfast's compiled core: exact legal-move generation for Dou Dizhu, and
-the deal engine on top of it.
+"""ddzfast's compiled core: exact legal-move generation for Dou Dizhu.
 
-One extension module built from several source files, each with one job:
+One extension module (everything ``ddzfast.numba`` binds) built from
+several source files, each with one job; its C interface is _core.pxd,
+which ddzfast._engine, ddzfast._solve and ddzfast._douzero cimport:
 
 * _generate.pxi: the C generator, checker and comparator (``noexcept nogil``
-  functions over packed hands and caller-supplied buffers, in _core.pxd);
+  functions over packed hands and caller-supplied buffers);
+* _generate_laizi.pxi: the generator's laizi part (RULES.md section 8);
 * _values.pxi: Rules, Hand, Move and MoveList, which convert and validate;
 * this file: the public functions legal_moves, legal_moves_into, classify,
   beats and play;
 * _batch.pxi: legal_moves_batch;
-* _actions.pxi: action indices and legal-action masks in C;
-* _engine.pxi: the deal engine and the built-in policies, in C;
-* _game.pxi: Game and the native simulation entry point;
-* _observe.pxi: observation tensors of a Game, in C.
+* _actions.pxi: action indices and legal-action masks in C.
 """
 
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t, int64_t
@@ -87,10 +86,10 @@ cdef MoveList _legal_move_list(Rules r, uint64_t hand, const ddz_move* last):
     """The legal moves as a MoveList: generated into a buffer on this call's
     stack and copied out, or, for a hand with more moves than it holds, into
     a heap buffer of their own."""
-    cdef ddz_move buf[STACK_MOVES]
-    cdef int64_t n = ddz_legal_moves(&r.c, hand, last, buf, STACK_MOVES)
+    cdef ddz_move buf[DDZ_MOVE_BUFFER]
+    cdef int64_t n = ddz_legal_moves(&r.c, hand, last, buf, DDZ_MOVE_BUFFER)
     cdef MoveList ml
-    if n <= STACK_MOVES:
+    if n <= DDZ_MOVE_BUFFER:
         return _move_list(buf, n, r)
     ml = _move_list(buf, 0, r)
     free(ml.data)
@@ -143,6 +142,11 @@ def _legal_move_at(hand, last, rules, int64_t k, bint drawn=False):
     finally:
         free(buf)
 
+
+#: Moves a buffer of ddzfast holds before it grows: legal_moves_into's ``out``
+#: of this many entries holds every position of a deal in classic, biegang
+#: and super.
+MOVE_BUFFER = DDZ_MOVE_BUFFER
 
 cdef object _MOVE_DESCR = MOVE_DTYPE
 
@@ -242,7 +246,7 @@ def play(hand, move, rules=None) -> Hand:
         c = m.cards
     else:
         c = _to_bits(move, r, "move cards")
-    if not ddz_contains(h, c):
+    if not _hand_contains(h, c):
         raise InvalidCardsError(f"cannot play {_cards_text(c)} from {_cards_text(h)}: "
                                 f"not all of its cards are in the hand")
     return _hand(h - c)
@@ -264,8 +268,3 @@ cdef int _move_struct_any(object row, ddz_move* out) except -1:
 
 include "_batch.pxi"
 include "_actions.pxi"
-include "_engine.pxi"
-include "_game.pxi"
-include "_observe.pxi"
-include "_solve.pxi"
-include "_douzero.pxi"

@@ -1,4 +1,4 @@
-# Python wrappers of the deal engine (_engine.pxi), included into _core.pyx:
+# Python wrappers of the deal engine (_deal.pxi), included into _engine.pyx:
 # Game, the object bots drive, and the native simulation entry point.
 
 import collections
@@ -99,7 +99,7 @@ cdef class Game:
     def __cinit__(self):
         # Even a Game made by Game.__new__ alone is a whole deal (classic,
         # seed 0, bidding), never a struct of zeros behind a None rule set.
-        self._rules = _RULES["classic"]
+        self._rules = _get_rules("classic")
         ddz_game_new(&self.g, &self._rules.c, 0, 0, 1)
         self._history = []
         self._bids = []
@@ -375,7 +375,7 @@ cdef class Game:
 
     @property
     def cards_left(self):
-        return tuple(ddz_size(self.g.hands[s]) for s in range(3))
+        return tuple(_hand_size(self.g.hands[s]) for s in range(3))
 
     @property
     def done(self) -> bool:
@@ -551,7 +551,7 @@ cdef class Game:
         for s in range(3):
             codes[s] = _policy_code(policies[s])
         g.rng = _rng_next(&self.g.rng) if seed is None else _seed_arg(seed, "seed")
-        n = STACK_MOVES
+        n = DDZ_MOVE_BUFFER
         buf = <ddz_move*>malloc(n * sizeof(ddz_move))
         if buf == NULL:
             raise MemoryError()
@@ -560,7 +560,7 @@ cdef class Game:
                 ddz_game_bid(&g, ddz_policy_bid(&g, codes[g.to_move]))
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
-                # and positions beyond 21 cards exceed STACK_MOVES)
+                # and positions beyond 21 cards exceed DDZ_MOVE_BUFFER)
                 k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n)
                 if k == DDZ_ERR_NOMEM:
                     failed = 2
@@ -597,10 +597,10 @@ cdef class Game:
         cdef int code = _policy_code(policy)
         cdef int64_t k, n
         cdef ddz_move* buf
-        cdef ddz_move stack_buf[STACK_MOVES]
+        cdef ddz_move stack_buf[DDZ_MOVE_BUFFER]
         if self.g.phase != PHASE_PLAY:
             raise ValueError(f"no move now: the deal is in its {self.phase} phase")
-        k = ddz_policy_move(&self.g, &self._rules.c, code, stack_buf, STACK_MOVES)
+        k = ddz_policy_move(&self.g, &self._rules.c, code, stack_buf, DDZ_MOVE_BUFFER)
         if k >= 0:
             return _move(&stack_buf[k], self._rules)
         # a hand far beyond 21 cards (Game.from_position): a buffer of its own
@@ -628,7 +628,7 @@ cdef class Game:
         cdef Move mv = _move(m, self._rules)
         if m.kind == K_PASS:
             return f"seat {who} cannot pass when leading"
-        if not ddz_contains(self.g.hands[who], m.cards):
+        if not _hand_contains(self.g.hands[who], m.cards):
             return (f"seat {who} cannot play {mv}: its hand "
                     f"{_cards_text(self.g.hands[who])} does not hold those cards")
         return f"seat {who} cannot play {mv}: it does not beat {_move(&self.g.last, self._rules)}"
@@ -804,7 +804,7 @@ def _sample_observation(obs, rng):
         known = _add_within_deck(known, played[s], r, "the observation")
     unseen = deck - known
     sizes = list(obs.cards_left)
-    if sizes[seat] != ddz_size(own):
+    if sizes[seat] != _hand_size(own):
         raise ValueError("cards_left does not match the observing seat's hand")
     hidden = [s for s in range(3) if s != seat]
     ll = -1 if obs.landlord is None else _seat_arg(obs.landlord, "landlord")
@@ -818,13 +818,13 @@ def _sample_observation(obs, rng):
             k = _nib(kitty, i) - _nib(played[ll], i)
             if k > 0:
                 forced += (<uint64_t>k) << (4 * i)
-        if not ddz_contains(unseen, forced) or ddz_size(forced) > sizes[ll]:
+        if not _hand_contains(unseen, forced) or _hand_size(forced) > sizes[ll]:
             raise ValueError("the observation is inconsistent: the landlord "
                              "cannot still hold its kitty")
         unseen -= forced
     pool = np.repeat(np.arange(16, dtype=np.uint64),
                      [_nib(unseen, i) for i in range(16)])
-    need = sum(sizes[s] for s in hidden) - (ddz_size(forced) if ll in hidden else 0)
+    need = sum(sizes[s] for s in hidden) - (_hand_size(forced) if ll in hidden else 0)
     if need != len(pool):
         raise ValueError(f"the observation is inconsistent: {len(pool)} unseen "
                          f"cards for {need} hidden places")
@@ -832,7 +832,7 @@ def _sample_observation(obs, rng):
     dealt = {}
     start = 0
     for s in hidden:
-        size = sizes[s] - (ddz_size(forced) if s == ll else 0)
+        size = sizes[s] - (_hand_size(forced) if s == ll else 0)
         part = pool[start:start + size]
         start += size
         bits = int(np.sum(np.left_shift(np.uint64(1), part * np.uint64(4)),

@@ -3,9 +3,6 @@
 # classifying a card set and comparing two moves. Plain C: no Python
 # objects, `noexcept nogil` throughout (declared in _core.pxd).
 
-cdef uint64_t WBIT = (<uint64_t>1) << 60
-cdef uint64_t XBIT = (<uint64_t>1) << 52
-cdef uint64_t DBIT = (<uint64_t>1) << 56
 
 # Kicker modes of a kind shape.
 cdef enum:
@@ -89,49 +86,6 @@ cdef inline int _cards_per_rank(const kind_shape* s) noexcept nogil:
     return s.q + s.kickers_per_rank * s.kicker_mode
 
 
-# Bit helpers: compiler intrinsics where they exist, plain C elsewhere
-# (DDZFAST_PLAIN_C forces the plain C versions, to test them).
-cdef extern from *:
-    """
-    #if defined(_MSC_VER) && !defined(__clang__) && !defined(DDZFAST_PLAIN_C)
-    #include <intrin.h>
-    #endif
-    /* Index of the lowest set bit of x, for x != 0. */
-    static CYTHON_INLINE int ddz_ctz32(unsigned int x) {
-    #if (defined(__GNUC__) || defined(__clang__)) && !defined(DDZFAST_PLAIN_C)
-        return __builtin_ctz(x);
-    #elif defined(_MSC_VER) && !defined(DDZFAST_PLAIN_C)
-        unsigned long i;
-        _BitScanForward(&i, (unsigned long)x);
-        return (int)i;
-    #else
-        /* de Bruijn: isolate the lowest bit, multiply, look the index up */
-        static const unsigned char index[32] = {
-            0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-            31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9};
-        return index[(((x & (0u - x)) * 0x077CB531u) & 0xFFFFFFFFu) >> 27];
-    #endif
-    }
-    /* Number of set bits of x. Without the POPCNT instruction (not enabled
-       by default: no -march), GCC's __builtin_popcount is a call into
-       libgcc, slower than these few inline operations; MSVC's __popcnt
-       would need that instruction too (it emits it unconditionally). */
-    static CYTHON_INLINE int ddz_popcount32(unsigned int x) {
-    #if (defined(__GNUC__) || defined(__clang__)) && defined(__POPCNT__) \
-        && !defined(DDZFAST_PLAIN_C)
-        return __builtin_popcount(x);
-    #else
-        x = x - ((x >> 1) & 0x55555555u);
-        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-        x = (x + (x >> 4)) & 0x0F0F0F0Fu;
-        return (int)(((x * 0x01010101u) & 0xFFFFFFFFu) >> 24);
-    #endif
-    }
-    """
-    int _ctz "ddz_ctz32"(unsigned int) noexcept nogil
-    int _popcount "ddz_popcount32"(unsigned int) noexcept nogil
-
-
 # Writing a move: the 16 bytes of a ddz_move in two 8-byte stores, portably.
 cdef extern from *:
     """
@@ -157,7 +111,7 @@ cdef extern from *:
     #endif
     /* Store the move (cards, kind, rank, length, wild) into the 16-byte slot
        of a ddz_move: cards at offset 0, the four byte fields at 8..11 and the
-       zero `reserved` at 12..15, every byte written. memcpy, not a store
+       zero `substitutes` at 12..15, every byte written. memcpy, not a store
        through a cast pointer: no type punning, and compilers turn each copy
        into one 8-byte store. */
     static CYTHON_INLINE void ddz_store_move(void* slot, uint64_t cards,
@@ -185,25 +139,12 @@ cdef extern from *:
                                       int rank, int length, int wild) noexcept nogil
 
 
-cdef inline int _nib(uint64_t h, int i) noexcept nogil:
-    return <int>((h >> (4 * i)) & 15)
-
-
 cdef int ddz_size(uint64_t hand) noexcept nogil:
-    cdef uint64_t m = 0x0F0F0F0F0F0F0F0FULL
-    cdef uint64_t x = (hand & m) + ((hand >> 4) & m)
-    return <int>((x * 0x0101010101010101ULL) >> 56)
+    return _hand_size(hand)
 
 
 cdef int ddz_contains(uint64_t hand, uint64_t part) noexcept nogil:
-    # Every nibble of part at most hand's: the even and the odd nibbles
-    # each in a byte lane, where 16 + h - p keeps bit 4 iff h >= p (and
-    # never borrows from the next lane), whatever the nibbles hold.
-    cdef uint64_t lanes = 0x0F0F0F0F0F0F0F0FULL
-    cdef uint64_t carry = 0x1010101010101010ULL
-    cdef uint64_t even = (((hand & lanes) | carry) - (part & lanes)) & carry
-    cdef uint64_t odd = ((((hand >> 4) & lanes) | carry) - ((part >> 4) & lanes)) & carry
-    return (even & odd) == carry
+    return _hand_contains(hand, part)
 
 
 cdef int ddz_hand_valid(const ddz_rules* rules, uint64_t hand) noexcept nogil:
@@ -235,107 +176,6 @@ cdef inline unsigned int _ranks_holding(uint64_t hand, int q) noexcept nogil:
     t = (t | (t >> 12)) & 0x000000FF000000FFULL
     t = (t | (t >> 24)) & 0xFFFFULL
     return <unsigned int>t
-
-
-ctypedef struct lz_mark:
-    # Where the moves of one kind start in a laizi hand's list
-    # (ddz_draw_count): the _lz_kind call that makes them, to make them again
-    int n                # the moves before them
-    int kind
-    int rmin
-    int rmax
-    int nfix
-
-
-cdef enum:
-    LZ_MARKS = NKINDS   # one _lz_kind call per kind at most, leading or not
-
-
-ctypedef struct gen_t:
-    ddz_move* out
-    int cap     # int, not int64: fewer registers in the hot loops
-    int n
-    uint64_t hand    # the hand (its counts are read with _nib)
-    int w
-    int size
-    int wild_max
-    unsigned int ge[5]     # ge[q]: bitmask of ranks 0..14 holding at least q
-    unsigned int wmask     # ranks W may stand for in a main part
-    # the main part being completed with kickers
-    int kind
-    int rank
-    int length
-    int wild
-    # the kicker pool: kicker_ranks distinct card indices (W included, as
-    # IDX_W, when it is free), the hand's count of each, and for single
-    # kickers the number of cards in pool[i:]
-    int kicker_ranks
-    int kicker_rank[16]
-    int kicker_count[16]
-    int kicker_cards_from[17]
-    # laizi (RULES.md section 8; only read when lz >= 0): the wild rank, the
-    # laizi the hand holds, one laizi card packed; the main part being
-    # completed: its ranks (mask and count), the shape's q and kicker units
-    int lz
-    int lw
-    uint64_t lunit
-    unsigned int lmainmask
-    int lnmain
-    int lq
-    int lkick_mode
-    int lneed
-    # per hand, set by _lz_tables when lready: lnat_q[q] packs min(count, q)
-    # for each rank 3..2 but L (the natural cards a main rank takes); the
-    # natural ranks (jokers included, L not), a card of each packed and the
-    # hand's count
-    int lready
-    uint64_t lnat_q[5]
-    unsigned int lh_mask
-    unsigned int lpair_mask     # the ranks 3..2 but L holding two or more
-    int lh_n
-    int lh_below[16]    # how many of them are below rank r
-    uint64_t lh_unit[16]
-    int lh_count[16]
-    # the natural kicker pool of those main ranks (_lz_pool): a card of each
-    # rank packed, the hand's count, the cards in pool[i:]
-    int lpool_n
-    uint64_t lpool_unit[16]
-    int lpool_count[16]
-    int lpool_from[17]
-    # the base main part and its moves, out[lbase:lbase + lbase_n], which
-    # the variants copy (_lz_variant)
-    uint64_t lbase_main
-    int lbase
-    int lbase_n
-    uint64_t lmeta0      # the main part's meta word, substitutes 0
-    # lsorted: the base's moves come by the number t of laizi among their
-    # kickers, lbt[t] of them with t or fewer (so a variant's moves are a
-    # prefix of them); else they are in no order (_lz_pairs)
-    int lsorted
-    int lbt[9]
-    # A window on a laizi hand's move list (ddz_legal_move_at): main parts
-    # whose moves all fall below `skip`, or at or past cap, are counted
-    # (_lz_count_main, _lz_count_ranks), not listed; with `stop`, generation
-    # ends once cap moves are made (the count is then not the total). skip
-    # 0, stop 0: every move listed (ddz_legal_moves).
-    int skip
-    int stop
-    int lkc[5]      # a main part's kicker choices with t = 0..4 laizi or
-                    # fewer, the all-laizi choice left out (_lz_kick_counts)
-    int lkall       # the laizi of the all-laizi choice (99: there is none)
-    lz_mark* marks  # NULL, or where each kind's moves start (ddz_draw_count)
-    int nmarks      # marks made (more than LZ_MARKS: they ran out)
-
-
-ctypedef struct ddz_draw:
-    # A move drawn by its index without listing the others (ddz_draw_count,
-    # then ddz_draw_make): the random policy's draw.
-    gen_t g
-    const ddz_rules* rules
-    uint64_t hand
-    const ddz_move* last
-    int counted          # the marks below are the hand's (it holds laizi)
-    lz_mark marks[LZ_MARKS]
 
 
 cdef inline int _put(ddz_move* out, int n, int cap, uint64_t cards, int kind,
@@ -606,7 +446,7 @@ cdef void _gen_special(gen_t* g, const ddz_rules* rules, int kind, int rmin,
 cdef extern from *:
     """
     /* Bytes 8..15 of a ddz_move (kind, rank, length, wild, then the laizi
-       substitutes in `reserved`) as one word in memory order, so that a
+       substitutes) as one word in memory order, so that a
        move is two 8-byte stores (ddz_store_cards_meta) whatever the byte
        order: built once per main part, not per move. */
     static CYTHON_INLINE uint64_t ddz_meta_word(int kind, int rank, int length,
@@ -1566,7 +1406,7 @@ cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
     g.n = 0
     g.hand = hand
     g.w = _nib(hand, IDX_W)
-    g.size = ddz_size(hand)
+    g.size = _hand_size(hand)
     # W stands for ranks up to wild_max_rank; no main part goes past D (14),
     # so clamping there is exact and keeps the shift below 32 bits whatever
     # the rule set says
@@ -1659,6 +1499,18 @@ cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
     return 0 if n > k else -1
 
 
+cdef int64_t ddz_kind_moves(const ddz_rules* rules, uint64_t hand, int kind, int rmin,
+                            int rmax, int length, ddz_move* out, int64_t cap,
+                            int64_t n) noexcept nogil:
+    cdef gen_t g
+    if rules.laizi and not rules.wild_mask:
+        return n
+    _gen_init(&g, rules, hand, out, cap)
+    g.n = <int>n
+    _gen_kind(&g, rules, kind, rmin, rmax, length)
+    return g.n
+
+
 cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
                             const ddz_move* last) noexcept nogil:
     # The legal moves' count (as ddz_legal_moves), listing none; in a hand
@@ -1744,7 +1596,7 @@ cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
     if kind == K_PASS:
         return WILD_NONE if (cards == 0 and rank == 0 and length == 0) else -1
     if (length < 1 or rank < 0 or rank > 14
-            or not _length_fits(kind, length, ddz_size(cards))):
+            or not _length_fits(kind, length, _hand_size(cards))):
         return -1
     _gen_init(&g, rules, cards, buf, READINGS)
     _gen_kind(&g, rules, kind, rank, rank, length)
@@ -1760,7 +1612,7 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
     cdef gen_t g
     cdef ddz_move buf[READINGS]
     cdef int64_t n = 0
-    cdef int size = ddz_size(cards)
+    cdef int size = _hand_size(cards)
     cdef int kind, i, length, unit, made
     if not ddz_hand_valid(rules, cards) or (rules.laizi and not rules.wild_mask):
         return 0
@@ -1776,7 +1628,7 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
                     out[n].rank = 0
                     out[n].length = 0
                     out[n].wild = WILD_NONE
-                    out[n].reserved = 0
+                    out[n].substitutes = 0
                 n += 1
             continue
         if size == 0:

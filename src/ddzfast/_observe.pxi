@@ -1,4 +1,4 @@
-# Observation tensors, included into _core.pyx after _game.pxi: what one
+# Observation tensors, included into _engine.pyx after _game.pxi: what one
 # seat of a Game may know, as a fixed float32 vector filled in C. The layout
 # is OBSERVATION_LAYOUT (one table, read by the C code through the offsets
 # below, by the docs and by the tests).
@@ -146,8 +146,8 @@ cdef inline void _obs_move(float* o, const ddz_move* m) noexcept nogil:
     _obs_cards(o, m.cards)
     if m.wild != WILD_NONE and m.wild <= WILD_KICKER:
         o[OBS_CARDS + m.wild] = 1.0
-    if m.reserved:
-        subs = _substitute_bits(m.reserved)
+    if m.substitutes:
+        subs = _substitute_bits(m.substitutes)
         for i in range(OBS_RANKS):
             o[OBS_CARDS + i] = <float>_nib(subs, i)
     if m.kind < NKINDS:
@@ -190,7 +190,7 @@ cdef int _fill_observation(Game game, int seat, float* o) except -1:
     for s in range(3):
         k = _rel(s, seat)
         _obs_cards(o + O_PLAYED + k * OBS_CARDS, played[s])
-        left = ddz_size(g.hands[s])
+        left = _hand_size(g.hands[s])
         o[O_LEFT + k * OBS_LEFT + (left if left < OBS_LEFT else OBS_LEFT - 1)] = 1.0
         o[O_BIDS + k * 5] = 1.0       # not yet, unless a bid below says otherwise
     for s, b in game._bids:

@@ -1,4 +1,5 @@
-# The Python values of ddzfast, included into _core.pyx: card text, rule
+# The Python values of ddzfast, included into _core.pyx (their attributes
+# are declared in _core.pxd): card text, rule
 # sets (Rules), hands (Hand), moves (Move) and move lists (MoveList). They
 # convert and validate; the C core computes.
 
@@ -29,11 +30,6 @@ cdef dict _CHAR_INDEX = {c: i for i, c in enumerate(CARD_CHARS)}
 _CHAR_INDEX.update({c.lower(): i for i, c in enumerate(CARD_CHARS)})
 cdef dict _KIND_BY_NAME = {k.name: k for k in MoveKind}
 
-# Moves of one query are generated into a buffer on the C stack (per call,
-# so safe from any thread) and copied out; a position with more legal moves
-# (hands beyond 21 cards) gets a heap buffer of its exact size.
-cdef enum:
-    STACK_MOVES = 4096
 
 cdef uint64_t _parse_cards(str text) except? 0xFFFFFFFFFFFFFFFF:
     cdef uint64_t bits = 0
@@ -203,11 +199,6 @@ cdef class Rules:
     Immutable: every field is checked when the rule set is made, and a made
     rule set is never recompiled (``with_options`` makes a new one)."""
 
-    cdef ddz_rules c
-    cdef readonly str name
-    cdef readonly object description
-    cdef readonly int64_t rules_id    # equal for rule sets the core cannot tell apart
-    cdef bint _ready
 
     def __init__(self, name, **description):
         if self._ready:
@@ -382,7 +373,7 @@ cdef int _wild_rank_index(object value) except -1:
     return idx
 
 
-cdef inline int _need_wild(Rules r) except -1:
+cdef int _need_wild(Rules r) except -1:
     # A laizi rule set generates, classifies and compares only with a wild rank.
     if r.c.laizi and not r.c.wild_mask:
         raise ValueError(
@@ -421,7 +412,7 @@ RULES = MappingProxyType(dict(_RULES))
 cdef tuple _last_named = ("classic", _RULES["classic"])
 
 
-cdef inline Rules _get_rules(object rules):
+cdef Rules _get_rules(object rules):
     global _last_named
     cdef tuple cached = _last_named
     if rules is cached[0]:
@@ -455,8 +446,6 @@ cdef class Hand:
     ``int(hand)`` and ``str(hand)`` (canonical text) convert back.
     """
 
-    cdef readonly uint64_t bits
-    cdef bint _ready     # made: __init__ may not run again (hands are hashed)
 
     def __init__(self, value=0, rules=None):
         if self._ready:
@@ -495,11 +484,11 @@ cdef class Hand:
 
     def __contains__(self, cards):
         if isinstance(cards, (Hand, str, int)):
-            return bool(ddz_contains(self.bits, _to_bits(cards, None, "cards")))
+            return bool(_hand_contains(self.bits, _to_bits(cards, None, "cards")))
         raise TypeError("'in <Hand>' needs cards (a Hand, card text or packed int)")
 
     def __len__(self):
-        return ddz_size(self.bits)
+        return _hand_size(self.bits)
 
     def __bool__(self):
         return self.bits != 0
@@ -533,7 +522,7 @@ cdef class Hand:
 
     def __sub__(self, other):
         cdef Hand o = Hand(other) if not isinstance(other, Hand) else other
-        if not ddz_contains(self.bits, o.bits):
+        if not _hand_contains(self.bits, o.bits):
             raise InvalidCardsError(f"{o} is not contained in {self}")
         return _hand(self.bits - o.bits)
 
@@ -556,7 +545,7 @@ cdef int _card_index(object card) except -1:
                             f"not {card!r}")
 
 
-cdef inline Hand _hand(uint64_t bits):
+cdef Hand _hand(uint64_t bits):
     cdef Hand h = Hand.__new__(Hand)
     h.bits = bits
     h._ready = True
@@ -588,8 +577,6 @@ cdef class Move:
     ``wild`` for that rule set, so a Move never carries a stale reading.
     """
 
-    cdef ddz_move m
-    cdef int64_t wild_rules   # rules_id whose reading m.wild is (-1: none yet)
 
     def __cinit__(self):
         self.wild_rules = -1
@@ -626,7 +613,7 @@ cdef class Move:
         self.m.rank = r_
         self.m.length = n_
         self.m.wild = found
-        self.m.reserved = ddz_substitutes(&r.c, k, r_, n_, bits)
+        self.m.substitutes = ddz_substitutes(&r.c, k, r_, n_, bits)
 
     @staticmethod
     def parse(str text, rules=None) -> Move:
@@ -666,7 +653,7 @@ cdef class Move:
     def substitutes(self) -> Hand:
         """laizi: the cards the laizi of the main part stand for (empty when
         none stands for another rank; laizi kickers are not recorded)."""
-        return _hand(_substitute_bits(self.m.reserved))
+        return _hand(_substitute_bits(self.m.substitutes))
 
     @property
     def array(self):
@@ -696,7 +683,7 @@ cdef class Move:
         """What W does in this move ('W as 3', 'W as kicker', 'W as itself'),
         or in a laizi move what its laizi stand for ('77 as 33'); '' when
         there is nothing to say."""
-        if self.m.reserved:
+        if self.m.substitutes:
             return _substitutes_text(self.m, self.wild_rules)
         return describe_wild(self.m.wild, ddz_is_special(self.m.kind))
 
@@ -747,10 +734,10 @@ cdef str _substitutes_text(ddz_move m, int64_t rules_id):
     # "77 as 33": the laizi standing for other ranks, then those ranks. The
     # cards alone do not always tell the laizi rank (5578 may be 55+7 with an
     # 8 kicker or 55+8 with a 7), so it comes from the move's rule set.
-    cdef uint64_t subs = _substitute_bits(m.reserved)
+    cdef uint64_t subs = _substitute_bits(m.substitutes)
     rules = _RULES_BY_ID.get(rules_id)
     laizi = ("laizi " if rules is None or rules.wild_rank is None
-             else CARD_CHARS[rules.wild_rank] * ddz_size(subs))
+             else CARD_CHARS[rules.wild_rank] * _hand_size(subs))
     return f"{laizi} as {_cards_text(subs)}"
 
 
@@ -766,7 +753,7 @@ cdef int _kind_code(object kind) except -1:
     raise ValueError(f"unknown move kind {kind!r}")
 
 
-cdef inline Move _move(const ddz_move* m, Rules rules):
+cdef Move _move(const ddz_move* m, Rules rules):
     cdef Move mv = Move.__new__(Move)
     mv.m = m[0]
     mv.wild_rules = rules.rules_id
@@ -788,7 +775,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
         if wild < 0:
             raise IllegalMoveError(f"{what} {mv} is not a legal move in {rules.name!r}")
         out.wild = <uint8_t>wild
-        out.reserved = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
+        out.substitutes = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
     if isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
         memset(out, 0, sizeof(ddz_move))
@@ -801,7 +788,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
             raise IllegalMoveError(f"{what} (row {move}) is not a legal move in "
                                    f"{rules.name!r}")
         out.wild = <uint8_t>wild
-        out.reserved = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
+        out.substitutes = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
     if isinstance(move, Move):
         return _move_struct(Move(move.kind, move.rank, move.length, move.cards),
@@ -823,9 +810,6 @@ cdef class MoveList:
     (``.array``), with ``len``, indexing and iteration (yielding Move) and
     ``in`` (by move identity)."""
 
-    cdef ddz_move* data
-    cdef Py_ssize_t n
-    cdef Rules rules
 
     def __dealloc__(self):
         free(self.data)

@@ -34,8 +34,8 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ddzfast import __version__
-from ddzfast._core import (DEAL_DTYPE, RULES, Game, Hand, Move, classify,
-                           get_rules, legal_moves)
+from ddzfast._core import RULES, Hand, Move, classify, get_rules, legal_moves
+from ddzfast._engine import DEAL_DTYPE, Game
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
 from ddzfast.movekind import MoveKind
 from ddzfast.report import Tally

@@ -28,7 +28,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ddzfast._core import DEAL_DTYPE
+from ddzfast._engine import DEAL_DTYPE
 
 __all__ = ["rows_to_frame", "summarize", "plot_rows", "Tally", "wilson_interval",
            "mean_interval", "Z95"]

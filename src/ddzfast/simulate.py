@@ -54,8 +54,8 @@ from typing import Callable, Sequence, Union
 
 import numpy as np
 
-from ddzfast._core import (DEAL_DTYPE, MOVE_DTYPE, POLICIES, Game, Move,
-                           _score_row, _simulate_native, deal_seed, get_rules)
+from ddzfast._core import MOVE_DTYPE, Move, get_rules
+from ddzfast._engine import DEAL_DTYPE, POLICIES, Game, _score_row, _simulate_native, deal_seed
 from ddzfast.constants import check_threads
 
 Policy = Union[str, Callable]

@@ -1,7 +1,7 @@
 """Exact open-hand endgame solving (RULES.md section 7): ``solve`` and its
 result type ``Solution``.
 
-The search runs in C without the GIL (``_core._solve``): a depth-first
+The search runs in C without the GIL (``ddzfast._solve``): a depth-first
 AND/OR search (won or lost for the side to move) with a transposition table
 and move ordering. See ``solve`` for the details and the memory it may use.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Sequence, Union
 
-from ddzfast import _core
+from ddzfast._solve import _solve
 from ddzfast._core import Hand, Move, Rules
 
 #: The transposition table starts at 2**16 entries (2 MiB) and doubles while more
@@ -138,7 +138,7 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     >>> solve(["KK5543", "225543"]).win
     True
     """
-    win, move, winning, line, nodes, secs, memory = _core._solve(
+    win, move, winning, line, nodes, secs, memory = _solve(
         hands, rules, to_move, last, last_seat, landlord, all_moves, max_nodes,
         seconds)
     return Solution(win, move, winning, line, nodes, secs, memory)

@@ -50,17 +50,9 @@ from typing import Any, Iterable, Optional, Sequence, Union
 
 import numpy as np
 
-from ddzfast._core import (
-    DouZeroGame,
-    Hand,
-    Move,
-    MoveList,
-    douzero_legal_actions,
-    douzero_list,
-    douzero_lists,
-    douzero_pack,
-    douzero_pack_many,
-)
+from ddzfast._core import Hand, Move, MoveList
+from ddzfast._douzero import (DouZeroGame, douzero_legal_actions, douzero_list, douzero_lists,
+                              douzero_pack, douzero_pack_many)
 from ddzfast.compat import _reject_laizi
 from ddzfast.constants import CARD_LIMITS, DOUZERO_CARDS
 

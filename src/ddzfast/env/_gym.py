@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ddzfast._core import MoveList
-from ddzfast._core import OBSERVATION_DTYPE, OBSERVATION_SIZE
+from ddzfast._engine import OBSERVATION_DTYPE, OBSERVATION_SIZE
 from ddzfast.env._table import RENDER_MODES, Table, observation_high
 from ddzfast.simulate import _policy_choice, parse_policies, policy_name, split_policies
 

@@ -20,7 +20,8 @@ import os
 
 import numpy as np
 
-from ddzfast._core import OBSERVATION_HIGH, Game, Move, deal_seed, get_rules
+from ddzfast._core import Move, get_rules
+from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
 from ddzfast.cli import bid_line, hand_line, landlord_line, move_line, outcome_text
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves

@@ -50,7 +50,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from ddzfast._core import OBSERVATION_DTYPE, OBSERVATION_SIZE
+from ddzfast._engine import OBSERVATION_DTYPE, OBSERVATION_SIZE
 from ddzfast.env._table import PLAYERS, RENDER_MODES, Table, observation_high
 
 __all__ = ["env", "raw_env"]

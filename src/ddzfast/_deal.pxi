@@ -1,8 +1,8 @@
-# The deal engine (RULES.md sections 5 and 6), included into _core.pyx:
+# The deal engine (RULES.md sections 5 and 6), included into _engine.pyx:
 # seeded dealing, bidding, play with tricks and free leads, scoring, the
 # built-in policies and the simulation loop, all plain C without the GIL.
 
-# The structs, enums and status codes are declared in _core.pxd.
+# The structs, enums and status codes are declared in _engine.pxd.
 
 from libc.stdint cimport INT64_MAX
 from libc.string cimport memset
@@ -98,7 +98,7 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
     g.last.rank = 0
     g.last.length = 0
     g.last.wild = WILD_NONE
-    g.last.reserved = 0
+    g.last.substitutes = 0
     # laizi: the wild rank is drawn after the deal, before bidding (a rule
     # set naming its rank keeps it, and other rule sets draw nothing, so
     # their deals are those of earlier versions)
@@ -194,7 +194,7 @@ cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
         wild = move.wild
     else:
         wild = ddz_check(rules, move.kind, move.rank, move.length, move.cards)
-    if wild < 0 or not ddz_contains(hand, move.cards):
+    if wild < 0 or not _hand_contains(hand, move.cards):
         return -1
     if not _leading(g) and not ddz_beats(rules, move, &g.last):
         return -1
@@ -202,7 +202,7 @@ cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
     g.last = move[0]
     g.last.wild = <uint8_t>wild
     # laizi: what the laizi stand for, from the move itself (0 elsewhere)
-    g.last.reserved = ddz_substitutes(rules, move.kind, move.rank, move.length,
+    g.last.substitutes = ddz_substitutes(rules, move.kind, move.rank, move.length,
                                       move.cards)
     g.has_last = 1
     g.last_seat = seat
@@ -314,7 +314,7 @@ cdef int64_t _greedy_pick(const ddz_game* g, const ddz_rules* rules,
         for i in range(n):
             if moves[i].kind == K_PASS:
                 continue
-            size = ddz_size(moves[i].cards)
+            size = _hand_size(moves[i].cards)
             score = size * 64 - moves[i].rank * 2 - _uses_wild(&moves[i])
             if rules.tier[moves[i].kind]:
                 score -= 1 << 20
@@ -334,7 +334,7 @@ cdef int64_t _greedy_pick(const ddz_game* g, const ddz_rules* rules,
             best = i
     if best >= 0:
         return best
-    danger = ddz_size(g.hands[g.last_seat]) <= 4
+    danger = _hand_size(g.hands[g.last_seat]) <= 4
     if danger:
         for i in range(n):
             if moves[i].kind != K_PASS:
@@ -440,7 +440,7 @@ cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
                                ddz_move** buf, int64_t* cap) noexcept nogil:
     # ddz_policy_move into a heap buffer *buf of *cap moves, grown (realloc)
     # to the position's count when it does not fit: a laizi hand of 20 cards
-    # can have over 10,000 legal moves, more than GAME_BUFFER.
+    # can have over 10,000 legal moves, more than DDZ_MOVE_BUFFER.
     cdef int64_t n
     if _draws_by_count(g, rules, policy):
         return _draw_policy_move(g, rules, buf, cap, 1)
@@ -466,7 +466,7 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
     cdef ddz_game g
     cdef ddz_rules scratch
     cdef const ddz_rules* dr
-    cdef int64_t cap = GAME_BUFFER
+    cdef int64_t cap = DDZ_MOVE_BUFFER
     cdef ddz_move* buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
     cdef int64_t i, k
     cdef int status = DDZ_OK

@@ -1,4 +1,5 @@
-# The exact endgame solver, included into _core.pyx (RULES.md section 7):
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# The exact endgame solver (RULES.md section 7), an extension module of its own:
 # a depth-first AND/OR search in plain C (`noexcept nogil`) over packed hands,
 # with a transposition table, move ordering and cut-offs, and its Python
 # entry point `_solve` (ddzfast.solve wraps it into a Solution).
@@ -13,8 +14,24 @@
 # at most two passes), so the game graph has no cycles and a won/lost value
 # per position, for the side to move, is exact whatever the path to it.
 
-from libc.stdint cimport int8_t, uint16_t, uint32_t
-from libc.stdlib cimport calloc
+from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+cimport numpy as cnp
+import numpy as np
+
+from ddzfast._core cimport *
+from ddzfast._core import MOVE_DTYPE, RULES, beats, play
+
+import collections
+import math
+import numbers
+
+from ddzfast.constants import CARD_CHARS, CARD_LIMITS
+from ddzfast.errors import IllegalMoveError, InvalidCardsError
+
+cnp.import_array()
 
 cdef extern from *:
     """
@@ -643,7 +660,7 @@ cdef inline uint32_t _hist_code(uint32_t h) noexcept nogil:
 
 
 cdef inline int _killer_size(uint64_t hand) noexcept nogil:
-    cdef int n = ddz_size(hand)
+    cdef int n = _hand_size(hand)
     return n if n < KILLER_SIZES else KILLER_SIZES - 1
 
 
@@ -776,7 +793,7 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
             if (cat != CAT_LOSES and m.cards == kc and m.kind != K_PASS
                     and _move_id(m) == kid):
                 top |= KILLER_BIT
-            keys[i] = ((top << 56) | (<uint64_t>ddz_size(m.cards) << 48)
+            keys[i] = ((top << 56) | (<uint64_t>_hand_size(m.cards) << 48)
                        | (<uint64_t>hv << 32) | (0xFFFFFFFFULL - <uint64_t>i))
     _sort_desc(keys, n)
     return 1

@@ -1,5 +1,6 @@
-# DouZero's training environment in C, included into _core.pyx; the public
-# face is ddzfast.compat.douzero.
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# DouZero's training environment in C, an extension module of its own; the
+# public face is ddzfast.compat.douzero.
 #
 # DouZero (Zha et al. 2021) plays the classic game, but its game engine reads a
 # played move back from its cards (douzero/env/move_detector.py) and compares
@@ -13,10 +14,21 @@
 # the one DouZero's env.get_obs builds, filled from packed hands here.
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM
-from libc.stdint cimport int8_t, uint32_t
-from libc.stdlib cimport calloc
+from cpython.ref cimport Py_INCREF
+from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+cimport numpy as cnp
+import numpy as np
+
+from ddzfast._core cimport *
+from ddzfast._core import RULES, play
 
 from ddzfast.constants import DOUZERO_CARDS
+from ddzfast.errors import IllegalMoveError, InvalidCardsError
+
+cnp.import_array()
 
 cdef enum:
     # DouZero's move types (douzero/env/utils.py)
@@ -63,7 +75,7 @@ for _i, _v in enumerate(DOUZERO_CARDS):
 if len(DOUZERO_CARDS) != IDX_D + 1 or max(DOUZERO_CARDS) > 30:
     raise ImportError("ddzfast.constants.DOUZERO_CARDS does not fit the core")
 
-cdef Rules _CLASSIC = _RULES["classic"]
+cdef Rules _CLASSIC = _get_rules("classic")
 cdef tuple _DZ_POSITIONS = ("landlord", "landlord_down", "landlord_up")
 
 
@@ -80,7 +92,7 @@ cdef inline int _dz_chain(int lo, int hi, int distinct) noexcept nogil:
 cdef int dz_move_type(uint64_t cards, int* length) noexcept nogil:
     """DouZero's move_detector.get_move_type of `cards`: its type code, and
     the chain length in length[0] (1 for kinds without one)."""
-    cdef int size = ddz_size(cards)
+    cdef int size = _hand_size(cards)
     cdef int cnt[5]
     cdef int i, c, distinct = 0, lo = -1, hi = -1, tlo = -1, thi = -1
     length[0] = 1
@@ -265,26 +277,25 @@ cdef int64_t _dz_generate(dz_scratch* s, const ddz_rules* rules, uint64_t hand,
                           int dz_type, int length, int rival_rank) noexcept nogil:
     # The candidate moves into s.moves (all moves when dz_type is DZ_PASS);
     # returns their count, which may exceed s.cap.
-    cdef gen_t g
     cdef int kind = DZ_KIND_OF_TYPE[dz_type]
+    cdef int64_t n = 0
     if dz_type == DZ_PASS:
         return ddz_legal_moves(rules, hand, NULL, s.moves, s.cap)
-    _gen_init(&g, rules, hand, s.moves, s.cap)
     if dz_type == DZ_BOMB:
         if rival_rank < 12:
-            _gen_kind(&g, rules, K_BOMB, rival_rank + 1, 14, 0)
-        _gen_kind(&g, rules, K_ROCKET, 0, 14, 0)
-        return g.n
+            n = ddz_kind_moves(rules, hand, K_BOMB, rival_rank + 1, 14, 0, s.moves, s.cap, n)
+        return ddz_kind_moves(rules, hand, K_ROCKET, 0, 14, 0, s.moves, s.cap, n)
     if kind:
         if dz_type == DZ_SERIAL_3_1 or dz_type == DZ_SERIAL_3_2:
             # ranked by the highest triple, kickers included: filtered later
-            _gen_kind(&g, rules, kind, 0, 14, length)
+            n = ddz_kind_moves(rules, hand, kind, 0, 14, length, s.moves, s.cap, n)
         elif rival_rank < 14:
-            _gen_kind(&g, rules, kind, rival_rank + 1, 14, length)
+            n = ddz_kind_moves(rules, hand, kind, rival_rank + 1, 14, length,
+                               s.moves, s.cap, n)
     if dz_type != DZ_KING_BOMB:
-        _gen_kind(&g, rules, K_BOMB, 0, 14, 0)
-        _gen_kind(&g, rules, K_ROCKET, 0, 14, 0)
-    return g.n
+        n = ddz_kind_moves(rules, hand, K_BOMB, 0, 14, 0, s.moves, s.cap, n)
+        n = ddz_kind_moves(rules, hand, K_ROCKET, 0, 14, 0, s.moves, s.cap, n)
+    return n
 
 
 cdef int64_t dz_legal(dz_scratch* s, const ddz_rules* rules, uint64_t hand,
@@ -298,7 +309,7 @@ cdef int64_t dz_legal(dz_scratch* s, const ddz_rules* rules, uint64_t hand,
     if rival:
         dz_type = dz_move_type(rival, &length)
         rival_rank = dz_rank(dz_type, rival)
-    if s.cap == 0 and dz_scratch_reserve(s, STACK_MOVES) < 0:
+    if s.cap == 0 and dz_scratch_reserve(s, DDZ_MOVE_BUFFER) < 0:
         return -1
     n = _dz_generate(s, rules, hand, dz_type, length, rival_rank)
     if n > s.cap:
@@ -381,8 +392,8 @@ cdef int dz_x_no_action(const dz_state* g, int8_t* x) noexcept nogil:
         _dz_encode(dz_last_move(g), x + 108)
         _dz_encode(g.played[DZ_UP], x + 162)
         _dz_encode(g.played[DZ_DOWN], x + 216)
-        _dz_one_hot(ddz_size(g.hand[DZ_UP]), 17, x + 270)
-        _dz_one_hot(ddz_size(g.hand[DZ_DOWN]), 17, x + 287)
+        _dz_one_hot(_hand_size(g.hand[DZ_UP]), 17, x + 270)
+        _dz_one_hot(_hand_size(g.hand[DZ_DOWN]), 17, x + 287)
         _dz_one_hot(g.bombs + 1, 15, x + 304)   # one_hot[bomb_num], not [n - 1]
         return DZ_X_LANDLORD
     mate = DZ_UP if s == DZ_DOWN else DZ_DOWN
@@ -393,8 +404,8 @@ cdef int dz_x_no_action(const dz_state* g, int8_t* x) noexcept nogil:
     _dz_encode(dz_last_move(g), x + 216)
     _dz_encode(g.last_by_seat[DZ_LANDLORD], x + 270)
     _dz_encode(g.last_by_seat[mate], x + 324)
-    _dz_one_hot(ddz_size(g.hand[DZ_LANDLORD]), 20, x + 378)
-    _dz_one_hot(ddz_size(g.hand[mate]), 17, x + 398)
+    _dz_one_hot(_hand_size(g.hand[DZ_LANDLORD]), 20, x + 378)
+    _dz_one_hot(_hand_size(g.hand[mate]), 17, x + 398)
     _dz_one_hot(g.bombs + 1, 15, x + 415)
     return DZ_X_FARMER
 
@@ -462,7 +473,7 @@ cdef uint64_t _dz_pack(object cards, str what) except? 0xFFFFFFFFFFFFFFFF:
 
 cdef list _dz_list(uint64_t cards):
     # DouZero's sorted int list of packed cards.
-    cdef list out = PyList_New(ddz_size(cards & 0x0FFFFFFFFFFFFFFFULL))
+    cdef list out = PyList_New(_hand_size(cards & 0x0FFFFFFFFFFFFFFFULL))
     cdef Py_ssize_t k = 0
     cdef int i, c
     cdef object v
@@ -603,11 +614,11 @@ cdef class DouZeroGame:
         if hl == 0 or hu == 0 or hd == 0:
             raise InvalidCardsError("every seat needs at least one card")
         # the widths of DouZero's cards-left one-hots
-        if ddz_size(hl) > 20 or ddz_size(hu) > 17 or ddz_size(hd) > 17:
+        if _hand_size(hl) > 20 or _hand_size(hu) > 17 or _hand_size(hd) > 17:
             raise InvalidCardsError(
                 f"DouZero's observation holds at most 20 cards for the landlord and "
-                f"17 for a farmer, not {ddz_size(hl)}, {ddz_size(hu)} (landlord_up) "
-                f"and {ddz_size(hd)} (landlord_down)")
+                f"17 for a farmer, not {_hand_size(hl)}, {_hand_size(hu)} (landlord_up) "
+                f"and {_hand_size(hd)} (landlord_down)")
         # each nibble of the sum stays below 16 (at most 3 x 4), so the sum
         # is exact and the deck check sees the three hands together
         if not ddz_hand_valid(&_CLASSIC.c, total):

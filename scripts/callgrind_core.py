@@ -1,0 +1,113 @@
+"""Instruction counts of the core's hot paths under callgrind, for comparing
+two builds exactly on a noisy machine.
+
+    python scripts/callgrind_core.py                 # the build on sys.path
+    python scripts/callgrind_core.py --against DIR   # and the package in DIR
+
+Each case runs in a fresh ``valgrind --tool=callgrind`` process that counts
+only inside one function (``--toggle-collect``), so imports and set-up are
+not counted:
+
+* lead-classic-20 / follow-classic-20: ``legal_moves_into`` (the Python
+  entry point and the generator) on 256 seeded 20-card classic hands,
+  leading, then following a seeded legal lead of another hand;
+* simulate-RULES: ``ddz_simulate`` for 2,000 deals with random policies on
+  one thread, in each rule set;
+* solve-puzzle-7: the seventh published two-player puzzle.
+
+``--against DIR`` runs every case again with DIR (a folder holding a built
+``ddzfast`` package) first on ``PYTHONPATH`` and prints the ratio. The counts
+are repeatable for the same binary and inputs, whatever else the machine does.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+DECK54 = "3456789TJQKA2" * 4 + "XD"
+SIMULATE_RULES = ("classic", "biegang", "super", "laizi")
+
+# case name -> the function callgrind counts inside (valgrind's wildcards)
+CASES = {
+    "lead-classic-20": "__pyx_pw_*legal_moves_into",
+    "follow-classic-20": "__pyx_pw_*legal_moves_into",
+    **{f"simulate-{name}": "*ddz_simulate" for name in SIMULATE_RULES},
+    "solve-puzzle-7": "__pyx_pw_*_solve",
+}
+
+
+def run_case(name: str) -> None:
+    """Run one case once (inside callgrind: only the toggled part counts)."""
+    import numpy as np
+
+    import ddzfast
+    from ddzfast import MOVE_DTYPE, Hand, legal_moves, legal_moves_into
+
+    rng = random.Random(0)
+    hands = [int(Hand("".join(rng.sample(DECK54, 20)))) for _ in range(256)]
+    out = np.empty(4096, MOVE_DTYPE)
+    if name == "lead-classic-20":
+        for h in hands:
+            legal_moves_into(h, None, "classic", out)
+    elif name == "follow-classic-20":
+        lasts = []
+        for h in hands:
+            leads = legal_moves(int(Hand("".join(rng.sample(DECK54, 20)))))
+            lasts.append(leads[rng.randrange(len(leads))])
+        for h, last in zip(hands, lasts):
+            legal_moves_into(h, last, "classic", out)
+    elif name.startswith("simulate-"):
+        ddzfast.simulate(2000, name[len("simulate-"):], ("random",) * 3, seed=1, threads=1)
+    elif name == "solve-puzzle-7":
+        from ddzfast.solve import from_puzzle_notation
+        hands7 = [from_puzzle_notation(h) for h in ("Y2AK998553", "ZQQJJ0953")]
+        assert ddzfast.solve(hands7).win
+    else:
+        raise SystemExit(f"unknown case {name!r}; cases: {', '.join(CASES)}")
+
+
+def count(name: str, pythonpath: str | None) -> int:
+    """The instructions callgrind counts for case `name`."""
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = ["valgrind", "--tool=callgrind", f"--toggle-collect={CASES[name]}",
+               f"--callgrind-out-file={tmp}/out", sys.executable, __file__, "--case", name]
+        done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{name}: valgrind failed:\n{done.stderr[-2000:]}")
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        if not found:
+            raise SystemExit(f"{name}: no count in valgrind's output:\n{done.stderr[-2000:]}")
+        return int(found.group(1))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--case", help=argparse.SUPPRESS)
+    ap.add_argument("--only", default="", help="run only cases whose name contains this")
+    ap.add_argument("--against", help="a folder holding another built ddzfast package")
+    args = ap.parse_args()
+    if args.case:
+        run_case(args.case)
+        return
+    names = [n for n in CASES if args.only in n]
+    print(f"{'case':20s} {'this build':>14s}" + (f" {'against':>14s} {'ratio':>7s}"
+                                                  if args.against else ""))
+    for name in names:
+        mine = count(name, None)
+        line = f"{name:20s} {mine:14,d}"
+        if args.against:
+            other = count(name, args.against)
+            line += f" {other:14,d} {mine / other:7.4f}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,108 @@
+# The C-level interface of ddzfast._engine, the deal engine (RULES.md
+# sections 5 and 6): plain structs and `noexcept nogil` functions over one
+# deal in progress. Other Cython modules cimport these; the moves, hands and
+# rule sets they take are those of ddzfast._core (_core.pxd).
+
+from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t, int64_t
+
+from ddzfast._core cimport ddz_move, ddz_rules
+
+cdef enum:
+    PHASE_BIDDING = 0
+    PHASE_PLAY = 1
+    PHASE_DONE = 2
+    POLICY_RANDOM = 0
+    POLICY_GREEDY = 1
+
+# One deal in progress.
+ctypedef struct ddz_game:
+    uint64_t hands[3]
+    uint64_t kitty
+    uint64_t rng            # splitmix64 state: dealing and built-in policies
+    uint64_t seed
+    ddz_move last           # the last non-pass move, while has_last
+    int64_t mult            # product of the factors of the moves played,
+                            # saturated at INT64_MAX (never wraps)
+    int phase
+    int bidding
+    int first_bidder
+    int bids_made
+    int bids[3]             # -1: not yet; 0: pass; 1..3
+    int high_bid
+    int high_bidder
+    int landlord
+    int base
+    int to_move
+    int has_last
+    int last_seat
+    int passes
+    int winner_seat
+    int moves_by[3]         # non-pass moves per seat
+    int nmoves
+    int nbombs
+    uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0
+
+# The result of one deal; its layout is DEAL_DTYPE (56 bytes, aligned). The
+# trailing 5 bytes of alignment padding are zeroed by ddz_game_score.
+ctypedef struct ddz_deal_row:
+    uint64_t seed
+    double scores[3]
+    int64_t multiplier
+    int16_t moves
+    int16_t bombs
+    int8_t landlord
+    int8_t base
+    int8_t winner           # 0: the landlord's side won; 1: the farmers'
+    int8_t spring
+    int8_t anti_spring
+    int8_t first_bidder
+    int8_t wild_rank        # laizi: the deal's wild rank (card index), else -1
+
+# The seed of deal `index` of a run seeded `seed`.
+cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil
+
+# Deal the cards of `seed`. With bidding, seat first_bidder (taken modulo 3,
+# floored: always 0..2) bids first; without, seat 0 is the landlord, base 1.
+# A laizi rule set without a wild rank draws one from the deal's stream after
+# dealing (g.wild_mask); the engine functions below then need the rule set
+# with that rank (ddz_rules_for_deal).
+cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
+                       int first_bidder, int bidding) noexcept nogil
+
+# The rule set of the deal: `rules` itself, or for a laizi rule set without a
+# wild rank, a copy into *scratch with the deal's wild rank.
+cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rules,
+                                         ddz_rules* scratch) noexcept nogil
+
+# Seat to_move bids `bid` (0: pass). 0, or -1 (state unchanged) when illegal.
+cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil
+
+# The legal moves of seat to_move, as ddz_legal_moves (0 unless playing).
+cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
+                                  ddz_move* out, int64_t cap) noexcept nogil
+
+# Seat to_move plays `move`. 0, or -1 (state unchanged) when illegal.
+cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
+                       const ddz_move* move) noexcept nogil
+
+# The result of a finished deal into *row (every byte written).
+cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
+                         ddz_deal_row* row) noexcept nogil
+
+# The bid of a built-in policy for seat to_move.
+cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil
+
+# The index k of the built-in policy's choice among the legal moves of seat
+# to_move, that move in buf[k] (greedy fills buf with them all; random,
+# leading a hand that holds laizi, only buf[k]), or DDZ_ERR_NO_MOVE when
+# there is none or buf holds fewer moves than the position has.
+cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
+                             ddz_move* buf, int64_t cap) noexcept nogil
+
+# Deals start..stop of a run seeded `seed` (row i - start gets deal i), every
+# seat played by a built-in policy. Returns DDZ_OK or a DDZ_ERR_ code.
+cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
+                      int64_t start, int64_t stop, int bidding,
+                      ddz_deal_row* rows) noexcept nogil
+
+

@@ -1,0 +1,36 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""ddzfast's deal engine: one deal of Dou Dizhu in C, and its Python face.
+
+One extension module built from three source files; its C interface is
+_engine.pxd, and it reads hands, moves and rule sets through _core.pxd:
+
+* _deal.pxi: the deal engine in C (dealing, bidding, tricks, scoring), the
+  built-in policies and the simulation loop, without the GIL;
+* _game.pxi: Game, the object bots drive, and the native simulation entry
+  point;
+* _observe.pxi: observation tensors of a Game, filled in C.
+"""
+
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, free, realloc
+from libc.string cimport memcpy, memset
+
+cimport cython
+cimport numpy as cnp
+import numpy as np
+from types import MappingProxyType
+
+from ddzfast._core cimport *
+from ddzfast._core import (MOVE_DTYPE, RULES, _parallel, legal_action_indices,
+                           legal_action_mask_into, legal_moves, play)
+from ddzfast.constants import CARD_CHARS, CARD_LIMITS
+from ddzfast.errors import IllegalMoveError, InvalidCardsError
+from ddzfast.movekind import MoveKind
+from ddzfast.rulesets import RULE_SETS
+
+cnp.import_array()
+
+
+include "_deal.pxi"
+include "_game.pxi"
+include "_observe.pxi"
