@@ -1,0 +1,137 @@
+"""Every example of the docs and of the README runs as a doctest, so the docs
+stay true.
+
+One test per page: README.md and every Markdown page under docs/. The
+```` ```python ```` blocks of a page run in order, in one namespace (a page's
+examples may build on each other), with ELLIPSIS and NORMALIZE_WHITESPACE.
+
+A page that needs an optional module says so in an HTML comment at its top::
+
+    <!-- doctest-requires: numba pettingzoo -->
+
+and is skipped, naming the extra to install, only when one of those modules
+cannot be imported. Pages without the comment need nothing beyond ddzfast's
+own dependencies.
+"""
+from __future__ import annotations
+
+import doctest
+import pathlib
+import re
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+PAGES = [ROOT / "README.md"] + sorted(DOCS.rglob("*.md"))
+
+# Pages that document no API and so may hold no example; every other page
+# must hold at least one.
+NO_EXAMPLES = {"docs/RULES.md", "docs/benchmarks.md", "docs/layout.md", "docs/changelog.md"}
+
+# The extra that installs each module a page may require (for skip messages).
+EXTRAS = {"numba": "numba", "pettingzoo": "env", "gymnasium": "env",
+          "rlcard": "rlcard", "ray": "ray", "pandas": "pandas",
+          "pyarrow": "parquet", "matplotlib": "plot"}
+
+REQUIRES = re.compile(r"<!--\s*doctest-requires:([^>]*?)-->")
+FENCE_OPEN = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})[ \t]*python\b[^`]*$")
+PROMPT = re.compile(r"^[ \t]*>>> ", re.MULTILINE)
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def page_id(path: pathlib.Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def requirements(text: str) -> list[str]:
+    """The modules named by doctest-requires comments at the top of a page
+    (before its first non-comment line)."""
+    modules = []
+    rest = text.lstrip()
+    while True:
+        m = REQUIRES.match(rest)
+        if m is None:
+            if rest.startswith("<!--"):      # another comment: look past it
+                end = rest.find("-->")
+                if end < 0:
+                    break
+                rest = rest[end + 3:].lstrip()
+                continue
+            break
+        modules.extend(m.group(1).split())
+        rest = rest[m.end():].lstrip()
+    return modules
+
+
+def python_blocks(text: str) -> list[tuple[int, str]]:
+    """(line number, source) of each ```python block, the fence's
+    indentation removed."""
+    blocks = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = FENCE_OPEN.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        indent, fence = m.group("indent"), m.group("fence")
+        close = re.compile(r"^" + re.escape(indent) + re.escape(fence[0]) + "{"
+                           + str(len(fence)) + r",}[ \t]*$")
+        start = i + 1
+        j = start
+        while j < len(lines) and not close.match(lines[j]):
+            j += 1
+        body = [line[len(indent):] if line.startswith(indent) else line.lstrip()
+                for line in lines[start:j]]
+        blocks.append((start, "\n".join(body) + "\n"))
+        i = j + 1
+    return blocks
+
+
+def test_parser_finds_the_examples():
+    """The block parser itself, on a page made up here."""
+    text = ("<!-- doctest-requires: numba env_module -->\n# T\n\n"
+            "```python\n>>> 1 + 1\n2\n\n```\n\ntext\n\n"
+            "```sh\n>>> not python\n```\n\n"
+            "* item\n\n    ```python\n    >>> print('x')\n    x\n    ```\n")
+    assert requirements(text) == ["numba", "env_module"]
+    assert requirements("# no comment\n<!-- doctest-requires: numba -->\n") == []
+    blocks = python_blocks(text)
+    assert [line for line, _ in blocks] == [4, 18]
+    parser = doctest.DocTestParser()
+    assert sum(len(parser.get_examples(src)) for _, src in blocks) == 2
+
+
+@pytest.mark.parametrize("path", PAGES, ids=page_id)
+def test_page_examples(path: pathlib.Path):
+    name = page_id(path)
+    text = path.read_text(encoding="utf-8")
+    for module in requirements(text):
+        extra = EXTRAS.get(module, module)
+        pytest.importorskip(module, reason=f"{name}'s examples need {module}: "
+                            f"pip install 'ddzfast[{extra}]'")
+
+    parser = doctest.DocTestParser()
+    globs: dict = {"__name__": "__docs__"}
+    tests = [parser.get_doctest(src, globs, f"{name}:{line + 1}", str(path), line)
+             for line, src in python_blocks(text)]
+    for t in tests:
+        t.globs = globs          # DocTest copies its globals: share one namespace
+    found = sum(len(t.examples) for t in tests)
+
+    # Every prompt of the page is in a python block (else it would never run),
+    # and the parser found each one.
+    prompts_in_blocks = sum(len(PROMPT.findall(src)) for _, src in python_blocks(text))
+    assert found == prompts_in_blocks == len(PROMPT.findall(text)), (
+        f"{name}: {len(PROMPT.findall(text))} '>>>' lines, {prompts_in_blocks} in "
+        f"```python blocks, {found} examples parsed")
+    if name not in NO_EXAMPLES:
+        assert found > 0, f"{name} documents API but holds no example"
+
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    for t in tests:
+        runner.run(t, clear_globs=False)
+    result = runner.summarize(verbose=False)
+    assert result.attempted == found
+    assert result.failed == 0, f"{name}: {result.failed} of {found} examples failed"
