@@ -12,6 +12,11 @@
 # move (dz_move_type, dz_rank) and draws the candidates from ddzfast's
 # generator (one generator kind per DouZero move type). Its observation is
 # the one DouZero's env.get_obs builds, filled from packed hands here.
+#
+# Names: `douzero_*` are the Python functions compat.douzero calls,
+# `DouZeroGame` its game; `dz_*` are the C functions of DouZero's rules
+# (reading, legal actions, observation) and `_dz_*` their helpers, both
+# without the GIL; `DZ_*` are DouZero's move-type codes.
 
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF

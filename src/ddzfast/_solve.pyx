@@ -28,7 +28,6 @@ import collections
 import math
 import numbers
 
-from ddzfast.constants import CARD_CHARS, CARD_LIMITS
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 
 cnp.import_array()
@@ -119,20 +118,19 @@ cdef extern from *:
 
 cdef enum:
     # The transposition table starts with 2**TT_MIN_BITS entries of 32 bytes
-    # (2 MiB: growing it in steps from 128 KiB, each a fresh zeroed block
-    # and a re-insertion of every entry, took a third of the time of the
-    # seventh published puzzle; zeroing 2 MiB costs about 0.5 ms) and doubles while it is more than half full, up to
-    # 2**TT_MAX_BITS entries (64 MiB; while it doubles, the old and the new
+    # (2 MiB: growing it from a smaller one, each step a fresh zeroed block
+    # and a re-insertion of every entry, costs a small search more than
+    # zeroing 2 MiB once) and doubles while it is more than half full, up
+    # to 2**TT_MAX_BITS entries (64 MiB; while it doubles, the old and the new
     # table coexist: 96 MiB at the peak). Entries live in two-entry buckets
     # (one 64-byte cache line); a new entry whose bucket is full replaces
     # the one whose search took less work, unless both took more than it.
     TT_MIN_BITS = 16
     TT_MAX_BITS = 21
     # Direct-mapped cache of what a hand can answer (for move ordering).
-    SUM_CACHE = 1024
+    ANSWER_CACHE = 1024
     # Cache of generated move lists, keyed by (hand, move to beat): a search
-    # meets few distinct ones (the seventh published puzzle: 37,000
-    # generations, 2,300 distinct), and copying a list costs a fraction of
+    # meets few distinct ones, and copying a list costs a fraction of
     # generating it. GEN_SLOTS direct-mapped slots point into an arena of
     # GEN_ARENA moves (256 KiB), emptied whole when full; lists longer than
     # GEN_LIST_MAX are generated every time.
@@ -170,7 +168,7 @@ ctypedef struct tt_entry:
     uint8_t work       # log2 of the nodes its search took (replacement)
     uint16_t pad
 
-ctypedef struct opp_sum:
+ctypedef struct hand_answers:
     # What a hand can answer: the ranks of its lead moves of each (kind,
     # length), the highest rank per kind (-1: none), the top bomb tier.
     uint64_t hand
@@ -209,7 +207,7 @@ ctypedef struct solve_ctx:
     int tt_bits
     int tt_max_bits
     int64_t tt_used
-    opp_sum* sums
+    hand_answers* answer_cache
     gen_slot* gen_slots
     ddz_move* gen_arena
     uint32_t gen_used        # arena moves in use
@@ -223,10 +221,8 @@ ctypedef struct solve_ctx:
     # searched under the nodes that a move of it won (each win weighs its
     # subtree: a move that settles large positions counts for more), apart
     # for following [0] and leading [1]; it orders moves of equal category
-    # and size. (Measured: weighing each win by its subtree instead of 1
-    # cut the positions of the seventh published puzzle from 58,146 to
-    # 52,695, of the eighth from 231,084 to 196,818, and of our harder
-    # two-player positions by 3 to 22%.)
+    # and size. Weighing each win by its subtree rather than by 1 searches
+    # fewer positions on every benchmark position.
     uint32_t hist[2][NKINDS][16][16]
     # killer moves: the last winning move of a node, apart for following [0]
     # and leading [1], per seat and per the sizes of its hand and of the next
@@ -577,17 +573,17 @@ cdef int64_t _gen_cached(solve_ctx* c, int64_t base, uint64_t hand,
     return n
 
 
-cdef inline const opp_sum* _summary(solve_ctx* c, int64_t base, uint64_t hand) noexcept nogil:
+cdef inline const hand_answers* _answers(solve_ctx* c, int64_t base, uint64_t hand) noexcept nogil:
     # What `hand` can answer, from the cache or from its lead moves
     # (generated into moves[base:], scratch space). NULL when out of memory.
-    cdef opp_sum* s = c.sums + (_mix(hand * 0x9E3779B97F4A7C15ULL) & (SUM_CACHE - 1))
+    cdef hand_answers* s = c.answer_cache + (_mix(hand * 0x9E3779B97F4A7C15ULL) & (ANSWER_CACHE - 1))
     if s.valid and s.hand == hand:
         return s
-    return _summary_fill(c, base, hand, s)
+    return _answers_fill(c, base, hand, s)
 
 
-cdef const opp_sum* _summary_fill(solve_ctx* c, int64_t base, uint64_t hand,
-                                  opp_sum* s) noexcept nogil:
+cdef const hand_answers* _answers_fill(solve_ctx* c, int64_t base, uint64_t hand,
+                                  hand_answers* s) noexcept nogil:
     cdef int64_t n, i
     cdef const ddz_move* m
     cdef int t
@@ -616,7 +612,7 @@ cdef const opp_sum* _summary_fill(solve_ctx* c, int64_t base, uint64_t hand,
     return s
 
 
-cdef inline int _wins_at_once(const ddz_rules* r, const opp_sum* s,
+cdef inline int _wins_at_once(const ddz_rules* r, const hand_answers* s,
                               const ddz_move* to_beat) noexcept nogil:
     # 1 when the summarised hand is one move that leads (to_beat NULL) or
     # beats to_beat: its seat, to move, empties its hand at once. (Only the
@@ -632,7 +628,7 @@ cdef inline int _wins_at_once(const ddz_rules* r, const opp_sum* s,
     return 0
 
 
-cdef inline int _can_beat(const ddz_rules* r, const opp_sum* s,
+cdef inline int _can_beat(const ddz_rules* r, const hand_answers* s,
                           const ddz_move* m) noexcept nogil:
     # 1 when the summarised hand has a move that beats m (ddz_beats' order).
     cdef int tm = r.tier[m.kind]
@@ -712,15 +708,13 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
     # a node of the same kind (leading or following) for this seat with the
     # same hand sizes of this seat and the next. Key layout:
     # (killer | category) << 56 | cards << 48 | history << 32 | ~index. 0 when
-    # out of memory. (Measured: the killer cut the positions of the eighth
-    # puzzle from 0.53 M to about 0.4 M, and with the static win test of
-    # _keep_then_one to 0.23 M; keyed by the seat's hand size only, or
-    # ranked below the category, it did less.) (Measured on the published puzzles: the history tie-break cut
-    # the nodes of the fourth from 211,009 to about 4,000 and of the eighth
-    # from 1.27 M to 0.56 M; putting history before the card count, or
-    # scoring wins per try, did worse; separate tables for leading and
-    # following did better than one.)
-    cdef const opp_sum* sm
+    # out of memory. The killer is keyed by both hand sizes, and ranked above
+    # the category, because keyed by the seat's hand size only, or ranked
+    # below, it cuts less; history comes after the card count, scores wins
+    # by their subtrees rather than per try, and keeps apart tables for
+    # leading and following, each the order that searched fewer positions
+    # on the published puzzles.
+    cdef const hand_answers* sm
     cdef int nopp, o, k, cat, flags, pass_loses, last_opp, lead = last == NULL
     cdef int ns = _next_seat(c, s)
     cdef int pass_mover
@@ -758,7 +752,7 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
     # Flags: 1 an opponent can beat the move, 2 it loses at once.
     for k in range(nopp):
         o = seats[k]
-        sm = _summary(c, base + n, c.hand[o])
+        sm = _answers(c, base + n, c.hand[o])
         if sm == NULL:
             return 0
         pass_loses = pass_mover == o and _wins_at_once(c.rules, sm, pass_beat)
@@ -837,7 +831,7 @@ cdef int _norm_rank(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     # that kind and length (0 when they have none). Positions that differ only
     # in such ranks have the same future and share one table entry. -1 when
     # out of memory.
-    cdef const opp_sum* sm = _summary(c, base, c.hand[s])
+    cdef const hand_answers* sm = _answers(c, base, c.hand[s])
     cdef unsigned int mask
     cdef int ns = _next_seat(c, s)
     cdef int r = 0
@@ -845,7 +839,7 @@ cdef int _norm_rank(solve_ctx* c, int64_t base, int s, const ddz_move* last,
         return -1
     mask = sm.rmask[last.kind][last.length & 15]
     if c.nseats == 3 and ns != ls:
-        sm = _summary(c, base, c.hand[ns])
+        sm = _answers(c, base, c.hand[ns])
         if sm == NULL:
             return -1
         mask |= sm.rmask[last.kind][last.length & 15]
@@ -902,19 +896,16 @@ cdef inline void _remember_win(solve_ctx* c, int s, const ddz_move* last, uint64
         c.kid[last == NULL][s][hs][osz] = _move_id(m)
 
 
-cdef int64_t _etc(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* last,
+cdef int64_t _enhanced_tt_cutoff(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* last,
                   int ls) noexcept nogil:
     # Enhanced transposition cut-off, on the ordered moves moves[base:base+n]
     # of seat s: the table key of the position after each move (but those
     # that lose at once) into ckeys/chash[base + index], probed at once. The
     # index of a move that the table proves wins for the side of s; else -1,
     # with the keys of the moves it proves lose marked (st = 0); -2 when out
-    # of memory. (The children's searches reuse these keys, so at a node
+    # of memory. The children's searches reuse these keys, so at a node
     # that loses, where every child is searched anyway, the probes cost
-    # nothing extra. Measured on the seventh published puzzle: 51,748
-    # positions searched and 48.4 M instructions without the cut-off, 30,690
-    # and 46.9 M with it (before the PEXT relabelling); on the eighth
-    # 195,241 and 124,131 positions.)
+    # nothing extra.
     cdef uint64_t hand = c.hand[s]
     cdef int64_t i, idx
     cdef int cat, cs, cls, ns = _next_seat(c, s)
@@ -975,7 +966,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     # 1 when the side of seat s (to move) wins, 0 when it loses, -1 when the
     # search stopped (c.stop says why). Moves go to moves[base:]. pk: the
     # position's table key and phsh its hash when the parent computed them
-    # (_etc; NULL: computed here).
+    # (_enhanced_tt_cutoff; NULL: computed here).
     cdef tt_key key
     cdef tt_entry* e
     cdef uint64_t hsh, hand = c.hand[s]
@@ -1018,12 +1009,10 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     tried = -1
     if n > 1:
         # following, the killer move first, before ordering the others: it
-        # wins most nodes where it is legal (three in four on the seventh
-        # published puzzle), and then no ordering is needed. (Leading, the
-        # static test of _keep_then_one, which needs the order, comes first:
-        # trying the killer before it searched more positions, e.g. 35,935
-        # against 30,690 on the seventh puzzle and 12,536 against 5,645 on
-        # the sixth.)
+        # wins most nodes where it is legal, and then no ordering is needed.
+        # (Leading, the static test of _keep_then_one, which needs the
+        # order, comes first: trying the killer before it searches more
+        # positions.)
         if last != NULL:
             tried = _find_killer(c, base, n, s, last, hand)
         if tried >= 0:
@@ -1035,7 +1024,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
             if cat == CAT_LOSES:
                 tried = -1
             else:
-                r = _try(c, base + n, s, last, ls, &m, cat, NULL, 0)
+                r = _move_wins(c, base + n, s, last, ls, &m, cat, NULL, 0)
                 if r < 0:
                     return -1
                 if r:
@@ -1052,7 +1041,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
         _tt_store(c, &key, hsh, 1, c.nodes - start + 1)
         return 1
     if n > 1:
-        idx = _etc(c, base, n, s, last, ls)
+        idx = _enhanced_tt_cutoff(c, base, n, s, last, ls)
         if idx == -2:
             c.stop = STOP_NOMEM
             return -1
@@ -1071,9 +1060,9 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
             ck = c.ckeys[base + idx]
             if ck.st == 0:
                 continue    # the table proves it loses
-            r = _try(c, base + n, s, last, ls, &m, cat, &ck, c.chash[base + idx])
+            r = _move_wins(c, base + n, s, last, ls, &m, cat, &ck, c.chash[base + idx])
         else:
-            r = _try(c, base + n, s, last, ls, &m, cat, NULL, 0)
+            r = _move_wins(c, base + n, s, last, ls, &m, cat, NULL, 0)
         if r < 0:
             return -1
         if r:
@@ -1084,7 +1073,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     return win
 
 
-cdef int _try(solve_ctx* c, int64_t base, int s, const ddz_move* last, int ls,
+cdef int _move_wins(solve_ctx* c, int64_t base, int s, const ddz_move* last, int ls,
               const ddz_move* m, int cat, const tt_key* pk, uint64_t phsh) noexcept nogil:
     # 1 when s's move m (not losing at once; of ordering category cat) wins
     # for the side of s, 0 when not, -1 when the search stopped. The child
@@ -1145,13 +1134,13 @@ cdef int _category(solve_ctx* c, int64_t base, int s, const ddz_move* last,
                    const ddz_move* m) noexcept nogil:
     # The ordering category of s's non-pass move m (as _order gives it), or
     # -1 when out of memory; moves[base:] is scratch space.
-    cdef const opp_sum* sm
+    cdef const hand_answers* sm
     cdef int o, flags = 0
     cdef int ns = _next_seat(c, s)
     for o in range(c.nseats):
         if _side(c, o) == _side(c, s):
             continue
-        sm = _summary(c, base, c.hand[o])
+        sm = _answers(c, base, c.hand[o])
         if sm == NULL:
             return -1
         if _can_beat(c.rules, sm, m):
@@ -1333,11 +1322,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         bits[s] = _to_bits(hands[s], r, f"hands[{s}]")
         if bits[s] == 0:
             raise ValueError(f"hands[{s}] is empty: the deal is over when a hand empties")
-        for i in range(16):
-            if _nib(total, i) + _nib(bits[s], i) > CARD_LIMITS[i]:
-                raise InvalidCardsError(f"the hands hold more {CARD_CHARS[i]!r} than "
-                                        f"the {r.name!r} deck ({CARD_LIMITS[i]})")
-        total += bits[s]
+        total = _add_within_deck(total, bits[s], r, "the hands")
     if nseats == 2:
         bits[2] = 0
         if landlord is not None:
@@ -1361,12 +1346,8 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
             raise TypeError(f"last is a Move or a MOVE_DTYPE row, not "
                             f"{type(last).__name__}")
         _last_struct(last, r, &lm)
-        for i in range(16):
-            if _nib(total, i) + _nib(lm.cards, i) > CARD_LIMITS[i]:
-                raise InvalidCardsError(
-                    f"last ({_cards_text(lm.cards)}) and the hands hold more "
-                    f"{CARD_CHARS[i]!r} than the {r.name!r} deck: seat {ls} "
-                    f"could not have played it")
+        _add_within_deck(total, lm.cards, r, f"last ({_cards_text(lm.cards)}) and the "
+                         f"hands (seat {ls} could not have played it)")
         lm.cards = 0        # not part of the position
         lp = &lm
     allm = 1 if all_moves else 0
@@ -1402,13 +1383,13 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         c.ckeys = <tt_key*>malloc(c.cap * sizeof(tt_key))
         c.chash = <uint64_t*>malloc(c.cap * sizeof(uint64_t))
         c.tt = _tt_alloc(c.tt_bits, &c.tt_block)
-        c.sums = <opp_sum*>calloc(SUM_CACHE, sizeof(opp_sum))
+        c.answer_cache = <hand_answers*>calloc(ANSWER_CACHE, sizeof(hand_answers))
         c.gen_slots = <gen_slot*>calloc(GEN_SLOTS, sizeof(gen_slot))
         c.gen_arena = <ddz_move*>malloc(GEN_ARENA * sizeof(ddz_move))
         c.gen_epoch = 1          # calloc'd slots (epoch 0) are empty
         line = <ddz_move*>malloc(MAX_LINE * sizeof(ddz_move))
         if c.moves == NULL or c.keys == NULL or c.ckeys == NULL or c.chash == NULL \
-                or c.tt == NULL or c.sums == NULL \
+                or c.tt == NULL or c.answer_cache == NULL \
                 or c.gen_slots == NULL or c.gen_arena == NULL or line == NULL:
             raise MemoryError()
         n = _gen(&c, 0, bits[s], lp)
@@ -1447,7 +1428,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         free(c.ckeys)
         free(c.chash)
         ddz_table_free(c.tt_block, _tt_block_size(c.tt_bits))
-        free(c.sums)
+        free(c.answer_cache)
         free(c.gen_slots)
         free(c.gen_arena)
         free(res)
@@ -1459,7 +1440,7 @@ cdef int64_t _solve_bytes(const solve_ctx* c) noexcept nogil:
     # cache and line (the buffers only grow; while the table doubles, the
     # old one, half this size, is held as well).
     return ((<int64_t>1 << c.tt_bits) * sizeof(tt_entry) + 64
-            + SUM_CACHE * sizeof(opp_sum)
+            + ANSWER_CACHE * sizeof(hand_answers)
             + GEN_SLOTS * sizeof(gen_slot) + GEN_ARENA * sizeof(ddz_move)
             + c.cap * (sizeof(ddz_move) + 2 * sizeof(uint64_t) + sizeof(tt_key))
             + MAX_LINE * sizeof(ddz_move))
