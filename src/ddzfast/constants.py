@@ -1,7 +1,7 @@
 """Facts of the game and limits of the library, each defined once.
 
 Every other module (the compiled core included) imports these names rather
-than repeating them; ``_core`` checks at import that its C enums agree.
+than repeating them; ``_core`` checks at import that its C codes agree.
 """
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""The kinds of move of RULES.md sections 3 and 8, with the core's numbering."""
+"""The kinds of move of RULES.md sections 3 and 8, with the core's numbering.
+
+This is the one place the kinds are named and numbered: setup.py writes the
+core's C enum (K_PASS = 0, ...) from MoveKind when the core is built.
+Imports nothing of ddzfast, so setup.py can run it before the core exists."""
 from enum import IntEnum
 
 
@@ -26,5 +30,5 @@ class MoveKind(IntEnum):
     HEAVEN_ROCKET = 16
     HEAVEN_BOMB = 17
     SUPER_BOMB = 18
-    SOFT_BOMB = 19
-    LAIZI_BOMB = 20
+    SOFT_BOMB = 19      # laizi (RULES.md section 8): one to three natural + laizi
+    LAIZI_BOMB = 20     # laizi: the four laizi
