@@ -778,7 +778,7 @@ def _sample_observation(obs, rng):
     cdef Rules r
     cdef Game game
     cdef ddz_game* g
-    cdef uint64_t unseen, forced = 0, deck = 0, known, own, kitty
+    cdef uint64_t unseen, forced = 0, deck, known, own, kitty
     cdef uint64_t played[3]
     cdef int seat, s, i, k, ll
     cdef ddz_move lm
@@ -794,9 +794,7 @@ def _sample_observation(obs, rng):
     if not isinstance(rng, np.random.Generator):
         rng = np.random.default_rng(rng)
     seat = _seat_arg(obs.seat, "seat")
-    for i in range(16):
-        if i < IDX_W or r.c.has_wild:
-            deck += (<uint64_t>CARD_LIMITS[i]) << (4 * i)
+    deck = _full_deck(r)
     own = _to_bits(obs.hand, r, "hand")
     known = _add_within_deck(0, own, r, "the observation")
     for s in range(3):

@@ -162,7 +162,7 @@ cdef int _fill_observation(Game game, int seat, float* o) except -1:
     """Write the observation tensor of `seat` in `game` into o[0:O_SIZE]."""
     cdef const ddz_game* g = &game.g
     cdef uint64_t played[3]
-    cdef uint64_t deck = 0, unseen
+    cdef uint64_t deck, unseen
     cdef int s, i, k, left, n, b
     cdef Py_ssize_t h, nh
     cdef list history = game._history
@@ -175,9 +175,7 @@ cdef int _fill_observation(Game game, int seat, float* o) except -1:
         item = <tuple>history[h]
         mv = <Move>item[1]
         played[<int>item[0]] += mv.m.cards
-    for i in range(16):
-        if i < IDX_W or game._rules.c.has_wild:
-            deck += (<uint64_t>CARD_LIMITS[i]) << (4 * i)
+    deck = _full_deck(game._rules)
     o[O_SEAT + seat] = 1.0
     o[O_PHASE + g.phase] = 1.0
     if g.phase != PHASE_DONE:

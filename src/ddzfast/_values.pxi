@@ -93,6 +93,16 @@ cdef uint64_t _add_within_deck(uint64_t total, uint64_t more, Rules r,
     return total + more
 
 
+cdef uint64_t _full_deck(Rules r) noexcept:
+    # the rule set's whole deck, packed
+    cdef uint64_t deck = 0
+    cdef int i
+    for i in range(16):
+        if i < IDX_W or r.c.has_wild:
+            deck += (<uint64_t>CARD_LIMITS[i]) << (4 * i)
+    return deck
+
+
 cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFFFFFFFF:
     """Packed cards from a Hand, an int or card text, checked against the deck."""
     cdef uint64_t bits
