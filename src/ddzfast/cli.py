@@ -38,6 +38,7 @@ from ddzfast._core import RULES, Hand, Move, classify, get_rules, legal_moves
 from ddzfast._engine import DEAL_DTYPE, Game
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
 from ddzfast.movekind import MoveKind
+from ddzfast.render import bid_line, hand_line, landlord_line, move_line, outcome_text
 from ddzfast.report import Tally
 from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, check_ray_address, import_ray,
@@ -535,35 +536,6 @@ PLAY_HELP = """\
   ?              list your legal moves with what to type for each
   q              quit
 """
-
-
-# The table's lines, shared by ``ddzfast play`` and the environments' human
-# rendering (ddzfast.env), so a deal reads the same in both.
-
-def bid_line(name: str, points: int) -> str:
-    """A seat's bid as the table prints it."""
-    return f"{name} bids {points or 'pass'}\n"
-
-
-def landlord_line(game: Game, names: Sequence[str]) -> str:
-    """Who became the landlord, the base and the kitty."""
-    assert game.landlord is not None
-    return f"landlord: {names[game.landlord]} (base {game.base}); kitty {game.kitty}\n"
-
-
-def move_line(name: str, move: Move, left: int) -> str:
-    """A seat's move and the cards it has left."""
-    return f"{name}: {move}  ({left} left)\n"
-
-
-def hand_line(owner: str, hand: Hand, last: Move | None) -> str:
-    """A hand and the move it has to beat."""
-    return f"{owner} hand: {hand}   to beat: {last if last else 'nothing (you lead)'}\n"
-
-
-def outcome_text(result) -> str:
-    """A finished deal's winner, multiplier and scores."""
-    return f"{result.winner} won, multiplier {result.multiplier}, scores {result.scores}"
 
 
 def _ask(prompt: str, out) -> str:

@@ -22,7 +22,7 @@ import numpy as np
 
 from ddzfast._core import Move, get_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
-from ddzfast.cli import bid_line, hand_line, landlord_line, move_line, outcome_text
+from ddzfast.render import bid_line, hand_line, landlord_line, move_line, outcome_text
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
 from ddzfast.simulate import check_seed

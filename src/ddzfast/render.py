@@ -1,0 +1,35 @@
+"""Text rendering of a deal: the table's lines, shared by ``ddzfast play``
+and the environments' human rendering (ddzfast.env), so a deal reads the
+same in both."""
+from __future__ import annotations
+
+from typing import Sequence
+
+from ddzfast._core import Hand, Move
+from ddzfast._engine import Game
+
+
+def bid_line(name: str, points: int) -> str:
+    """A seat's bid as the table prints it."""
+    return f"{name} bids {points or 'pass'}\n"
+
+
+def landlord_line(game: Game, names: Sequence[str]) -> str:
+    """Who became the landlord, the base and the kitty."""
+    assert game.landlord is not None
+    return f"landlord: {names[game.landlord]} (base {game.base}); kitty {game.kitty}\n"
+
+
+def move_line(name: str, move: Move, left: int) -> str:
+    """A seat's move and the cards it has left."""
+    return f"{name}: {move}  ({left} left)\n"
+
+
+def hand_line(owner: str, hand: Hand, last: Move | None) -> str:
+    """A hand and the move it has to beat."""
+    return f"{owner} hand: {hand}   to beat: {last if last else 'nothing (you lead)'}\n"
+
+
+def outcome_text(result) -> str:
+    """A finished deal's winner, multiplier and scores."""
+    return f"{result.winner} won, multiplier {result.multiplier}, scores {result.scores}"
