@@ -273,7 +273,7 @@ def main(argv=None):
     for scenario in ("lead", "follow"):
         if ddz:
             ddzfast, np = ddz
-            buf = np.empty(4096, ddzfast.MOVE_DTYPE)
+            buf = np.empty(ddzfast.MOVE_BUFFER, ddzfast.MOVE_DTYPE)
             lm, lmi = ddzfast.legal_moves, ddzfast.legal_moves_into
             if scenario == "lead":
                 a1 = [(p["ddz_lead_hand"], None) for p in positions]

@@ -65,7 +65,7 @@ def main(argv=None):
 
     hands, lasts = positions(args.positions, 1)
     rules = dn.rules_handle("classic")
-    out = np.empty(4096, MOVE_DTYPE)
+    out = np.empty(ddzfast.MOVE_BUFFER, MOVE_DTYPE)
     total = numba_loop(rules, hands, lasts, out)        # compiles
     assert total == len(legal_moves_batch(hands, lasts, "classic")[1])
 

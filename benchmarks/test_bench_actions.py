@@ -60,7 +60,7 @@ def test_bench(benchmark, rules, size, mode, api):
         def run():
             return sum(len(legal_action_indices(h, last, rules)) for _, h, last in pos)
     elif api == "moves_into":
-        out = np.zeros(4096, dtype=MOVE_DTYPE)
+        out = np.zeros(ddzfast.MOVE_BUFFER, dtype=MOVE_DTYPE)
 
         def run():
             return sum(legal_moves_into(h, last, rules, out) for _, h, last in pos)
@@ -100,7 +100,7 @@ def test_bench_lead_mask(benchmark):
 def test_bench_lead_moves(benchmark):
     """The same lead's moves into a buffer: the generation floor."""
     _, hand, _ = positions("classic", 20, "lead")[0]
-    out = np.zeros(4096, dtype=MOVE_DTYPE)
+    out = np.zeros(ddzfast.MOVE_BUFFER, dtype=MOVE_DTYPE)
     benchmark.group = "lead-mask-classic-20"
     benchmark.extra_info["moves"] = legal_moves_into(hand, None, "classic", out)
     benchmark.pedantic(legal_moves_into, args=(hand, None, "classic", out),

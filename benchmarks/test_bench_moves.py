@@ -117,7 +117,7 @@ def test_bench(benchmark, rules, size, mode, api):
             return n
     else:
         lmi = ddzfast.legal_moves_into
-        buf = np.empty(4096, ddzfast.MOVE_DTYPE)
+        buf = np.empty(ddzfast.MOVE_BUFFER, ddzfast.MOVE_DTYPE)
 
         def run():
             n = 0

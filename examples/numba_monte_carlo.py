@@ -32,7 +32,7 @@ def play_deals(rules, deck, deals, seed):
     """Play `deals` random deals; returns (landlord wins, moves played)."""
     np.random.seed(seed)
     hands = np.zeros(3, dtype=np.uint64)
-    out = np.empty(4096, dtype=dn.MOVE_DTYPE)
+    out = np.empty(ddzfast.MOVE_BUFFER, dtype=dn.MOVE_DTYPE)
     last = np.empty(1, dtype=dn.MOVE_DTYPE)
     wins = 0
     moves = 0

@@ -55,7 +55,7 @@ def _timed(fn, calls: int, repeat: int) -> tuple[float, float]:
 
 def cases():
     rng = random.Random(0)
-    out = np.empty(4096, MOVE_DTYPE)
+    out = np.empty(ddzfast.MOVE_BUFFER, MOVE_DTYPE)
 
     hands20 = [int(Hand("".join(rng.sample(DECK54, 20)))) for _ in range(256)]
 
@@ -148,10 +148,10 @@ def _numba_cases(hands21):
         s = 0
         p = out.ctypes.data
         for i in range(hands.shape[0]):
-            s += legal(rules, hands[i], 0, p, 4096)
+            s += legal(rules, hands[i], 0, p, out.shape[0])
         return s
 
-    big = np.empty(4096, MOVE_DTYPE)
+    big = np.empty(ddzfast.MOVE_BUFFER, MOVE_DTYPE)
     rng = random.Random(0)
     h20 = np.array([int(Hand("".join(rng.sample(DECK54, 20)))) for _ in range(256)],
                    dtype=np.uint64)

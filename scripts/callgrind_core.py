@@ -13,6 +13,8 @@ not counted:
   leading, then following a seeded legal lead of another hand;
 * simulate-RULES: ``ddz_simulate`` for 2,000 deals with random policies on
   one thread, in each rule set;
+* game-python-50: 50 seeded classic deals driven from Python through
+  ``Game.legal_moves`` and ``Game.play`` (those two methods counted);
 * solve-puzzle-7: the seventh published two-player puzzle.
 
 ``--against DIR`` runs every case again with DIR (a folder holding a built
@@ -32,12 +34,13 @@ import tempfile
 DECK54 = "3456789TJQKA2" * 4 + "XD"
 SIMULATE_RULES = ("classic", "biegang", "super", "laizi")
 
-# case name -> the function callgrind counts inside (valgrind's wildcards)
+# case name -> the functions callgrind counts inside (valgrind's wildcards)
 CASES = {
-    "lead-classic-20": "__pyx_pw_*legal_moves_into",
-    "follow-classic-20": "__pyx_pw_*legal_moves_into",
-    **{f"simulate-{name}": "*ddz_simulate" for name in SIMULATE_RULES},
-    "solve-puzzle-7": "__pyx_pw_*_solve",
+    "lead-classic-20": ("__pyx_pw_*legal_moves_into",),
+    "follow-classic-20": ("__pyx_pw_*legal_moves_into",),
+    **{f"simulate-{name}": ("*ddz_simulate",) for name in SIMULATE_RULES},
+    "game-python-50": ("__pyx_pw_*4Game_*legal_moves", "__pyx_pw_*4Game_*play"),
+    "solve-puzzle-7": ("__pyx_pw_*_solve",),
 }
 
 
@@ -50,7 +53,8 @@ def run_case(name: str) -> None:
 
     rng = random.Random(0)
     hands = [int(Hand("".join(rng.sample(DECK54, 20)))) for _ in range(256)]
-    out = np.empty(4096, MOVE_DTYPE)
+    # builds before the split have no MOVE_BUFFER; theirs was 4096
+    out = np.empty(getattr(ddzfast, "MOVE_BUFFER", 4096), MOVE_DTYPE)
     if name == "lead-classic-20":
         for h in hands:
             legal_moves_into(h, None, "classic", out)
@@ -63,6 +67,12 @@ def run_case(name: str) -> None:
             legal_moves_into(h, last, "classic", out)
     elif name.startswith("simulate-"):
         ddzfast.simulate(2000, name[len("simulate-"):], ("random",) * 3, seed=1, threads=1)
+    elif name == "game-python-50":
+        for i in range(50):
+            game = ddzfast.Game("classic", i, bidding=False)
+            while not game.done:
+                legal = game.legal_moves()
+                game.play(legal[rng.randrange(len(legal))])
     elif name == "solve-puzzle-7":
         from ddzfast.solve import from_puzzle_notation
         hands7 = [from_puzzle_notation(h) for h in ("Y2AK998553", "ZQQJJ0953")]
@@ -77,7 +87,8 @@ def count(name: str, pythonpath: str | None) -> int:
     if pythonpath:
         env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = ["valgrind", "--tool=callgrind", f"--toggle-collect={CASES[name]}",
+        cmd = ["valgrind", "--tool=callgrind",
+               *(f"--toggle-collect={fn}" for fn in CASES[name]),
                f"--callgrind-out-file={tmp}/out", sys.executable, __file__, "--case", name]
         done = subprocess.run(cmd, env=env, capture_output=True, text=True)
         if done.returncode != 0:

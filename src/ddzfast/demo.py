@@ -42,7 +42,7 @@ def measure(seconds: float = 1.0) -> None:
     rng = random.Random(0)
     deck = deck_text(False)
     hands = [int(Hand("".join(rng.sample(deck, 20)))) for _ in range(256)]
-    out = np.empty(4096, MOVE_DTYPE)
+    out = np.empty(ddzfast.MOVE_BUFFER, MOVE_DTYPE)
     calls = moves = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
