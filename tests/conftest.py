@@ -1,5 +1,5 @@
 """pytest configuration: the tests import their shared helpers (helpers.py)
-and the reference (reference.py) from this folder."""
+and the oracles (the oracles package) from this folder."""
 import os
 import sys
 

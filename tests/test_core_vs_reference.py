@@ -1,4 +1,4 @@
-"""The fast core against the pure-Python reference (tests/reference.py), move
+"""The fast core against the pure-Python reference (tests/oracles/reference.py), move
 for move, on thousands of random small hands of every rule set, leading and
 following, with and without W."""
 import random
@@ -6,7 +6,7 @@ import random
 import pytest
 
 import ddzfast
-import reference
+from oracles import reference
 from helpers import DECKS, RULE_NAMES, core_move, identity
 
 HANDS_PER_RULE_SET = 2000

@@ -1,5 +1,5 @@
 """Every public entry point fuzzed with hostile arguments, each group in its
-own process (tests/fuzz_driver.py): only ValueError and TypeError may come
+own process (tests/oracles/fuzz_driver.py): only ValueError and TypeError may come
 out (IndexError for an index), and a crash fails the test instead of killing
 pytest. Over 300,000 calls in all; DDZ_FUZZ_SCALE multiplies them."""
 import os
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-DRIVER = os.path.join(os.path.dirname(__file__), "fuzz_driver.py")
+DRIVER = os.path.join(os.path.dirname(__file__), "oracles", "fuzz_driver.py")
 SCALE = float(os.environ.get("DDZ_FUZZ_SCALE", "1"))
 
 # calls per group: cheap groups get more

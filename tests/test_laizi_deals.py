@@ -1,5 +1,5 @@
 """Random ``laizi`` deals through ``ddzfast.Game``, checked against the
-pure-Python reference (tests/reference_laizi.py) and RULES.md sections 5, 6
+pure-Python reference (tests/oracles/reference_laizi.py) and RULES.md sections 5, 6
 and 8:
 
 * the wild rank is drawn from the deal's seed (the same seed, the same rank
@@ -21,7 +21,7 @@ import random
 import pytest
 
 import ddzfast
-import reference_laizi as RL
+from oracles import reference_laizi as RL
 from helpers import identity
 
 pytestmark = pytest.mark.skipif(

@@ -1,5 +1,5 @@
 """The core's ``laizi`` rule set against the pure-Python reference
-(tests/reference_laizi.py), move for move:
+(tests/oracles/reference_laizi.py), move for move:
 
 * every count of tests/perft/laizi.txt and every list of laizi-moves.json;
 * random hands of every wild rank with one to four laizi, leading and
@@ -20,7 +20,7 @@ import random
 import pytest
 
 import ddzfast
-import reference_laizi as RL
+from oracles import reference_laizi as RL
 from helpers import identity
 
 pytestmark = pytest.mark.skipif(

@@ -1,4 +1,4 @@
-"""Tests of the pure-Python reference (tests/reference.py) against RULES.md.
+"""Tests of the pure-Python reference (tests/oracles/reference.py) against RULES.md.
 
 * every worked example of RULES.md and of the original descriptions
   (shared seeds, Chinese) that RULES.md keeps;
@@ -21,7 +21,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from reference import (  # noqa: E402
+from oracles.reference import (  # noqa: E402
     PASS, W, X, D, beats, cards_text, classify, legal_moves, move_text,
     parse_cards, parse_last, wild_of,
 )

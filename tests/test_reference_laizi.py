@@ -1,4 +1,4 @@
-"""Tests of the pure-Python laizi reference (tests/reference_laizi.py) against
+"""Tests of the pure-Python laizi reference (tests/oracles/reference_laizi.py) against
 RULES.md section 8:
 
 * every worked reading of section 8 (``L = 7``) as an explicit assertion, and
@@ -20,8 +20,8 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import reference  # noqa: E402
-from reference_laizi import (  # noqa: E402
+from oracles import reference  # noqa: E402
+from oracles.reference_laizi import (  # noqa: E402
     PASS, beats, cards_text, classify, legal_moves, move_text, parse_cards,
     parse_last, readings, subst_text, substitutes, substitutes_excluding_self,
     wild_index,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import ddzfast
-import reference
+from oracles import reference
 from ddzfast import DEAL_DTYPE, Game, deal_seed, simulate
 from ddzfast.simulate import play_deal
 from helpers import DECKS, RULE_NAMES, identity

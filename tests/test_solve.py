@@ -1,5 +1,5 @@
 """ddzfast.solve: the exact endgame solver (RULES.md section 7) against a plain
-memoized minimax (tests/solve_reference.py), its principal variations, the
+memoized minimax (tests/oracles/solve_reference.py), its principal variations, the
 published puzzles, bad input, limits, and the ``ddzfast solve`` command.
 
 DDZFAST_SOLVE_FUZZ=N runs N random endgames per rule set instead of the CI
@@ -21,7 +21,7 @@ from ddzfast.cli import main as cli_main
 from ddzfast.constants import deck_text
 from ddzfast.solve import from_puzzle_notation
 
-from solve_reference import reference_solve, replay
+from oracles.solve_reference import reference_solve, replay
 
 FUZZ = int(os.environ.get("DDZFAST_SOLVE_FUZZ", "0"))
 

@@ -1,6 +1,6 @@
 """Fuzz every public entry point of ddzfast with hostile arguments.
 
-    python tests/fuzz_driver.py GROUP SEED CALLS
+    python tests/oracles/fuzz_driver.py GROUP SEED CALLS
 
 Makes CALLS random calls on the entry points of GROUP (core, game, features,
 numba, simulate, cli, solve, learning) and exits 0 when every call either returned or raised
