@@ -6,7 +6,7 @@ import pytest
 
 import ddzfast
 from ddzfast import MOVE_DTYPE, legal_moves, legal_moves_batch
-from helpers import DECKS, RULE_NAMES
+from helpers import DECKS, RULE_SETS
 
 
 def _positions(rules, n, seed):
@@ -21,7 +21,7 @@ def _positions(rules, n, seed):
     return np.array(hands, dtype=np.uint64), lasts
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_batch_equals_per_hand(rules, threads):
     hands, lasts = _positions(rules, 1500, f"batch-{rules}")

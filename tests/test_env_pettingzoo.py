@@ -20,11 +20,11 @@ from ddzfast import OBSERVATION_LAYOUT, OBSERVATION_SIZE  # noqa: E402
 from ddzfast.env import BID_ACTIONS, doudizhu_v0  # noqa: E402
 from ddzfast.features import decode_hands  # noqa: E402
 
-from helpers import RULE_NAMES  # noqa: E402
+from helpers import RULE_SETS  # noqa: E402
 
 # laizi with a fixed wild rank: an environment's action space is fixed, and
 # laizi's action index depends on the wild rank
-ENV_RULES = RULE_NAMES + ("laizi:7",)
+ENV_RULES = RULE_SETS
 
 PLAYERS = ("player_0", "player_1", "player_2")
 _hand = OBSERVATION_LAYOUT["hand"]

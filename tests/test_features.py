@@ -9,7 +9,7 @@ import ddzfast
 from ddzfast import (HAND_FEATURES, MOVE_DTYPE, MOVE_FEATURES, action_count,
                      action_index, action_moves, decode_hands, encode_hands,
                      encode_moves, legal_action_mask, legal_moves)
-from helpers import DECKS, RULE_NAMES
+from helpers import DECKS, RULE_SETS
 
 
 def test_encode_hands_shapes_and_round_trip():
@@ -44,7 +44,7 @@ def test_encode_moves():
         encode_moves(np.zeros(2, np.int64))
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_action_index_is_a_bijection(rules):
     actions = action_moves(rules)
     n = action_count(rules)
@@ -59,7 +59,7 @@ def test_action_index_is_a_bijection(rules):
     rng = random.Random(rules)
     for i in rng.sample(range(1, n), 2000):
         m = ddzfast.Move(int(actions[i]["kind"]), int(actions[i]["rank"]),
-                         int(actions[i]["length"]), int(actions[i]["cards"]))
+                         int(actions[i]["length"]), int(actions[i]["cards"]), rules=rules)
         assert len(m.cards) <= limit
         assert m in ddzfast.classify(m.cards, rules)
     # and every move of a real hand is an action

@@ -8,10 +8,10 @@ import pytest
 
 import ddzfast
 from ddzfast import MOVE_DTYPE
-from helpers import DECKS, RULE_NAMES
+from helpers import DECKS, RULE_SETS
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_whole_deck(rules):
     hand = ddzfast.Hand(DECKS[rules])
     moves = ddzfast.legal_moves(hand, None, rules)
