@@ -2,8 +2,6 @@
 the same answers as the Python API."""
 import os
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -90,10 +88,8 @@ def test_numba_errors():
         _play(int(ddzfast.Hand("33")), int(ddzfast.Hand("4")))
 
 
-def test_monte_carlo_example_runs():
-    result = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "examples", "numba_monte_carlo.py"),
-         "--rules", "super", "--deals", "300"],
-        capture_output=True, text=True, timeout=300)
+def test_monte_carlo_example_runs(run_python):
+    result = run_python(os.path.join(ROOT, "examples", "numba_monte_carlo.py"),
+                        "--rules", "super", "--deals", "300", timeout=300)
     assert result.returncode == 0, result.stderr
     assert "super: 300 random deals, landlord won" in result.stdout

@@ -6,9 +6,6 @@ in a subprocess, so a crash fails the test instead of killing pytest; the
 child asserts the exact error and that no memory was touched.
 """
 import gc
-import os
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -69,9 +66,8 @@ PRELUDE = textwrap.dedent("""
 """)
 
 
-def run_child(code: str) -> None:
-    result = subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(code)],
-                            capture_output=True, text=True, timeout=300)
+def run_child(run_python, code: str) -> None:
+    result = run_python(code=PRELUDE + textwrap.dedent(code), timeout=300)
     assert result.returncode == 0, (
         f"child exited with {result.returncode}\nstdout: {result.stdout[-2000:]}\n"
         f"stderr: {result.stderr[-3000:]}")
@@ -209,11 +205,11 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_bad_arguments_are_clean_errors(case):
-    run_child(CASES[case])
+def test_bad_arguments_are_clean_errors(run_python, case):
+    run_child(run_python, CASES[case])
 
 
-def test_import_without_numba_says_how_to_install():
+def test_import_without_numba_says_how_to_install(run_python):
     code = textwrap.dedent("""
         import sys
         sys.modules["numba"] = None          # as if numba were not installed
@@ -225,8 +221,7 @@ def test_import_without_numba_says_how_to_install():
         else:
             sys.exit("imported without numba")
     """)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True,
-                            text=True, timeout=120)
+    result = run_python(code=code, timeout=120)
     assert result.returncode == 0, result.stderr
 
 
@@ -265,7 +260,7 @@ def test_module_docstring_documents_raw_pointers():
     assert "raw pointer" in doc and "pip install 'ddzfast[numba]'" in doc
 
 
-def test_disable_jit_checks_too():
+def test_disable_jit_checks_too(run_python):
     """With NUMBA_DISABLE_JIT the guards run as Python and check the same."""
     code = textwrap.dedent("""
         import numpy as np, ddzfast
@@ -284,7 +279,5 @@ def test_disable_jit_checks_too():
             raise SystemExit(f"accepted {bad}")
         assert dn.legal_moves_into(h, int(ddzfast.Hand("345")), dn.no_last(), out) == 3
     """)
-    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=120, env=env)
+    result = run_python(code=code, timeout=120, env={"NUMBA_DISABLE_JIT": "1"})
     assert result.returncode == 0, result.stderr

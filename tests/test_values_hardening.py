@@ -2,8 +2,6 @@
 wrapper: each test failed (or crashed) on the code before the fix."""
 import math
 import pickle
-import subprocess
-import sys
 import threading
 
 import numpy as np
@@ -16,22 +14,16 @@ from ddzfast import (MOVE_DTYPE, Game, Hand, IllegalMoveError, InvalidCardsError
 from ddzfast._core import _score_row, _simulate_native
 
 
-def run_python(code: str) -> subprocess.CompletedProcess:
-    """Run code in a fresh interpreter, so that a crash fails the test
-    instead of killing pytest."""
-    return subprocess.run([sys.executable, "-c", code], capture_output=True,
-                          text=True, timeout=120)
-
-
 # ---- 1. memory-unsafe entry points ---------------------------------------------
 
-def test_game_made_by_new_alone_is_a_whole_deal():
-    result = run_python(
+def test_game_made_by_new_alone_is_a_whole_deal(run_python):
+    # in a fresh interpreter, so that a crash fails the test instead of killing pytest
+    result = run_python(code=(
         "from ddzfast import Game\n"
         "g = Game.__new__(Game)\n"
         "print(repr(g))\n"
         "g.bid(3)\n"
-        "print(g.phase, g.landlord, g.rules.name, len(g.legal_moves()) > 0)\n")
+        "print(g.phase, g.landlord, g.rules.name, len(g.legal_moves()) > 0)\n"), timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1] == "play 0 classic True"
 
