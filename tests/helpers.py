@@ -12,9 +12,11 @@ rule set is parametrised over ``RULE_SETS``; adding a rule set is adding its
 name here (and, when it is neither of the classic family nor laizi, teaching
 ``reference_for`` which oracle checks it).
 """
+import ctypes
 from types import SimpleNamespace
 
 import ddzfast
+from ddzfast import _core
 from ddzfast.constants import CARD_CHARS, deck_text
 
 RULE_SETS = ("classic", "biegang", "super", "laizi:7")
@@ -80,3 +82,28 @@ def core_move(ident, rules=None) -> "ddzfast.Move":
     kind, r, n, counts = ident
     packed = sum(c << (4 * i) for i, c in enumerate(counts))
     return ddzfast.Move(kind, r, n, packed, rules=rules)
+
+
+def capi(name: str, restype, *argtypes):
+    """A C function of ddzfast._core (declared in _core.pxd) as a ctypes
+    function. Its arguments are passed as they are: callers keep the memory
+    they point into alive."""
+    capsule = _core.__pyx_capi__[name]
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype = ctypes.c_char_p
+    get_name.argtypes = [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    address = get_pointer(capsule, get_name(capsule))
+    return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+
+
+def dirty_the_stack():
+    """Deep C frames with pointers in them in every rule set, so that stale
+    stack bytes under a later call's buffer are not zero by luck."""
+    deck = "3456789TJQKA2" * 4 + "XD"
+    for rules in RULE_SETS:
+        ddzfast.legal_moves(deck[:20], None, rules)
+        list(ddzfast.legal_moves("3456789TJQKA2", None, rules))
+        ddzfast.Game(rules, 7).observation()

@@ -1,5 +1,6 @@
 """The Python API: conversions, values, buffers and clear errors on bad input."""
 import pickle
+import random
 
 import numpy as np
 import pytest
@@ -7,6 +8,7 @@ import pytest
 import ddzfast
 from ddzfast import (MOVE_DTYPE, Hand, Move, MoveKind, MoveList, Rules, beats,
                      classify, legal_moves, legal_moves_into, play)
+from helpers import CLASSIC_FAMILY, dirty_the_stack
 
 
 # ---- hands -------------------------------------------------------------------
@@ -273,3 +275,59 @@ def test_containment_is_card_by_card_on_every_count():
         expected = all(x <= y for x, y in zip(b.counts, a.counts))
         assert (b in a) == expected, (str(a), str(b))
         assert (a in a) and (Hand(0) in a)
+
+
+# ---- every byte of a move row: regressions of the hardening review ------------
+
+DECK = "3456789TJQKA2" * 4 + "XD"
+
+
+def _row_bytes(arr: np.ndarray) -> np.ndarray:
+    return arr.view(np.uint8).reshape(-1, MOVE_DTYPE.itemsize)
+
+
+def test_move_layout_has_no_unnamed_bytes():
+    # 8 bytes of cards, 4 byte fields, then the 4 reserved (always zero) bytes
+    """A move row had bytes that no field covered, left as stack garbage: cards, four
+    byte fields, then bytes 12..15 at fixed offsets."""
+    assert MOVE_DTYPE.itemsize == 16
+    assert [MOVE_DTYPE.fields[f][1] for f in ("cards", "kind", "rank", "length", "wild")] \
+        == [0, 8, 9, 10, 11]
+
+
+# bytes 12..15 are the substitutes of laizi moves, zero in the classic family
+@pytest.mark.parametrize("rules", CLASSIC_FAMILY)
+def test_classify_rows_are_deterministic_and_zero_padded(rules):
+    """classify rows carried stale stack bytes in 12..15 and differed between calls on
+    the same cards."""
+    rng = random.Random(5)
+    deck = DECK + ("W" if rules != "classic" else "")
+    samples = ["333W", "3W", "XDW", "3333W", "33344458", "34567W", "XD", "",
+               "33334444", "333444555666"]
+    samples += ["".join(rng.sample(deck, rng.randint(1, 8))) for _ in range(60)]
+    for text in samples:
+        try:
+            cards = Hand.parse(text, rules)
+        except ValueError:
+            continue
+        first = ddzfast.classify(cards, rules).array.tobytes()
+        dirty_the_stack()
+        again = ddzfast.classify(cards, rules).array.tobytes()
+        assert first == again, text
+        rows = _row_bytes(ddzfast.classify(cards, rules).array)
+        assert not rows[:, 12:].any(), f"padding bytes of classify({text!r})"
+
+
+@pytest.mark.parametrize("rules", CLASSIC_FAMILY)
+def test_legal_move_rows_are_zero_padded(rules):
+    """legal_moves rows, leading and following, carried stale stack bytes in 12..15."""
+    rng = random.Random(11)
+    deck = DECK + ("W" if rules != "classic" else "")
+    for _ in range(20):
+        hand = Hand.parse("".join(rng.sample(deck, 17)), rules)
+        moves = ddzfast.legal_moves(hand, None, rules)
+        assert not _row_bytes(moves.array)[:, 12:].any()
+        assert moves.array.tobytes() == ddzfast.legal_moves(hand, None, rules).array.tobytes()
+        last = moves[rng.randrange(len(moves))]
+        follow = ddzfast.legal_moves(hand, last, rules)
+        assert not _row_bytes(follow.array)[:, 12:].any()

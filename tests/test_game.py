@@ -1,9 +1,10 @@
 """The deal engine: scoring (one test per row of RULES.md 6), bidding, the
 forced pass of a lone W, turn order, and errors that leave the game as it was."""
+import math
+
 import pytest
 
 import ddzfast
-
 from ddzfast import Game, Move, MoveKind, get_rules
 
 M = Move.parse
@@ -243,3 +244,67 @@ def test_policy_bid_and_move_only_in_their_phase():
     with pytest.raises(ValueError, match="no bid now"):
         game.policy_bid("greedy")
     assert game.policy_move("greedy") in game.legal_moves()
+
+
+# ---- the multiplier saturates: regressions of the hardening review ------------
+
+INT64_MAX = (1 << 63) - 1
+
+
+# The landlord holds twelve natural bombs (3..A) and the rocket; each farmer a
+# pair of 2s, so the farmers pass every trick and the landlord wins a spring.
+BOMBS_HANDS = ("".join(c * 4 for c in "3456789TJQKA") + "XD", "22", "22")
+
+
+def _play_all_bombs(rules):
+    game = ddzfast.Game.from_position(BOMBS_HANDS, rules, landlord=0)
+    seen = []
+    for card in "3456789TJQKA":
+        game.play(Move.parse(f"BOMB/{card}/1/{card * 4}"))
+        seen.append(game.multiplier)
+        game.play(Move.parse("PASS"))
+        game.play(Move.parse("PASS"))
+    game.play(Move.parse("ROCKET/X/1/XD"))
+    seen.append(game.multiplier)
+    assert game.done
+    return game, seen
+
+
+def test_multiplier_saturates_instead_of_wrapping():
+    """A product of large bomb multipliers wrapped past int64 (negative multipliers and
+    scores): it saturates at INT64_MAX."""
+    rules = ddzfast.get_rules("classic").with_options(
+        multipliers={"BOMB": 255, "ROCKET": 255})
+    game, seen = _play_all_bombs(rules)
+    # 255**13 is far beyond int64: the product stops at INT64_MAX, never wraps
+    assert all(m > 0 for m in seen)
+    assert seen == sorted(seen)
+    assert seen[-1] == INT64_MAX
+    result = game.result
+    assert result.winner == "landlord" and result.spring
+    assert result.multiplier == INT64_MAX      # spring's doubling saturates too
+    scores = result.scores
+    assert all(math.isfinite(s) for s in scores)
+    assert scores[0] > 0 and scores[1] < 0 and scores[2] < 0
+    assert scores[0] + scores[1] + scores[2] == 0
+    assert scores[1] == scores[2] == -float(INT64_MAX)
+
+
+def test_multiplier_cap_applies_to_the_saturated_product():
+    """mult_cap must cap the saturated product of the multipliers, never a wrapped one."""
+    rules = ddzfast.get_rules("classic").with_options(
+        multipliers={"BOMB": 255, "ROCKET": 255}, mult_cap=1000)
+    game, seen = _play_all_bombs(rules)
+    assert all(m > 0 for m in seen)
+    result = game.result
+    assert result.multiplier == 1000
+    assert result.scores == (2000.0, -1000.0, -1000.0)
+
+
+def test_moderate_factors_are_exact():
+    # below the limit nothing changes: 2**12 bombs * 2 rocket * 2 spring
+    """Saturation must leave the products below the limit exact (twelve bombs, the
+    rocket and spring: 2**14)."""
+    game, seen = _play_all_bombs("classic")
+    assert seen[-1] == 2 ** 13
+    assert game.result.multiplier == 2 ** 14

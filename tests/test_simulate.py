@@ -1,15 +1,17 @@
 """Whole deals: invariants over thousands of deals in every rule set (every
 move legal by the reference, cards conserved, zero-sum scores), determinism
 across thread counts, Python policies, and Ray equal to local."""
+import ctypes
 import random
 
 import numpy as np
 import pytest
 
 import ddzfast
+from ddzfast import _core
 from ddzfast import DEAL_DTYPE, Game, deal_seed, simulate
 from ddzfast.simulate import play_deal
-from helpers import DECKS, RULE_SETS, identity, reference_for
+from helpers import DECKS, RULE_SETS, capi, dirty_the_stack, identity, reference_for
 
 DEALS_CHECKED = 5000     # per rule set, every move checked by the reference
 DEALS_NATIVE = 20000     # per rule set, row invariants
@@ -411,3 +413,75 @@ def test_ray_address_syntax_is_checked():
         check_ray_address("127.0.0.1:99999", 1)
     check_ray_address(None, 1)         # a local Ray: nothing to probe
     check_ray_address("auto", 1)
+
+
+# ---- every byte of a deal row, and negative deal indices: regressions of the hardening review ---
+
+def _padding_mask(dtype: np.dtype) -> np.ndarray:
+    """True for the bytes of a record of `dtype` that no field covers."""
+    covered = np.zeros(dtype.itemsize, bool)
+    for field_dtype, offset in (v[:2] for v in dtype.fields.values()):
+        covered[offset:offset + field_dtype.itemsize] = True
+    return ~covered
+
+
+def test_deal_rows_are_zero_padded():
+    # _score_row copies the C row of a finished Game into DEAL_DTYPE; its
+    # trailing padding used to be whatever was on the stack
+    """A finished Game's deal row (_score_row) left its padding bytes as whatever was
+    on the stack."""
+    dtype = ddzfast.DEAL_DTYPE
+    pad = _padding_mask(dtype)
+    assert pad.any()
+    for seed in range(8):
+        game = ddzfast.Game("super", seed, bidding=False)
+        while not game.done:
+            game.play(game.policy_move("greedy"))
+        dirty_the_stack()
+        row = _core._score_row(game)
+        raw = np.frombuffer(row.tobytes(), np.uint8)
+        assert not raw[pad].any()
+        dirty_the_stack()
+        assert _core._score_row(game).tobytes() == row.tobytes()
+
+
+def _simulate_c(rules, start, stop, seed=3):
+    """ddz_simulate with random policies, called directly: (status, rows)."""
+    ptr = ctypes.c_void_p
+    c_simulate = capi("ddz_simulate", ctypes.c_int, ptr, ptr, ctypes.c_uint64,
+                      ctypes.c_int64, ctypes.c_int64, ctypes.c_int, ptr)
+    codes = np.array([_core.POLICIES["random"]] * 3, dtype=np.intc)
+    rows = np.zeros(stop - start, dtype=ddzfast.DEAL_DTYPE)
+    status = c_simulate(ddzfast.get_rules(rules).address, codes.ctypes.data, seed,
+                        start, stop, 1, rows.ctypes.data)
+    return status, rows
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_simulate_negative_start_in_c(rules):
+    # deal i's first bidder is i modulo 3, floored (Python's %): 0..2 for a
+    # negative i too; it used to be -1 or -2 and index policies[-1]
+    """ddz_simulate took deal i's first bidder as C's i % 3 (-1 or -2 for a negative i,
+    indexing policies[-1]): it is floored."""
+    status, rows = _simulate_c(rules, -7, 2)
+    assert status == 0
+    assert list(rows["first_bidder"]) == [i % 3 for i in range(-7, 2)]
+    assert set(rows["landlord"]) <= {0, 1, 2}
+    assert np.allclose(rows["scores"].sum(axis=1), 0.0)
+    status2, rows2 = _simulate_c(rules, -7, 2)
+    assert rows2.tobytes() == rows.tobytes()
+    # a deal does not depend on the run it is part of
+    _, tail = _simulate_c(rules, -2, 2)
+    assert tail.tobytes() == rows[5:].tobytes()
+
+
+def test_simulate_negative_start_through_the_wrapper():
+    """A negative start through the Python wrapper is refused, or floors the first
+    bidder as the C does."""
+    try:
+        rows = _core._simulate_native("classic", ("random",) * 3, 3, -6, 0, True, 1)
+    except ValueError:
+        return      # the wrapper refuses negative starts: nothing reaches the C
+    assert list(rows["first_bidder"]) == [i % 3 for i in range(-6, 0)]
+    assert set(rows["landlord"]) <= {0, 1, 2}
+    assert np.allclose(rows["scores"].sum(axis=1), 0.0)
