@@ -2,6 +2,7 @@
 forced pass of a lone W, turn order, and errors that leave the game as it was."""
 import math
 
+import numpy as np
 import pytest
 
 import ddzfast
@@ -308,3 +309,59 @@ def test_moderate_factors_are_exact():
     game, seen = _play_all_bombs("classic")
     assert seen[-1] == 2 ** 13
     assert game.result.multiplier == 2 ** 14
+
+
+# ---- games: regressions of the hardening review -------------------------------
+
+def test_game_made_by_new_alone_is_a_whole_deal(run_python):
+    # in a fresh interpreter, so that a crash fails the test instead of killing pytest
+    """A Game made by Game.__new__ alone (no __init__) crashed on use: it is a whole
+    classic deal."""
+    result = run_python(code=(
+        "from ddzfast import Game\n"
+        "g = Game.__new__(Game)\n"
+        "print(repr(g))\n"
+        "g.bid(3)\n"
+        "print(g.phase, g.landlord, g.rules.name, len(g.legal_moves()) > 0)\n"), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "play 0 classic True"
+
+
+@pytest.mark.parametrize("hands", [["", "", ""], ["3", "", "5"], ["3", "4", ""]])
+def test_positions_never_hold_an_empty_hand(hands):
+    """Game.from_position took a position with an empty hand, a deal that could not go
+    on: it is refused."""
+    with pytest.raises(ValueError, match="empty"):
+        Game.from_position(hands)
+
+
+def test_positions_have_no_seed_and_bools_are_not_bids():
+    """A position reported a seed it never had, and True was taken as a bid of 1: seed
+    None, and bools are refused."""
+    game = Game.from_position(["34", "56", "78"])
+    assert game.seed is None
+    assert "seed=None" in repr(game)
+    dealt = Game("classic", seed=5)
+    assert dealt.seed == 5
+    with pytest.raises(ValueError, match="cannot bid True"):
+        dealt.bid(True)
+    assert dealt.bids == []
+    dealt.bid(np.int64(2))
+    assert dealt.bids == [(0, 2)] and type(dealt.bids[0][1]) is int
+
+
+def test_move_wild_follows_the_rule_set_it_is_played_in():
+    """A Move kept its reading of W from the rule set it was parsed in: played in
+    another, its wild follows that one."""
+    plain = get_rules("super").with_options(wild_joker_stands=False)
+    rocket = Move.parse("ROCKET/X/1/XW")          # built-in super: W stands for D
+    assert rocket.wild == 14
+    assert Move.parse("ROCKET/X/1/XW", rules=plain).wild == ddzfast.WILD_KICKER
+    game = Game.from_position(["XW", "3", "4"], plain)
+    game.play(rocket)
+    (_, played), = game.history
+    assert played.wild == ddzfast.WILD_KICKER
+    assert game.done
+    game = Game.from_position(["XW3", "45", "67"], plain)
+    game.play(rocket)
+    assert game.last_move.wild == game.history[-1][1].wild == ddzfast.WILD_KICKER

@@ -9,6 +9,7 @@ import pytest
 
 import ddzfast
 from ddzfast import _core
+from ddzfast._core import _score_row, _simulate_native
 from ddzfast import DEAL_DTYPE, Game, deal_seed, simulate
 from ddzfast.simulate import play_deal
 from helpers import DECKS, RULE_SETS, capi, dirty_the_stack, identity, reference_for
@@ -485,3 +486,32 @@ def test_simulate_negative_start_through_the_wrapper():
     assert list(rows["first_bidder"]) == [i % 3 for i in range(-6, 0)]
     assert set(rows["landlord"]) <= {0, 1, 2}
     assert np.allclose(rows["scores"].sum(axis=1), 0.0)
+
+
+def test_native_simulation_rejects_negative_deal_indices():
+    """The native simulation took negative deal indices, and indices past 2**63, into
+    the C: they are a ValueError."""
+    with pytest.raises(ValueError, match="deal index"):
+        _simulate_native("classic", ("random",) * 3, 0, -6, 10, True)
+    with pytest.raises(ValueError, match="deal index"):
+        _simulate_native("classic", ("random",) * 3, 0, 2 ** 63, 2 ** 63 + 1, True)
+
+
+def test_deal_rows_of_the_python_path_have_zero_padding():
+    """The Python path's deal rows (_score_row) left their padding bytes unwritten:
+    they are zero, and the same each time."""
+    game = Game("classic", seed=9, bidding=False)
+    while not game.done:
+        game.play(game.policy_move("greedy"))
+    rows = [_score_row(game).tobytes() for _ in range(20)]
+    assert len(set(rows)) == 1
+    row = np.frombuffer(rows[0], dtype=ddzfast.DEAL_DTYPE)
+    fields = bytearray(len(rows[0]))
+    for name in ddzfast.DEAL_DTYPE.names:
+        offset = ddzfast.DEAL_DTYPE.fields[name][1]
+        fields[offset:offset + ddzfast.DEAL_DTYPE.fields[name][0].itemsize] = \
+            b"\x01" * ddzfast.DEAL_DTYPE.fields[name][0].itemsize
+    padding = [i for i, f in enumerate(fields) if not f]
+    assert padding, "the test expects padding in DEAL_DTYPE"
+    assert all(rows[0][i] == 0 for i in padding)
+    assert row["seed"][0] == 9
