@@ -21,6 +21,12 @@ from ddzfast.constants import CARD_CHARS, deck_text
 
 RULE_SETS = ("classic", "biegang", "super", "laizi:7")
 
+#: the laizi rule set of RULES.md section 8's worked readings (wild rank 7)
+L7 = "laizi:7"
+#: a 20-card laizi hand with four laizi for "laizi:7": 10,796 leads, over the
+#: 4,096 moves of the per-call stack buffer
+LAIZI_BIG = "3456777789TTTJJJQQKA"
+
 # derived from RULE_SETS --------------------------------------------------------
 #: the rule sets of the classic family (a W joker or none, no laizi): those the
 #: classic reference, tests/oracles/reference.py, knows

@@ -1,4 +1,8 @@
-"""The Python API: conversions, values, buffers and clear errors on bad input."""
+"""The Python API: conversions, values (Hand, Move, MoveList, Rules, the laizi
+rule set and its wild rank as data), buffers and every byte of a move row,
+immutability, and clear errors (only ValueError and TypeError, IndexError
+for an index) on bad input; the regressions of the hardening review each
+name the defect they guard."""
 import math
 import pickle
 import random
@@ -11,7 +15,7 @@ import ddzfast
 from ddzfast import (MOVE_DTYPE, Game, Hand, IllegalMoveError, InvalidCardsError, Move,
                      MoveKind, MoveList, Rules, beats, classify, deal_seed, get_rules,
                      legal_moves, legal_moves_batch, legal_moves_into, play)
-from helpers import CLASSIC_FAMILY, RULE_SETS, dirty_the_stack
+from helpers import CLASSIC_FAMILY, L7, RULE_SETS, dirty_the_stack
 
 
 # ---- hands -------------------------------------------------------------------
@@ -543,3 +547,67 @@ def test_concurrent_queries_from_threads_agree_with_sequential_ones():
     for t in threads:
         t.join()
     assert not errors
+
+
+# ---- the laizi rule set as data (RULES.md section 8) --------------------------
+
+def test_the_wild_rank_is_a_value_of_the_rule_set():
+    base = get_rules("laizi")
+    assert base.laizi and base.wild_rank is None and not base.wildcard
+    seven = base.with_options(wild_rank="7")
+    assert seven.wild_rank == 4 and seven.laizi
+    assert get_rules(L7).wild_rank == 4
+    assert get_rules("laizi:T").wild_rank == get_rules("laizi:10").wild_rank == 7
+    assert base.with_options(wild_rank=12).wild_rank == 12
+    # equal rule sets: the same core behaviour
+    assert get_rules(L7).rules_id == seven.rules_id
+    assert repr(seven) == "Rules('laizi', wild_rank='7')"
+    assert pickle.loads(pickle.dumps(seven)).wild_rank == 4
+    assert get_rules("classic").wild_rank is None and not get_rules("classic").laizi
+
+
+@pytest.mark.parametrize("call", [
+    lambda r: legal_moves("3777", None, r),
+    lambda r: classify("3777", r),
+    lambda r: ddzfast.beats(Move("PAIR", 0, 1, "33", rules=L7),
+                            Move("SINGLE", 0, 1, "3", rules=L7), r),
+    lambda r: ddzfast.legal_moves_into(int(Hand("3777")), None, r,
+                                       np.empty(64, ddzfast.MOVE_DTYPE)),
+    lambda r: ddzfast.legal_moves_batch([int(Hand("3777"))], None, r),
+    lambda r: Move("PAIR", 0, 1, "37", rules=r),
+    lambda r: Game.from_position(["3", "4", "5"], r),
+])
+def test_no_wild_rank_is_a_value_error(call):
+    with pytest.raises(ValueError, match="wild rank"):
+        call("laizi")
+
+
+@pytest.mark.parametrize("value, error", [
+    ("X", ValueError), ("W", ValueError), (13, ValueError), (-1, ValueError),
+    ("77", ValueError), (1.0, TypeError), (True, TypeError)])
+def test_bad_wild_ranks(value, error):
+    with pytest.raises(error):
+        get_rules("laizi").with_options(wild_rank=value)
+
+
+def test_wild_rank_and_laizi_kinds_only_in_laizi_rule_sets():
+    with pytest.raises(ValueError, match="laizi"):
+        get_rules("classic").with_options(wild_rank="7")
+    with pytest.raises(ValueError, match="laizi"):
+        get_rules("classic").with_options(
+            kinds=tuple(k.name for k in get_rules("classic").kinds if k) + ("SOFT_BOMB",))
+    with pytest.raises(ValueError, match="no W"):
+        get_rules("laizi").with_options(wildcard=True, kitty=4)
+    with pytest.raises(ValueError, match="not a laizi rule set"):
+        get_rules("classic:7")
+    with pytest.raises(ValueError):
+        get_rules("laizi:X")
+
+
+def test_kinds_are_appended_and_tiers_are_data():
+    assert MoveKind.SOFT_BOMB == 19 and MoveKind.LAIZI_BOMB == 20
+    assert MoveKind.SUPER_BOMB == 18      # existing numbers unchanged
+    r = get_rules(L7)
+    tiers = [r.tier(k) for k in ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET")]
+    assert tiers == sorted(tiers) and len(set(tiers)) == 4 and r.tier("PAIR") == 0
+    assert ddzfast.MOVE_DTYPE.itemsize == 16

@@ -15,6 +15,7 @@ import pytest
 
 import ddzfast
 from ddzfast import DEAL_DTYPE, Game, cli
+from ddzfast.constants import CARD_CHARS
 
 
 @pytest.fixture
@@ -414,3 +415,24 @@ def test_play_help_documents_the_w_syntax(capsys, monkeypatch):
     code, out, err = main(capsys, "play", "--seed", "11")
     assert "4567W=8" in out and "W stands for 8" in out
     assert "KIND/rank/length/cards" in out and " type " in out
+
+
+# ---- laizi: --wild ------------------------------------------------------------
+
+def test_cli_moves_with_a_wild_rank(capsys):
+    from ddzfast.cli import main
+    assert main(["moves", "3777", "--rules", "laizi", "--wild", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "20 legal moves" in out and "77 as 33" in out and "SOFT_BOMB" in out
+    assert main(["moves", "3777", "--rules", "laizi"]) == 2
+    assert "--wild" in capsys.readouterr().err
+    assert main(["moves", "3777", "--rules", "classic", "--wild", "7"]) == 2
+
+
+def test_cli_play_laizi(monkeypatch, capsys):
+    from ddzfast import cli
+    answers = iter(["0", "q"])
+    monkeypatch.setattr(cli, "_ask", lambda prompt, out: next(answers))
+    assert cli.main(["play", "--rules", "laizi", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "laizi (wild) rank: " + CARD_CHARS[Game("laizi", seed=3).wild_rank] in out

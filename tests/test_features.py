@@ -18,7 +18,7 @@ from ddzfast import (HAND_FEATURES, MOVE_DTYPE, MOVE_FEATURES, Hand, action_coun
                      action_index, action_moves, decode_hands, encode_hands,
                      encode_moves, features, legal_action_mask, legal_moves)
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
-from helpers import DECKS, RULE_SETS
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS
 
 
 def test_encode_hands_shapes_and_round_trip():
@@ -396,3 +396,18 @@ def test_mask_of_garbage_rows_raises():
     IllegalMoveError."""
     with pytest.raises(IllegalMoveError):
         legal_action_mask(_row(33, 0, 1, Hand("3")), "classic")
+
+
+# ---- laizi: a table per wild rank ---------------------------------------------
+
+def test_action_index_per_wild_rank():
+    from ddzfast import features as F
+    moves = legal_moves(LAIZI_BIG, None, L7)
+    idx = F.action_index(moves, L7)
+    assert len(set(idx.tolist())) == len(moves)
+    assert F.legal_action_mask(moves, L7).sum() == len(moves)
+    table = F.action_moves(L7)
+    assert np.array_equal(table[idx]["cards"], moves.array["cards"])
+    assert F.action_count(L7) > 1_000_000
+    with pytest.raises(ValueError, match="wild rank"):
+        F.action_count("laizi")

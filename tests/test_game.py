@@ -1,7 +1,10 @@
-"""The deal engine: scoring (one test per row of RULES.md 6), bidding, the
-forced pass of a lone W, turn order, and errors that leave the game as it was."""
+"""The deal engine: scoring (one test per row of RULES.md 6, the multiplier
+saturating), bidding, the forced pass of a lone W, turn order, errors that
+leave the game as it was, and laizi deals (the wild rank drawn from the
+seed; random deals against the laizi reference; every laizi bomb doubling)."""
 import collections
 import math
+import pickle
 import random
 
 import numpy as np
@@ -9,7 +12,7 @@ import pytest
 
 import ddzfast
 from ddzfast import Game, Move, MoveKind, get_rules
-from helpers import identity
+from helpers import L7, identity
 from oracles import reference_laizi as RL
 
 M = Move.parse
@@ -579,3 +582,52 @@ def _seat_of(hands, cards):
         if all(c <= n for c, n in zip(need, held)):
             return s
     raise AssertionError(cards)
+
+
+# ---- laizi deals --------------------------------------------------------------
+
+def test_game_draws_the_wild_rank_from_the_seed():
+    seen = set()
+    for seed in range(60):
+        g = Game("laizi", seed=seed)
+        assert g.phase == "bidding" and g.wild_rank is not None
+        assert g.rules.wild_rank == g.wild_rank
+        assert Game("laizi", seed=seed).wild_rank == g.wild_rank
+        assert g.observation(0).wild_rank == g.wild_rank
+        seen.add(g.wild_rank)
+    assert seen == set(range(13))
+    # a rule set naming its rank keeps it
+    assert Game(L7, seed=5).wild_rank == 4
+    # classic deals are those of before: nothing is drawn
+    assert Game("classic", seed=3).wild_rank is None
+
+
+def test_game_plays_laizi_deals_to_the_end():
+    for seed in range(30):
+        g = Game("laizi", seed=seed)
+        while not g.done:
+            g.play(g.policy_move("random")) if g.phase == "play" else g.bid(
+                g.policy_bid("random"))
+        r = g.result
+        assert sum(r.scores) == 0
+    g = Game("laizi", seed=1)
+    res = g.rollout("greedy", seed=2)
+    assert res.winner in ("landlord", "farmers")
+    pickle.loads(pickle.dumps(g)).wild_rank == g.wild_rank
+
+
+def test_laizi_scoring_doubles_for_every_bomb():
+    # bombs and rockets of every laizi kind double the multiplier
+    r = get_rules(L7)
+    for kind in ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET"):
+        assert r.description["multipliers"][kind] == 2
+    g = Game.from_position(["5557", "XD", "3"], L7, landlord=0)
+    g.play(Move("SOFT_BOMB", 2, 1, "5557", rules=L7))
+    assert g.done and g.result.multiplier == 2 * 2      # the bomb, then spring
+
+
+def test_game_last_move_keeps_its_substitutes():
+    g = Game.from_position(["3777", "5", "6"], L7, landlord=0)
+    move = Move("TRIPLE_SINGLE", 11, 1, "3777", rules=L7)
+    g.play(move)
+    assert str(g.last_move) == "TRIPLE_SINGLE 3777 (777 as AAA)"

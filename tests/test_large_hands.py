@@ -1,14 +1,16 @@
 """The largest hands: 20-21-card hands rich in planes, bombs and both jokers,
 and whole decks (tens of thousands to hundreds of thousands of moves): no
-overflow, no truncation, every move valid."""
+overflow, no truncation, every move valid; laizi's largest leads (10,796
+moves from 20 cards) through every buffer form."""
 import random
 
 import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import MOVE_DTYPE
-from helpers import DECKS, RULE_SETS
+from ddzfast import MOVE_DTYPE, Hand, legal_moves
+from ddzfast.constants import CARD_CHARS
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -53,3 +55,25 @@ def test_dense_21_card_hands_fit_4096():
             out = np.empty(4096, MOVE_DTYPE)
             assert ddzfast.legal_moves_into(text, None, rules, out) == len(moves)
     assert most > 500
+
+
+# ---- laizi: the largest hands -------------------------------------------------
+
+def test_the_largest_hands_fit_every_buffer():
+    moves = legal_moves(LAIZI_BIG, None, L7)
+    assert len(moves) == 10796 > 4096
+    assert len({m.identity for m in moves}) == len(moves)
+    buf = np.empty(len(moves), ddzfast.MOVE_DTYPE)
+    assert ddzfast.legal_moves_into(int(Hand(LAIZI_BIG)), None, L7, buf) == len(moves)
+    with pytest.raises(ValueError, match="10796 legal moves"):
+        ddzfast.legal_moves_into(int(Hand(LAIZI_BIG)), None, L7, buf[:4096])
+    offsets, rows = ddzfast.legal_moves_batch([int(Hand(LAIZI_BIG))] * 3, None, L7)
+    assert list(np.diff(offsets)) == [len(moves)] * 3
+    assert np.array_equal(rows[:len(moves)], moves.array)
+
+
+def test_the_whole_deck_with_laizi():
+    deck = "".join(c * 4 for c in CARD_CHARS[:13]) + "XD"
+    buf = np.empty(3_000_000, ddzfast.MOVE_DTYPE)
+    n = ddzfast.legal_moves_into(int(Hand(deck)), None, L7, buf)
+    assert n == len(legal_moves(deck, None, L7)) > 2_000_000

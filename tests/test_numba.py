@@ -17,9 +17,9 @@ import pytest
 numba = pytest.importorskip("numba")
 
 import ddzfast  # noqa: E402
-from ddzfast import MOVE_DTYPE  # noqa: E402
+from ddzfast import MOVE_DTYPE, Hand, legal_moves  # noqa: E402
 from ddzfast import numba as dn  # noqa: E402
-from helpers import DECKS, RULE_SETS  # noqa: E402
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), os.pardir)
 
@@ -380,3 +380,20 @@ def test_disable_jit_checks_too(run_python):
     """)
     result = run_python(code=code, timeout=120, env={"NUMBA_DISABLE_JIT": "1"})
     assert result.returncode == 0, result.stderr
+
+
+# ---- laizi --------------------------------------------------------------------
+
+def test_numba_laizi():
+    dn = pytest.importorskip("ddzfast.numba")
+    import numba
+
+    @numba.njit
+    def gen(rules, hand, last, out):
+        return dn.legal_moves_into(rules, hand, last, out)
+
+    out = np.empty(12000, ddzfast.MOVE_DTYPE)
+    n = gen(dn.rules_handle(L7), np.uint64(int(Hand(LAIZI_BIG))), dn.no_last(), out)
+    assert np.array_equal(out[:n], legal_moves(LAIZI_BIG, None, L7).array)
+    with pytest.raises(ValueError, match="wild rank"):
+        dn.rules_handle("laizi")

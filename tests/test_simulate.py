@@ -1,6 +1,7 @@
 """Whole deals: invariants over thousands of deals in every rule set (every
 move legal by the reference, cards conserved, zero-sum scores), determinism
-across thread counts, Python policies, and Ray equal to local."""
+across thread counts, Python policies, Ray equal to local, laizi's wild rank
+drawn per deal, and every byte of a deal row."""
 import ctypes
 import random
 
@@ -515,3 +516,17 @@ def test_deal_rows_of_the_python_path_have_zero_padding():
     assert padding, "the test expects padding in DEAL_DTYPE"
     assert all(rows[0][i] == 0 for i in padding)
     assert row["seed"][0] == 9
+
+
+# ---- laizi: the wild rank drawn per deal --------------------------------------
+
+def test_simulate_laizi_rows():
+    rows = ddzfast.simulate(300, "laizi", seed=4)
+    assert set(np.unique(rows["wild_rank"])) <= set(range(13))
+    assert len(set(rows["wild_rank"])) > 5
+    for i in (0, 7, 123):
+        assert Game("laizi", seed=int(rows["seed"][i])).wild_rank == rows["wild_rank"][i]
+    assert (ddzfast.simulate(20, "classic")["wild_rank"] == -1).all()
+    # the same rows on one thread or two
+    assert np.array_equal(rows, ddzfast.simulate(300, "laizi", seed=4, threads=2))
+    assert (rows["scores"].sum(axis=1) == 0).all()

@@ -1,6 +1,7 @@
 """ddzfast.solve: the exact endgame solver (RULES.md section 7) against a plain
 memoized minimax (tests/oracles/solve_reference.py), its principal variations, the
-published puzzles, bad input, limits, and the ``ddzfast solve`` command.
+published puzzles, bad input, limits, the ``ddzfast solve`` command, and laizi
+endgames of every wild rank against a plain minimax.
 
 DDZFAST_SOLVE_FUZZ=N runs N random endgames per rule set instead of the CI
 default (a larger run for releases).
@@ -15,10 +16,10 @@ import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import (IllegalMoveError, InvalidCardsError, Move, MoveKind, Solution,
+from ddzfast import (Hand, IllegalMoveError, InvalidCardsError, Move, MoveKind, Solution,
                      classify, get_rules, legal_moves, solve)
 from ddzfast.cli import main as cli_main
-from ddzfast.constants import deck_text
+from ddzfast.constants import CARD_CHARS, deck_text
 from ddzfast.solve import from_puzzle_notation
 
 from oracles.solve_reference import reference_solve, replay
@@ -399,3 +400,39 @@ def test_cli_solve_bad_input(capsys, argv, text):
     err = capsys.readouterr().err
     assert err.startswith(prefix) and text in err
     assert "Traceback" not in err
+
+
+# ---- laizi against plain minimax ----------------------------------------------
+
+def test_solver_laizi_against_plain_minimax():
+    from functools import lru_cache
+
+    from ddzfast.solve import solve
+
+    def naive(rules):
+        @lru_cache(maxsize=None)
+        def wins(me, other, last):
+            # seat to move holds `me`; last: the move to beat (None: lead)
+            lm = None if last is None else Move.parse(last, rules)
+            for m in legal_moves(me, lm, rules):
+                if m.kind.name == "PASS":
+                    if not wins(other, me, None):
+                        return True
+                    continue
+                left = ddzfast.play(me, m)
+                if not left or not wins(other, str(left), m.text):
+                    return True
+            return False
+        return wins
+
+    rng = np.random.default_rng(8)
+    deck = "".join(c * 4 for c in CARD_CHARS[:13]) + "XD"
+    for i in range(60):
+        L = CARD_CHARS[i % 13]
+        rules = f"laizi:{L}"
+        cards = list(rng.choice([c for c in deck if c != L], 7, replace=False))
+        cards += [L] * int(rng.integers(1, 4))
+        rng.shuffle(cards)
+        a, b = "".join(cards[:5]), "".join(cards[5:])
+        a, b = str(Hand(a)), str(Hand(b))
+        assert solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, L)
