@@ -16,6 +16,7 @@ import pytest
 import ddzfast
 from ddzfast import DEAL_DTYPE, Game, cli
 from ddzfast.constants import CARD_CHARS
+from helpers import RULE_SETS, cli_rules
 
 
 @pytest.fixture
@@ -38,6 +39,19 @@ def test_moves(run):
     assert r.returncode == 0 and "4455XD after PAIR 33: 4 legal moves" in r.stdout
     r = run("moves", "334455W", "--last", "STRAIGHT/4/5/4567W", "--rules", "super")
     assert r.returncode == 0 and "PASS" in r.stdout
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_moves_of_every_rule_set(capsys, rules):
+    """`moves` takes every rule set of helpers.RULE_SETS (laizi with --wild) and
+    lists exactly the legal moves of the Python API."""
+    hand = "33377899"
+    code, out, err = main(capsys, "moves", hand, *cli_rules(rules))
+    moves = ddzfast.legal_moves(hand, None, rules)
+    assert code == 0 and f"{hand} leading: {len(moves)} legal moves" in out, out
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] != []
+            and line.split()[0].isdigit()]
+    assert [(r[1], r[2]) for r in rows] == [(m.kind.name, str(m.cards)) for m in moves]
 
 
 def test_moves_errors(run):
