@@ -16,7 +16,6 @@ import ctypes
 from types import SimpleNamespace
 
 import ddzfast
-from ddzfast import _core
 from ddzfast.constants import CARD_CHARS, deck_text
 
 RULE_SETS = ("classic", "biegang", "super", "laizi:7")
@@ -31,8 +30,8 @@ LAIZI_BIG = "3456777789TTTJJJQQKA"
 #: the rule sets of the classic family (a W joker or none, no laizi): those the
 #: classic reference, tests/oracles/reference.py, knows
 CLASSIC_FAMILY = tuple(name for name in RULE_SETS if not ddzfast.get_rules(name).laizi)
-#: the laizi rule sets (tests/oracles/reference_laizi.py)
-LAIZI_RULE_SETS = tuple(name for name in RULE_SETS if ddzfast.get_rules(name).laizi)
+#: the rule sets whose deck holds the W joker
+WILDCARD_RULE_SETS = tuple(name for name in RULE_SETS if ddzfast.get_rules(name).wildcard)
 #: the deck of each rule set, as card text (54 cards, 55 with W)
 DECKS = {name: deck_text(ddzfast.get_rules(name).wildcard) for name in RULE_SETS}
 
@@ -94,6 +93,7 @@ def capi(name: str, restype, *argtypes):
     """A C function of ddzfast._core (declared in _core.pxd) as a ctypes
     function. Its arguments are passed as they are: callers keep the memory
     they point into alive."""
+    from ddzfast import _core
     capsule = _core.__pyx_capi__[name]
     get_name = ctypes.pythonapi.PyCapsule_GetName
     get_name.restype = ctypes.c_char_p

@@ -15,7 +15,7 @@ import ddzfast
 from ddzfast import (MOVE_DTYPE, Game, Hand, IllegalMoveError, InvalidCardsError, Move,
                      MoveKind, MoveList, Rules, beats, classify, deal_seed, get_rules,
                      legal_moves, legal_moves_batch, legal_moves_into, play)
-from helpers import CLASSIC_FAMILY, L7, RULE_SETS, dirty_the_stack
+from helpers import CLASSIC_FAMILY, L7, RULE_SETS, WILDCARD_RULE_SETS, dirty_the_stack
 
 
 # ---- hands -------------------------------------------------------------------
@@ -132,7 +132,7 @@ def test_move_list():
 
 
 def test_leading_with_only_w_passes_and_empty_hand_has_no_moves():
-    for rules in ("biegang", "super"):
+    for rules in WILDCARD_RULE_SETS:
         assert [m.kind for m in legal_moves("W", None, rules)] == [MoveKind.PASS]
         assert [m.kind for m in legal_moves("W", Move.parse("SINGLE/3/1/3"), rules)] == [
             MoveKind.PASS]

@@ -10,7 +10,7 @@ import pytest
 import ddzfast
 from ddzfast import MOVE_DTYPE, Hand, legal_moves
 from ddzfast.constants import CARD_CHARS
-from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS, WILDCARD_RULE_SETS
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -46,7 +46,7 @@ def test_extreme_counts(rules, hand, count):
 def test_dense_21_card_hands_fit_4096():
     rng = random.Random(7)
     most = 0
-    for rules in ("biegang", "super"):
+    for rules in WILDCARD_RULE_SETS:
         for _ in range(300):
             ranks = rng.sample("3456789TJQKA2", 5)
             text = "".join(r * 4 for r in ranks) + "W"
