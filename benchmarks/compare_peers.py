@@ -17,7 +17,7 @@ Tools (each one is skipped with "not installed" when it cannot be imported):
 * ddzfast ``legal_moves_into(int(hand), last, "classic", buf)`` -> count
 * DouZero (``pip install --no-deps douzero``): lead =
   ``MovesGener(cards).gen_moves()``; follow = its game's
-  ``GameEnv.get_legal_card_play_actions`` (see tests/douzero_adapter.py)
+  ``GameEnv.get_legal_card_play_actions`` (see tests/oracles/douzero_adapter.py)
 * OpenSpiel (``pip install open_spiel``): ``state.legal_actions()`` on a
   ``dou_dizhu`` state dealt to the same hands (seat 0 bids 3 and leads).
   OpenSpiel's move set differs from classic: it has no four-with-kickers, and
@@ -66,7 +66,7 @@ def load_ddzfast():
 
 def load_douzero():
     try:
-        import douzero_adapter as dza
+        from oracles import douzero_adapter as dza
         dza.load_douzero()
     except ImportError as e:
         return None, f"not installed ({e})"

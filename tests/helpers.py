@@ -1,11 +1,80 @@
-"""Helpers shared by the tests: the rule-set names and decks, and conversion
-between the core's moves and the reference's identities (kind name, r, n,
-16 counts)."""
-import ddzfast
-from ddzfast.constants import deck_text
+"""Helpers shared by the tests: the one list of rule sets to test and what
+derives from it (decks, the reference each rule set is checked against,
+command-line arguments), and conversion between the core's moves and the
+references' identities (kind name, r, n, 16 counts).
 
-RULE_NAMES = ("classic", "biegang", "super")
-DECKS = {name: deck_text(ddzfast.get_rules(name).wildcard) for name in RULE_NAMES}
+``RULE_SETS`` holds rule-set *names* as ``ddzfast.get_rules`` takes them, one
+per rule set: a laizi rule set is named with the wild rank that move
+generation needs, ``"laizi:7"`` (``get_rules("laizi")`` alone has no wild
+rank; a deal of ``Game("laizi")`` draws one from its seed, and tests of that
+draw name ``"laizi"`` themselves). A test of a feature that holds for every
+rule set is parametrised over ``RULE_SETS``; adding a rule set is adding its
+name here (and, when it is neither of the classic family nor laizi, teaching
+``reference_for`` which oracle checks it).
+"""
+import ctypes
+from types import SimpleNamespace
+
+import ddzfast
+from ddzfast.constants import CARD_CHARS, deck_text
+
+RULE_SETS = ("classic", "biegang", "super", "laizi:7")
+
+#: the laizi rule set of RULES.md section 8's worked readings (wild rank 7)
+L7 = "laizi:7"
+#: a 20-card laizi hand with four laizi for "laizi:7": 10,796 leads, over the
+#: 4,096 moves of the per-call stack buffer
+LAIZI_BIG = "3456777789TTTJJJQQKA"
+
+# derived from RULE_SETS --------------------------------------------------------
+#: the rule sets of the classic family (a W joker or none, no laizi): those the
+#: classic reference, tests/oracles/reference.py, knows
+CLASSIC_FAMILY = tuple(name for name in RULE_SETS if not ddzfast.get_rules(name).laizi)
+#: the rule sets whose deck holds the W joker
+WILDCARD_RULE_SETS = tuple(name for name in RULE_SETS if ddzfast.get_rules(name).wildcard)
+#: the deck of each rule set, as card text (54 cards, 55 with W)
+DECKS = {name: deck_text(ddzfast.get_rules(name).wildcard) for name in RULE_SETS}
+
+
+def base_name(rules: str) -> str:
+    """The built-in rule set a name refers to: ``"laizi:7"`` -> ``"laizi"``."""
+    return rules.split(":", 1)[0]
+
+
+def wild_char(rules: str):
+    """The wild rank's card character of a laizi name (``"laizi:7"`` -> ``"7"``),
+    None for the other rule sets."""
+    rank = ddzfast.get_rules(rules).wild_rank
+    return None if rank is None else CARD_CHARS[rank]
+
+
+def cli_rules(rules: str) -> list:
+    """The command line's arguments naming a rule set: ``--rules NAME``, and
+    ``--wild RANK`` for a laizi rule set (the CLI takes no ``laizi:7``)."""
+    args = ["--rules", base_name(rules)]
+    wild = wild_char(rules)
+    return args + (["--wild", wild] if wild is not None else [])
+
+
+def reference_for(rules: str) -> SimpleNamespace:
+    """The independent oracle of a rule set behind one interface, on the
+    references' identities and 16-count tuples: ``classify(counts)``,
+    ``beats(move, last)``, ``legal_moves(counts, last)``
+    (tests/oracles/reference.py for the classic family,
+    tests/oracles/reference_laizi.py with the wild rank for laizi)."""
+    from oracles import reference, reference_laizi
+    wild = ddzfast.get_rules(rules).wild_rank
+    if ddzfast.get_rules(rules).laizi:
+        return SimpleNamespace(
+            classify=lambda counts: reference_laizi.classify(counts, wild),
+            beats=lambda m, p: reference_laizi.beats(m, p),
+            legal_moves=lambda counts, last: reference_laizi.legal_moves(counts, last, wild),
+            PASS=reference_laizi.PASS)
+    return SimpleNamespace(
+        classify=lambda counts: reference.classify(counts, rules),
+        beats=lambda m, p: reference.beats(m, p, rules),
+        legal_moves=lambda counts, last: reference.legal_moves(counts, last, rules),
+        PASS=reference.PASS)
 
 
 def identity(move) -> tuple:
@@ -13,8 +82,34 @@ def identity(move) -> tuple:
     return (move.kind.name, move.rank, move.length, move.cards.counts)
 
 
-def core_move(ident) -> "ddzfast.Move":
+def core_move(ident, rules=None) -> "ddzfast.Move":
     """A reference identity as a core Move."""
     kind, r, n, counts = ident
     packed = sum(c << (4 * i) for i, c in enumerate(counts))
-    return ddzfast.Move(kind, r, n, packed)
+    return ddzfast.Move(kind, r, n, packed, rules=rules)
+
+
+def capi(name: str, restype, *argtypes, module: str = "_core"):
+    """A C function of a compiled module of ddzfast (declared in its .pxd:
+    _core.pxd by default) as a ctypes function. Its arguments are passed as
+    they are: callers keep the memory they point into alive."""
+    import importlib
+    capsule = importlib.import_module(f"ddzfast.{module}").__pyx_capi__[name]
+    get_name = ctypes.pythonapi.PyCapsule_GetName
+    get_name.restype = ctypes.c_char_p
+    get_name.argtypes = [ctypes.py_object]
+    get_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+    get_pointer.restype = ctypes.c_void_p
+    get_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    address = get_pointer(capsule, get_name(capsule))
+    return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+
+
+def dirty_the_stack():
+    """Deep C frames with pointers in them in every rule set, so that stale
+    stack bytes under a later call's buffer are not zero by luck."""
+    deck = "3456789TJQKA2" * 4 + "XD"
+    for rules in RULE_SETS:
+        ddzfast.legal_moves(deck[:20], None, rules)
+        list(ddzfast.legal_moves("3456789TJQKA2", None, rules))
+        ddzfast.Game(rules, 7).observation()

@@ -1,12 +1,21 @@
-"""The Python API: conversions, values, buffers and clear errors on bad input."""
+"""The Python API: conversions, values (Hand, Move, MoveList, Rules, the laizi
+rule set and its wild rank as data), buffers and every byte of a move row,
+immutability, and clear errors (only ValueError and TypeError, IndexError
+for an index) on bad input; the regressions of the hardening review each
+name the defect they guard."""
+import math
 import pickle
+import random
+import threading
 
 import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import (MOVE_DTYPE, Hand, Move, MoveKind, MoveList, Rules, beats,
-                     classify, legal_moves, legal_moves_into, play)
+from ddzfast import (MOVE_DTYPE, Game, Hand, IllegalMoveError, InvalidCardsError, Move,
+                     MoveKind, MoveList, Rules, beats, classify, deal_seed, get_rules,
+                     legal_moves, legal_moves_batch, legal_moves_into, play)
+from helpers import CLASSIC_FAMILY, L7, RULE_SETS, WILDCARD_RULE_SETS, dirty_the_stack
 
 
 # ---- hands -------------------------------------------------------------------
@@ -123,7 +132,7 @@ def test_move_list():
 
 
 def test_leading_with_only_w_passes_and_empty_hand_has_no_moves():
-    for rules in ("biegang", "super"):
+    for rules in WILDCARD_RULE_SETS:
         assert [m.kind for m in legal_moves("W", None, rules)] == [MoveKind.PASS]
         assert [m.kind for m in legal_moves("W", Move.parse("SINGLE/3/1/3"), rules)] == [
             MoveKind.PASS]
@@ -273,3 +282,332 @@ def test_containment_is_card_by_card_on_every_count():
         expected = all(x <= y for x, y in zip(b.counts, a.counts))
         assert (b in a) == expected, (str(a), str(b))
         assert (a in a) and (Hand(0) in a)
+
+
+# ---- every byte of a move row: regressions of the hardening review ------------
+
+DECK = "3456789TJQKA2" * 4 + "XD"
+
+
+def _row_bytes(arr: np.ndarray) -> np.ndarray:
+    return arr.view(np.uint8).reshape(-1, MOVE_DTYPE.itemsize)
+
+
+def test_move_layout_has_no_unnamed_bytes():
+    # 8 bytes of cards, 4 byte fields, then the 4 reserved (always zero) bytes
+    """A move row had bytes that no field covered, left as stack garbage: cards, four
+    byte fields, then bytes 12..15 at fixed offsets."""
+    assert MOVE_DTYPE.itemsize == 16
+    assert [MOVE_DTYPE.fields[f][1] for f in ("cards", "kind", "rank", "length", "wild")] \
+        == [0, 8, 9, 10, 11]
+
+
+# bytes 12..15 are the substitutes of laizi moves, zero in the classic family
+@pytest.mark.parametrize("rules", CLASSIC_FAMILY)
+def test_classify_rows_are_deterministic_and_zero_padded(rules):
+    """classify rows carried stale stack bytes in 12..15 and differed between calls on
+    the same cards."""
+    rng = random.Random(5)
+    deck = DECK + ("W" if rules != "classic" else "")
+    samples = ["333W", "3W", "XDW", "3333W", "33344458", "34567W", "XD", "",
+               "33334444", "333444555666"]
+    samples += ["".join(rng.sample(deck, rng.randint(1, 8))) for _ in range(60)]
+    for text in samples:
+        try:
+            cards = Hand.parse(text, rules)
+        except ValueError:
+            continue
+        first = ddzfast.classify(cards, rules).array.tobytes()
+        dirty_the_stack()
+        again = ddzfast.classify(cards, rules).array.tobytes()
+        assert first == again, text
+        rows = _row_bytes(ddzfast.classify(cards, rules).array)
+        assert not rows[:, 12:].any(), f"padding bytes of classify({text!r})"
+
+
+@pytest.mark.parametrize("rules", CLASSIC_FAMILY)
+def test_legal_move_rows_are_zero_padded(rules):
+    """legal_moves rows, leading and following, carried stale stack bytes in 12..15."""
+    rng = random.Random(11)
+    deck = DECK + ("W" if rules != "classic" else "")
+    for _ in range(20):
+        hand = Hand.parse("".join(rng.sample(deck, 17)), rules)
+        moves = ddzfast.legal_moves(hand, None, rules)
+        assert not _row_bytes(moves.array)[:, 12:].any()
+        assert moves.array.tobytes() == ddzfast.legal_moves(hand, None, rules).array.tobytes()
+        last = moves[rng.randrange(len(moves))]
+        follow = ddzfast.legal_moves(hand, last, rules)
+        assert not _row_bytes(follow.array)[:, 12:].any()
+
+
+# ---- rule-set descriptions, immutable values: regressions of the hardening review ---
+
+def classic_with(**changes):
+    return get_rules("classic").with_options(**changes)
+
+
+@pytest.mark.parametrize("changes, error", [
+    (dict(wild_max_rank=32), ValueError),
+    (dict(wild_max_rank=13), ValueError),
+    (dict(wild_max_rank=2.0), TypeError),
+    (dict(tiers={"BOMB": 2.9, "ROCKET": 3}), TypeError),
+    (dict(tiers=[1]), TypeError),
+    (dict(tiers=None), TypeError),
+    (dict(tiers={"BOMB": True}), TypeError),
+    (dict(multipliers=5), TypeError),
+    (dict(multipliers={"BOMB": 2.9}), TypeError),
+    (dict(multipliers={"BOMB": 0}), ValueError),
+    (dict(multipliers={"NOPE": 2}), ValueError),
+    (dict(deal_cap=math.nan), ValueError),
+    (dict(deal_cap=math.inf), ValueError),
+    (dict(deal_cap=-1), ValueError),
+    (dict(deal_cap="10"), TypeError),
+    (dict(mult_cap=math.inf), TypeError),
+    (dict(mult_cap=0), ValueError),
+    (dict(service_fee=math.nan), ValueError),
+    (dict(service_fee=1.0), ValueError),
+    (dict(kinds=()), ValueError),
+    (dict(kinds="SINGLE"), TypeError),
+    (dict(kinds=("PAIR", "BOMB")), ValueError),      # no SINGLE: a hand could not lead
+    (dict(kinds=("SINGLE", "PASS")), ValueError),
+    (dict(ranked=("PAIR",)), ValueError),            # ranked only means something for bombs
+    (dict(wildcard=1), TypeError),
+    (dict(kitty=3.0), TypeError),
+    (dict(wild_joker_kind=7), TypeError),
+])
+def test_every_rules_field_is_checked(changes, error):
+    """Rule-set fields of the wrong type or range (floats for ints, NaN, infinities, no
+    SINGLE, a ranked PAIR) were accepted: each is refused."""
+    with pytest.raises(error):
+        classic_with(**changes)
+
+
+def test_a_failed_description_changes_nothing():
+    """A refused with_options left the rule set it started from changed."""
+    rules = get_rules("classic")
+    before = bytes(np.frombuffer(pickle.dumps(rules), dtype=np.uint8))
+    with pytest.raises(ValueError):
+        classic_with(multipliers={"BOMB": 1000})
+    assert bytes(np.frombuffer(pickle.dumps(rules), dtype=np.uint8)) == before
+
+
+def test_built_in_rules_cannot_be_rewritten():
+    """Calling __init__ again on a built-in Rules rewrote it for every later caller:
+    Rules are immutable."""
+    classic = get_rules("classic")
+    with pytest.raises(TypeError, match="immutable"):
+        classic.__init__("classic", wildcard=True, kinds=("SINGLE",), kitty=4)
+    assert not classic.wildcard
+    assert [str(m) for m in legal_moves("3344", None, "classic")] == [
+        "SINGLE 3", "SINGLE 4", "PAIR 33", "PAIR 44"]
+
+
+def test_hands_and_moves_are_immutable():
+    """Calling __init__ again on a Hand or a Move changed it in place (and its hash):
+    they are immutable."""
+    hand = Hand("33")
+    key = hash(hand)
+    with pytest.raises(TypeError, match="immutable"):
+        hand.__init__("44")
+    assert str(hand) == "33" and hash(hand) == key
+    made = legal_moves("33")[0]
+    with pytest.raises(TypeError, match="immutable"):
+        made.cards.__init__("55")
+    move = Move.parse("PAIR/3/1/33")
+    with pytest.raises(TypeError, match="immutable"):
+        move.__init__("SINGLE", 4, 1, "7")
+    assert move.text == "PAIR/3/1/33"
+    with pytest.raises(TypeError, match="immutable"):
+        made.__init__("SINGLE", 4, 1, "7")
+
+
+def test_kind_codes_are_checked_against_the_core():
+    # the check runs at import; MoveKind and the core agree on every code
+    """MoveKind's codes could drift from the core's: they are checked at import, and
+    agree on every code."""
+    assert [int(k) for k in MoveKind] == list(range(len(MoveKind)))
+    assert Rules("classic").tier("BOMB") == 1
+
+
+def test_rule_sets_that_compile_alike_share_an_id_and_pickle_to_themselves():
+    """Equal rule sets got different ids, and a pickled built-in came back as a copy:
+    they share an id, and a built-in unpickles to itself."""
+    a = get_rules("super").with_options(deal_cap=10)
+    assert a.rules_id == get_rules("super").with_options(deal_cap=10.0).rules_id
+    assert a.rules_id != get_rules("super").with_options(deal_cap=11).rules_id
+    assert Rules("classic").rules_id == get_rules("classic").rules_id
+    assert pickle.loads(pickle.dumps(get_rules("classic"))) is get_rules("classic")
+    restored = pickle.loads(pickle.dumps(a))
+    assert restored.rules_id == a.rules_id and restored.description == a.description
+
+
+# ---- only ValueError and TypeError (IndexError for an index); rows checked ----
+
+def test_huge_ints_raise_the_right_errors():
+    """Huge ints (indices, thread counts, seats, bids, bases, seeds) raised
+    OverflowError or worse: only IndexError, ValueError or TypeError."""
+    moves = legal_moves("33")
+    with pytest.raises(IndexError):
+        moves[2 ** 70]
+    with pytest.raises(IndexError):
+        moves[-2 ** 70]
+    with pytest.raises(TypeError):
+        moves["0"]
+    with pytest.raises(ValueError):
+        legal_moves_batch([int(Hand("3"))], threads=2 ** 40)
+    with pytest.raises(TypeError):
+        legal_moves_batch([int(Hand("3"))], threads=1.5)
+    with pytest.raises(ValueError):
+        Game(first_bidder=2 ** 40)
+    with pytest.raises(TypeError):
+        Game(first_bidder=1.0)
+    game = Game(seed=3)
+    with pytest.raises(ValueError):
+        game.bid(2 ** 40)
+    with pytest.raises(ValueError):
+        game.observation(2 ** 70)
+    with pytest.raises(ValueError):
+        game.bid(1, seat=2 ** 70)
+    with pytest.raises(ValueError):
+        Game.from_position(["3", "4", "5"], landlord=2 ** 40)
+    with pytest.raises(ValueError):
+        Game.from_position(["3", "4", "5"], base=2 ** 40)
+    with pytest.raises(ValueError):
+        deal_seed(-1, 0)
+    with pytest.raises(ValueError):
+        deal_seed(0, -1)
+    with pytest.raises(ValueError):
+        deal_seed(2 ** 64, 0)
+
+
+def test_classify_bytes_do_not_change_between_calls():
+    """classify's rows changed between calls on the same cards (stale stack bytes),
+    other calls in between."""
+    first = classify("3333", "biegang").array.tobytes()
+    for _ in range(50):
+        # other calls in between leave other stack contents behind
+        legal_moves("3456789TJQKA2XDW", None, "biegang")
+        assert classify("3333", "biegang").array.tobytes() == first
+    raw = np.frombuffer(first, dtype=np.uint8).reshape(-1, 16)
+    assert not raw[:, 12:].any()
+
+
+def garbage_row(kind=200, rank=0, length=1, cards="3"):
+    row = np.zeros(1, MOVE_DTYPE)
+    row["cards"], row["kind"], row["rank"], row["length"] = int(Hand(cards)), kind, rank, length
+    return row[0]
+
+
+def test_play_checks_the_rows_kind_rank_and_length():
+    """play took any row holding the cards, whatever its kind, rank and length: the row
+    must be a legal move."""
+    with pytest.raises(IllegalMoveError):
+        play("345", garbage_row(kind=200))
+    with pytest.raises(IllegalMoveError):
+        play("345", garbage_row(kind=int(MoveKind.PAIR)))
+    with pytest.raises(IllegalMoveError):
+        play("345", garbage_row(kind=int(MoveKind.SINGLE), rank=5), rules="classic")
+    assert play("345", garbage_row(kind=int(MoveKind.SINGLE), rank=0)) == Hand("45")
+    with pytest.raises(InvalidCardsError):
+        play("45", legal_moves("33")[0])
+
+
+def test_game_play_checks_rows_too():
+    """Game.play took a garbage row (kind 200) as a move: it is refused and the game
+    unchanged."""
+    game = Game.from_position(["3456", "789", "TJQ"])
+    with pytest.raises(IllegalMoveError):
+        game.play(garbage_row(kind=200))
+    assert game.history == []
+
+
+# ---- shared state -------------------------------------------------------------
+
+def test_concurrent_queries_from_threads_agree_with_sequential_ones():
+    """Shared state in the core made concurrent queries from threads disagree with
+    sequential ones."""
+    rng = np.random.default_rng(4)
+    deck = list("3456789TJQKA2" * 4 + "XDW")
+    hands = ["".join(rng.choice(deck, 17, replace=False)) for _ in range(40)]
+    expect = {(h, r): legal_moves(h, None, r).array.tobytes()
+              for h in hands for r in RULE_SETS if get_rules(r).wildcard or "W" not in h}
+    errors = []
+
+    def work(seed):
+        local = np.random.default_rng(seed)
+        keys = list(expect)
+        for _ in range(2000):
+            h, r = keys[local.integers(len(keys))]
+            if legal_moves(h, None, r).array.tobytes() != expect[(h, r)]:
+                errors.append((h, r))
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+
+
+# ---- the laizi rule set as data (RULES.md section 8) --------------------------
+
+def test_the_wild_rank_is_a_value_of_the_rule_set():
+    base = get_rules("laizi")
+    assert base.laizi and base.wild_rank is None and not base.wildcard
+    seven = base.with_options(wild_rank="7")
+    assert seven.wild_rank == 4 and seven.laizi
+    assert get_rules(L7).wild_rank == 4
+    assert get_rules("laizi:T").wild_rank == get_rules("laizi:10").wild_rank == 7
+    assert base.with_options(wild_rank=12).wild_rank == 12
+    # equal rule sets: the same core behaviour
+    assert get_rules(L7).rules_id == seven.rules_id
+    assert repr(seven) == "Rules('laizi', wild_rank='7')"
+    assert pickle.loads(pickle.dumps(seven)).wild_rank == 4
+    assert get_rules("classic").wild_rank is None and not get_rules("classic").laizi
+
+
+@pytest.mark.parametrize("call", [
+    lambda r: legal_moves("3777", None, r),
+    lambda r: classify("3777", r),
+    lambda r: ddzfast.beats(Move("PAIR", 0, 1, "33", rules=L7),
+                            Move("SINGLE", 0, 1, "3", rules=L7), r),
+    lambda r: ddzfast.legal_moves_into(int(Hand("3777")), None, r,
+                                       np.empty(64, ddzfast.MOVE_DTYPE)),
+    lambda r: ddzfast.legal_moves_batch([int(Hand("3777"))], None, r),
+    lambda r: Move("PAIR", 0, 1, "37", rules=r),
+    lambda r: Game.from_position(["3", "4", "5"], r),
+])
+def test_no_wild_rank_is_a_value_error(call):
+    with pytest.raises(ValueError, match="wild rank"):
+        call("laizi")
+
+
+@pytest.mark.parametrize("value, error", [
+    ("X", ValueError), ("W", ValueError), (13, ValueError), (-1, ValueError),
+    ("77", ValueError), (1.0, TypeError), (True, TypeError)])
+def test_bad_wild_ranks(value, error):
+    with pytest.raises(error):
+        get_rules("laizi").with_options(wild_rank=value)
+
+
+def test_wild_rank_and_laizi_kinds_only_in_laizi_rule_sets():
+    with pytest.raises(ValueError, match="laizi"):
+        get_rules("classic").with_options(wild_rank="7")
+    with pytest.raises(ValueError, match="laizi"):
+        get_rules("classic").with_options(
+            kinds=tuple(k.name for k in get_rules("classic").kinds if k) + ("SOFT_BOMB",))
+    with pytest.raises(ValueError, match="no W"):
+        get_rules("laizi").with_options(wildcard=True, kitty=4)
+    with pytest.raises(ValueError, match="not a laizi rule set"):
+        get_rules("classic:7")
+    with pytest.raises(ValueError):
+        get_rules("laizi:X")
+
+
+def test_kinds_are_appended_and_tiers_are_data():
+    assert MoveKind.SOFT_BOMB == 19 and MoveKind.LAIZI_BOMB == 20
+    assert MoveKind.SUPER_BOMB == 18      # existing numbers unchanged
+    r = get_rules(L7)
+    tiers = [r.tier(k) for k in ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET")]
+    assert tiers == sorted(tiers) and len(set(tiers)) == 4 and r.tier("PAIR") == 0
+    assert ddzfast.MOVE_DTYPE.itemsize == 16

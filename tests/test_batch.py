@@ -1,12 +1,14 @@
 """legal_moves_batch equals per-hand legal_moves, with 1 and 2 threads."""
 import random
+import threading
 
 import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import MOVE_DTYPE, legal_moves, legal_moves_batch
-from helpers import DECKS, RULE_NAMES
+from ddzfast import MOVE_DTYPE, Hand, legal_moves, legal_moves_batch
+from ddzfast._engine import _simulate_native
+from helpers import DECKS, RULE_SETS
 
 
 def _positions(rules, n, seed):
@@ -21,7 +23,7 @@ def _positions(rules, n, seed):
     return np.array(hands, dtype=np.uint64), lasts
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_batch_equals_per_hand(rules, threads):
     hands, lasts = _positions(rules, 1500, f"batch-{rules}")
@@ -69,3 +71,31 @@ def test_batch_inputs():
         legal_moves_batch([1], bad, "classic")
     with pytest.raises(ValueError, match="threads"):
         legal_moves_batch([1], None, "classic", threads=0)
+
+
+# ---- resources: regressions of the hardening review ---------------------------
+
+def test_a_batch_of_many_small_positions_fits_its_result():
+    # 30 million one-card hands: 458 MiB of moves; a first guess of 64 moves
+    # a position (29 GiB) used to fail with MemoryError
+    """A batch of 30 million one-card hands failed with MemoryError (a first guess of
+    64 moves a position): the result fits what it needs."""
+    hands = np.full(30_000_000, int(Hand("3")), dtype=np.uint64)
+    offsets, moves = legal_moves_batch(hands)
+    assert len(moves) == 30_000_000 and offsets[-1] == 30_000_000
+    assert moves["cards"][-1] == int(Hand("3"))
+
+
+def test_threads_beyond_the_machine_are_not_started():
+    """threads=MAX_THREADS started more threads than the machine has, and more were
+    accepted: they are capped, and beyond it refused."""
+    before = threading.active_count()
+    hands = np.full(100, int(Hand("33")), dtype=np.uint64)
+    offsets, moves = legal_moves_batch(hands, threads=ddzfast.MAX_THREADS)
+    assert len(moves) == 200
+    rows = _simulate_native("classic", ("random",) * 3, 1, 0, 50, True,
+                            ddzfast.MAX_THREADS)
+    assert np.array_equal(rows, _simulate_native("classic", ("random",) * 3, 1, 0, 50, True))
+    assert threading.active_count() == before
+    with pytest.raises(ValueError):
+        legal_moves_batch(hands, threads=ddzfast.MAX_THREADS + 1)

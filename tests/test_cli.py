@@ -1,17 +1,36 @@
-"""The ddzfast command line, driven as a user would: a subprocess."""
-import os
-import subprocess
+"""The ddzfast command line: driven as a user would, in a subprocess (the
+`run` fixture), and in this process through `cli.main` where that is enough;
+bad input and the rough edges a new user hits (never a traceback, checks
+before any work, streaming output, --json, --plot, --version, W readings as
+text in `play`), and laizi's --wild. The regressions of the hardening review
+each name the defect they guard."""
+import io
+import json
+import signal
 import sys
+import time
 
 import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import DEAL_DTYPE, Game, cli
+from ddzfast.constants import CARD_CHARS
+from helpers import RULE_SETS, cli_rules
 
 
-def run(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "ddzfast.cli", *args], input=stdin,
-                          capture_output=True, text=True, timeout=300)
+@pytest.fixture
+def run(run_python):
+    """`ddzfast ARGS` as a user runs it, in a subprocess: the CompletedProcess
+    (no traceback in its output)."""
+    def run(*args, stdin=None, timeout=300):
+        r = run_python(*args, module="ddzfast.cli", input=stdin, timeout=timeout)
+        assert "Traceback" not in r.stdout + r.stderr, r.stderr
+        return r
+    return run
 
 
-def test_moves():
+def test_moves(run):
     r = run("moves", "3333W", "--rules", "biegang")
     assert r.returncode == 0, r.stderr
     assert "biegang: 3333W leading: 9 legal moves" in r.stdout
@@ -22,7 +41,20 @@ def test_moves():
     assert r.returncode == 0 and "PASS" in r.stdout
 
 
-def test_moves_errors():
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_moves_of_every_rule_set(capsys, rules):
+    """`moves` takes every rule set of helpers.RULE_SETS (laizi with --wild) and
+    lists exactly the legal moves of the Python API."""
+    hand = "33377899"
+    code, out, err = main(capsys, "moves", hand, *cli_rules(rules))
+    moves = ddzfast.legal_moves(hand, None, rules)
+    assert code == 0 and f"{hand} leading: {len(moves)} legal moves" in out, out
+    rows = [line.split() for line in out.splitlines() if line.split()[:1] != []
+            and line.split()[0].isdigit()]
+    assert [(r[1], r[2]) for r in rows] == [(m.kind.name, str(m.cards)) for m in moves]
+
+
+def test_moves_errors(run):
     r = run("moves", "33Z")
     assert r.returncode == 2 and "unknown card 'Z'" in r.stderr
     r = run("moves", "33W")
@@ -33,7 +65,7 @@ def test_moves_errors():
     assert r.returncode == 2 and "not a move" in r.stderr
 
 
-def test_simulate_writes_rows(tmp_path):
+def test_simulate_writes_rows(run, tmp_path):
     out = tmp_path / "deals.npz"
     r = run("simulate", "--rules", "super", "--games", "3000", "--policies",
             "random,greedy,greedy", "--threads", "2", "--seed", "4", "--out", str(out))
@@ -41,7 +73,6 @@ def test_simulate_writes_rows(tmp_path):
     assert "landlord win rate" in r.stdout and "95% CI" in r.stdout
     assert "deals per second" in r.stdout and "100.0% 3000/3000" in r.stderr
     rows = np.load(out)["deals"]
-    import ddzfast
     assert np.array_equal(rows, ddzfast.simulate(3000, "super", ("random", "greedy", "greedy"),
                                                  seed=4))
     r = run("simulate", "--games", "10", "--policies", "smart")
@@ -50,7 +81,7 @@ def test_simulate_writes_rows(tmp_path):
     assert r.returncode == 2 and ".npz or .parquet" in r.stderr
 
 
-def test_play_fed_by_stdin():
+def test_play_fed_by_stdin(run):
     # bid 3 (landlord), then bad input of every sort, then quit
     script = "\n".join(["9", "3", "ZZ", "33333", "#999", "pass", "?", "q"]) + "\n"
     r = run("play", "--seed", "11", stdin=script)
@@ -65,9 +96,357 @@ def test_play_fed_by_stdin():
     assert "#0 " in out
 
 
-def test_play_a_whole_deal_to_the_end():
+def test_play_a_whole_deal_to_the_end(run):
     # always play the first listed legal move (PASS when following)
     script = "0\n0\n0\n" + "#0\n" * 80
     r = run("play", "--seed", "5", "--bots", "random", stdin=script)
     assert r.returncode == 0, r.stderr
     assert ("you win" in r.stdout) or ("you lose" in r.stdout) or ("bye" in r.stdout)
+
+
+# ---- in this process: cli.main, and the regressions of the hardening review ---
+
+def main(capsys, *args):
+    """Run `ddzfast ARGS` in this process: (exit status, stdout, stderr)."""
+    try:
+        code = cli.main(list(args))
+    except SystemExit as e:           # argparse: usage errors and --version
+        code = e.code
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return code, out, err
+
+
+# ---- simulate on bad input and rough edges ------------------------------------
+
+def test_version(run, capsys):
+    """There was no --version: `ddzfast --version` prints the package version, in this
+    process and as a command."""
+    code, out, err = main(capsys, "--version")
+    assert code == 0 and out.strip() == f"ddzfast {ddzfast.__version__}"
+    r = run("--version", timeout=120)
+    assert r.returncode == 0 and ddzfast.__version__ in r.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--games", "1000000000000", "--out", "DIR/x.npz"), "GiB"),
+    (("--games", "9223372036854775808"), "not in 0..9223372036854775807"),
+    (("--games", "-1"), "not in 0.."),
+    (("--games", "10", "--start", "9223372036854775800"), "2**63 - 1"),
+    (("--games", "²"), "is not a whole number"),
+    (("--threads", "1099511627776"), "not in 1..1024"),
+    (("--threads", "0"), "not in 1..1024"),
+    (("--threads", "1.5"), "not a whole number"),
+    (("--seed", "-1"), "seeds are 0 .. 2**64 - 1"),
+    (("--seed", "18446744073709551616"), "seeds are 0 .. 2**64 - 1"),
+    (("--policies", "smart"), "unknown policy 'smart'"),
+    (("--policies", "random,greedy"), "one policy or three"),
+    (("--out", "DIR/missing/x.npz"), "does not exist"),
+    (("--out", "DIR/adir.npz"), "is a directory"),
+    (("--out", "DIR/x.csv"), ".npz or .parquet"),
+    (("--plot", "DIR/x.jpg"), "PNG"),
+    (("--plot", "DIR/missing/x.png"), "does not exist"),
+    (("--connect-timeout", "0"), "positive number of seconds"),
+])
+def test_simulate_bad_input_is_a_message_before_any_work(capsys, tmp_path, args, words):
+    """Bad simulate arguments surfaced only after simulating, or as tracebacks: each is
+    a usage message before any deal is played."""
+    (tmp_path / "adir.npz").mkdir()
+    args = [a.replace("DIR", str(tmp_path)) for a in args]
+    begin = time.monotonic()
+    code, out, err = main(capsys, "simulate", "--games", "300000", *args)
+    assert code == 2 and words in err, err
+    assert "/300000 deals" not in err    # no progress bar: nothing was simulated
+    assert time.monotonic() - begin < 5
+    assert not (tmp_path / "x.npz").exists() and not (tmp_path / "x.npz.part").exists()
+
+
+def test_bad_out_is_found_before_simulating_in_a_subprocess(run, tmp_path):
+    """The old CLI ran the whole simulation, then failed with a traceback."""
+    begin = time.monotonic()
+    r = run("simulate", "--games", "2000000", "--out", str(tmp_path / "no" / "x.npz"),
+            timeout=120)
+    assert r.returncode == 2 and "does not exist" in r.stderr
+    (tmp_path / "d.parquet").mkdir()
+    r = run("simulate", "--games", "2000000", "--out", str(tmp_path / "d.parquet"),
+            timeout=120)
+    assert r.returncode == 2 and "is a directory" in r.stderr
+    assert time.monotonic() - begin < 10     # the old CLI simulated first
+
+
+def test_parquet_without_pyarrow_is_refused_first(capsys, tmp_path, monkeypatch):
+    """Without pyarrow, --out x.parquet failed after the whole simulation: it is
+    refused first, naming the extra to install."""
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
+    code, out, err = main(capsys, "simulate", "--games", "300000",
+                          "--out", str(tmp_path / "x.parquet"))
+    assert code == 2 and "needs pyarrow" in err and "pip install 'ddzfast[parquet]'" in err
+    assert "/300000 deals" not in err    # refused before simulating
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_plot_without_matplotlib_is_refused_first(capsys, tmp_path, monkeypatch):
+    """Without matplotlib, --plot failed after the whole simulation: it is refused
+    first, naming the extra to install."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    code, out, err = main(capsys, "simulate", "--games", "300000",
+                          "--plot", str(tmp_path / "x.png"))
+    assert code == 2 and "pip install 'ddzfast[plot]'" in err
+    assert "/300000 deals" not in err
+
+
+def test_ray_backend_without_ray(capsys, monkeypatch):
+    """--backend ray without Ray installed was a traceback: it is a message naming the
+    extra to install."""
+    monkeypatch.setitem(sys.modules, "ray", None)
+    code, out, err = main(capsys, "simulate", "--games", "10", "--backend", "ray")
+    assert code == 2 and "pip install 'ddzfast[ray]'" in err
+
+
+def test_ray_backend_without_ray_in_a_subprocess(run_python):
+    """--backend ray without Ray, in a fresh process: exit status 2 and the install
+    hint, never a traceback."""
+    code = ("import sys; sys.modules['ray'] = None\n"
+            "from ddzfast.cli import main\n"
+            "sys.exit(main(['simulate', '--games', '10', '--backend', 'ray']))\n")
+    r = run_python(code=code, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "pip install 'ddzfast[ray]'" in r.stderr
+
+
+def test_ray_dead_address_is_a_message_within_seconds(run):
+    """The old CLI hung for minutes in ray.init with no message."""
+    pytest.importorskip("ray")
+    begin = time.monotonic()
+    r = run("simulate", "--games", "10", "--backend", "ray", "--address", "127.0.0.1:1",
+            "--connect-timeout", "5", timeout=60)
+    assert r.returncode == 2 and "no Ray cluster at '127.0.0.1:1'" in r.stderr
+    assert time.monotonic() - begin < 30
+
+
+def test_games_zero_has_no_rates(capsys):
+    """--games 0 printed a win rate, an interval and a speed over no deals: it says
+    that no deals were simulated."""
+    code, out, err = main(capsys, "simulate", "--games", "0")
+    assert code == 0 and "no deals were simulated" in out
+    assert "0.0000 .. 1.0000" not in out and "deals per second" not in out
+    code, out, err = main(capsys, "simulate", "--games", "0", "--json")
+    s = json.loads(out)
+    assert s["deals"] == 0 and s["landlord"]["win_rate"] is None
+
+
+def test_json_summary(capsys, tmp_path):
+    """There was no --json: stdout is the run's summary as JSON only, equal to
+    report.summarize of the same rows."""
+    code, out, err = main(capsys, "simulate", "--games", "2000", "--policies",
+                          "random,greedy,greedy", "--seed", "3", "--json",
+                          "--out", str(tmp_path / "x.npz"))
+    assert code == 0
+    s = json.loads(out)                    # stdout is JSON only
+    rows = ddzfast.simulate(2000, "classic", "random,greedy,greedy", seed=3)
+    assert s == {**ddzfast.report.summarize(rows, "random,greedy,greedy"), "run": s["run"]}
+    assert s["run"]["complete"] and s["run"]["seed"] == 3
+    assert "2000 rows written" in err
+
+
+def test_out_streams_in_chunks_npz_and_parquet(capsys, tmp_path):
+    """--out kept every row in memory until the end: it streams in chunks, and the .npz
+    and .parquet files hold exactly simulate's rows."""
+    expect = ddzfast.simulate(2500, "biegang", ("greedy", "random", "greedy"), seed=9,
+                              threads=2)
+    code, out, err = main(capsys, "simulate", "--rules", "biegang", "--games", "2500",
+                          "--policies", "greedy,random,greedy", "--seed", "9",
+                          "--threads", "2", "--chunk", "300", "--quiet",
+                          "--out", str(tmp_path / "x.npz"))
+    assert code == 0 and "2500 rows written" in out
+    got = np.load(tmp_path / "x.npz")["deals"]
+    assert got.dtype == DEAL_DTYPE and np.array_equal(got, expect)
+    assert not (tmp_path / "x.npz.part").exists()
+    pq = pytest.importorskip("pyarrow.parquet")
+    code, out, err = main(capsys, "simulate", "--rules", "biegang", "--games", "2500",
+                          "--policies", "greedy,random,greedy", "--seed", "9",
+                          "--chunk", "700", "--quiet", "--out", str(tmp_path / "x.parquet"))
+    assert code == 0
+    table = pq.read_table(tmp_path / "x.parquet")
+    assert table.num_rows == 2500
+    assert np.array_equal(table.column("score1").to_numpy(), expect["scores"][:, 1])
+    assert np.array_equal(table.column("seed").to_numpy(), expect["seed"])
+
+
+def test_start_splits_a_run(capsys, tmp_path):
+    """There was no --start: a run from deal 50 is exactly the tail of the run from
+    deal 0."""
+    main(capsys, "simulate", "--games", "100", "--start", "50", "--seed", "2", "--quiet",
+         "--out", str(tmp_path / "tail.npz"))
+    tail = np.load(tmp_path / "tail.npz")["deals"]
+    assert np.array_equal(tail, ddzfast.simulate(150, seed=2)[50:])
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_huge_run_keeps_its_rows(run_python, tmp_path, sig):
+    """--games 10**12 without --out streams (flat memory, an ETA); an
+    interruption ends it with a summary and the rows so far, no traceback."""
+    out = tmp_path / "x.npz"
+    p = run_python.popen("simulate", "--games", "1000000000000", "--chunk", "2000",
+                         module="ddzfast.cli")
+    q = run_python.popen("simulate", "--games", "100000000", "--chunk", "2000",
+                         "--out", str(out), module="ddzfast.cli")
+    time.sleep(4)
+    for proc in (p, q):
+        proc.send_signal(sig)
+    results = [proc.communicate(timeout=60) for proc in (p, q)]
+    for proc, (stdout, stderr) in zip((p, q), results):
+        assert proc.returncode == 130, stderr
+        assert "Traceback" not in stderr and "interrupted after" in stderr
+        assert "landlord win rate" in stdout
+    assert "ETA" in results[0][1]
+    rows = np.load(out)["deals"]
+    written = int(results[1][0].split(" rows written")[0].split()[-1])
+    assert len(rows) == written > 0
+    assert np.array_equal(rows, ddzfast.simulate(len(rows)))
+
+
+def test_progress_bar_shows_an_eta():
+    """The progress bar showed no ETA while running and no elapsed time at the end."""
+    stream = io.StringIO()
+    bar = cli.ProgressBar(1000, stream=stream)
+    bar(100)
+    bar(1000)
+    text = stream.getvalue()
+    assert "ETA 0:00:0" in text and "100.0% 1000/1000 deals" in text and "in 0:00:0" in text
+
+
+def test_plot(capsys, tmp_path):
+    """There was no --plot: it writes a PNG of the run."""
+    pytest.importorskip("matplotlib")
+    code, out, err = main(capsys, "simulate", "--games", "1000", "--quiet",
+                          "--plot", str(tmp_path / "p.png"))
+    assert code == 0 and "plot written" in out
+    assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
+
+
+# ---- moves --------------------------------------------------------------------
+
+def test_moves_pluralises_and_uses_move_text(capsys):
+    """`moves` printed '1 legal moves': the count is pluralised."""
+    code, out, err = main(capsys, "moves", "3")
+    assert code == 0 and "3 leading: 1 legal move\n" in out
+    code, out, err = main(capsys, "moves", "33")
+    assert "2 legal moves" in out
+
+
+def test_last_pass_is_a_clear_message(capsys):
+    """--last pass was an obscure error: it says that a pass beats nothing and to leave
+    --last out."""
+    for text in ("pass", "PASS", "p"):
+        code, out, err = main(capsys, "moves", "33", "--last", text)
+        assert code == 2 and "a pass beats nothing" in err and "leave --last out" in err
+
+
+def test_last_with_w_reading(capsys):
+    """A --last move with two readings of W (4567W) could not be given: 4567W=8 names
+    the reading, the bare form lists the choices."""
+    code, out, err = main(capsys, "moves", "3456", "--last", "4567W", "--rules", "super")
+    assert code == 2 and "4567W=3" in err and "4567W=8" in err
+    code, out, err = main(capsys, "moves", "3456", "--last", "4567W=8", "--rules", "super")
+    assert code == 0 and "after STRAIGHT 4567W (W as 8): 1 legal move" in out
+    code, out, err = main(capsys, "moves", "3456", "--last", "4567W=3", "--rules", "super")
+    assert code == 0 and "(W as 3)" in out
+    code, out, err = main(capsys, "moves", "3456", "--last", "4567=8", "--rules", "super")
+    assert code == 2 and "has no W" in err
+
+
+def test_cli_has_no_card_alphabet_of_its_own():
+    """The CLI kept a card alphabet of its own (CARD_NAMES, _wild_text) beside the
+    package's."""
+    assert not hasattr(cli, "CARD_NAMES") and not hasattr(cli, "_wild_text")
+
+
+# ---- play ---------------------------------------------------------------------
+
+def test_play_bad_bids_and_move_numbers(capsys, monkeypatch):
+    """`play` failed on huge, negative or non-ASCII bids and move numbers: each is a
+    message, then the prompt again."""
+    script = "99999999999999999999999\n²\n-1\n3\n#²\n#-1\n#99999999999999999999\nq\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    code, out, err = main(capsys, "play", "--seed", "11")
+    assert code == 0
+    assert "not a legal bid: '99999999999999999999999'" in out
+    assert "not a legal bid: '²'" in out and "not a legal bid: '-1'" in out
+    assert "landlord: you (base 3)" in out
+    assert "there is no move #²" in out and "there is no move #-1" in out
+    assert "there is no move #99999999999999999999" in out
+
+
+def test_play_seeds_out_of_range_in_a_subprocess(run):
+    """`play --seed` out of 0 .. 2**64 - 1 was a traceback: it is a usage error (exit
+    status 2)."""
+    for seed in ("-1", "18446744073709551616"):
+        r = run("play", "--seed", seed, stdin="q\n", timeout=120)
+        assert r.returncode == 2 and "seeds are 0 .. 2**64 - 1" in r.stderr
+
+
+def test_play_echoes_a_move_chosen_by_number(capsys, monkeypatch):
+    """`play` did not echo a move chosen by its number: it prints 'you play: MOVE'."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n#0\nq\n"))
+    code, out, err = main(capsys, "play", "--seed", "11")
+    game = Game("classic", 11, bidding=True, first_bidder=0)
+    game.bid(3)
+    first = game.legal_moves()[0]
+    assert f"you play: {first}\n" in out
+
+
+def test_choose_move_reads_what_w_stands_for():
+    """4567W with two readings can be typed: 4567W=8, 4567W=3 or the full
+    KIND/r/n/cards form; plain 4567W lists the choices."""
+    game = Game.from_position(["4567W", "99", "TT"], "super", landlord=0)
+    legal = game.legal_moves()
+    move, problem = cli._choose_move(game, "4567W", legal)
+    assert move is None and "4567W=3" in problem and "4567W=8" in problem
+    move, problem = cli._choose_move(game, "4567W=8", legal)
+    assert problem is None and move.wild_text == "W as 8" and move.kind.name == "STRAIGHT"
+    move, problem = cli._choose_move(game, "4567w=3", legal)
+    assert problem is None and move.wild_text == "W as 3"
+    move, problem = cli._choose_move(game, "STRAIGHT/4/5/4567W", legal)
+    assert problem is None and move.wild_text == "W as 8"
+    move, problem = cli._choose_move(game, "4567W=Z", legal)
+    assert move is None and "after '='" in problem
+    move, problem = cli._choose_move(game, "4567W=9", legal)
+    assert move is None and "not a legal move" in problem
+    move, problem = cli._choose_move(game, "#²", legal)
+    assert move is None and "there is no move #²" in problem
+    # every listed move's typed form picks exactly that move
+    for m in legal:
+        move, problem = cli._choose_move(game, cli.typed_form(m, list(legal)), legal)
+        assert problem is None and move == m and move.wild == m.wild
+
+
+def test_play_help_documents_the_w_syntax(capsys, monkeypatch):
+    """`play`'s help did not say how to type what W stands for (4567W=8) or the
+    KIND/rank/length/cards form."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\nhelp\n?\nq\n"))
+    code, out, err = main(capsys, "play", "--seed", "11")
+    assert "4567W=8" in out and "W stands for 8" in out
+    assert "KIND/rank/length/cards" in out and " type " in out
+
+
+# ---- laizi: --wild ------------------------------------------------------------
+
+def test_cli_moves_with_a_wild_rank(capsys):
+    from ddzfast.cli import main
+    assert main(["moves", "3777", "--rules", "laizi", "--wild", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "20 legal moves" in out and "77 as 33" in out and "SOFT_BOMB" in out
+    assert main(["moves", "3777", "--rules", "laizi"]) == 2
+    assert "--wild" in capsys.readouterr().err
+    assert main(["moves", "3777", "--rules", "classic", "--wild", "7"]) == 2
+
+
+def test_cli_play_laizi(monkeypatch, capsys):
+    from ddzfast import cli
+    answers = iter(["0", "q"])
+    monkeypatch.setattr(cli, "_ask", lambda prompt, out: next(answers))
+    assert cli.main(["play", "--rules", "laizi", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "laizi (wild) rank: " + CARD_CHARS[Game("laizi", seed=3).wild_rank] in out

@@ -28,7 +28,7 @@ dz_env = pytest.importorskip(
     reason="DouZero is not installed (pip install --no-deps douzero); its "
            "environment needs only numpy, torch is not needed")
 
-import douzero_adapter as dza  # noqa: E402
+from oracles import douzero_adapter as dza  # noqa: E402
 
 import ddzfast  # noqa: E402
 from ddzfast.compat import douzero as cdz  # noqa: E402

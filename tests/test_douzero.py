@@ -22,7 +22,7 @@ import pytest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 try:
-    import douzero_adapter as dza
+    from oracles import douzero_adapter as dza
     dza.load_douzero()
 except ImportError:
     pytest.importorskip("douzero")  # skips the module when DouZero is missing

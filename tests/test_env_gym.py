@@ -16,9 +16,9 @@ from ddzfast import action_count, action_index, action_moves  # noqa: E402
 from ddzfast.cli import outcome_text  # noqa: E402
 from ddzfast.env import gym_env  # noqa: E402
 
-from helpers import RULE_NAMES  # noqa: E402
+from helpers import RULE_SETS  # noqa: E402
 
-ENV_RULES = RULE_NAMES + ("laizi:7",)      # laizi: with a fixed wild rank
+ENV_RULES = RULE_SETS      # laizi: with a fixed wild rank
 
 
 @pytest.mark.parametrize("rules, seat, bidding", [

@@ -2,8 +2,6 @@
 and seed tests, whole deals against the engine's own simulation and the
 Game API, masks and observations against legal_moves, rendering, bad
 arguments. Skipped, saying why, without the ``env`` extra."""
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -20,11 +18,11 @@ from ddzfast import OBSERVATION_LAYOUT, OBSERVATION_SIZE  # noqa: E402
 from ddzfast.env import BID_ACTIONS, doudizhu_v0  # noqa: E402
 from ddzfast.features import decode_hands  # noqa: E402
 
-from helpers import RULE_NAMES  # noqa: E402
+from helpers import RULE_SETS  # noqa: E402
 
 # laizi with a fixed wild rank: an environment's action space is fixed, and
 # laizi's action index depends on the wild rank
-ENV_RULES = RULE_NAMES + ("laizi:7",)
+ENV_RULES = RULE_SETS
 
 PLAYERS = ("player_0", "player_1", "player_2")
 _hand = OBSERVATION_LAYOUT["hand"]
@@ -317,7 +315,7 @@ def test_render_ansi_and_none():
         assert quiet.render() is None
 
 
-def test_the_core_never_imports_the_extra_and_says_what_to_install():
+def test_the_core_never_imports_the_extra_and_says_what_to_install(run_python):
     code = ("import sys, ddzfast, ddzfast.cli, ddzfast.features, ddzfast.simulate\n"
             "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules\n"
             "sys.modules['pettingzoo'] = None\n"
@@ -325,8 +323,9 @@ def test_the_core_never_imports_the_extra_and_says_what_to_install():
             "    import ddzfast.env\n"
             "except ImportError as e:\n"
             "    print(e)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    result = run_python(code=code)
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
     assert 'pip install "ddzfast[env]"' in out
 
 

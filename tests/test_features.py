@@ -1,15 +1,24 @@
 """Encodings for learning (shapes, round trips) and the action index (a
-bijection on every move identity of each rule set)."""
+bijection on every move identity of each rule set), laizi's substitutes in
+the move encoding; and ddzfast.features validating what it encodes and
+indexes, with a bounded cache of action tables. Each regression of the
+hardening review failed on the code before its fix (garbage rows mapped to
+real actions, card text and floats were encoded as packed ints, impossible
+features decoded to impossible hands, rows of any kind encoded as their
+cards, every Rules copy added a table of its own) and names that defect."""
+import hashlib
+import math
 import random
 
 import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import (HAND_FEATURES, MOVE_DTYPE, MOVE_FEATURES, action_count,
+from ddzfast import (HAND_FEATURES, MOVE_DTYPE, MOVE_FEATURES, Hand, action_count,
                      action_index, action_moves, decode_hands, encode_hands,
-                     encode_moves, legal_action_mask, legal_moves)
-from helpers import DECKS, RULE_NAMES
+                     encode_moves, features, legal_action_mask, legal_moves)
+from ddzfast.errors import IllegalMoveError, InvalidCardsError
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS
 
 
 def test_encode_hands_shapes_and_round_trip():
@@ -44,7 +53,7 @@ def test_encode_moves():
         encode_moves(np.zeros(2, np.int64))
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_action_index_is_a_bijection(rules):
     actions = action_moves(rules)
     n = action_count(rules)
@@ -59,7 +68,7 @@ def test_action_index_is_a_bijection(rules):
     rng = random.Random(rules)
     for i in rng.sample(range(1, n), 2000):
         m = ddzfast.Move(int(actions[i]["kind"]), int(actions[i]["rank"]),
-                         int(actions[i]["length"]), int(actions[i]["cards"]))
+                         int(actions[i]["length"]), int(actions[i]["cards"]), rules=rules)
         assert len(m.cards) <= limit
         assert m in ddzfast.classify(m.cards, rules)
     # and every move of a real hand is an action
@@ -114,3 +123,291 @@ def test_encode_moves_laizi_substitutes():
     broken[i, 61] = 5                                   # more laizi than a rank takes
     with pytest.raises(ValueError, match=rf"features\[{i}\]"):
         decode_hands(broken)
+
+
+# ---- action_index: the regressions of the hardening review --------------------
+
+def _row(kind, rank, length, cards, wild=255):
+    row = np.zeros(1, MOVE_DTYPE)
+    row["kind"], row["rank"], row["length"] = kind, rank, length
+    row["cards"], row["wild"] = int(cards), wild
+    return row
+
+
+@pytest.mark.parametrize("kind, rank, length, cards", [
+    (33, 0, 1, Hand("3")),        # kind 33 OR-ed over rank's bits: was action 200
+    (1, 17, 0, Hand("3")),        # rank 17 OR-ed over length's bits: also 200
+    (200, 0, 1, Hand("3")),       # no such kind
+    (1, 0, 1, Hand("34")),        # SINGLE of two cards
+    (1, 5, 1, Hand("3")),         # SINGLE 3 with the rank of 8
+    (2, 0, 1, Hand("3W")),        # a wildcard pair in classic
+    (1, 0, 1, 0x5),               # five 3s: no deck holds them
+])
+def test_action_index_rejects_garbage_rows(kind, rank, length, cards):
+    """Garbage rows (bits OR-ed over a neighbour field, no such kind, impossible cards)
+    mapped to real actions: each is an IllegalMoveError naming its row."""
+    with pytest.raises(IllegalMoveError, match=r"moves\[1\]"):
+        action_index(np.concatenate([_row(1, 0, 1, Hand("3")),
+                                     _row(kind, rank, length, cards)]), "classic")
+
+
+def test_the_colliding_rows_of_the_issue():
+    """(kind 33, rank 0, length 1) and (kind 1, rank 17, length 0) were both
+    action 200, SINGLE 4."""
+    assert action_index(_row(1, 1, 1, Hand("4")), "classic").tolist() == [200]
+    for kind, rank, length in ((33, 0, 1), (1, 17, 0)):
+        with pytest.raises(IllegalMoveError, match="is no move"):
+            action_index(_row(kind, rank, length, Hand("4")), "classic")
+
+
+def test_action_index_rejects_legal_moves_no_hand_holds():
+    # legal classic moves of more than 20 cards: no hand holds them
+    """Legal moves of more than 20 cards, which no hand holds, were given action
+    indices: they are not actions."""
+    every = legal_moves("3456789TJQKA2" * 4 + "XD", None, "classic").array
+    big = every[[len(Hand(int(c))) > 20 for c in every["cards"]]]
+    assert len(big)
+    with pytest.raises(IllegalMoveError, match="not an action of 'classic'"):
+        action_index(big[:1], "classic")
+
+
+def test_action_index_ignores_wild():
+    """A move's identity is (kind, rank, length, cards): wild follows."""
+    ml = legal_moves("333W", None, "super").array.copy()
+    fixed = action_index(ml, "super")
+    ml["wild"] = 0
+    assert np.array_equal(action_index(ml, "super"), fixed)
+
+
+def test_action_counts_and_order_unchanged():
+    """The README's counts, and the very order of each table (hashes of the
+    fields as the code before this change produced them)."""
+    expected = {
+        "classic": (30384, "0ecf0edf3ddd5580beb976137dc5f864"),
+        "biegang": (168676, "e233bfbc22d00762adcf0f05118d982e"),
+        "super": (143144, "9d1387ba93e1e096ae8f645ea2350660"),
+    }
+    for name, (count, digest) in expected.items():
+        actions = action_moves(name)
+        assert action_count(name) == len(actions) == count
+        h = hashlib.sha256()
+        for field in ("cards", "kind", "rank", "length", "wild"):
+            h.update(np.ascontiguousarray(actions[field]).tobytes())
+        assert h.hexdigest()[:32] == digest, name
+
+
+# ---- the action-table cache ---------------------------------------------------
+
+def test_equal_descriptions_share_one_table():
+    """Every equal Rules object built an action table of its own: equal descriptions
+    (scoring fields aside) share one."""
+    a = ddzfast.Rules("mine", **ddzfast.RULE_SETS["classic"])
+    b = ddzfast.Rules("mine", **ddzfast.RULE_SETS["classic"])
+    assert a is not b
+    assert action_moves(a) is action_moves(b) is action_moves("classic")
+    # fields only scoring reads do not change which moves exist
+    assert action_moves(a.with_options(service_fee=0.1, mult_cap=8)) is action_moves(a)
+
+
+def test_with_options_copies_do_not_grow_the_cache():
+    """Before, each copy added a table for good (+5.5 MB per wildcard copy):
+    count the tables kept, not the process's memory."""
+    classic = ddzfast.get_rules("classic")
+    for i in range(20):
+        # tiers are part of the key: each copy is a rule set of its own
+        copy = classic.with_options(tiers={"BOMB": 1, "ROCKET": 2 + i})
+        assert action_count(copy) == 30384
+        assert len(features._action_tables) <= features.ACTION_CACHE_SIZE
+    assert len(features._action_tables) == features.ACTION_CACHE_SIZE
+    for i in range(20):
+        copy = classic.with_options(service_fee=i / 100)
+        action_moves(copy)
+    assert len(features._action_tables) <= features.ACTION_CACHE_SIZE
+
+
+def test_description_key_is_canonical():
+    """The cache key depended on the order of a description's fields: equal rule sets
+    get one hashable key."""
+    a = ddzfast.get_rules("super")
+    b = ddzfast.Rules("super", **dict(reversed(list(ddzfast.RULE_SETS["super"].items()))))
+    assert features.description_key(a) == features.description_key(b)
+    hash(features.description_key(a))
+    assert features.description_key(a) != features.description_key("biegang")
+
+
+# ---- encode_hands -------------------------------------------------------------
+
+@pytest.mark.parametrize("bad", ["33", ["33"], [Hand("3"), "4"]])
+def test_encode_hands_rejects_text(bad):
+    # "33" was iterated and encoded as the packed ints 3 and 3
+    """Card text was iterated and encoded as packed ints ("33" as the hands 3 and 3):
+    text is a TypeError naming Hand()."""
+    with pytest.raises(TypeError, match=r"Hand\("):
+        encode_hands(bad)
+
+
+@pytest.mark.parametrize("bad", [[3.7], [1, math.inf], 3.7, [True], np.array([1.0]),
+                                 [None], object()])
+def test_encode_hands_rejects_non_integers(bad):
+    # [3.7] was encoded as 3; [1, inf] raised OverflowError
+    """Floats were encoded as packed ints ([3.7] as 3; [1, inf] raised OverflowError):
+    non-integers are a TypeError."""
+    with pytest.raises(TypeError):
+        encode_hands(bad)
+
+
+@pytest.mark.parametrize("bad", [[-1], [1 << 64], np.array([-1], np.int64),
+                                 np.zeros((2, 2), np.uint64)])
+def test_encode_hands_rejects_out_of_range(bad):
+    """Negative and 64-bit-overflowing packed hands, and 2-d arrays, were encoded: they
+    are a ValueError."""
+    with pytest.raises(ValueError):
+        encode_hands(bad)
+
+
+def test_encode_hands_rejects_impossible_counts():
+    """Packed ints with five of a rank or two W were encoded as hands: they are an
+    InvalidCardsError."""
+    with pytest.raises(InvalidCardsError, match="more copies"):
+        encode_hands([int(Hand("3")), 5])
+    with pytest.raises(InvalidCardsError):
+        encode_hands([2 << 60])                   # two W
+
+
+def test_encode_hands_accepts_hands_ints_and_integer_arrays():
+    """The stricter checks must still take every valid form (Hand, int, numpy ints,
+    integer arrays, empty input) alike."""
+    h = Hand("33XW")
+    expected = encode_hands([h])
+    for value in (h, int(h), np.uint64(int(h)), [int(h)], np.array([int(h)], np.int64),
+                  np.array([int(h)], np.uint64), (h,)):
+        assert np.array_equal(encode_hands(value), expected)
+    assert encode_hands([]).shape == (0, 61)
+    assert encode_hands(np.array([], np.float64)).shape == (0, 61)
+
+
+# ---- decode_hands -------------------------------------------------------------
+
+def test_decode_hands_rejects_values_other_than_0_and_1():
+    """Features other than 0 and 1 decoded to impossible hands (a doubled plane as
+    eight 3s; NaN): they are a ValueError."""
+    f = encode_hands([Hand("3333")]) * 2      # was decoded as eight 3s
+    with pytest.raises(ValueError, match="other than 0 and 1"):
+        decode_hands(f)
+    f = encode_hands([Hand("3")]).astype(float)
+    f[0, 5] = np.nan
+    with pytest.raises(ValueError, match="other than 0 and 1"):
+        decode_hands(f)
+
+
+def test_decode_hands_rejects_impossible_planes():
+    """Planes no hand encodes (joker rows beyond row 0, a row 1 without row 0) decoded
+    to hands: they are a ValueError naming the row."""
+    ones = np.ones((1, 61), np.uint8)          # jokers beyond row 0: no hand
+    with pytest.raises(ValueError, match="no encoding"):
+        decode_hands(ones)
+    f = np.zeros((2, 61), np.uint8)
+    f[1, 15 + 4] = 1                           # row 1 of card 7 without row 0
+    with pytest.raises(ValueError, match=r"features\[1\]"):
+        decode_hands(f)
+
+
+def test_decode_hands_rejects_wrong_shapes():
+    """Arrays of the wrong shape or dtype were decoded: they are a ValueError or
+    TypeError."""
+    f = encode_hands([Hand("345")])
+    for bad in (f[0], f[:, :60], np.hstack([f, f]), f[:, :, None]):
+        with pytest.raises(ValueError, match="shape"):
+            decode_hands(bad)
+    with pytest.raises(TypeError):
+        decode_hands(np.array([["a"] * 61]))
+
+
+def test_decode_hands_move_features_check_the_wild_one_hot():
+    """Move features with a W one-hot and no W played, or more substitutes than a rank
+    holds, decoded to hands: no encoding."""
+    f = encode_moves(legal_moves("33W", None, "super"))
+    assert np.array_equal(decode_hands(f), legal_moves("33W", None, "super").array["cards"])
+    for col in (13, 14, 15):                   # a W one-hot without W played
+        g = f.copy()
+        g[0, 61 + col] = 1
+        with pytest.raises(ValueError, match="no encoding"):
+            decode_hands(g)
+    # columns 0..12 without W count laizi substitutes (encode_moves): more of
+    # them than the cards of any other rank hold is no laizi move either
+    g = f.copy()
+    g[0, 61 + 3] = 2
+    with pytest.raises(ValueError, match="no encoding"):
+        decode_hands(g)
+    assert np.array_equal(decode_hands(f.astype(np.float32)), decode_hands(f))
+    assert decode_hands(np.zeros((0, 77), np.uint8)).shape == (0,)
+
+
+# ---- encode_moves and masks ---------------------------------------------------
+
+def test_encode_moves_rejects_rows_of_no_kind():
+    # a row of kind 200 was encoded as its cards
+    """Rows of any kind (200, a SINGLE of two cards, a PAIR with a wrong rank) were
+    encoded as their cards: they are an IllegalMoveError."""
+    with pytest.raises(IllegalMoveError, match=r"moves\[0\].*kind 200"):
+        encode_moves(_row(200, 0, 1, Hand("3")))
+    with pytest.raises(IllegalMoveError, match="not a legal move of any built-in"):
+        encode_moves(_row(1, 0, 1, Hand("34")))
+    with pytest.raises(IllegalMoveError):
+        encode_moves(_row(2, 3, 1, Hand("33")))   # PAIR 33 claiming the rank of 6
+
+
+def test_encode_moves_checks_wild():
+    """A row's wild field was encoded as given, even where no W is played: it must be
+    the one its identity derives."""
+    ml = legal_moves("33W", None, "super").array
+    assert encode_moves(ml).shape == (len(ml), 77)
+    bad = ml.copy()
+    i = int(np.nonzero(bad["wild"] != 255)[0][0])
+    bad["wild"][i] = 5
+    with pytest.raises(IllegalMoveError, match=rf"moves\[{i}\].*derives wild"):
+        encode_moves(bad)
+    no_w = ml.copy()
+    no_w["wild"][0] = 0                       # a plain single claiming W as 3
+    with pytest.raises(IllegalMoveError, match="derives wild 255"):
+        encode_moves(no_w)
+    # a zeroed row is PASS with wild 0, not the core's PASS (wild 255)
+    with pytest.raises(IllegalMoveError):
+        encode_moves(np.zeros(1, MOVE_DTYPE))
+    assert encode_moves(_row(0, 0, 0, 0)).sum() == 0
+
+
+def test_encode_moves_rules():
+    """encode_moves checked no rule set: a row must be legal in the one named, in its
+    MoveList's, or else in a built-in one."""
+    wild = legal_moves("33W", None, "super")
+    encode_moves(wild.array)                   # legal in a built-in set
+    encode_moves(wild)                         # a MoveList: its own rule set
+    with pytest.raises(IllegalMoveError, match="'classic'"):
+        encode_moves(wild.array, rules="classic")
+    custom = ddzfast.get_rules("classic").with_options(kinds=("SINGLE", "PAIR"))
+    with pytest.raises(IllegalMoveError):
+        encode_moves(legal_moves("333", None, "classic"), rules=custom)
+    assert encode_moves(legal_moves("33", None, custom)).shape == (2, 77)
+
+
+def test_mask_of_garbage_rows_raises():
+    """legal_action_mask of a garbage row (kind 33) set a real action's bit: it is an
+    IllegalMoveError."""
+    with pytest.raises(IllegalMoveError):
+        legal_action_mask(_row(33, 0, 1, Hand("3")), "classic")
+
+
+# ---- laizi: a table per wild rank ---------------------------------------------
+
+def test_action_index_per_wild_rank():
+    from ddzfast import features as F
+    moves = legal_moves(LAIZI_BIG, None, L7)
+    idx = F.action_index(moves, L7)
+    assert len(set(idx.tolist())) == len(moves)
+    assert F.legal_action_mask(moves, L7).sum() == len(moves)
+    table = F.action_moves(L7)
+    assert np.array_equal(table[idx]["cards"], moves.array["cards"])
+    assert F.action_count(L7) > 1_000_000
+    with pytest.raises(ValueError, match="wild rank"):
+        F.action_count("laizi")

@@ -5,8 +5,9 @@ from hypothesis import given, settings, strategies as st
 
 import ddzfast
 from ddzfast import MOVE_DTYPE, Hand, Move
+from helpers import RULE_SETS
 
-RULES = st.sampled_from(["classic", "biegang", "super"])
+RULES = st.sampled_from(RULE_SETS)
 CARD_TEXT = st.text(alphabet="3456789TJQKA2XDWtjqkaxdw10 Z!", max_size=30)
 PACKED = st.one_of(st.integers(min_value=-5, max_value=(1 << 64) + 5),
                    st.integers(min_value=0, max_value=(1 << 64) - 1))

@@ -1,14 +1,12 @@
 """Every public entry point fuzzed with hostile arguments, each group in its
-own process (tests/fuzz_driver.py): only ValueError and TypeError may come
+own process (tests/oracles/fuzz_driver.py): only ValueError and TypeError may come
 out (IndexError for an index), and a crash fails the test instead of killing
 pytest. Over 300,000 calls in all; DDZ_FUZZ_SCALE multiplies them."""
 import os
-import subprocess
-import sys
 
 import pytest
 
-DRIVER = os.path.join(os.path.dirname(__file__), "fuzz_driver.py")
+DRIVER = os.path.join(os.path.dirname(__file__), "oracles", "fuzz_driver.py")
 SCALE = float(os.environ.get("DDZ_FUZZ_SCALE", "1"))
 
 # calls per group: cheap groups get more
@@ -21,12 +19,11 @@ def test_the_groups_make_over_100000_calls():
 
 
 @pytest.mark.parametrize("group", sorted(CALLS))
-def test_fuzz_group_in_a_subprocess(group):
+def test_fuzz_group_in_a_subprocess(run_python, group):
     if group == "numba":
         pytest.importorskip("numba")
     calls = max(1, int(CALLS[group] * SCALE))
-    result = subprocess.run([sys.executable, DRIVER, group, "20261130", str(calls)],
-                            capture_output=True, text=True, timeout=1800)
+    result = run_python(DRIVER, group, "20261130", str(calls), timeout=1800)
     assert result.returncode == 0, (
         f"{group} fuzzing ended with status {result.returncode} "
         f"(negative: killed by that signal)\n{result.stdout[-3000:]}\n{result.stderr[-6000:]}")

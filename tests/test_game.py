@@ -1,10 +1,19 @@
-"""The deal engine: scoring (one test per row of RULES.md 6), bidding, the
-forced pass of a lone W, turn order, and errors that leave the game as it was."""
+"""The deal engine: scoring (one test per row of RULES.md 6, the multiplier
+saturating), bidding, the forced pass of a lone W, turn order, errors that
+leave the game as it was, and laizi deals (the wild rank drawn from the
+seed; random deals against the laizi reference; every laizi bomb doubling)."""
+import collections
+import math
+import pickle
+import random
+
+import numpy as np
 import pytest
 
 import ddzfast
-
 from ddzfast import Game, Move, MoveKind, get_rules
+from helpers import L7, identity
+from oracles import reference_laizi as RL
 
 M = Move.parse
 
@@ -243,3 +252,382 @@ def test_policy_bid_and_move_only_in_their_phase():
     with pytest.raises(ValueError, match="no bid now"):
         game.policy_bid("greedy")
     assert game.policy_move("greedy") in game.legal_moves()
+
+
+# ---- the multiplier saturates: regressions of the hardening review ------------
+
+INT64_MAX = (1 << 63) - 1
+
+
+# The landlord holds twelve natural bombs (3..A) and the rocket; each farmer a
+# pair of 2s, so the farmers pass every trick and the landlord wins a spring.
+BOMBS_HANDS = ("".join(c * 4 for c in "3456789TJQKA") + "XD", "22", "22")
+
+
+def _play_all_bombs(rules):
+    game = ddzfast.Game.from_position(BOMBS_HANDS, rules, landlord=0)
+    seen = []
+    for card in "3456789TJQKA":
+        game.play(Move.parse(f"BOMB/{card}/1/{card * 4}"))
+        seen.append(game.multiplier)
+        game.play(Move.parse("PASS"))
+        game.play(Move.parse("PASS"))
+    game.play(Move.parse("ROCKET/X/1/XD"))
+    seen.append(game.multiplier)
+    assert game.done
+    return game, seen
+
+
+def test_multiplier_saturates_instead_of_wrapping():
+    """A product of large bomb multipliers wrapped past int64 (negative multipliers and
+    scores): it saturates at INT64_MAX."""
+    rules = ddzfast.get_rules("classic").with_options(
+        multipliers={"BOMB": 255, "ROCKET": 255})
+    game, seen = _play_all_bombs(rules)
+    # 255**13 is far beyond int64: the product stops at INT64_MAX, never wraps
+    assert all(m > 0 for m in seen)
+    assert seen == sorted(seen)
+    assert seen[-1] == INT64_MAX
+    result = game.result
+    assert result.winner == "landlord" and result.spring
+    assert result.multiplier == INT64_MAX      # spring's doubling saturates too
+    scores = result.scores
+    assert all(math.isfinite(s) for s in scores)
+    assert scores[0] > 0 and scores[1] < 0 and scores[2] < 0
+    assert scores[0] + scores[1] + scores[2] == 0
+    assert scores[1] == scores[2] == -float(INT64_MAX)
+
+
+def test_multiplier_cap_applies_to_the_saturated_product():
+    """mult_cap must cap the saturated product of the multipliers, never a wrapped one."""
+    rules = ddzfast.get_rules("classic").with_options(
+        multipliers={"BOMB": 255, "ROCKET": 255}, mult_cap=1000)
+    game, seen = _play_all_bombs(rules)
+    assert all(m > 0 for m in seen)
+    result = game.result
+    assert result.multiplier == 1000
+    assert result.scores == (2000.0, -1000.0, -1000.0)
+
+
+def test_moderate_factors_are_exact():
+    # below the limit nothing changes: 2**12 bombs * 2 rocket * 2 spring
+    """Saturation must leave the products below the limit exact (twelve bombs, the
+    rocket and spring: 2**14)."""
+    game, seen = _play_all_bombs("classic")
+    assert seen[-1] == 2 ** 13
+    assert game.result.multiplier == 2 ** 14
+
+
+# ---- games: regressions of the hardening review -------------------------------
+
+def test_game_made_by_new_alone_is_a_whole_deal(run_python):
+    # in a fresh interpreter, so that a crash fails the test instead of killing pytest
+    """A Game made by Game.__new__ alone (no __init__) crashed on use: it is a whole
+    classic deal."""
+    result = run_python(code=(
+        "from ddzfast import Game\n"
+        "g = Game.__new__(Game)\n"
+        "print(repr(g))\n"
+        "g.bid(3)\n"
+        "print(g.phase, g.landlord, g.rules.name, len(g.legal_moves()) > 0)\n"), timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "play 0 classic True"
+
+
+@pytest.mark.parametrize("hands", [["", "", ""], ["3", "", "5"], ["3", "4", ""]])
+def test_positions_never_hold_an_empty_hand(hands):
+    """Game.from_position took a position with an empty hand, a deal that could not go
+    on: it is refused."""
+    with pytest.raises(ValueError, match="empty"):
+        Game.from_position(hands)
+
+
+def test_positions_have_no_seed_and_bools_are_not_bids():
+    """A position reported a seed it never had, and True was taken as a bid of 1: seed
+    None, and bools are refused."""
+    game = Game.from_position(["34", "56", "78"])
+    assert game.seed is None
+    assert "seed=None" in repr(game)
+    dealt = Game("classic", seed=5)
+    assert dealt.seed == 5
+    with pytest.raises(ValueError, match="cannot bid True"):
+        dealt.bid(True)
+    assert dealt.bids == []
+    dealt.bid(np.int64(2))
+    assert dealt.bids == [(0, 2)] and type(dealt.bids[0][1]) is int
+
+
+def test_move_wild_follows_the_rule_set_it_is_played_in():
+    """A Move kept its reading of W from the rule set it was parsed in: played in
+    another, its wild follows that one."""
+    plain = get_rules("super").with_options(wild_joker_stands=False)
+    rocket = Move.parse("ROCKET/X/1/XW")          # built-in super: W stands for D
+    assert rocket.wild == 14
+    assert Move.parse("ROCKET/X/1/XW", rules=plain).wild == ddzfast.WILD_KICKER
+    game = Game.from_position(["XW", "3", "4"], plain)
+    game.play(rocket)
+    (_, played), = game.history
+    assert played.wild == ddzfast.WILD_KICKER
+    assert game.done
+    game = Game.from_position(["XW3", "45", "67"], plain)
+    game.play(rocket)
+    assert game.last_move.wild == game.history[-1][1].wild == ddzfast.WILD_KICKER
+
+
+# ===========================================================================
+# Random laizi deals through Game, checked against the laizi reference
+# (tests/oracles/reference_laizi.py) and RULES.md sections 5, 6 and 8:
+#
+# * the wild rank is drawn from the deal's seed (the same seed, the same rank
+#   and hands), uniformly over 3..2, before bidding, and stays;
+# * every move played is legal by the reference (its cards in the hand, its
+#   identity a reading of those cards, beating the last move or PASS when
+#   following, never PASS when leading); with few cards left, the core's
+#   whole legal list equals the reference's;
+# * cards are conserved: hands + kitty (while bidding) or hands + cards played
+#   are the 54-card deck after every step;
+# * the result: the multiplier is 2 per SOFT_BOMB, BOMB, LAIZI_BOMB and ROCKET
+#   played, times 2 for spring or anti-spring; the scores are section 6's.
+# ===========================================================================
+
+LAIZI_DEALS = 1000
+FULL_LIST_MAX_CARDS = 7     # compare whole legal lists below this hand size
+DECK_COUNTS = (4,) * 13 + (1, 1, 0)
+DOUBLING = ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET")   # x2 each (section 8)
+
+
+needs_wild_rank = pytest.mark.skipif(
+    not hasattr(ddzfast.Game, "wild_rank"),
+    reason="Game has no wild_rank yet (a laizi deal draws it from its seed)")
+
+
+def wild_of(game):
+    assert game.rules.wild_rank == game.wild_rank, game
+    return RL.wild_index(game.wild_rank)
+
+
+def observed_wild(obs):
+    """The wild rank an observation shows (its field and its rules agree)."""
+    assert obs.wild_rank == obs.rules.wild_rank, obs
+    return RL.wild_index(obs.wild_rank)
+
+
+def add(*handlists):
+    """The sum of several 16-count tuples."""
+    return tuple(map(sum, zip(*handlists)))
+
+
+def check_conserved(game, played, where):
+    hands = [h.counts for h in game.hands]
+    if game.phase == "bidding":
+        got = add(*hands, game.kitty.counts)
+    else:
+        got = add(*hands, *played)
+    assert got == DECK_COUNTS, \
+        f"{where() if callable(where) else where}: cards not conserved: {RL.cards_text(got)}"
+
+
+def choose(rng, moves):
+    """A random legal move; a bomb-tier move half the time there is one (so
+    that deals exercise the multipliers)."""
+    bombs = [m for m in moves if m.kind.name in DOUBLING]
+    if bombs and rng.random() < 0.5:
+        return rng.choice(bombs)
+    return moves[rng.randrange(len(moves))]
+
+
+def play_laizi_deal(seed, rng):
+    """Play one random deal, checking every step; returns (game, history)."""
+    game = ddzfast.Game("laizi", seed=seed, bidding=rng.random() < 0.7)
+    L = wild_of(game)
+    played = [(0,) * 16] * 3
+    check_conserved(game, played, f"seed {seed} deal")
+    while game.phase == "bidding":
+        assert observed_wild(game.observation()) == L, f"seed {seed}: not observed"
+        game.bid(rng.choice(game.legal_bids()))
+        assert wild_of(game) == L, f"seed {seed}: the wild rank changed while bidding"
+    check_conserved(game, played, f"seed {seed} after bidding")
+    steps = 0
+    while not game.done:
+        seat = game.to_move
+        hand = game.hands[seat].counts
+        last = game.last_move
+        last_id = identity(last) if last is not None else None
+        moves = game.legal_moves()
+        assert len(moves) > 0
+        if sum(hand) <= FULL_LIST_MAX_CARDS:
+            got = {identity(m) for m in moves}
+            want = RL.legal_moves(hand, last_id, L)
+            assert got == want, (
+                f"seed {seed} L={RL.CARD_CHARS[L]} hand {RL.cards_text(hand)} "
+                f"last {RL.move_text(last_id) if last_id else '-'}: only the reference "
+                f"{sorted(map(RL.move_text, want - got))}, only the core "
+                f"{sorted(map(RL.move_text, got - want))}")
+        move = choose(rng, moves)
+        ident = identity(move)
+
+        def where():   # only built when an assertion fails
+            return (f"seed {seed} L={RL.CARD_CHARS[L]} seat {seat} hand "
+                    f"{RL.cards_text(hand)} last "
+                    f"{RL.move_text(last_id) if last_id else '-'} move {RL.move_text(ident)}")
+
+        if ident[0] == "PASS":
+            assert last is not None, f"{where()}: PASS when leading"
+        else:
+            assert all(c <= h for c, h in zip(ident[3], hand)), f"{where()}: cards not held"
+            assert ident in RL.classify(ident[3], L), f"{where()}: not a move by the reference"
+            if last is not None:
+                assert RL.beats(ident, last_id), f"{where()}: does not beat the last move"
+        game.play(move)
+        if ident[0] != "PASS":
+            played[seat] = add(played[seat], ident[3])
+        check_conserved(game, played, where)
+        assert wild_of(game) == L
+        steps += 1
+        assert steps < 200, f"seed {seed}: the deal does not end"
+    return game, [(s, identity(m)) for s, m in game.history]
+
+
+def check_laizi_result(game, history, seed):
+    res = game.result
+    assert res is not None
+    landlord, base = game.landlord, game.base
+    doublings = sum(1 for _, m in history if m[0] in DOUBLING)
+    farmers_played = any(m[0] != "PASS" for s, m in history if s != landlord)
+    landlord_moves = sum(1 for s, m in history if s == landlord and m[0] != "PASS")
+    landlord_wins = res.winner_seat == landlord
+    assert sum(game.hands[res.winner_seat].counts) == 0
+    assert res.winner == ("landlord" if landlord_wins else "farmers")
+    spring = landlord_wins and not farmers_played
+    anti_spring = (not landlord_wins) and landlord_moves == 1
+    assert bool(res.spring) == spring and bool(res.anti_spring) == anti_spring, seed
+    mult = 2 ** doublings * (2 if spring or anti_spring else 1)
+    assert res.multiplier == mult, (seed, res, doublings)
+    sign = 1 if landlord_wins else -1
+    want = [-sign * base * mult] * 3
+    want[landlord] = 2 * sign * base * mult
+    assert list(res.scores) == want, (seed, res)
+
+
+@needs_wild_rank
+def test_laizi_random_deals_against_the_reference():
+    rng = random.Random("laizi-deals")
+    ranks = collections.Counter()
+    kinds = collections.Counter()
+    for i in range(LAIZI_DEALS):
+        seed = rng.getrandbits(64)
+        game, history = play_laizi_deal(seed, rng)
+        check_laizi_result(game, history, seed)
+        ranks[wild_of(game)] += 1
+        kinds.update(m[0] for _, m in history)
+    # the wild rank is uniform over 3..2 (expected DEALS / 13 each)
+    assert set(ranks) == set(range(13))
+    assert all(0.6 * LAIZI_DEALS / 13 < c < 1.4 * LAIZI_DEALS / 13 for c in ranks.values()), ranks
+    # the multipliers were exercised (a LAIZI_BOMB needs all four laizi in one
+    # hand, about 3 deals in 100, and random play splits them: it is played in
+    # test_every_bomb_kind_doubles instead)
+    for kind in ("SOFT_BOMB", "BOMB", "ROCKET"):
+        assert kinds[kind] > 0, kinds
+
+
+@needs_wild_rank
+def test_the_seed_fixes_the_laizi_wild_rank_and_the_deal():
+    for seed in (1, 2, 3, 2**64 - 1):
+        a, b = ddzfast.Game("laizi", seed=seed), ddzfast.Game("laizi", seed=seed)
+        assert a.wild_rank == b.wild_rank
+        assert a.hands == b.hands and a.kitty == b.kitty
+        # the wild rank is known before bidding
+        assert a.phase == "bidding" and wild_of(a) in range(13)
+        assert observed_wild(a.observation()) == wild_of(a)
+
+
+def _play(game, kind, cards):
+    """Play the legal move of this kind and cards (or PASS)."""
+    want = (kind, RL.parse_cards(cards))
+    moves = [m for m in game.legal_moves() if (m.kind.name, m.cards.counts) == want]
+    assert len(moves) == 1, (kind, cards, [str(m) for m in game.legal_moves()])
+    game.play(moves[0])
+
+
+@pytest.mark.parametrize("hands,plays,mult", [
+    # LAIZI_BOMB, ROCKET and BOMB played, then spring: 2 * 2 * 2 * 2
+    (["77773333XD4", "5", "6"],
+     [("LAIZI_BOMB", "7777"), ("ROCKET", "XD"), ("BOMB", "3333"), ("SINGLE", "4")], 16),
+    # a SOFT_BOMB, then spring
+    (["3377", "5", "6"], [("SOFT_BOMB", "3377")], 4),
+    # the landlord's SOFT_BOMB, beaten by a farmer's BOMB; the farmer goes out
+    # (anti-spring: the landlord played once)
+    (["3377A", "4444", "6"], [("SOFT_BOMB", "3377"), ("BOMB", "4444")], 8),
+])
+def test_every_laizi_bomb_kind_doubles(hands, plays, mult):
+    rules = ddzfast.get_rules("laizi").with_options(wild_rank="7")
+    game = ddzfast.Game.from_position(hands, rules=rules)
+    for kind, cards in plays:
+        seat = _seat_of(hands, cards)
+        while game.to_move != seat:
+            _play(game, "PASS", "")
+        _play(game, kind, cards)
+    assert game.done
+    res = game.result
+    assert res.multiplier == mult
+    landlord_wins = res.winner_seat == 0
+    sign = 1 if landlord_wins else -1
+    assert list(res.scores) == [2 * sign * mult, -sign * mult, -sign * mult]
+
+
+def _seat_of(hands, cards):
+    need = RL.parse_cards(cards)
+    for s, h in enumerate(hands):
+        held = RL.parse_cards(h)
+        if all(c <= n for c, n in zip(need, held)):
+            return s
+    raise AssertionError(cards)
+
+
+# ---- laizi deals --------------------------------------------------------------
+
+def test_game_draws_the_wild_rank_from_the_seed():
+    seen = set()
+    for seed in range(60):
+        g = Game("laizi", seed=seed)
+        assert g.phase == "bidding" and g.wild_rank is not None
+        assert g.rules.wild_rank == g.wild_rank
+        assert Game("laizi", seed=seed).wild_rank == g.wild_rank
+        assert g.observation(0).wild_rank == g.wild_rank
+        seen.add(g.wild_rank)
+    assert seen == set(range(13))
+    # a rule set naming its rank keeps it
+    assert Game(L7, seed=5).wild_rank == 4
+    # classic deals are those of before: nothing is drawn
+    assert Game("classic", seed=3).wild_rank is None
+
+
+def test_game_plays_laizi_deals_to_the_end():
+    for seed in range(30):
+        g = Game("laizi", seed=seed)
+        while not g.done:
+            g.play(g.policy_move("random")) if g.phase == "play" else g.bid(
+                g.policy_bid("random"))
+        r = g.result
+        assert sum(r.scores) == 0
+    g = Game("laizi", seed=1)
+    res = g.rollout("greedy", seed=2)
+    assert res.winner in ("landlord", "farmers")
+    pickle.loads(pickle.dumps(g)).wild_rank == g.wild_rank
+
+
+def test_laizi_scoring_doubles_for_every_bomb():
+    # bombs and rockets of every laizi kind double the multiplier
+    r = get_rules(L7)
+    for kind in ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET"):
+        assert r.description["multipliers"][kind] == 2
+    g = Game.from_position(["5557", "XD", "3"], L7, landlord=0)
+    g.play(Move("SOFT_BOMB", 2, 1, "5557", rules=L7))
+    assert g.done and g.result.multiplier == 2 * 2      # the bomb, then spring
+
+
+def test_game_last_move_keeps_its_substitutes():
+    g = Game.from_position(["3777", "5", "6"], L7, landlord=0)
+    move = Move("TRIPLE_SINGLE", 11, 1, "3777", rules=L7)
+    g.play(move)
+    assert str(g.last_move) == "TRIPLE_SINGLE 3777 (777 as AAA)"

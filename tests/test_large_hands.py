@@ -1,17 +1,19 @@
 """The largest hands: 20-21-card hands rich in planes, bombs and both jokers,
 and whole decks (tens of thousands to hundreds of thousands of moves): no
-overflow, no truncation, every move valid."""
+overflow, no truncation, every move valid; laizi's largest leads (10,796
+moves from 20 cards) through every buffer form."""
 import random
 
 import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import MOVE_DTYPE
-from helpers import DECKS, RULE_NAMES
+from ddzfast import MOVE_DTYPE, Hand, legal_moves
+from ddzfast.constants import CARD_CHARS
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS, WILDCARD_RULE_SETS
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_whole_deck(rules):
     hand = ddzfast.Hand(DECKS[rules])
     moves = ddzfast.legal_moves(hand, None, rules)
@@ -41,15 +43,39 @@ def test_extreme_counts(rules, hand, count):
     assert len(ddzfast.legal_moves(hand, None, rules)) == count
 
 
-def test_dense_21_card_hands_fit_4096():
+def test_dense_21_card_hands_fit_move_buffer():
+    """MOVE_BUFFER holds the moves of the densest 21-card hands with W."""
+    assert ddzfast.MOVE_BUFFER == 4096
     rng = random.Random(7)
     most = 0
-    for rules in ("biegang", "super"):
+    for rules in WILDCARD_RULE_SETS:
         for _ in range(300):
             ranks = rng.sample("3456789TJQKA2", 5)
             text = "".join(r * 4 for r in ranks) + "W"
             moves = ddzfast.legal_moves(text, None, rules)
             most = max(most, len(moves))
-            out = np.empty(4096, MOVE_DTYPE)
+            out = np.empty(ddzfast.MOVE_BUFFER, MOVE_DTYPE)
             assert ddzfast.legal_moves_into(text, None, rules, out) == len(moves)
     assert most > 500
+
+
+# ---- laizi: the largest hands -------------------------------------------------
+
+def test_the_largest_hands_fit_every_buffer():
+    moves = legal_moves(LAIZI_BIG, None, L7)
+    assert len(moves) == 10796 > 4096
+    assert len({m.identity for m in moves}) == len(moves)
+    buf = np.empty(len(moves), ddzfast.MOVE_DTYPE)
+    assert ddzfast.legal_moves_into(int(Hand(LAIZI_BIG)), None, L7, buf) == len(moves)
+    with pytest.raises(ValueError, match="10796 legal moves"):
+        ddzfast.legal_moves_into(int(Hand(LAIZI_BIG)), None, L7, buf[:4096])
+    offsets, rows = ddzfast.legal_moves_batch([int(Hand(LAIZI_BIG))] * 3, None, L7)
+    assert list(np.diff(offsets)) == [len(moves)] * 3
+    assert np.array_equal(rows[:len(moves)], moves.array)
+
+
+def test_the_whole_deck_with_laizi():
+    deck = "".join(c * 4 for c in CARD_CHARS[:13]) + "XD"
+    buf = np.empty(3_000_000, ddzfast.MOVE_DTYPE)
+    n = ddzfast.legal_moves_into(int(Hand(deck)), None, L7, buf)
+    assert n == len(legal_moves(deck, None, L7)) > 2_000_000

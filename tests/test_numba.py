@@ -1,9 +1,15 @@
 """ddzfast.numba: the core's C functions called from Numba-jitted code give
-the same answers as the Python API."""
+the same answers as the Python API in every rule set, and reject the arrays
+and values the C functions must never see. Before the hardening fixes those
+calls overflowed the heap, aborted the process, wrote past a view or into an
+immutable bytes object, or read garbage: each such case runs in a subprocess
+(the run_python fixture), so a crash fails the test instead of killing
+pytest, and the child asserts the exact error and that no memory was
+touched."""
+import gc
 import os
 import random
-import subprocess
-import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -11,9 +17,9 @@ import pytest
 numba = pytest.importorskip("numba")
 
 import ddzfast  # noqa: E402
-from ddzfast import MOVE_DTYPE  # noqa: E402
+from ddzfast import MOVE_DTYPE, Hand, legal_moves  # noqa: E402
 from ddzfast import numba as dn  # noqa: E402
-from helpers import DECKS, RULE_NAMES  # noqa: E402
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), os.pardir)
 
@@ -43,11 +49,12 @@ def _random_hand(rng, rules):
     return ddzfast.Hand("".join(rng.sample(DECKS[rules], size)))
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_numba_equals_python_api(rules):
     rng = random.Random(f"numba-{rules}")
     handle = dn.rules_handle(rules)
-    out = np.empty(4096, MOVE_DTYPE)
+    # a laizi hand of 20 cards can have over 10,000 moves
+    out = np.empty(1 << 16 if ddzfast.get_rules(rules).laizi else 4096, MOVE_DTYPE)
     readings = np.empty(285, MOVE_DTYPE)
     for _ in range(1500):
         hand = _random_hand(rng, rules)
@@ -68,7 +75,7 @@ def test_numba_equals_python_api(rules):
             cards = int(out[k]["cards"])
             m = _classify(handle, cards, readings)
             assert np.array_equal(readings[:m], ddzfast.classify(cards, rules).array)
-            assert _play(int(hand), cards) == int(ddzfast.play(hand, out[k]))
+            assert _play(int(hand), cards) == int(ddzfast.play(hand, out[k], rules))
 
 
 def test_numba_errors():
@@ -89,10 +96,304 @@ def test_numba_errors():
         _play(int(ddzfast.Hand("33")), int(ddzfast.Hand("4")))
 
 
-def test_monte_carlo_example_runs():
-    result = subprocess.run(
-        [sys.executable, os.path.join(ROOT, "examples", "numba_monte_carlo.py"),
-         "--rules", "super", "--deals", "300"],
-        capture_output=True, text=True, timeout=300)
+def test_monte_carlo_example_runs(run_python):
+    result = run_python(os.path.join(ROOT, "examples", "numba_monte_carlo.py"),
+                        "--rules", "super", "--deals", "300", timeout=300)
     assert result.returncode == 0, result.stderr
     assert "super: 300 random deals, landlord won" in result.stdout
+
+
+# ---- bad arguments, handles, no numba: the regressions of the hardening review ---
+
+# Code every child runs first: jitted callers of each function, and
+# `expect(exc_type, text, fn, *args)`, which exits non-zero unless the call
+# raises `exc_type` with `text` in its message.
+PRELUDE = textwrap.dedent("""
+    import sys
+    import numba
+    import numpy as np
+    import ddzfast
+    from numba.core.errors import TypingError
+    from ddzfast import MOVE_DTYPE
+    from ddzfast import numba as dn
+
+    @numba.njit
+    def moves(rules, hand, last, out):
+        return dn.legal_moves_into(rules, hand, last, out)
+
+    @numba.njit
+    def classify(rules, cards, out):
+        return dn.classify_into(rules, cards, out)
+
+    @numba.njit
+    def beats(rules, move, last):
+        return dn.beats(rules, move, last)
+
+    @numba.njit
+    def play(hand, cards):
+        return dn.play(hand, cards)
+
+    @numba.njit
+    def valid(rules, hand):
+        return dn.hand_valid(rules, hand)
+
+    def expect(exc_type, text, fn, *args):
+        try:
+            result = fn(*args)
+        except exc_type as exc:
+            if text not in str(exc):
+                sys.exit(f"wrong message: {exc}")
+            return
+        sys.exit(f"no {exc_type.__name__}; returned {result!r}")
+
+    H = dn.rules_handle("classic")
+    SMALL = int(ddzfast.Hand("345"))
+    BIG = int(ddzfast.Hand("3333444455556666XD"))
+    PAIR = ddzfast.legal_moves("44", None).array[1:2]     # PAIR 44, one row
+    SINGLE = ddzfast.legal_moves("44", None).array[:1]    # SINGLE 4
+""")
+
+
+def run_child(run_python, code: str) -> None:
+    result = run_python(code=PRELUDE + textwrap.dedent(code), timeout=300)
+    assert result.returncode == 0, (
+        f"child exited with {result.returncode}\nstdout: {result.stdout[-2000:]}\n"
+        f"stderr: {result.stderr[-3000:]}")
+
+
+CASES = {
+    # a uint8 out: 256 bytes were written into a 16-byte buffer
+    "out_uint8": """
+        out = np.zeros(16, np.uint8)
+        expect(TypingError, "out must have dtype ddzfast.MOVE_DTYPE", moves, H, SMALL,
+               dn.no_last(), out)
+        assert not out.any()
+    """,
+    "classify_out_uint8": """
+        out = np.zeros(16, np.uint8)
+        expect(TypingError, "out must have dtype ddzfast.MOVE_DTYPE", classify, H,
+               int(ddzfast.Hand("33")), out)
+        assert not out.any()
+    """,
+    # a 2-d out of shape (16, 0): shape[0] was taken as room, "double free"
+    "out_2d": """
+        expect(TypingError, "out must be one-dimensional", moves, H, SMALL,
+               dn.no_last(), np.empty((16, 0), MOVE_DTYPE))
+        expect(TypingError, "out must be one-dimensional", classify, H, SMALL,
+               np.empty((16, 0), MOVE_DTYPE))
+    """,
+    # a reversed view: the C function wrote forward from its first row
+    "out_reversed": """
+        base = np.zeros(64, MOVE_DTYPE)
+        expect(ValueError, "out must be C-contiguous", moves, H, SMALL, dn.no_last(),
+               base[::-1])
+        expect(ValueError, "out must be C-contiguous", classify, H, SMALL, base[::-1])
+        assert not base.view(np.uint8).any()
+    """,
+    # every 4th row: the moves landed in rows the view does not show
+    "out_strided": """
+        base = np.zeros(64, MOVE_DTYPE)
+        expect(ValueError, "out must be C-contiguous", moves, H, SMALL, dn.no_last(),
+               base[::4])
+        assert not base.view(np.uint8).any()
+    """,
+    # np.frombuffer(bytes) is read-only: the bytes object was mutated
+    "out_read_only": """
+        data = bytes(16 * 8)
+        out = np.frombuffer(data, MOVE_DTYPE)
+        expect(TypingError, "out must be writable", moves, H, SMALL, dn.no_last(), out)
+        expect(TypingError, "out must be writable", classify, H, SMALL, out)
+        assert data == bytes(16 * 8)
+    """,
+    "out_unaligned": """
+        buf = bytearray(16 * 8 + 1)
+        out = np.frombuffer(buf, MOVE_DTYPE, count=8, offset=1)
+        expect(ValueError, "out must be an aligned array", moves, H, SMALL,
+               dn.no_last(), out)
+        expect(ValueError, "out must be an aligned array", classify, H, SMALL, out)
+        assert not any(buf)
+    """,
+    "out_not_an_array": """
+        expect(TypingError, "out must be a MOVE_DTYPE array", moves, H, SMALL,
+               dn.no_last(), 7)
+    """,
+    # the same field names, packed (12-byte rows): read as garbage
+    "last_packed_layout": """
+        packed = np.dtype([("cards", "<u8"), ("kind", "u1"), ("rank", "u1"),
+                           ("length", "u1"), ("wild", "u1")])
+        last = np.zeros(1, packed)
+        last["kind"], last["length"], last["cards"] = 1, 1, 1
+        expect(TypingError, "last must have dtype ddzfast.MOVE_DTYPE", moves, H, BIG,
+               last, np.empty(64, MOVE_DTYPE))
+    """,
+    # the same fields in another order
+    "last_reordered_fields": """
+        other = np.dtype([("kind", "u1"), ("rank", "u1"), ("length", "u1"),
+                          ("wild", "u1"), ("cards", "<u8")], align=True)
+        last = np.zeros(1, other)
+        last["kind"], last["length"], last["cards"] = 1, 1, 1
+        expect(TypingError, "last must have dtype ddzfast.MOVE_DTYPE", moves, H, BIG,
+               last, np.empty(64, MOVE_DTYPE))
+        expect(TypingError, "move must have dtype ddzfast.MOVE_DTYPE", beats, H, last,
+               SINGLE)
+        expect(TypingError, "last must have dtype ddzfast.MOVE_DTYPE", beats, H, PAIR,
+               last)
+    """,
+    "last_rows": """
+        two = ddzfast.legal_moves("44", None).array[:2]
+        expect(ValueError, "last must have at most 1 row", moves, H, BIG, two,
+               np.empty(64, MOVE_DTYPE))
+        expect(TypingError, "last must be one-dimensional", moves, H, BIG,
+               two.reshape(1, 2), np.empty(64, MOVE_DTYPE))
+        # a strided one-row or empty last is fine: one row is always contiguous
+        assert moves(H, SMALL, two[::2][:1], np.empty(64, MOVE_DTYPE)) >= 1
+    """,
+    "beats_rows": """
+        two = ddzfast.legal_moves("44", None).array[:2]
+        expect(ValueError, "move must have exactly 1 row", beats, H, two, SINGLE)
+        expect(ValueError, "move must have exactly 1 row", beats, H, two[:0], SINGLE)
+        expect(ValueError, "last must have exactly 1 row", beats, H, PAIR, two)
+        expect(TypingError, "move must be one-dimensional", beats, H,
+               PAIR.reshape(1, 1), SINGLE)
+        # a read-only move and last are fine: beats only reads them
+        ro = PAIR.copy()
+        ro.flags.writeable = False
+        assert beats(H, ro, np.frombuffer(SINGLE.tobytes(), MOVE_DTYPE)) in (True, False)
+    """,
+    # a float hand was truncated silently (3.7 -> 3)
+    "float_hand": """
+        out = np.empty(64, MOVE_DTYPE)
+        expect(TypingError, "hand must be an integer", moves, H, 3.7, dn.no_last(), out)
+        expect(TypingError, "cards must be an integer", classify, H, 1.0, out)
+        expect(TypingError, "hand must be an integer", play, 1.5, 1)
+        expect(TypingError, "hand must be an integer", valid, H, True)
+        expect(TypingError, "rules must be an integer", valid, float(H), 1)
+    """,
+    "null_rules_handle": """
+        expect(ValueError, "null handle", valid, 0, 1)
+        expect(ValueError, "null handle", moves, 0, SMALL, dn.no_last(),
+               np.empty(64, MOVE_DTYPE))
+    """,
+    # inside jitted code a strided slice is layout 'A': checked when called
+    "strided_inside_jit": """
+        @numba.njit
+        def every_other(rules, hand, out):
+            return dn.legal_moves_into(rules, hand, out[:0], out[::2])
+
+        @numba.njit
+        def step_one(rules, hand, out):
+            return dn.legal_moves_into(rules, hand, out[:0], out[::1])
+
+        base = np.zeros(64, MOVE_DTYPE)
+        expect(ValueError, "out must be C-contiguous", every_other, H, SMALL, base)
+        assert not base.view(np.uint8).any()
+        assert step_one(H, SMALL, base) == 3      # contiguous at run time: accepted
+    """,
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_arguments_are_clean_errors(run_python, case):
+    """Bad arrays and values reached the C functions (heap overflows, aborts, writes
+    past a view or into bytes, garbage reads): each CASES entry is a clean error in
+    a child."""
+    run_child(run_python, CASES[case])
+
+
+def test_import_without_numba_says_how_to_install(run_python):
+    """Importing ddzfast.numba without numba was a bare ImportError: it names `pip
+    install 'ddzfast[numba]'`, and the rest of the package still imports."""
+    code = textwrap.dedent("""
+        import sys
+        sys.modules["numba"] = None          # as if numba were not installed
+        import ddzfast                       # the rest of the package works
+        try:
+            from ddzfast import numba
+        except ImportError as exc:
+            assert "pip install 'ddzfast[numba]'" in str(exc), str(exc)
+        else:
+            sys.exit("imported without numba")
+    """)
+    result = run_python(code=code, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
+def test_rules_handle_outlives_its_rules():
+    """A handle stays valid after the caller drops its Rules: rules_handle
+    keeps the rule set alive (before, the handle dangled)."""
+    custom = ddzfast.get_rules("classic").with_options(service_fee=0.25)
+    handle = dn.rules_handle(custom)
+    del custom
+    gc.collect()
+    assert dn.check_handle(handle) == handle
+    out = np.empty(64, MOVE_DTYPE)
+    assert dn.legal_moves_into(handle, int(ddzfast.Hand("345")), dn.no_last(), out) == 3
+
+
+def test_rules_handle_pins_one_rules_per_description():
+    """rules_handle pinned a new Rules for each equal description (an unbounded leak):
+    equal descriptions share one handle."""
+    base = ddzfast.get_rules("super")
+    handles = {dn.rules_handle(base.with_options(deal_cap=77)) for _ in range(20)}
+    assert len(handles) == 1
+    assert dn.rules_handle("super") == dn.rules_handle(ddzfast.Rules("super"))
+    assert dn.rules_handle("super") != dn.rules_handle("classic")
+
+
+def test_check_handle():
+    """Any integer passed as a rules handle reached the C code as a pointer:
+    check_handle refuses what rules_handle did not make."""
+    assert dn.check_handle(dn.rules_handle("biegang")) == dn.rules_handle("biegang")
+    with pytest.raises(ValueError, match="not a handle"):
+        dn.check_handle(12345)
+    with pytest.raises(TypeError):
+        dn.check_handle(True)
+    with pytest.raises(TypeError):
+        dn.check_handle(float(dn.rules_handle()))
+
+
+def test_module_docstring_documents_raw_pointers():
+    """The module did not document that its handles are raw pointers, nor how to
+    install numba."""
+    doc = dn.__doc__
+    assert "raw pointer" in doc and "pip install 'ddzfast[numba]'" in doc
+
+
+def test_disable_jit_checks_too(run_python):
+    """With NUMBA_DISABLE_JIT the guards run as Python and check the same."""
+    code = textwrap.dedent("""
+        import numpy as np, ddzfast
+        from ddzfast import MOVE_DTYPE, numba as dn
+        h = dn.rules_handle()
+        out = np.zeros(64, MOVE_DTYPE)
+        for bad, exc in [((h, 1.5, dn.no_last(), out), TypeError),
+                         ((h, 1, dn.no_last(), out[::2]), ValueError),
+                         ((h, 1, dn.no_last(), np.zeros(16, np.uint8)), TypeError),
+                         ((h, 1, dn.no_last(), np.frombuffer(bytes(32), MOVE_DTYPE)),
+                          TypeError)]:
+            try:
+                dn.legal_moves_into(*bad)
+            except exc:
+                continue
+            raise SystemExit(f"accepted {bad}")
+        assert dn.legal_moves_into(h, int(ddzfast.Hand("345")), dn.no_last(), out) == 3
+    """)
+    result = run_python(code=code, timeout=120, env={"NUMBA_DISABLE_JIT": "1"})
+    assert result.returncode == 0, result.stderr
+
+
+# ---- laizi --------------------------------------------------------------------
+
+def test_numba_laizi():
+    dn = pytest.importorskip("ddzfast.numba")
+    import numba
+
+    @numba.njit
+    def gen(rules, hand, last, out):
+        return dn.legal_moves_into(rules, hand, last, out)
+
+    out = np.empty(12000, ddzfast.MOVE_DTYPE)
+    n = gen(dn.rules_handle(L7), np.uint64(int(Hand(LAIZI_BIG))), dn.no_last(), out)
+    assert np.array_equal(out[:n], legal_moves(LAIZI_BIG, None, L7).array)
+    with pytest.raises(ValueError, match="wild rank"):
+        dn.rules_handle("laizi")

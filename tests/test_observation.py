@@ -15,10 +15,10 @@ from ddzfast import (HISTORY_MOVES, OBSERVATION_DTYPE, OBSERVATION_HIGH,
                      OBSERVATION_LAYOUT, OBSERVATION_SIZE, Game, MoveKind,
                      observation_tensors)
 from ddzfast.constants import CARD_LIMITS, WILD_NONE
-from helpers import RULE_NAMES
+from helpers import RULE_SETS
 
 # the three rule sets with a W, and laizi with its wild rank drawn per deal
-OBS_RULES = RULE_NAMES + ("laizi",)
+OBS_RULES = RULE_SETS + ("laizi",)      # laizi: the wild rank drawn too
 NKINDS = len(MoveKind)
 MOVE_SIZE = 61 + 16 + NKINDS          # 98: cards, what wildcards stand for, kind
 

@@ -1,5 +1,7 @@
 """Exact legal-move counts of fixed positions (tests/perft/, copied from an
-independent reference), like a chess engine's perft. A mismatch prints a
+independent reference), like a chess engine's perft, for every rule set of
+tests/helpers.RULE_SETS (a laizi rule set reads the laizi file, whose
+positions name their wild ranks). A mismatch prints a
 "divide": the moves missing from and extra in the core's list."""
 import json
 import os
@@ -7,12 +9,18 @@ import os
 import pytest
 
 import ddzfast
-from helpers import RULE_NAMES
+from helpers import RULE_SETS
 
 HERE = os.path.join(os.path.dirname(__file__), "perft")
 
 
 def _positions(rules):
+    """The perft positions of a rule set's family, as (index, rules, hand,
+    last, count), and the file's total. The laizi file (RULES.md section 8)
+    names a wild rank in each position: every laizi rule set reads all of
+    them, each with its own wild rank."""
+    if ddzfast.get_rules(rules).laizi:
+        return _laizi_positions()
     with open(os.path.join(HERE, f"{rules}.txt")) as f:
         lines = f.read().splitlines()
     total = None
@@ -23,8 +31,49 @@ def _positions(rules):
         elif line and not line.startswith("#"):
             index, r, hand, last, count = line.split()
             assert r == rules
-            positions.append((int(index), hand, None if last == "-" else last, int(count)))
+            positions.append((int(index), rules, hand, None if last == "-" else last,
+                              int(count)))
     return positions, total
+
+
+def _laizi_positions():
+    positions, total = [], None
+    with open(os.path.join(HERE, "laizi.txt")) as f:
+        for line in f.read().splitlines():
+            words = line.split()
+            if words and words[0] == "total":
+                total = int(words[1])
+            elif words:
+                index, name, wild, hand, last, count = words
+                assert name == "laizi"
+                positions.append((int(index), f"laizi:{wild}", hand,
+                                  None if last == "-" else last, int(count)))
+    assert len(positions) == 320
+    return positions, total
+
+
+def _move_lists(rules):
+    """The full move lists of the family's -moves.json: (hand, last move,
+    rules, expected identities as (kind, r, n, card text), count)."""
+    laizi = ddzfast.get_rules(rules).laizi
+    with open(os.path.join(HERE, "laizi-moves.json" if laizi else f"{rules}-moves.json")) as f:
+        data = json.load(f)
+    assert data["positions"]
+    if laizi:
+        assert len(data["positions"]) == 60
+    out = []
+    for p in data["positions"]:
+        if laizi:
+            name = f"laizi:{p['laizi_rank']}"
+            last = None if p["last"] == "-" else ddzfast.Move.parse(p["last"], name)
+            # the reference writes PASS with r = -1
+            expected = {("PASS", 0, 0, "") if m[0] == "PASS" else tuple(m) for m in p["moves"]}
+        else:
+            name = rules
+            last = ddzfast.Move(*p["last"]) if p["last"] else None
+            expected = {tuple(m) for m in p["moves"]}
+        out.append((p["hand"], last, name, expected, p["count"]))
+    return out
 
 
 def _divide(hand, last, rules, expected_moves=None):
@@ -57,90 +106,32 @@ def _check_counts(positions, total):
     assert seen == total
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_perft_counts(rules):
     positions, total = _positions(rules)
     assert positions and total is not None
-    _check_counts([(index, rules, hand, last, count)
-                   for index, hand, last, count in positions], total)
-
-
-@pytest.mark.parametrize("rules", RULE_NAMES)
-def test_perft_move_lists(rules):
-    with open(os.path.join(HERE, f"{rules}-moves.json")) as f:
-        data = json.load(f)
-    assert data["positions"]
-    failures = []
-    for p in data["positions"]:
-        last = ddzfast.Move(*p["last"]) if p["last"] else None
-        expected = {tuple(m) for m in p["moves"]}
-        got = {(m.kind.name, m.rank, m.length, str(m.cards))
-               for m in ddzfast.legal_moves(p["hand"], last, rules)}
-        assert len(expected) == p["count"]
-        if got != expected:
-            failures.append(_divide(p["hand"], last, rules, expected))
-    assert not failures, "\n\n".join(failures[:5])
-
-
-@pytest.mark.parametrize("rules", RULE_NAMES)
-def test_perft_buffer_form_agrees(rules):
-    import numpy as np
-    buf = np.empty(4096, ddzfast.MOVE_DTYPE)
-    positions, _ = _positions(rules)
-    for index, hand, last, count in positions:
-        last_move = ddzfast.Move.parse(last) if last else None
-        n = ddzfast.legal_moves_into(int(ddzfast.Hand(hand)), last_move, rules, buf)
-        assert n == count, f"#{index} {hand}"
-        assert np.array_equal(buf[:n], ddzfast.legal_moves(hand, last_move, rules).array)
-
-
-# ---- laizi (RULES.md section 8): each position names its wild rank ---------------
-
-def _laizi_positions():
-    positions, total = [], None
-    with open(os.path.join(HERE, "laizi.txt")) as f:
-        for line in f.read().splitlines():
-            words = line.split()
-            if words and words[0] == "total":
-                total = int(words[1])
-            elif words:
-                index, name, wild, hand, last, count = words
-                assert name == "laizi"
-                positions.append((int(index), f"laizi:{wild}", hand,
-                                  None if last == "-" else last, int(count)))
-    return positions, total
-
-
-def test_laizi_perft_counts():
-    positions, total = _laizi_positions()
-    assert len(positions) == 320 and total is not None
     _check_counts(positions, total)
 
 
-def test_laizi_perft_move_lists():
-    with open(os.path.join(HERE, "laizi-moves.json")) as f:
-        data = json.load(f)
-    assert len(data["positions"]) == 60
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_perft_move_lists(rules):
     failures = []
-    for p in data["positions"]:
-        rules = f"laizi:{p['laizi_rank']}"
-        last = None if p["last"] == "-" else ddzfast.Move.parse(p["last"], rules)
-        # the reference writes PASS with r = -1
-        expected = {("PASS", 0, 0, "") if m[0] == "PASS" else tuple(m) for m in p["moves"]}
+    for hand, last, name, expected, count in _move_lists(rules):
         got = {(m.kind.name, m.rank, m.length, str(m.cards))
-               for m in ddzfast.legal_moves(p["hand"], last, rules)}
-        assert len(expected) == p["count"]
+               for m in ddzfast.legal_moves(hand, last, name)}
+        assert len(expected) == count
         if got != expected:
-            failures.append(_divide(p["hand"], last, rules, expected))
+            failures.append(_divide(hand, last, name, expected))
     assert not failures, "\n\n".join(failures[:5])
 
 
-def test_laizi_perft_buffer_form_agrees():
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_perft_buffer_form_agrees(rules):
     import numpy as np
-    buf = np.empty(4096, ddzfast.MOVE_DTYPE)
-    positions, _ = _laizi_positions()
-    for index, rules, hand, last, count in positions:
-        last_move = ddzfast.Move.parse(last, rules) if last else None
-        n = ddzfast.legal_moves_into(int(ddzfast.Hand(hand)), last_move, rules, buf)
+    buf = np.empty(ddzfast.MOVE_BUFFER, ddzfast.MOVE_DTYPE)
+    positions, _ = _positions(rules)
+    for index, name, hand, last, count in positions:
+        last_move = ddzfast.Move.parse(last, name) if last else None
+        n = ddzfast.legal_moves_into(int(ddzfast.Hand(hand)), last_move, name, buf)
         assert n == count, f"#{index} {hand}"
-        assert np.array_equal(buf[:n], ddzfast.legal_moves(hand, last_move, rules).array)
+        assert np.array_equal(buf[:n], ddzfast.legal_moves(hand, last_move, name).array)

@@ -8,7 +8,7 @@ import pytest
 
 from ddzfast import Game, Hand, IllegalMoveError, InvalidCardsError, Move, get_rules
 from ddzfast.constants import deck_text
-from helpers import RULE_NAMES
+from helpers import RULE_SETS
 
 M = Move.parse
 
@@ -31,7 +31,7 @@ def step(game: Game, rng) -> None:
         game.play(moves[rng.integers(len(moves))])
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_play_then_undo_restores_every_attribute(rules):
     rng = np.random.default_rng(hash(rules) % 1000)
     for deal in range(400):
@@ -49,10 +49,12 @@ def test_play_then_undo_restores_every_attribute(rules):
             game.undo()
 
 
-def test_copies_are_equal_and_independent():
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_copies_are_equal_and_independent(rules):
+    # every deal of 0..199 in every rule set (each deal once had one rule set)
     rng = np.random.default_rng(1)
     for deal in range(200):
-        game = Game(RULE_NAMES[deal % 3], seed=deal)
+        game = Game(rules, seed=deal)
         for _ in range(rng.integers(0, 30)):
             if game.done:
                 break
@@ -131,10 +133,11 @@ def test_bad_positions(kwargs, error, match):
         Game.from_position(["33X4", "3389", "TJD"], **kwargs)
 
 
-def test_sample_keeps_what_the_seat_sees():
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_sample_keeps_what_the_seat_sees(rules):
+    # every deal of 0..299 in every rule set (each deal once had one rule set)
     rng = np.random.default_rng(5)
     for deal in range(300):
-        rules = RULE_NAMES[deal % 3]
         game = Game(rules, seed=deal)
         for _ in range(rng.integers(0, 60)):
             if game.done:

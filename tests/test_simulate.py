@@ -1,22 +1,25 @@
 """Whole deals: invariants over thousands of deals in every rule set (every
 move legal by the reference, cards conserved, zero-sum scores), determinism
-across thread counts, Python policies, and Ray equal to local."""
+across thread counts, Python policies, Ray equal to local, laizi's wild rank
+drawn per deal, and every byte of a deal row."""
+import ctypes
 import random
 
 import numpy as np
 import pytest
 
 import ddzfast
-import reference
+from ddzfast import _engine
+from ddzfast._engine import _score_row, _simulate_native
 from ddzfast import DEAL_DTYPE, Game, deal_seed, simulate
 from ddzfast.simulate import play_deal
-from helpers import DECKS, RULE_NAMES, identity
+from helpers import DECKS, RULE_SETS, capi, dirty_the_stack, identity, reference_for
 
 DEALS_CHECKED = 5000     # per rule set, every move checked by the reference
 DEALS_NATIVE = 20000     # per rule set, row invariants
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_deals_follow_the_rules_move_by_move(rules):
     """Every move legal by the reference, turns, tricks, bidding and scores as
     an independent model of RULES.md 5-6 has them, cards conserved."""
@@ -24,6 +27,7 @@ def test_deals_follow_the_rules_move_by_move(rules):
     factors = dict(ddzfast.get_rules(rules).description["multipliers"])
     cap = ddzfast.get_rules(rules).description["mult_cap"]
     rng = random.Random(rules)
+    reference = reference_for(rules)
     for i in range(DEALS_CHECKED):
         policies = [rng.choice(["random", "greedy"]) for _ in range(3)]
         game = Game(rules, deal_seed(11, i), bidding=i % 2 == 0, first_bidder=i % 3)
@@ -67,9 +71,9 @@ def test_deals_follow_the_rules_move_by_move(rules):
                         last, passes = None, 0
             else:
                 assert move.cards in hand
-                assert identity(move) in reference.classify(move.cards.counts, rules)
+                assert identity(move) in reference.classify(move.cards.counts)
                 if last is not None:
-                    assert reference.beats(identity(move), identity(last), rules)
+                    assert reference.beats(identity(move), identity(last))
                 played[seat] = played[seat] + move.cards
                 last, passes = move, 0
                 moves_by[seat] += 1
@@ -98,7 +102,7 @@ def test_deals_follow_the_rules_move_by_move(rules):
         assert result.scores == tuple(float(x) for x in expected)
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_native_rows_are_consistent(rules):
     rows = simulate(DEALS_NATIVE, rules, ("greedy", "random", "greedy"), seed=5)
     assert rows.dtype == DEAL_DTYPE and len(rows) == DEALS_NATIVE
@@ -117,7 +121,7 @@ def test_native_rows_are_consistent(rules):
     assert len(np.unique(rows["seed"])) == DEALS_NATIVE
 
 
-@pytest.mark.parametrize("rules", RULE_NAMES)
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_native_equals_the_python_path(rules):
     policies = ("random", "greedy", "greedy")
     native = simulate(300, rules, policies, seed=8)
@@ -411,3 +415,118 @@ def test_ray_address_syntax_is_checked():
         check_ray_address("127.0.0.1:99999", 1)
     check_ray_address(None, 1)         # a local Ray: nothing to probe
     check_ray_address("auto", 1)
+
+
+# ---- every byte of a deal row, and negative deal indices: regressions of the hardening review ---
+
+def _padding_mask(dtype: np.dtype) -> np.ndarray:
+    """True for the bytes of a record of `dtype` that no field covers."""
+    covered = np.zeros(dtype.itemsize, bool)
+    for field_dtype, offset in (v[:2] for v in dtype.fields.values()):
+        covered[offset:offset + field_dtype.itemsize] = True
+    return ~covered
+
+
+def test_deal_rows_are_zero_padded():
+    # _score_row copies the C row of a finished Game into DEAL_DTYPE; its
+    # trailing padding used to be whatever was on the stack
+    """A finished Game's deal row (_score_row) left its padding bytes as whatever was
+    on the stack."""
+    dtype = ddzfast.DEAL_DTYPE
+    pad = _padding_mask(dtype)
+    assert pad.any()
+    for seed in range(8):
+        game = ddzfast.Game("super", seed, bidding=False)
+        while not game.done:
+            game.play(game.policy_move("greedy"))
+        dirty_the_stack()
+        row = _engine._score_row(game)
+        raw = np.frombuffer(row.tobytes(), np.uint8)
+        assert not raw[pad].any()
+        dirty_the_stack()
+        assert _engine._score_row(game).tobytes() == row.tobytes()
+
+
+def _simulate_c(rules, start, stop, seed=3):
+    """ddz_simulate with random policies, called directly: (status, rows)."""
+    ptr = ctypes.c_void_p
+    c_simulate = capi("ddz_simulate", ctypes.c_int, ptr, ptr, ctypes.c_uint64,
+                      ctypes.c_int64, ctypes.c_int64, ctypes.c_int, ptr, module="_engine")
+    codes = np.array([_engine.POLICIES["random"]] * 3, dtype=np.intc)
+    rows = np.zeros(stop - start, dtype=ddzfast.DEAL_DTYPE)
+    status = c_simulate(ddzfast.get_rules(rules).address, codes.ctypes.data, seed,
+                        start, stop, 1, rows.ctypes.data)
+    return status, rows
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_simulate_negative_start_in_c(rules):
+    # deal i's first bidder is i modulo 3, floored (Python's %): 0..2 for a
+    # negative i too; it used to be -1 or -2 and index policies[-1]
+    """ddz_simulate took deal i's first bidder as C's i % 3 (-1 or -2 for a negative i,
+    indexing policies[-1]): it is floored."""
+    status, rows = _simulate_c(rules, -7, 2)
+    assert status == 0
+    assert list(rows["first_bidder"]) == [i % 3 for i in range(-7, 2)]
+    assert set(rows["landlord"]) <= {0, 1, 2}
+    assert np.allclose(rows["scores"].sum(axis=1), 0.0)
+    status2, rows2 = _simulate_c(rules, -7, 2)
+    assert rows2.tobytes() == rows.tobytes()
+    # a deal does not depend on the run it is part of
+    _, tail = _simulate_c(rules, -2, 2)
+    assert tail.tobytes() == rows[5:].tobytes()
+
+
+def test_simulate_negative_start_through_the_wrapper():
+    """A negative start through the Python wrapper is refused, or floors the first
+    bidder as the C does."""
+    try:
+        rows = _engine._simulate_native("classic", ("random",) * 3, 3, -6, 0, True, 1)
+    except ValueError:
+        return      # the wrapper refuses negative starts: nothing reaches the C
+    assert list(rows["first_bidder"]) == [i % 3 for i in range(-6, 0)]
+    assert set(rows["landlord"]) <= {0, 1, 2}
+    assert np.allclose(rows["scores"].sum(axis=1), 0.0)
+
+
+def test_native_simulation_rejects_negative_deal_indices():
+    """The native simulation took negative deal indices, and indices past 2**63, into
+    the C: they are a ValueError."""
+    with pytest.raises(ValueError, match="deal index"):
+        _simulate_native("classic", ("random",) * 3, 0, -6, 10, True)
+    with pytest.raises(ValueError, match="deal index"):
+        _simulate_native("classic", ("random",) * 3, 0, 2 ** 63, 2 ** 63 + 1, True)
+
+
+def test_deal_rows_of_the_python_path_have_zero_padding():
+    """The Python path's deal rows (_score_row) left their padding bytes unwritten:
+    they are zero, and the same each time."""
+    game = Game("classic", seed=9, bidding=False)
+    while not game.done:
+        game.play(game.policy_move("greedy"))
+    rows = [_score_row(game).tobytes() for _ in range(20)]
+    assert len(set(rows)) == 1
+    row = np.frombuffer(rows[0], dtype=ddzfast.DEAL_DTYPE)
+    fields = bytearray(len(rows[0]))
+    for name in ddzfast.DEAL_DTYPE.names:
+        offset = ddzfast.DEAL_DTYPE.fields[name][1]
+        fields[offset:offset + ddzfast.DEAL_DTYPE.fields[name][0].itemsize] = \
+            b"\x01" * ddzfast.DEAL_DTYPE.fields[name][0].itemsize
+    padding = [i for i, f in enumerate(fields) if not f]
+    assert padding, "the test expects padding in DEAL_DTYPE"
+    assert all(rows[0][i] == 0 for i in padding)
+    assert row["seed"][0] == 9
+
+
+# ---- laizi: the wild rank drawn per deal --------------------------------------
+
+def test_simulate_laizi_rows():
+    rows = ddzfast.simulate(300, "laizi", seed=4)
+    assert set(np.unique(rows["wild_rank"])) <= set(range(13))
+    assert len(set(rows["wild_rank"])) > 5
+    for i in (0, 7, 123):
+        assert Game("laizi", seed=int(rows["seed"][i])).wild_rank == rows["wild_rank"][i]
+    assert (ddzfast.simulate(20, "classic")["wild_rank"] == -1).all()
+    # the same rows on one thread or two
+    assert np.array_equal(rows, ddzfast.simulate(300, "laizi", seed=4, threads=2))
+    assert (rows["scores"].sum(axis=1) == 0).all()

@@ -1,6 +1,7 @@
 """ddzfast.solve: the exact endgame solver (RULES.md section 7) against a plain
-memoized minimax (tests/solve_reference.py), its principal variations, the
-published puzzles, bad input, limits, and the ``ddzfast solve`` command.
+memoized minimax (tests/oracles/solve_reference.py), its principal variations, the
+published puzzles, bad input, limits, the ``ddzfast solve`` command, and laizi
+endgames of every wild rank against a plain minimax.
 
 DDZFAST_SOLVE_FUZZ=N runs N random endgames per rule set instead of the CI
 default (a larger run for releases).
@@ -15,13 +16,14 @@ import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import (IllegalMoveError, InvalidCardsError, Move, MoveKind, Solution,
+from ddzfast import (Hand, IllegalMoveError, InvalidCardsError, Move, MoveKind, Solution,
                      classify, get_rules, legal_moves, solve)
 from ddzfast.cli import main as cli_main
-from ddzfast.constants import deck_text
+from ddzfast.constants import CARD_CHARS, deck_text
 from ddzfast.solve import from_puzzle_notation
 
-from solve_reference import reference_solve, replay
+from helpers import RULE_SETS
+from oracles.solve_reference import reference_solve, replay
 
 FUZZ = int(os.environ.get("DDZFAST_SOLVE_FUZZ", "0"))
 
@@ -34,8 +36,9 @@ BIEGANG_BANNED = get_rules("biegang").with_options(
            if k not in (MoveKind.PASS, MoveKind.TRIPLE_PAIR, MoveKind.FOUR_SINGLES,
                         MoveKind.FOUR_PAIRS, MoveKind.PLANE_PAIRS)])
 
-RULE_SETS = {"classic": "classic", "biegang": "biegang", "super": "super",
-             "classic-no-3+2": NO_TRIPLE_PAIR, "biegang-banned": BIEGANG_BANNED}
+# every rule set of helpers.RULE_SETS, and two custom ones
+SOLVE_RULE_SETS = {**{name: name for name in RULE_SETS},
+                   "classic-no-3+2": NO_TRIPLE_PAIR, "biegang-banned": BIEGANG_BANNED}
 
 # The published two-player puzzles of issue 8 (first player leads), in the
 # puzzle notation (0 = ten, Y = small joker, Z = big joker), with the winner.
@@ -121,12 +124,12 @@ def random_position(rng: random.Random, rules):
     return hands, to_move, last, last_seat, landlord
 
 
-@pytest.mark.parametrize("name", sorted(RULE_SETS))
+@pytest.mark.parametrize("name", sorted(SOLVE_RULE_SETS))
 def test_against_plain_minimax(name):
     """win, move and winning_moves agree with plain minimax on random small
     endgames (hundreds per rule set in CI, DDZFAST_SOLVE_FUZZ for more); every
     line is legal and ends the deal for the winning side."""
-    rules = RULE_SETS[name]
+    rules = SOLVE_RULE_SETS[name]
     rng = random.Random(f"solve-{name}")
     count = FUZZ or 400
     seen = {"last": 0, "W": 0, "lone W": 0, "three": 0, "loss": 0}
@@ -399,3 +402,39 @@ def test_cli_solve_bad_input(capsys, argv, text):
     err = capsys.readouterr().err
     assert err.startswith(prefix) and text in err
     assert "Traceback" not in err
+
+
+# ---- laizi against plain minimax ----------------------------------------------
+
+def test_solver_laizi_against_plain_minimax():
+    from functools import lru_cache
+
+    from ddzfast.solve import solve
+
+    def naive(rules):
+        @lru_cache(maxsize=None)
+        def wins(me, other, last):
+            # seat to move holds `me`; last: the move to beat (None: lead)
+            lm = None if last is None else Move.parse(last, rules)
+            for m in legal_moves(me, lm, rules):
+                if m.kind.name == "PASS":
+                    if not wins(other, me, None):
+                        return True
+                    continue
+                left = ddzfast.play(me, m)
+                if not left or not wins(other, str(left), m.text):
+                    return True
+            return False
+        return wins
+
+    rng = np.random.default_rng(8)
+    deck = "".join(c * 4 for c in CARD_CHARS[:13]) + "XD"
+    for i in range(60):
+        L = CARD_CHARS[i % 13]
+        rules = f"laizi:{L}"
+        cards = list(rng.choice([c for c in deck if c != L], 7, replace=False))
+        cards += [L] * int(rng.integers(1, 4))
+        rng.shuffle(cards)
+        a, b = "".join(cards[:5]), "".join(cards[5:])
+        a, b = str(Hand(a)), str(Hand(b))
+        assert solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, L)

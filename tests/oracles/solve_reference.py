@@ -2,7 +2,7 @@
 reference that tests/test_solve.py checks ddzfast.solve against.
 
 No pruning, no ordering, no cut-offs: every legal move (from
-ddzfast.legal_moves, itself checked against tests/reference.py) is searched,
+ddzfast.legal_moves, itself checked against tests/oracles/reference.py) is searched,
 and positions are memoized on (hands, seat to move, (kind, rank, length) of
 the move to beat, the seat that played it).
 """

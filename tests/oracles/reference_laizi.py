@@ -36,13 +36,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-import os
-import sys
 from typing import Dict, Iterator, List, Optional, Set, Tuple
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-from reference import (  # noqa: E402  (shared conventions)
+from .reference import (  # shared conventions
     CARD_CHARS, D, EMPTY, LAST_CHAIN_RANK, NUM_CARDS, PASS, TWO, W, X,
     cards_text, parse_cards,
 )

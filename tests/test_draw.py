@@ -26,7 +26,7 @@ import pytest
 
 import ddzfast
 from ddzfast import _core, _engine
-from helpers import DECKS
+from helpers import CLASSIC_FAMILY, DECKS
 
 RANKS = "3456789TJQKA2"
 DECK = DECKS["classic"]
@@ -67,7 +67,7 @@ def test_count_without_buffer_is_the_number_of_moves(seed):
             ddzfast.legal_moves(hand, last, name)), (name, hand, last)
 
 
-@pytest.mark.parametrize("rules", ["classic", "biegang", "super"])
+@pytest.mark.parametrize("rules", CLASSIC_FAMILY)
 def test_count_without_buffer_other_rule_sets(rules):
     rng = random.Random(rules)
     deck = list(DECKS[rules])

@@ -1,6 +1,6 @@
 """Fuzz every public entry point of ddzfast with hostile arguments.
 
-    python tests/fuzz_driver.py GROUP SEED CALLS
+    python tests/oracles/fuzz_driver.py GROUP SEED CALLS
 
 Makes CALLS random calls on the entry points of GROUP (core, game, features,
 numba, simulate, cli, solve, learning) and exits 0 when every call either returned or raised
@@ -26,10 +26,13 @@ import traceback
 
 import numpy as np
 
-import ddzfast
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import ddzfast  # noqa: E402
 from ddzfast import (MOVE_DTYPE, Game, Hand, Move, Rules, beats, classify,
                      deal_seed, get_rules, legal_moves, legal_moves_batch,
-                     legal_moves_into, play)
+                     legal_moves_into, play)  # noqa: E402
+from helpers import RULE_SETS, cli_rules  # noqa: E402  (tests/helpers.py)
 
 ALLOWED = (ValueError, TypeError)
 DECK = ddzfast.constants.deck_text(True)
@@ -69,9 +72,9 @@ class Fuzzer:
     def move(self):
         pick = self.rng.randrange(5)
         if pick <= 1:
-            rules = self.rng.choice(("classic", "biegang", "super"))
+            rules = self.rng.choice(RULE_SETS)
             try:
-                moves = legal_moves(self.hand_text(rules != "classic"), None, rules)
+                moves = legal_moves(self.hand_text(get_rules(rules).wildcard), None, rules)
             except ALLOWED:
                 return None
             return moves[self.rng.randrange(len(moves))] if len(moves) else None
@@ -95,14 +98,14 @@ class Fuzzer:
     def rules(self):
         pick = self.rng.randrange(4)
         if pick <= 1:
-            return self.rng.choice(("classic", "biegang", "super", "laizi:7", "laizi:2",
-                                    "laizi", "laizi:W", "laizi:77"))
+            # the rule sets, then names that are not (quite) rule sets
+            return self.rng.choice(RULE_SETS + ("laizi:2", "laizi", "laizi:W", "laizi:77"))
         if pick == 2:
             return self.rules_object()
         return self.nasty()
 
     def rules_object(self):
-        base = get_rules(self.rng.choice(("classic", "biegang", "super")))
+        base = get_rules(self.rng.choice(RULE_SETS))
         try:
             return base.with_options(**self.rules_changes())
         except ALLOWED:
@@ -237,7 +240,7 @@ def fuzz_game(f: Fuzzer) -> None:
     elif pick == 2:
         game = Game.__new__(Game)
     else:
-        game = Game(r.choice(("classic", "biegang", "super")), r.getrandbits(64))
+        game = Game(r.choice(RULE_SETS), r.getrandbits(64))
     if game is None:
         return
     for _ in range(r.randint(1, 40)):
@@ -286,7 +289,7 @@ def fuzz_game(f: Fuzzer) -> None:
 def fuzz_features(f: Fuzzer) -> None:
     from ddzfast import features
     r = f.rng
-    rules = r.choice(("classic", "biegang", "super"))
+    rules = r.choice(RULE_SETS)
     pick = r.randrange(6)
     if pick == 0:
         f.call(features.encode_hands, r.choice([
@@ -306,7 +309,7 @@ def fuzz_features(f: Fuzzer) -> None:
         rows = np.array([f.move_row() for _ in range(r.randint(0, 4))], dtype=MOVE_DTYPE)
         f.call(features.action_index, rows, rules)
     elif pick == 4:
-        moves = f.call(legal_moves, f.hand_text(rules != "classic"), None, rules)
+        moves = f.call(legal_moves, f.hand_text(get_rules(rules).wildcard), None, rules)
         if moves is not None:
             f.call(features.legal_action_mask, moves, rules)
             f.call(features.action_index, moves, rules)
@@ -319,7 +322,7 @@ def fuzz_numba(f: Fuzzer) -> None:
 
     from ddzfast import numba as dn
     r = f.rng
-    handle = dn.rules_handle(r.choice(("classic", "biegang", "super")))
+    handle = dn.rules_handle(r.choice(RULE_SETS))
 
     def any_bits():
         # numba's dispatcher itself raises OverflowError for a Python int of
@@ -373,7 +376,8 @@ def fuzz_cli(f: Fuzzer) -> None:
     command = r.choice([
         ["moves", r.choice([f.hand_text(), word()])],
         ["moves", f.hand_text(False), "--last", word()],
-        ["moves", f.hand_text(), "--rules", r.choice(["classic", "biegang", "super", "x"])],
+        ["moves", f.hand_text(), *r.choice([cli_rules(name) for name in RULE_SETS]
+                                           + [["--rules", "x"]])],
         # (a valid but huge --games runs for days, by design: only counts
         # beyond the deal-index range, which are refused, stand in for it)
         ["simulate", "--games", r.choice(["0", "1", "2", "-1", "2.5", "abc", "#²",
@@ -412,8 +416,8 @@ def fuzz_solve(f: Fuzzer) -> None:
         # mostly valid: small disjoint hands, consistent seats, a reading of
         # some cards as the move to beat
         n = r.choice([2, 3])
-        rules = r.choice(("classic", "biegang", "super"))
-        deck = ddzfast.constants.deck_text(rules != "classic")
+        rules = r.choice(RULE_SETS)
+        deck = ddzfast.constants.deck_text(get_rules(rules).wildcard)
         cards = r.sample(deck, 5 * n + 3)
         hands = ["".join(cards[5 * i:5 * i + r.randint(1, 5)]) for i in range(n)]
         to_move = r.randrange(n)
@@ -447,7 +451,7 @@ def fuzz_learning(f: Fuzzer) -> None:
     from ddzfast.compat import douzero
     r = f.rng
     pick = r.randrange(9)
-    rules = r.choice(("classic", "biegang", "super", "laizi:7")) if r.random() < 0.8 \
+    rules = r.choice(RULE_SETS) if r.random() < 0.8 \
         else f.rules()
     last = f.move() if r.random() < 0.5 else None
     if pick == 0:

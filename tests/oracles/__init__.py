@@ -1,0 +1,14 @@
+"""Independent oracles and drivers the tests check ddzfast against (none of
+them is a test module):
+
+* ``reference``: the pure-Python legal-move reference of RULES.md (classic,
+  biegang, super), brute force over sub-multisets;
+* ``reference_laizi``: the same for the ``laizi`` rule set (RULES.md 8);
+* ``solve_reference``: a plain memoized minimax for ``ddzfast.solve``;
+* ``douzero_adapter``: loads DouZero's own move generator and environment;
+* ``fuzz_driver``: a script fuzzing every public entry point, one group per
+  process (``python tests/oracles/fuzz_driver.py GROUP SEED CALLS``).
+
+Import them as ``from oracles import reference`` (``tests/`` is on sys.path
+through tests/conftest.py).
+"""
