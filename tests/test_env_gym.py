@@ -13,7 +13,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import ddzfast  # noqa: E402
 from ddzfast import action_count, action_index, action_moves  # noqa: E402
-from ddzfast.cli import outcome_text  # noqa: E402
+from ddzfast.render import outcome_text  # noqa: E402
 from ddzfast.env import gym_env  # noqa: E402
 
 from helpers import RULE_SETS  # noqa: E402

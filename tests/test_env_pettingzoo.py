@@ -13,7 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test  # noqa: E402
 
 import ddzfast  # noqa: E402
 from ddzfast import IllegalMoveError, action_count, action_index, action_moves  # noqa: E402
-from ddzfast.cli import bid_line, landlord_line, move_line, outcome_text  # noqa: E402
+from ddzfast.render import bid_line, landlord_line, move_line, outcome_text  # noqa: E402
 from ddzfast import OBSERVATION_LAYOUT, OBSERVATION_SIZE  # noqa: E402
 from ddzfast.env import BID_ACTIONS, doudizhu_v0  # noqa: E402
 from ddzfast.features import decode_hands  # noqa: E402
