@@ -257,3 +257,24 @@ cdef int _move_struct_any(object row, ddz_move* out) except -1:
 
 include "_batch.pxi"
 include "_actions.pxi"
+
+
+# ---- names that pickles of earlier versions refer to -----------------------
+# Before the core was split, Game and its values lived in this module, so
+# their pickles name ddzfast._core: those names lead to their new homes.
+
+def _game_from_state(*state):
+    """Load a Game pickled by a ddzfast whose state format was not yet
+    versioned (ddzfast._engine._game_from_legacy_state checks it)."""
+    from ddzfast._engine import _game_from_legacy_state
+    return _game_from_legacy_state(*state)
+
+
+_MOVED_TO_ENGINE = frozenset({"Game", "GameResult", "Observation", "ObservationBlock"})
+
+
+def __getattr__(name):
+    if name in _MOVED_TO_ENGINE:
+        from ddzfast import _engine
+        return getattr(_engine, name)
+    raise AttributeError(f"module 'ddzfast._core' has no attribute {name!r}")

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from ddzfast._core cimport *
 from ddzfast._core import (MOVE_DTYPE, RULES, _parallel, legal_action_indices,
                            legal_action_mask_into, legal_moves, play)
-from ddzfast.constants import CARD_CHARS
+from ddzfast.constants import CARD_CHARS, DEAL_CARDS, MAX_HAND
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
 from ddzfast.rulesets import RULE_SETS

@@ -2,6 +2,7 @@
 # Game, the object bots drive, and the native simulation entry point.
 
 import collections
+import collections.abc
 import numbers
 import os
 
@@ -91,6 +92,12 @@ cdef class Game:
     cdef list _history
     cdef list _bids
     cdef bint _dealt      # dealt from a seed (False: from_position)
+    # how the deal began, as plain data (_start_record): what the pickle
+    # carries, with every bid and play since, to rebuild it through the API
+    cdef tuple _start
+    # bumped by every bid, play and undo: a policy given the live game must
+    # leave it unchanged (_policy_changed_game)
+    cdef readonly uint64_t _changes
     # states before each bid or play, for undo(): plain structs, no objects
     cdef ddz_game* _undo
     cdef Py_ssize_t _undo_n
@@ -104,6 +111,8 @@ cdef class Game:
         self._history = []
         self._bids = []
         self._dealt = True
+        self._start = ("deal", 0, True, 0)
+        self._changes = 0
         self._undo = NULL
         self._undo_n = 0
         self._undo_cap = 0
@@ -126,6 +135,8 @@ cdef class Game:
         self._history = []
         self._bids = []
         self._dealt = True
+        self._start = ("deal", s, bool(bidding), fb)
+        self._changes += 1
         self._undo_n = 0
 
     @staticmethod
@@ -143,61 +154,8 @@ cdef class Game:
         middle of a trick (if ``to_move`` is the second seat after
         ``last_seat``, the seat between has passed). Its cards are out of
         every hand, so the hands and the move together must fit the deck."""
-        cdef Game game = Game.__new__(Game)
-        cdef Rules r = _get_rules(rules)
-        cdef uint64_t total = 0
-        cdef uint64_t bits[3]
-        _need_wild(r)
-        cdef uint64_t k, farmers = 0
-        cdef ddz_move lm
-        cdef int s, i, mover, ls = -1
-        cdef int ll = _seat_arg(landlord, "landlord")
-        if isinstance(base, bool) or not isinstance(base, numbers.Integral) \
-                or not 1 <= base <= 3:
-            raise ValueError(f"base is 1..3, not {base!r}")
-        if isinstance(hands, (str, bytes)) or len(hands) != 3:
-            raise ValueError("three hands, one per seat")
-        mover = ll if to_move is None else _seat_arg(to_move, "to_move")
-        if (last_move is None) != (last_seat is None):
-            raise ValueError("give last_move and last_seat together (or neither: "
-                             "to_move leads)")
-        if last_move is not None:
-            ls = _seat_arg(last_seat, "last_seat")
-            if ls == mover:
-                raise ValueError(f"last_seat {ls} is the seat to move: a seat never "
-                                 f"has to beat its own move")
-            _last_struct(last_move, r, &lm)
-        for s in range(3):
-            bits[s] = _to_bits(hands[s], r, f"hands[{s}]")
-            if bits[s] == 0:
-                raise ValueError(f"hands[{s}] is empty: a deal ends when a hand "
-                                 f"empties, so no position has an empty hand")
-            total = _add_within_deck(total, bits[s], r, "the hands")
-            if s != ll:
-                farmers += bits[s]
-        if ls >= 0:
-            _add_within_deck(total, lm.cards, r,
-                             f"the hands and seat {ls}'s last move {_cards_text(lm.cards)}")
-        k = _to_bits(kitty, r, "kitty")
-        _add_within_deck(farmers, k, r, "the kitty (the landlord's) and the farmers' hands")
-        game._rules = r
-        game._history = []
-        game._bids = []
-        game._dealt = False
-        ddz_game_new(&game.g, &r.c, 0, ll, 0)
-        for s in range(3):
-            game.g.hands[s] = bits[s]
-        game.g.kitty = k
-        game.g.landlord = ll
-        game.g.base = base
-        game.g.phase = PHASE_PLAY
-        game.g.to_move = mover
-        if ls >= 0:
-            game.g.last = lm
-            game.g.has_last = 1
-            game.g.last_seat = ls
-            game.g.passes = 0 if mover == (ls + 1) % 3 else 1
-        return game
+        return _position_game(_get_rules(rules), hands, kitty, landlord, base,
+                              to_move, last_move, last_seat, (), (), None)
 
     # ---- search: copy, undo, keys ---------------------------------------------------
 
@@ -208,6 +166,7 @@ cdef class Game:
         other._history = list(self._history)
         other._bids = list(self._bids)
         other._dealt = self._dealt
+        other._start = self._start
         if self._undo_n:
             other._undo = <ddz_game*>malloc(self._undo_n * sizeof(ddz_game))
             if other._undo == NULL:
@@ -229,12 +188,20 @@ cdef class Game:
         return self._copy()
 
     def __reduce__(self):
-        return (_game_from_state, (
-            self._rules, bytes((<char*>&self.g)[:sizeof(ddz_game)]),
-            tuple((s, m.text) for s, m in self._history), tuple(self._bids),
-            self._dealt,
-            bytes((<char*>self._undo)[:self._undo_n * sizeof(ddz_game)])
-            if self._undo_n else b""))
+        # What defines the deal, as plain data: how it began (_start) and
+        # every bid and play since, each with the random stream's state
+        # before it (undo restores that too). Loading replays them through
+        # the API's own checks (_game_from_record), so a loaded Game is one
+        # the API could have reached, whatever the bytes said.
+        cdef Py_ssize_t i, nb, nh
+        nb = len(self._bids)
+        nh = len(self._history)
+        kept_bids, kept_plays = _start_prefix(self._start)
+        steps = ([("bid", seat, points) for seat, points in self._bids[kept_bids:]]
+                 + [("play", seat, (<Move>mv).text) for seat, mv in self._history[kept_plays:]])
+        rngs = tuple(self._undo[i].rng for i in range(self._undo_n))
+        return (_game_from_record, (GAME_STATE_FORMAT, self._rules, self._start,
+                                    tuple(steps), rngs, self.g.rng))
 
     cdef int _push_undo(self, const ddz_game* state) except -1:
         cdef Py_ssize_t cap
@@ -259,6 +226,7 @@ cdef class Game:
                              "(or the position) began")
         self._undo_n -= 1
         self.g = self._undo[self._undo_n]
+        self._changes += 1
         if self.g.phase == PHASE_BIDDING:
             self._bids.pop()
         else:
@@ -489,6 +457,7 @@ cdef class Game:
             raise IllegalMoveError(self._why_illegal(&m, who))
         self._history.append((who, _move(&m, self._rules)))
         self._push_undo(&before)
+        self._changes += 1
 
     # ---- actions ----------------------------------------------------------------
 
@@ -510,6 +479,7 @@ cdef class Game:
                              f"{[0] + list(range(self.g.high_bid + 1, 4))} (0 passes)")
         self._bids.append((who, int(points)))
         self._push_undo(&before)
+        self._changes += 1
 
     def legal_moves(self) -> MoveList:
         """The legal moves of the seat to move (empty unless playing)."""
@@ -530,6 +500,7 @@ cdef class Game:
             raise IllegalMoveError(self._why_illegal(&m, who))
         self._history.append((who, _move(&m, self._rules)))
         self._push_undo(&before)
+        self._changes += 1
 
     def rollout(self, policies="greedy", seed=None) -> GameResult:
         """Play this deal to its end with built-in policies, in C without the
@@ -751,37 +722,338 @@ def _score_row(Game game):
     return out[0]
 
 
-def _game_from_state(rules, bytes state, history, bids, dealt, bytes undo):
-    """Rebuild a pickled Game (Game.__reduce__)."""
+#: The version of a pickled Game's state (Game.__reduce__); a load refuses
+#: any other, so a pickle of another version is never misread.
+GAME_STATE_FORMAT = 1
+
+
+cdef tuple _start_prefix(tuple start):
+    # How many of a game's bids and plays its start record holds (the rest
+    # are steps, one undo record each).
+    if start[0] == "position":
+        return len(start[9]), len(start[8])
+    if start[0] == "bidding":
+        return len(start[4]), 0
+    return 0, 0
+
+
+cdef int _int_in(object value, str what, object lo, object hi) except? -1:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} is an int, not {type(value).__name__}")
+    if not lo <= value <= hi:
+        raise ValueError(f"{what} is in {lo}..{hi}, not {value}")
+    return value
+
+
+cdef list _seat_moves(object history, Rules r, str what):
+    # (seat, Move) pairs from (seat, Move or move text) pairs, each a legal
+    # move of r (PASS included).
+    cdef ddz_move m
+    if isinstance(history, (str, bytes)) or not isinstance(history, collections.abc.Iterable):
+        raise TypeError(f"{what} is a sequence of (seat, move) pairs, not "
+                        f"{type(history).__name__}")
+    out = []
+    for item in history:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise ValueError(f"{what} holds (seat, move) pairs, not {item!r}")
+        seat = _seat_arg(item[0], f"a seat of {what}")
+        mv = item[1]
+        if isinstance(mv, str):
+            mv = Move.parse(mv, r)
+        elif not isinstance(mv, Move):
+            raise TypeError(f"{what} holds Moves (or move text), not {type(mv).__name__}")
+        _move_struct(mv, r, &m, what)
+        out.append((seat, _move(&m, r)))
+    return out
+
+
+cdef int _replay_bids(ddz_game* g, object bids, str what) except -1:
+    # Every bid of `bids` ((seat, points) pairs) through ddz_game_bid on g,
+    # which must be bidding: each by the seat to move and legal there.
+    if isinstance(bids, (str, bytes)) or not isinstance(bids, collections.abc.Iterable):
+        raise TypeError(f"{what} is a sequence of (seat, points) pairs")
+    for item in bids:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise ValueError(f"{what} holds (seat, points) pairs, not {item!r}")
+        seat = _seat_arg(item[0], f"a seat of {what}")
+        points = _int_in(item[1], f"a bid of {what}", 0, 3)
+        if g.phase != PHASE_BIDDING:
+            raise ValueError(f"{what}: the bidding was over before seat {seat} bid {points}")
+        if seat != g.to_move:
+            raise ValueError(f"{what}: seat {seat} bid out of turn (seat {g.to_move} was to bid)")
+        if ddz_game_bid(g, points) != 0:
+            raise ValueError(f"{what}: seat {seat} cannot bid {points} after a bid of "
+                             f"{g.high_bid}")
+    return 0
+
+
+cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_move,
+                         last_seat, history, bids, first_bidder):
+    """A deal in its play phase from its parts, every one checked: what
+    Game.from_position, Observation.sample and a pickle's "position" start
+    build. ``history``: what was played before (seat, move), informational
+    (its cards are out of the hands) but checked: legal moves of the rule
+    set, within the deck with the hands; the multiplier, the moves per seat
+    and the bombs are counted from it. ``bids``: the bidding that made
+    ``landlord`` the landlord at ``base``, replayed (empty: no bidding)."""
     cdef Game game = Game.__new__(Game)
-    cdef Rules r = _get_rules(rules)
-    cdef Py_ssize_t n
-    if len(state) != sizeof(ddz_game) or len(undo) % sizeof(ddz_game):
-        raise ValueError("not a pickled Game of this build of ddzfast")
-    memcpy(&game.g, <const char*>state, sizeof(ddz_game))
+    cdef uint64_t total = 0, farmers = 0, k
+    cdef uint64_t bits[3]
+    cdef ddz_move lm
+    cdef ddz_game scratch
+    cdef ddz_game* g
+    cdef int s, mover, ls = -1, factor, fb
+    cdef Move mv
+    _need_wild(r)
+    cdef int ll = _seat_arg(landlord, "landlord")
+    if isinstance(base, bool) or not isinstance(base, numbers.Integral) \
+            or not 1 <= base <= 3:
+        raise ValueError(f"base is 1..3, not {base!r}")
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, collections.abc.Sized) \
+            or len(hands) != 3:
+        raise ValueError("three hands, one per seat")
+    mover = ll if to_move is None else _seat_arg(to_move, "to_move")
+    if (last_move is None) != (last_seat is None):
+        raise ValueError("give last_move and last_seat together (or neither: "
+                         "to_move leads)")
+    if last_move is not None:
+        ls = _seat_arg(last_seat, "last_seat")
+        if ls == mover:
+            raise ValueError(f"last_seat {ls} is the seat to move: a seat never "
+                             f"has to beat its own move")
+        _last_struct(last_move, r, &lm)
+    for s in range(3):
+        bits[s] = _to_bits(hands[s], r, f"hands[{s}]")
+        if bits[s] == 0:
+            raise ValueError(f"hands[{s}] is empty: a deal ends when a hand "
+                             f"empties, so no position has an empty hand")
+        total = _add_within_deck(total, bits[s], r, "the hands")
+        if s != ll:
+            farmers += bits[s]
+    played = _seat_moves(history, r, "history")
+    for s, mv in played:
+        total = _add_within_deck(total, mv.m.cards, r, "the hands and the history")
+    if ls >= 0 and not played:
+        _add_within_deck(total, lm.cards, r,
+                         f"the hands and seat {ls}'s last move {_cards_text(lm.cards)}")
+    k = _to_bits(kitty, r, "kitty")
+    _add_within_deck(farmers, k, r, "the kitty (the landlord's) and the farmers' hands")
+    fb = ll if first_bidder is None else _seat_arg(first_bidder, "first_bidder")
+    ddz_game_new(&scratch, &r.c, 0, fb, 1)
+    _replay_bids(&scratch, bids, "bids")
+    if bids and (scratch.phase != PHASE_PLAY or scratch.landlord != ll
+                 or scratch.base != base):
+        raise ValueError(f"the bids {tuple(bids)!r} do not make seat {ll} the landlord "
+                         f"at base {base}")
     game._rules = r
-    game._history = [(seat, Move.parse(text, r)) for seat, text in history]
-    game._bids = [(seat, points) for seat, points in bids]
-    game._dealt = bool(dealt)
-    n = len(undo) // sizeof(ddz_game)
-    if n:
-        game._undo = <ddz_game*>malloc(n * sizeof(ddz_game))
-        if game._undo == NULL:
-            raise MemoryError()
-        memcpy(game._undo, <const char*>undo, len(undo))
-        game._undo_n = game._undo_cap = n
+    game._history = played
+    game._bids = [(int(seat), int(points)) for seat, points in bids]
+    game._dealt = False
+    ddz_game_new(&game.g, &r.c, 0, fb, 1 if bids else 0)
+    g = &game.g
+    if bids:
+        memcpy(g.bids, scratch.bids, sizeof(g.bids))
+        g.bids_made = scratch.bids_made
+        g.high_bid = scratch.high_bid
+        g.high_bidder = scratch.high_bidder
+    for s in range(3):
+        g.hands[s] = bits[s]
+    g.kitty = k
+    g.landlord = ll
+    g.base = base
+    g.phase = PHASE_PLAY
+    g.to_move = mover
+    for s, mv in played:
+        if mv.m.kind != K_PASS:
+            g.moves_by[s] += 1
+            g.nmoves += 1
+            factor = r.c.mult[mv.m.kind]
+            if factor > 1:
+                g.mult = _mul_saturated(g.mult, factor)
+            if r.c.tier[mv.m.kind]:
+                g.nbombs += 1
+    if ls >= 0:
+        g.last = lm
+        g.has_last = 1
+        g.last_seat = ls
+        g.passes = 0 if mover == (ls + 1) % 3 else 1
+    game._start = ("position", tuple(int(b) for b in bits), int(k), ll, int(base), mover,
+                   None if ls < 0 else _move(&lm, r).text, None if ls < 0 else ls,
+                   tuple((s, mv.text) for s, mv in played),
+                   tuple(game._bids), fb)
     return game
 
 
+cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids):
+    """A deal in its bidding phase from given cards (three hands of the
+    deal's size and the kitty: the whole deck), the bids so far replayed:
+    what Observation.sample and a pickle's "bidding" start build."""
+    cdef Game game = Game.__new__(Game)
+    cdef uint64_t total = 0, k
+    cdef uint64_t bits[3]
+    cdef int s, fb = _seat_arg(first_bidder, "first_bidder")
+    _need_wild(r)
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, collections.abc.Sized) \
+            or len(hands) != 3:
+        raise ValueError("three hands, one per seat")
+    for s in range(3):
+        bits[s] = _to_bits(hands[s], r, f"hands[{s}]")
+        if _hand_size(bits[s]) != DEAL_CARDS:
+            raise ValueError(f"hands[{s}] holds {_hand_size(bits[s])} cards; a deal "
+                             f"gives each seat {DEAL_CARDS}")
+        total = _add_within_deck(total, bits[s], r, "the hands")
+    k = _to_bits(kitty, r, "kitty")
+    total = _add_within_deck(total, k, r, "the hands and the kitty")
+    if total != _full_deck(r):
+        raise ValueError("the hands and the kitty are not the whole deck")
+    game._rules = r
+    game._dealt = False
+    game._history = []
+    ddz_game_new(&game.g, &r.c, 0, fb, 1)
+    for s in range(3):
+        game.g.hands[s] = bits[s]
+    game.g.kitty = k
+    _replay_bids(&game.g, bids, "bids")
+    game._bids = [(int(seat), int(points)) for seat, points in bids]
+    game._start = ("bidding", tuple(int(b) for b in bits), int(k), fb, tuple(game._bids))
+    if game.g.phase != PHASE_BIDDING:
+        # the bids ended the bidding: the deal is a position from here on
+        return _position_game(r, game.hands, game.g.kitty, game.g.landlord, game.g.base,
+                              None, None, None, (), game._bids, fb)
+    return game
+
+
+cdef uint64_t _rng_arg(object value, str what) except? 0:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 0 <= value < (1 << 64):
+        raise ValueError(f"{what} is an int in 0 .. 2**64 - 1, not {value!r}")
+    return <uint64_t>int(value)
+
+
+def _game_from_record(fmt, rules, start, steps, rngs, rng):
+    """Rebuild a pickled Game (Game.__reduce__) through the API's checks:
+    its start (a seeded deal, a position or a bidding state, each built as
+    the API builds it) and then every bid and play replayed, each with the
+    random stream's state before it. ValueError (or TypeError) for anything
+    the API could not have reached."""
+    cdef Game game
+    cdef Rules r
+    cdef Py_ssize_t i
+    if fmt != GAME_STATE_FORMAT:
+        raise ValueError(f"a pickled Game of state format {fmt!r}: this ddzfast reads "
+                         f"format {GAME_STATE_FORMAT} only")
+    if not isinstance(rules, Rules):
+        raise TypeError(f"a pickled Game's rules are a Rules, not {type(rules).__name__}")
+    r = <Rules>rules
+    if not isinstance(start, tuple) or not start or not isinstance(start[0], str):
+        raise ValueError(f"a pickled Game's start is a tagged tuple, not {start!r}")
+    if not isinstance(steps, tuple) or not isinstance(rngs, tuple) \
+            or len(steps) != len(rngs):
+        raise ValueError("a pickled Game's steps and their random states do not match")
+    kind = start[0]
+    try:
+        if kind == "deal" and len(start) == 4:
+            game = Game(r, _rng_arg(start[1], "the seed"), start[2],
+                        _seat_arg(start[3], "first_bidder"))
+            if (<Game>game)._rules.rules_id != r.rules_id:
+                raise ValueError("the seed deals another wild rank than the rule set names")
+        elif kind == "position" and len(start) == 11:
+            last = start[6]
+            if last is not None:
+                if not isinstance(last, str):
+                    raise TypeError(f"the last move is move text, not {type(last).__name__}")
+                last = Move.parse(last, r)
+            game = _position_game(r, start[1], start[2], start[3], start[4], start[5],
+                                  last, start[7], start[8], start[9], start[10])
+        elif kind == "bidding" and len(start) == 5:
+            game = _bidding_game(r, start[1], start[2], start[3], start[4])
+        else:
+            raise ValueError(f"unknown start {kind!r} of {len(start)} fields")
+    except (ValueError, TypeError) as e:
+        raise type(e)(f"a pickled Game's start is not a deal the API makes: {e}") from None
+    for i in range(len(steps)):
+        step = steps[i]
+        game.g.rng = _rng_arg(rngs[i], "a random state")
+        if not isinstance(step, tuple) or len(step) != 3:
+            raise ValueError(f"a pickled Game's step {i} is not (kind, seat, value): {step!r}")
+        try:
+            if step[0] == "bid":
+                game.bid(step[2], seat=step[1])
+            elif step[0] == "play" and isinstance(step[2], str):
+                game.play(Move.parse(step[2], game._rules), seat=step[1])
+            else:
+                raise ValueError(f"unknown step {step[0]!r}")
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"a pickled Game's step {i} {step!r} cannot be made: {e}") from None
+    game.g.rng = _rng_arg(rng, "the random state")
+    return game
+
+
+def _game_from_legacy_state(rules, state, history, bids, dealt, undo):
+    """Load a Game pickled before the state format was versioned (its pickle
+    calls ddzfast._core._game_from_state). A dealt game is rebuilt from its
+    seed with its bids and plays replayed through the API, and must come out
+    as its recorded state says; any other is refused."""
+    cdef Game game
+    cdef ddz_game old
+    cdef ddz_game step_state
+    cdef Rules r
+    cdef Py_ssize_t i, n
+    if not isinstance(rules, Rules) or not isinstance(state, bytes) \
+            or not isinstance(undo, bytes) or len(state) != sizeof(ddz_game) \
+            or len(undo) % sizeof(ddz_game):
+        raise ValueError("not a pickled Game of an earlier ddzfast (its state has "
+                         "the wrong size or types)")
+    if not dealt:
+        raise ValueError("a Game pickled by an earlier ddzfast from a position "
+                         "(from_position or Observation.sample) cannot be checked, "
+                         "so it is not loaded: rebuild it with Game.from_position")
+    r = <Rules>rules
+    memcpy(&old, <const char*>state, sizeof(ddz_game))
+    n = len(undo) // sizeof(ddz_game)
+    history = list(history)
+    bids = list(bids)
+    if n != len(history) + len(bids):
+        raise ValueError("an earlier ddzfast's pickled Game: its undo records do not "
+                         "match its bids and plays")
+    steps = tuple([("bid", s, p) for s, p in bids] + [("play", s, t) for s, t in history])
+    rngs = []
+    for i in range(n):
+        memcpy(&step_state, (<const char*>undo) + i * sizeof(ddz_game), sizeof(ddz_game))
+        rngs.append(step_state.rng)
+    if old.bidding not in (0, 1):
+        raise ValueError("an earlier ddzfast's pickled Game: not a deal it could make")
+    game = _game_from_record(GAME_STATE_FORMAT, r, ("deal", old.seed, bool(old.bidding),
+                             old.first_bidder), steps, tuple(rngs), old.rng)
+    if _state_fields(&game.g) != _state_fields(&old):
+        raise ValueError("an earlier ddzfast's pickled Game: its state is not the "
+                         "deal its seed and its record give")
+    return game
+
+
+cdef tuple _state_fields(const ddz_game* g):
+    # what defines a deal's state (for comparing a rebuilt one with a record)
+    return (g.hands[0], g.hands[1], g.hands[2], g.kitty, g.seed, g.mult, g.phase,
+            g.bidding, g.first_bidder, g.bids_made, g.bids[0], g.bids[1], g.bids[2],
+            g.high_bid, g.high_bidder, g.landlord, g.base, g.to_move, g.has_last,
+            g.last.cards, g.last.kind, g.last.rank, g.last.length, g.last_seat,
+            g.passes, g.winner_seat, g.moves_by[0], g.moves_by[1], g.moves_by[2],
+            g.nmoves, g.nbombs, g.wild_mask)
+
+
 def _sample_observation(obs, rng):
-    """Observation.sample: see its docstring."""
+    """Observation.sample: see its docstring. Every field it reads is
+    checked, and the sampled game is built by the same checked builders as
+    Game.from_position (_position_game, _bidding_game), so an observation
+    that no game could show is a ValueError, never a corrupt Game."""
     cdef Rules r
     cdef Game game
-    cdef ddz_game* g
-    cdef uint64_t unseen, forced = 0, deck, known, own, kitty
+    cdef uint64_t unseen, forced = 0, deck, known, own, kitty = 0
     cdef uint64_t played[3]
-    cdef int seat, s, i, k, ll
-    cdef ddz_move lm
+    cdef uint64_t from_history[3]
+    cdef int seat, s, i, k, ll, size
+    if not isinstance(obs, Observation):
+        raise TypeError(f"sample() needs an Observation, not {type(obs).__name__}")
     if obs.rules is None:
         raise ValueError("this Observation does not name its rule set "
                          "(make it with Game.observation)")
@@ -791,27 +1063,48 @@ def _sample_observation(obs, rng):
     _need_wild(r)
     if obs.phase == "done":
         raise ValueError("the deal is over: there is nothing hidden to sample")
+    if obs.phase not in ("bidding", "play"):
+        raise ValueError(f"phase is 'bidding' or 'play', not {obs.phase!r}")
     if not isinstance(rng, np.random.Generator):
         rng = np.random.default_rng(rng)
     seat = _seat_arg(obs.seat, "seat")
+    to_move = _seat_arg(obs.to_move, "to_move")
+    fb = 0 if obs.first_bidder is None else _seat_arg(obs.first_bidder, "first_bidder")
     deck = _full_deck(r)
     own = _to_bits(obs.hand, r, "hand")
     known = _add_within_deck(0, own, r, "the observation")
+    if isinstance(obs.played, (str, bytes)) or len(obs.played) != 3:
+        raise ValueError("played holds the cards of each of the three seats")
     for s in range(3):
         played[s] = _to_bits(obs.played[s], r, "played")
         known = _add_within_deck(known, played[s], r, "the observation")
     unseen = deck - known
-    sizes = list(obs.cards_left)
+    history = _seat_moves(obs.history, r, "history")
+    from_history[0] = from_history[1] = from_history[2] = 0
+    for s, mv in history:
+        from_history[s] += (<Move>mv).m.cards
+    for s in range(3):
+        if from_history[s] != played[s]:
+            raise ValueError(f"played[{s}] ({_cards_text(played[s])}) is not what the "
+                             f"history shows seat {s} playing ({_cards_text(from_history[s])})")
+    if isinstance(obs.cards_left, (str, bytes)) or len(obs.cards_left) != 3:
+        raise ValueError("cards_left holds the three seats' card counts")
+    sizes = [_int_in(obs.cards_left[s], "cards_left", 0, MAX_HAND[True]) for s in range(3)]
     if sizes[seat] != _hand_size(own):
         raise ValueError("cards_left does not match the observing seat's hand")
     hidden = [s for s in range(3) if s != seat]
-    ll = -1 if obs.landlord is None else _seat_arg(obs.landlord, "landlord")
     if obs.phase == "bidding":
+        if obs.landlord is not None or history or obs.base != 0 or obs.kitty is not None \
+                or obs.last_move is not None or obs.last_seat is not None:
+            raise ValueError("while bidding there is no landlord, base, kitty or play")
+        ll = -1
         hidden.append(3)                 # the kitty
         sizes.append(r.c.kitty)
-    elif seat != ll:
-        # the kitty the landlord has not visibly played is still in its hand
+    else:
+        ll = _seat_arg(obs.landlord, "landlord")
         kitty = _to_bits(obs.kitty, r, "kitty")
+    if obs.phase == "play" and seat != ll:
+        # the kitty the landlord has not visibly played is still in its hand
         for i in range(16):
             k = _nib(kitty, i) - _nib(played[ll], i)
             if k > 0:
@@ -827,7 +1120,7 @@ def _sample_observation(obs, rng):
         raise ValueError(f"the observation is inconsistent: {len(pool)} unseen "
                          f"cards for {need} hidden places")
     pool = rng.permutation(pool)
-    dealt = {}
+    dealt = {seat: own}
     start = 0
     for s in hidden:
         size = sizes[s] - (_hand_size(forced) if s == ll else 0)
@@ -836,47 +1129,17 @@ def _sample_observation(obs, rng):
         bits = int(np.sum(np.left_shift(np.uint64(1), part * np.uint64(4)),
                           dtype=np.uint64)) if size else 0
         dealt[s] = bits + (forced if s == ll else 0)
-    game = Game.__new__(Game)
-    g = &game.g
-    game._rules = r
-    game._dealt = False
-    game._history = list(obs.history)
-    game._bids = list(obs.bids)
-    fb = 0 if obs.first_bidder is None else obs.first_bidder
-    ddz_game_new(g, &r.c, <uint64_t>int(rng.integers(0, 1 << 63)), fb, 1)
-    for s in range(3):
-        g.hands[s] = own if s == seat else dealt[s]
-    g.bids_made = len(obs.bids)
-    for s, points in obs.bids:
-        g.bids[s] = points
-        if points > g.high_bid:
-            g.high_bid = points
-            g.high_bidder = s
+    hands = [dealt[s] for s in range(3)]
     if obs.phase == "bidding":
-        g.kitty = dealt[3]
-        g.to_move = obs.to_move
-        return game
-    g.kitty = _to_bits(obs.kitty, r, "kitty")
-    g.bidding = 1 if obs.bids else 0
-    g.landlord = ll
-    g.base = obs.base
-    g.phase = PHASE_PLAY
-    g.to_move = obs.to_move
-    g.mult = obs.multiplier
-    for s, mv in obs.history:
-        if (<Move>mv).m.kind != K_PASS:
-            g.moves_by[s] += 1
-            g.nmoves += 1
-            if r.c.tier[(<Move>mv).m.kind]:
-                g.nbombs += 1
-    if obs.last_move is not None:
-        _last_struct(obs.last_move, r, &lm)
-        g.last = lm
-        g.has_last = 1
-        g.last_seat = obs.last_seat
-        g.passes = 0
-        for s, mv in reversed(obs.history):
-            if (<Move>mv).m.kind != K_PASS:
-                break
-            g.passes += 1
+        game = _bidding_game(r, hands, dealt[3], fb, tuple(obs.bids))
+        if game.g.to_move != to_move:
+            raise ValueError(f"to_move {to_move} is not the seat to bid after bids "
+                             f"{tuple(obs.bids)!r}")
+    else:
+        game = _position_game(r, hands, kitty, ll, obs.base, to_move, obs.last_move,
+                              obs.last_seat, history, tuple(obs.bids), fb)
+        if obs.multiplier != game.g.mult:
+            raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
+                             f"gives ({game.g.mult})")
+    game.g.rng = <uint64_t>int(rng.integers(0, 1 << 63))
     return game

@@ -1,0 +1,269 @@
+"""A Game's pickled state: a versioned record of how the deal began and every
+bid and play since, rebuilt through the API's own checks (GAME_STATE_FORMAT);
+pickles of the earlier, unversioned format load when they check out and are
+refused otherwise; Observation.sample checks every field it reads."""
+import json
+import os
+import pickle
+import random
+import textwrap
+
+import pytest
+
+import ddzfast
+from ddzfast import Game, Move, _core, _engine
+from helpers import DECKS, RULE_SETS
+
+LEGACY = os.path.join(os.path.dirname(__file__), "data", "legacy_game_pickles.json")
+
+
+def played(name, seed, steps, bidding=True, policy="random"):
+    g = Game(name, seed=seed, bidding=bidding)
+    for _ in range(steps):
+        if g.done:
+            break
+        if g.phase == "bidding":
+            g.bid(g.policy_bid(policy))
+        else:
+            g.play(g.policy_move(policy))
+    return g
+
+
+def same_game(a: Game, b: Game) -> None:
+    assert a.position_key() == b.position_key()
+    assert (a.history, a.bids, a.hands, a.phase, a.to_move, a.can_undo, a.seed,
+            a.multiplier, a.kitty, a.landlord, a.base) == \
+        (b.history, b.bids, b.hands, b.phase, b.to_move, b.can_undo, b.seed,
+         b.multiplier, b.kitty, b.landlord, b.base)
+    assert a.result == b.result
+    assert (a.observation_tensor(0) == b.observation_tensor(0)).all()
+
+
+def undo_all_alike(a: Game, b: Game) -> None:
+    """Undo both games to their start, step by step, comparing each state."""
+    while a.can_undo:
+        a.undo()
+        b.undo()
+        same_game(a, b)
+    assert not b.can_undo
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+@pytest.mark.parametrize("steps", [0, 1, 4, 30, 999])
+def test_dealt_games_round_trip_with_their_undo_and_random_stream(name, steps):
+    a = played(name, 11 + steps, steps)
+    b = pickle.loads(pickle.dumps(a))
+    same_game(a, b)
+    if not a.done:
+        # the random stream was carried: the next random choice is the same
+        assert a.policy_action("random") == b.policy_action("random")
+    undo_all_alike(a, b)
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_positions_and_sampled_worlds_round_trip(name):
+    rng = random.Random(3)
+    deck = list(DECKS[name])
+    rng.shuffle(deck)
+    p = Game.from_position(["".join(deck[:6]), "".join(deck[6:11]), "".join(deck[11:18])],
+                           name, landlord=2, base=3)
+    for _ in range(4):
+        if not p.done:
+            p.play(p.policy_move("greedy"))
+    q = pickle.loads(pickle.dumps(p))
+    same_game(p, q)
+    assert q.seed is None
+    undo_all_alike(p, q)
+    for steps in (0, 2, 12):
+        g = played(name, 5, steps)
+        if g.done:
+            continue
+        world = g.observation(1).sample(9)
+        again = pickle.loads(pickle.dumps(world))
+        same_game(world, again)
+        assert again.history == g.history and again.bids == g.bids
+
+
+def test_a_pickle_of_another_format_version_is_refused():
+    load, args = Game("classic", seed=1).__reduce__()
+    assert args[0] == _engine.GAME_STATE_FORMAT
+    with pytest.raises(ValueError, match="state format 2"):
+        load(2, *args[1:])
+
+
+def test_a_recorded_play_that_is_not_legal_there_is_refused():
+    """A record whose play is not legal where it stands (here: a play during
+    the bidding) is refused; nothing of it is installed."""
+    load, args = played("classic", 2, 6).__reduce__()
+    steps = args[3]
+    assert steps[0][0] == "bid"
+    with pytest.raises(ValueError, match="step 0"):
+        load(args[0], args[1], args[2], (("play", 0, "SINGLE/3/1/3"),) + steps[1:],
+             args[4], args[5])
+    with pytest.raises(ValueError, match="steps and their random states"):
+        load(args[0], args[1], args[2], steps, args[4][:-1], args[5])
+
+
+def _legacy():
+    with open(LEGACY, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def test_earlier_pickles_of_dealt_games_load_as_they_were():
+    """Pickles of the earlier, unversioned format (written by the build before
+    the format: tests/data) load when the deal their seed and record give is
+    the state they carry."""
+    count = 0
+    for item in _legacy():
+        if item["kind"] != "deal":
+            continue
+        g = pickle.loads(bytes.fromhex(item["pickle"]))
+        assert [int(h) for h in g.hands] == item["hands"]
+        assert [(s, m.text) for s, m in g.history] == [tuple(x) for x in item["history"]]
+        assert [tuple(x) for x in item["bids"]] == list(g.bids)
+        assert (g.phase, g.to_move, g.can_undo, g.multiplier, g.seed) == \
+            (item["phase"], item["to_move"], item["can_undo"], item["multiplier"], item["seed"])
+        if item["scores"] is not None:
+            assert list(g.result.scores) == item["scores"]
+        count += 1
+    assert count >= 20
+
+
+def test_earlier_pickles_of_positions_are_refused_with_a_reason():
+    for item in _legacy():
+        if item["kind"] == "deal":
+            continue
+        with pytest.raises(ValueError, match="cannot be checked"):
+            pickle.loads(bytes.fromhex(item["pickle"]))
+
+
+# The reproducers of issue 20, each against the earlier format's loader
+# (its pickles call ddzfast._core._game_from_state) or Observation.sample:
+# every one wrote or read out of bounds, hung, or loaded a corrupt game
+# before the state was rebuilt through the API. In a subprocess, so that a
+# crash fails the test.
+REPRODUCERS = textwrap.dedent(r'''
+    import io, json, pickle, struct, sys
+    import ddzfast
+    from ddzfast import _core
+
+    captured = []
+    class Capture(pickle.Unpickler):
+        def find_class(self, module, name):
+            if name == "_game_from_state":
+                return lambda *args: captured.append(args)
+            return super().find_class(module, name)
+    items = json.load(open(sys.argv[1]))
+    for item in items:
+        if item["kind"] == "deal":
+            Capture(io.BytesIO(bytes.fromhex(item["pickle"]))).load()
+    f = _core._game_from_state
+    a = captured[3]
+    super_state = next(args for args, item in zip(captured, [i for i in items if i["kind"] == "deal"])
+                       if args[0].name == "super" and args[2])
+
+    def with_int(state, offset, value):
+        b = bytearray(state)
+        struct.pack_into("=i", b, offset, value)
+        return bytes(b)
+
+    # offsets in the earlier ddz_game: last.kind 56, phase 72, to_move 116,
+    # landlord 108, last_seat 124, passes 128
+    cases = [
+        ("bid of 100000 points", lambda: f(a[0], a[1], a[2], ((0, 100000),), a[4], a[5]).observation_tensor()),
+        ("history seat 7", lambda: f(a[0], a[1], ((7, "PASS"),), *a[3:])),
+        ("a super state with W into classic", lambda: f(ddzfast.get_rules("classic"), *super_state[1:])),
+        ("garbage state", lambda: f(a[0], bytes(range(160)), a[2], a[3], a[4], a[5])),
+        ("undo blob of the wrong size", lambda: f(a[0], a[1], a[2], a[3], a[4], b"x" * 7)),
+    ]
+    for value in (20, 3, 7, -1, 100000, -100000):
+        cases.append((f"to_move {value}", lambda v=value: f(a[0], with_int(a[1], 116, v), *a[2:])))
+        cases.append((f"landlord {value}", lambda v=value: f(a[0], with_int(a[1], 108, v), *a[2:])))
+        cases.append((f"last_seat {value}", lambda v=value: f(a[0], with_int(a[1], 124, v), *a[2:])))
+    for value in (3, -1):
+        cases.append((f"phase {value}", lambda v=value: f(a[0], with_int(a[1], 72, v), *a[2:])))
+    cases.append(("passes 5", lambda: f(a[0], with_int(a[1], 128, 5), *a[2:]).rollout()))
+    for kind in (21, 100, 255):
+        def bad_kind(k=kind):
+            b = bytearray(a[1]); b[56] = k
+            g = f(a[0], bytes(b), *a[2:])
+            return g.phase, repr(g), g.last_move
+        cases.append((f"last move kind {kind}", bad_kind))
+    g = ddzfast.Game("classic", seed=1)
+    obs = g.observation(1)
+    play = ddzfast.Game("classic", seed=2, bidding=False)
+    for _ in range(5):
+        play.play(play.policy_move("greedy"))
+    pobs = play.observation(1)
+    cases += [
+        ("sample: bids seat 40000", lambda: obs._replace(bids=((40000, 1),)).sample(1)),
+        ("sample: to_move 7", lambda: obs._replace(to_move=7).sample(1)),
+        ("sample: base 99", lambda: pobs._replace(base=99).sample(1)),
+        ("sample: history seat 7", lambda: pobs._replace(history=((7, pobs.history[0][1]),) + pobs.history[1:]).sample(1)),
+        ("sample: multiplier", lambda: pobs._replace(multiplier=-5).sample(1)),
+        ("sample: landlord 9", lambda: pobs._replace(landlord=9).sample(1)),
+    ]
+    for what, call in cases:
+        try:
+            call()
+        except (ValueError, TypeError):
+            continue
+        raise SystemExit(f"{what}: accepted")
+    # a garbage undo blob of the right size is not installed by undo(): the
+    # undo records are the replay's own
+    n = len(a[2]) + len(a[3])
+    g = f(a[0], a[1], a[2], a[3], a[4], bytes(range(256)) * (160 * n // 256) + bytes(160 * n % 256))
+    h = f(*a)
+    while h.can_undo:
+        g.undo(); h.undo()
+        assert g.position_key() == h.position_key()
+    print("refused:", len(cases))
+''')
+
+
+def test_issue_20_reproducers_are_refused_in_a_subprocess(run_python):
+    result = run_python(LEGACY, code=REPRODUCERS, timeout=300)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
+    assert "refused:" in result.stdout
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("seat", 3, "seat"), ("to_move", None, "seat"), ("first_bidder", 5, "first_bidder"),
+    ("cards_left", (17, 17), "cards_left"), ("played", ("", ""), "played"),
+    ("phase", "scoring", "phase"), ("landlord", 0, "no landlord"),
+    ("bids", ((0, 2), (0, 3)), "out of turn"), ("bids", ((0, 4),), "bid"),
+])
+def test_sample_checks_each_field_of_a_bidding_observation(field, value, message):
+    """Observation.sample read its fields unchecked: seats and points became
+    array indices of the sampled game."""
+    obs = Game("classic", seed=4).observation(0)
+    with pytest.raises((ValueError, TypeError), match=message):
+        obs._replace(**{field: value}).sample(1)
+
+
+def test_sample_checks_the_history_against_what_was_played():
+    g = Game("classic", seed=8, bidding=False)
+    for _ in range(6):
+        g.play(g.policy_move("greedy"))
+    obs = g.observation(2)
+    other = (obs.history[0][0] + 1) % 3
+    with pytest.raises(ValueError, match="history shows"):
+        obs._replace(history=((other, obs.history[0][1]),) + obs.history[1:]).sample(1)
+    with pytest.raises(ValueError, match="multiplier"):
+        obs._replace(multiplier=obs.multiplier * 2).sample(1)
+    with pytest.raises(ValueError, match="base"):
+        obs._replace(base=0).sample(1)
+    assert obs.sample(1).history == g.history
+
+
+def test_earlier_names_lead_to_their_new_module():
+    """Game, Observation and GameResult moved to ddzfast._engine; pickles of
+    the earlier build name ddzfast._core."""
+    assert _core.Observation is ddzfast.Observation
+    assert _core.GameResult is ddzfast.GameResult
+    assert _core.Game is ddzfast.Game
+    with pytest.raises(AttributeError):
+        _core.NoSuchThing
+    obs = Game("classic", seed=1).observation(0)
+    assert pickle.loads(pickle.dumps(obs)) == obs
+    assert Move.parse("PASS") == pickle.loads(pickle.dumps(Move.parse("PASS")))
