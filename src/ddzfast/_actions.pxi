@@ -368,34 +368,46 @@ cdef class _IndexChunk:
 
 
 def _run_index_chunk(_IndexChunk chunk, Rules r, _ActionTable t, cnp.ndarray hands,
-                     lasts, cnp.ndarray counts, Py_ssize_t start, Py_ssize_t stop):
+                     lasts, cnp.ndarray counts, Py_ssize_t start, Py_ssize_t stop, cancel):
     cdef const uint64_t* hp = <const uint64_t*>cnp.PyArray_DATA(hands)
     cdef const ddz_move* lp = NULL
     cdef int64_t* cp = <int64_t*>cnp.PyArray_DATA(counts)
     if lasts is not None:
         lp = <const ddz_move*>cnp.PyArray_DATA(<cnp.ndarray>lasts)
-    with nogil:
-        chunk.run(&r.c, &t.t, hp, lp, cp, start, stop)
+
+    def positions(Py_ssize_t a, Py_ssize_t b):
+        with nogil:
+            chunk.run(&r.c, &t.t, hp, lp, cp, a, b)
+        return chunk.error != 0
+
+    _sliced(positions, start, stop, cancel)
 
 
 def _run_mask_chunk(Rules r, _ActionTable t, cnp.ndarray hands, lasts, cnp.ndarray out,
-                    cnp.ndarray counts, Py_ssize_t start, Py_ssize_t stop):
+                    cnp.ndarray counts, Py_ssize_t start, Py_ssize_t stop, cancel):
     cdef const uint64_t* hp = <const uint64_t*>cnp.PyArray_DATA(hands)
     cdef const ddz_move* lp = NULL
-    cdef const ddz_move* last
     cdef uint8_t* op = <uint8_t*>cnp.PyArray_DATA(out)
     cdef int64_t* cp = <int64_t*>cnp.PyArray_DATA(counts)
-    cdef Py_ssize_t i
     if lasts is not None:
         lp = <const ddz_move*>cnp.PyArray_DATA(<cnp.ndarray>lasts)
-    with nogil:
-        for i in range(start, stop):
-            last = NULL
-            if lp != NULL and lp[i].kind != K_PASS:
-                last = &lp[i]
-            cp[i] = ddz_legal_action_mask(&r.c, &t.t, hp[i], last, op + i * t.count)
-            if cp[i] < 0:
-                break
+
+    def positions(Py_ssize_t a, Py_ssize_t b):
+        cdef Py_ssize_t i
+        cdef const ddz_move* last
+        cdef int failed = 0
+        with nogil:
+            for i in range(a, b):
+                last = NULL
+                if lp != NULL and lp[i].kind != K_PASS:
+                    last = &lp[i]
+                cp[i] = ddz_legal_action_mask(&r.c, &t.t, hp[i], last, op + i * t.count)
+                if cp[i] < 0:
+                    failed = 1
+                    break
+        return failed
+
+    _sliced(positions, start, stop, cancel)
 
 
 cdef _raise_batch_error(int64_t code, Py_ssize_t i, Rules r, cnp.ndarray hands):

@@ -1,6 +1,8 @@
 # Batches of positions, included into _core.pyx: legal_moves_batch runs the
 # generator over many hands without the GIL, on threads.
 
+from cpython.exc cimport PyErr_CheckSignals
+
 from ddzfast.constants import check_threads, worker_count
 
 cdef extern from *:
@@ -98,14 +100,19 @@ cdef class _Chunk:
 
 
 def _run_chunk(_Chunk chunk, Rules rules, cnp.ndarray hands, lasts,
-               cnp.ndarray counts, Py_ssize_t start, Py_ssize_t stop):
+               cnp.ndarray counts, Py_ssize_t start, Py_ssize_t stop, cancel):
     cdef const uint64_t* hp = <const uint64_t*>cnp.PyArray_DATA(hands)
     cdef const ddz_move* lp = NULL
     cdef int64_t* cp = <int64_t*>cnp.PyArray_DATA(counts)
     if lasts is not None:
         lp = <const ddz_move*>cnp.PyArray_DATA(<cnp.ndarray>lasts)
-    with nogil:
-        chunk.run(&rules.c, hp, lp, cp, start, stop)
+
+    def positions(Py_ssize_t a, Py_ssize_t b):
+        with nogil:
+            chunk.run(&rules.c, hp, lp, cp, a, b)
+        return chunk.failed
+
+    _sliced(positions, start, stop, cancel)
 
 
 def legal_moves_batch(hands, lasts=None, rules="classic", threads=1):
@@ -189,23 +196,64 @@ cdef tuple _batch_positions(object hands, object lasts, Rules r):
 
 
 def _parallel(int threads, fn, list args):
-    # fn(*args[0]) on this thread, the others on their own threads; fn
-    # releases the GIL for its work.
+    # fn(*args[0], cancel) on this thread, the others on their own threads;
+    # fn releases the GIL for its work and, for long work, runs it through
+    # _sliced with `cancel` (None with one thread). When this thread's part
+    # raises (KeyboardInterrupt from Ctrl-C, say), `cancel` stops the others
+    # at their next slice and they are joined before the exception goes on:
+    # no thread outlives the call.
     if threads == 1:
-        fn(*args[0])
+        fn(*args[0], None)
         return
     import threading
-    workers = [threading.Thread(target=fn, args=a) for a in args[1:]]
+    cancel = threading.Event()
+    workers = [threading.Thread(target=fn, args=(*a, cancel)) for a in args[1:]]
     for w in workers:
         w.start()
     try:
-        fn(*args[0])
+        fn(*args[0], cancel)
+    except BaseException:
+        cancel.set()
+        raise
     finally:
         for w in workers:
             w.join()
 
 
-def _copy_chunk(_Chunk chunk, cnp.ndarray moves, Py_ssize_t start):
+#: The wall time one slice of _sliced aims at: signals are checked at least
+#: this often (and at most a few times as long, as slices grow or shrink).
+SLICE_SECONDS = 0.01
+
+
+def _sliced(fn, int64_t start, int64_t stop, cancel=None) -> int:
+    """fn(a, b) over start..stop in slices of about SLICE_SECONDS each (fn
+    releases the GIL for its slice and returns 0, or a status that ends the
+    run), with signals checked between slices: Ctrl-C raises
+    KeyboardInterrupt in the main thread within a slice's time. Returns the
+    last status; stops early, returning 0, once ``cancel`` (a
+    threading.Event) is set."""
+    cdef int64_t a = start, b, size = 16
+    cdef double t0, spent
+    cdef int status = 0
+    while a < stop:
+        b = stop if stop - a <= size else a + size
+        t0 = ddz_now()
+        status = fn(a, b)
+        if status:
+            return status
+        spent = ddz_now() - t0
+        a = b
+        if spent < SLICE_SECONDS / 2 and size < (1 << 40):
+            size *= 2
+        elif spent > 2 * SLICE_SECONDS and size > 1:
+            size //= 2
+        PyErr_CheckSignals()
+        if cancel is not None and cancel.is_set():
+            return 0
+    return status
+
+
+def _copy_chunk(_Chunk chunk, cnp.ndarray moves, Py_ssize_t start, cancel):
     cdef char* dst = <char*>cnp.PyArray_DATA(moves) + start * sizeof(ddz_move)
     cdef size_t size = chunk.size * sizeof(ddz_move)
     if size:

@@ -117,6 +117,47 @@ cdef extern from *:
     int _popcount "ddz_popcount32"(unsigned int) noexcept nogil
 
 
+# A monotonic clock, in seconds.
+cdef extern from *:
+    """
+    #if defined(_WIN32)
+    #include <windows.h>
+    static CYTHON_INLINE double ddz_now(void) {
+        LARGE_INTEGER f, c;
+        QueryPerformanceFrequency(&f);
+        QueryPerformanceCounter(&c);
+        return (double)c.QuadPart / (double)f.QuadPart;
+    }
+    #else
+    #include <time.h>
+    static CYTHON_INLINE double ddz_now(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    }
+    #endif
+    """
+    double ddz_now() noexcept nogil
+
+# Signals in long native calls. PyErr_CheckSignals, with the GIL held, runs
+# the handlers of signals that arrived (only in the main thread): Ctrl-C's
+# raises KeyboardInterrupt, which it leaves set and reports as -1. Code
+# without the GIL calls _interrupted() now and then (it takes the GIL
+# briefly), unwinds when it is 1, and raises the exception once it holds the
+# GIL again with _raise_pending().
+cdef extern from "Python.h":
+    int _check_signals "PyErr_CheckSignals"() noexcept
+
+cdef inline int _interrupted() noexcept nogil:
+    cdef int status
+    with gil:
+        status = _check_signals()
+    return status < 0
+
+cdef inline int _raise_pending() except -1:
+    # the exception _interrupted left set goes on from here
+    return -1
+
 # One W, X and D card, packed.
 cdef extern from *:
     """

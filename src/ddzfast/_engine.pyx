@@ -16,12 +16,13 @@ from libc.stdlib cimport malloc, free, realloc
 from libc.string cimport memcpy, memset
 
 cimport cython
+from cpython.exc cimport PyErr_CheckSignals
 cimport numpy as cnp
 import numpy as np
 from types import MappingProxyType
 
 from ddzfast._core cimport *
-from ddzfast._core import (MOVE_DTYPE, RULES, _parallel, legal_action_indices,
+from ddzfast._core import (MOVE_DTYPE, RULES, _parallel, _sliced, legal_action_indices,
                            legal_action_mask_into, legal_moves, play)
 from ddzfast.constants import CARD_CHARS, DEAL_CARDS, MAX_HAND
 from ddzfast.errors import IllegalMoveError, InvalidCardsError

@@ -58,6 +58,9 @@ class Observation(_ObservationBase):
 
 _PHASES = ("bidding", "play", "done")
 
+# Seconds of a rollout between two checks for signals (Ctrl-C).
+cdef double ROLLOUT_POLL_SECONDS = 0.02
+
 
 
 cdef int _seat_arg(object value, str what) except -1:
@@ -96,7 +99,7 @@ cdef class Game:
     # carries, with every bid and play since, to rebuild it through the API
     cdef tuple _start
     # bumped by every bid, play and undo: a policy given the live game must
-    # leave it unchanged (_policy_changed_game)
+    # leave it unchanged (simulate._policy_choice compares it)
     cdef readonly uint64_t _changes
     # states before each bid or play, for undo(): plain structs, no objects
     cdef ddz_game* _undo
@@ -513,7 +516,8 @@ cdef class Game:
         cdef ddz_game g = self.g
         cdef int codes[3]
         cdef int s, failed = 0
-        cdef int64_t k, n
+        cdef int64_t k, n, plays = 0
+        cdef double next_poll
         cdef ddz_move* buf
         if isinstance(policies, str):
             policies = (policies,) * 3
@@ -529,6 +533,7 @@ cdef class Game:
         with nogil:
             while g.phase == PHASE_BIDDING:
                 ddz_game_bid(&g, ddz_policy_bid(&g, codes[g.to_move]))
+            next_poll = ddz_now() + ROLLOUT_POLL_SECONDS
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
                 # and positions beyond 21 cards exceed DDZ_MOVE_BUFFER)
@@ -539,7 +544,17 @@ cdef class Game:
                 if k < 0 or ddz_game_play(&g, &self._rules.c, &buf[k]) != 0:
                     failed = 1
                     break
+                # a deal of ordinary hands is over in microseconds; only a
+                # huge position (its buffer grown) reads the clock every play
+                plays += 1
+                if (n > DDZ_MOVE_BUFFER or (plays & 63) == 0) and ddz_now() > next_poll:
+                    next_poll = ddz_now() + ROLLOUT_POLL_SECONDS
+                    if _interrupted():
+                        failed = 3
+                        break
         free(buf)
+        if failed == 3:
+            _raise_pending()
         if failed == 2:
             raise MemoryError()
         if failed:
@@ -690,13 +705,18 @@ cdef _raise_engine_error(int code):
 
 def _simulate_chunk(Rules r, cnp.ndarray codes, uint64_t seed, int64_t start,
                     int64_t stop, int bidding, cnp.ndarray rows, int64_t offset,
-                    list status, int slot):
+                    list status, int slot, cancel):
     cdef const int* pc = <const int*>cnp.PyArray_DATA(codes)
     cdef ddz_deal_row* out = <ddz_deal_row*>cnp.PyArray_DATA(rows) + offset
-    cdef int code
-    with nogil:
-        code = ddz_simulate(&r.c, pc, seed, start, stop, bidding, out)
-    status[slot] = code
+
+    def deals(int64_t a, int64_t b):
+        cdef int code
+        with nogil:
+            code = ddz_simulate(&r.c, pc, seed, a, b, bidding, out + (a - start))
+        status[slot] = code
+        return code
+
+    _sliced(deals, start, stop, cancel)
 
 
 def deal_seed(seed, index) -> int:

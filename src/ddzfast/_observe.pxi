@@ -259,7 +259,8 @@ def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
     ``Game.observation_tensor`` gives it. ``seats``: None (each game's seat to
     move), one seat for every game, or a sequence of N seats. ``out``: None
     or a writable, C-contiguous float32 array of that shape, filled and
-    returned."""
+    returned (Ctrl-C stops a long batch with KeyboardInterrupt: ``out`` then
+    holds the rows filled so far)."""
     cdef list gs = list(games)
     cdef Py_ssize_t n = len(gs), i
     cdef cnp.ndarray a
@@ -284,4 +285,6 @@ def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"games[{i}]: {exc}") from None
         _fill_observation(game, s, base + i * O_SIZE)
+        if (i & 255) == 255:
+            PyErr_CheckSignals()     # Ctrl-C in a long batch (rows so far filled)
     return a

@@ -34,27 +34,6 @@ cnp.import_array()
 
 cdef extern from *:
     """
-    #if defined(_WIN32)
-    #include <windows.h>
-    static double ddz_solve_now(void) {
-        LARGE_INTEGER f, c;
-        QueryPerformanceFrequency(&f);
-        QueryPerformanceCounter(&c);
-        return (double)c.QuadPart / (double)f.QuadPart;
-    }
-    #else
-    #include <time.h>
-    static double ddz_solve_now(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-    }
-    #endif
-    """
-    double ddz_solve_now() noexcept nogil
-
-cdef extern from *:
-    """
     #include <stdlib.h>
     #if defined(__linux__)
     #include <sys/mman.h>
@@ -160,6 +139,10 @@ cdef enum:
     STOP_NODES = 1
     STOP_TIME = 2
     STOP_NOMEM = 3
+    STOP_INTERRUPT = 4      # a signal handler raised (Ctrl-C): its exception is set
+
+# Seconds of search between two checks for signals.
+cdef double POLL_SECONDS = 0.02
 
 ctypedef struct tt_entry:
     uint64_t h[3]
@@ -216,6 +199,7 @@ ctypedef struct solve_ctx:
     int64_t nodes
     int64_t max_nodes
     double deadline          # 0: none
+    double next_poll         # when signals are next checked (_interrupted)
     int stop
     # history heuristic: for each (kind, rank, length), the positions
     # searched under the nodes that a move of it won (each win weighs its
@@ -961,6 +945,22 @@ cdef int64_t _enhanced_tt_cutoff(solve_ctx* c, int64_t base, int64_t n, int s, c
     return -1
 
 
+cdef int _stop_now(solve_ctx* c) noexcept nogil:
+    # Whether the search must stop for the time limit or a signal (checked
+    # every POLL_SECONDS: Ctrl-C stops a search within that and the unwind);
+    # c.stop says which.
+    cdef double now = ddz_now()
+    if c.deadline > 0 and now > c.deadline:
+        c.stop = STOP_TIME
+        return 1
+    if now >= c.next_poll:
+        c.next_poll = now + POLL_SECONDS
+        if _interrupted():
+            c.stop = STOP_INTERRUPT
+            return 1
+    return 0
+
+
 cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
                int ls, const tt_key* pk, uint64_t phsh) noexcept nogil:
     # 1 when the side of seat s (to move) wins, 0 when it loses, -1 when the
@@ -980,8 +980,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     if c.nodes > c.max_nodes:
         c.stop = STOP_NODES
         return -1
-    if (c.nodes & 4095) == 0 and c.deadline > 0 and ddz_solve_now() > c.deadline:
-        c.stop = STOP_TIME
+    if (c.nodes & 4095) == 0 and _stop_now(c):
         return -1
     if pk == NULL:
         if _normalize(c, base, s, &last, ls, &nl) < 0:
@@ -1246,7 +1245,8 @@ cdef int _line(solve_ctx* c, int s, const ddz_move* last, int ls, int win,
             m = c.moves[idx]
             r = _child(c, n, s, last, ls, &m, &work)
             if r < 0:
-                return -1
+                # out of time: the line so far (out of memory, interrupted: none)
+                return length if c.stop == STOP_TIME else -1
             if win:
                 if r:
                     best = idx
@@ -1399,16 +1399,20 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         if res == NULL:
             raise MemoryError()
         with nogil:
-            t0 = ddz_solve_now()
+            t0 = ddz_now()
+            c.next_poll = t0 + POLL_SECONDS
             if limit > 0:
                 c.deadline = t0 + limit
             win = _root(&c, s, lp, ls, allm, res, n)
             if win >= 0:
-                # the line follows proved values: no limit may cut it short
+                # the line follows proved values, searching what the table
+                # lacks: no node limit cuts it, the time limit does (the line
+                # is then shorter)
                 c.max_nodes = 0x7FFFFFFFFFFFFFFF
-                c.deadline = 0
                 nline = _line(&c, s, lp, ls, win, line, MAX_LINE)
-            t1 = ddz_solve_now()
+            t1 = ddz_now()
+        if c.stop == STOP_INTERRUPT:
+            _raise_pending()
         if c.stop == STOP_NOMEM:
             raise MemoryError("the solver ran out of memory")
         if win < 0:
@@ -1419,7 +1423,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         # the root moves were overwritten by the line: regenerate them
         n = _gen(&c, 0, bits[s], lp)
         win_moves = tuple(_move(&c.moves[k], r) for k in range(n) if res[k] == 1)
-        first = line_moves[0] if win else None
+        first = (line_moves[0] if line_moves else win_moves[0]) if win else None
         return (bool(win), first, win_moves if allm else None, line_moves,
                 c.nodes, t1 - t0, _solve_bytes(&c))
     finally:

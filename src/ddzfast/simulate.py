@@ -41,8 +41,11 @@ the policy returns the INDEX of its choice in ``legal`` (``legal[i]`` is bid
 or played). While playing it may instead return the ``Move`` itself or a
 ``MOVE_DTYPE`` row. A bool, an index out of range, a move that is not legal
 or anything else raises ValueError or TypeError naming the seat and the
-policy. Deals with a callable run one by one in Python (slower), with the
-same rows format.
+policy. The policy gets the live game to read: one that bids, plays or undoes
+on it raises RuntimeError naming it (look ahead on ``game.copy()``); its
+random stream is the deal's, so ``game.policy_move("random")`` is allowed.
+Deals with a callable run one by one in Python (slower), with the same rows
+format.
 """
 from __future__ import annotations
 
@@ -162,8 +165,13 @@ def _policy_choice(policy: Callable, game: Game, seat: int):
     enforcing the contract of the module docstring."""
     bidding = game.phase == "bidding"
     legal = game.legal_bids() if bidding else game.legal_moves()
+    changes = game._changes
     choice = policy(game, legal)
     who = f"policy {policy_name(policy)!r} (seat {seat})"
+    if game._changes != changes:
+        raise RuntimeError(f"{who} changed the game it was given (it bid, played or "
+                           f"undid a move): a policy reads the game and returns its "
+                           f"choice; to look ahead, play on game.copy()")
     if isinstance(choice, bool):
         raise TypeError(f"{who} returned the bool {choice}: return the index of its "
                         f"choice in legal")

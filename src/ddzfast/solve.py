@@ -56,7 +56,8 @@ class Solution:
       emptying. The winning side plays a winning move at every step (its
       first in search order); the losing side plays the reply whose
       refutation took the most search, a stubborn but not necessarily the
-      longest defence. Empty when ``win`` is None.
+      longest defence. Empty when ``win`` is None; shorter (possibly empty)
+      when ``seconds`` ran out while the line was being built.
     * ``nodes``: positions the search visited (the line's included).
     * ``seconds``: time of the search, in seconds.
     * ``memory``: bytes the search held at its peak (table, move buffers).
@@ -99,8 +100,11 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
 
     ``all_moves``: find every winning move of ``to_move`` (slower: no cut-off
     at the root). ``max_nodes`` (a positive int) and ``seconds`` (a positive
-    number) bound the search; when one stops it, ``win`` is None. The search
-    runs in C and does not see Ctrl-C: bound a search that may be long.
+    number) bound the search; when one stops it, ``win`` is None. ``seconds``
+    bounds the whole call, the principal variation included: it returns
+    within a few milliseconds past the limit (the search checks the clock
+    every 4,096 positions; freeing its table comes on top). Ctrl-C stops a
+    search within 0.1 s with KeyboardInterrupt, its memory freed.
 
     The search: depth-first AND/OR search in C, without the GIL (other
     threads run meanwhile; each call owns its memory, so calls from several

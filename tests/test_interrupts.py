@@ -1,0 +1,138 @@
+"""Long native calls stop on Ctrl-C: each runs in a subprocess that sends
+itself SIGINT while the call works without the GIL, and must raise
+KeyboardInterrupt within 0.5 s of the signal, leave no thread running and
+then serve a short call correctly. Before, such calls ignored the signal
+until they finished (seconds to minutes). Time limits hold: ``solve``
+returns within a small bound past ``seconds``. Policies cannot change the
+game they are given."""
+import textwrap
+import time
+
+import pytest
+
+import ddzfast
+from ddzfast import Game, simulate
+
+HARNESS = textwrap.dedent('''
+    import os, signal, sys, threading, time
+    import numpy as np
+    import ddzfast
+    which, threads = sys.argv[1], int(sys.argv[2])
+    sent = []
+    def fire():
+        time.sleep(0.4)
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+    threading.Thread(target=fire, daemon=True).start()
+    try:
+        if which == "simulate":
+            ddzfast.simulate(10 ** 7, "classic", threads=threads)
+        elif which == "legal_moves_batch":
+            hands = np.full(10 ** 7, int(ddzfast.Hand("34")), dtype=np.uint64)
+            ddzfast.legal_moves_batch(hands, None, "classic", threads=threads)
+        elif which == "legal_action_indices_batch":
+            hands = np.full(10 ** 7, int(ddzfast.Hand("34")), dtype=np.uint64)
+            ddzfast.legal_action_indices_batch(hands, None, "classic", threads=threads)
+        elif which == "solve":
+            g = ddzfast.Game("classic", seed=2, bidding=False)
+            ddzfast.solve([g.hands[1], g.hands[2]], seconds=None)
+        print("the call finished before the signal")
+        sys.exit(3)
+    except KeyboardInterrupt:
+        late = time.perf_counter() - sent[0]
+    time.sleep(0.05)
+    alive = threading.active_count()
+    # the process still works
+    assert len(ddzfast.legal_moves("3456")) == 4
+    assert ddzfast.simulate(20, "classic", seed=1, threads=threads).shape == (20,)
+    print(f"interrupted {late:.3f} s after the signal; threads {alive}")
+''')
+
+
+@pytest.mark.parametrize("call, threads", [
+    ("simulate", 1), ("simulate", 2), ("legal_moves_batch", 1), ("legal_moves_batch", 2),
+    ("legal_action_indices_batch", 2), ("solve", 1)])
+def test_ctrl_c_stops_a_long_call_in_a_subprocess(run_python, call, threads):
+    result = run_python(call, threads, code=HARNESS, timeout=120)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    line = result.stdout.strip().splitlines()[-1]
+    late = float(line.split("interrupted ")[1].split(" s")[0])
+    assert late < 0.5, line
+    assert line.endswith("threads 1"), line
+
+
+def _hard_pair():
+    g = Game("classic", seed=2, bidding=False)
+    return [g.hands[1], g.hands[2]]
+
+
+@pytest.mark.parametrize("limit", [0.05, 0.3])
+def test_solve_returns_within_its_time_limit(limit):
+    """solve(seconds=s) took s plus the principal variation's search (0.62 s
+    for 0.5): the limit now bounds the whole call."""
+    start = time.perf_counter()
+    sol = ddzfast.solve(_hard_pair(), seconds=limit)
+    spent = time.perf_counter() - start
+    assert sol.win is None
+    assert spent < limit + 0.05, spent
+
+
+def test_a_line_cut_by_the_time_limit_is_shorter_not_late():
+    """A proved position whose line still needs search gets the line that fits
+    in the limit; the winning first move stands either way."""
+    g = Game("classic", seed=1, bidding=False)
+    full = ddzfast.solve([g.hands[1], g.hands[2]])
+    for limit in (0.08, 0.2, 1.0):
+        start = time.perf_counter()
+        sol = ddzfast.solve([g.hands[1], g.hands[2]], seconds=limit)
+        assert time.perf_counter() - start < limit + 0.05
+        if sol.win is not None:
+            assert sol.win == full.win
+            assert len(sol.line) <= len(full.line)
+
+
+def test_a_policy_that_plays_on_the_live_game_is_named():
+    """A Python policy that called game.undo() made simulate loop forever, and
+    one that played a move itself was taken silently."""
+    def undoer(game, legal):
+        if game.can_undo:
+            game.undo()
+        return 0
+
+    def player(game, legal):
+        if game.phase == "play":
+            game.play(legal[len(legal) - 1])
+        return 0
+
+    for policy in (undoer, player):
+        with pytest.raises(RuntimeError, match=policy.__name__):
+            simulate(3, "classic", (policy, "greedy", "greedy"), seed=1)
+
+
+def test_a_gymnasium_opponent_that_plays_itself_is_named():
+    def sneaky(game, legal):
+        if game.phase == "play":
+            game.play(legal[len(legal) - 1])
+        return 0
+
+    pytest.importorskip("gymnasium", reason="the Gymnasium environment: pip install 'ddzfast[env]'")
+    from ddzfast.env import gym_env
+    env = gym_env("classic", 0, (sneaky, "greedy"))
+    env.reset(seed=1)
+    with pytest.raises(RuntimeError, match="sneaky"):
+        for _ in range(60):
+            env.step(int(env.legal_actions()[0]))
+
+
+def test_a_policy_may_read_and_use_the_random_stream():
+    """Reading the game, copying it and drawing from its random stream is
+    allowed: simulate's rows match the built-in random policy's."""
+    def like_random(game, legal):
+        game.copy().rollout("greedy", seed=1)
+        game.observation_tensor()
+        if game.phase == "bidding":
+            return legal.index(game.policy_bid("random"))
+        return game.policy_move("random")
+
+    rows = simulate(30, "super", (like_random, "random", "random"), seed=4)
+    assert (rows == simulate(30, "super", ("random",) * 3, seed=4)).all()
