@@ -74,7 +74,9 @@ def test_solve_returns_within_its_time_limit(limit):
     sol = ddzfast.solve(_hard_pair(), seconds=limit)
     spent = time.perf_counter() - start
     assert sol.win is None
-    assert spent < limit + 0.05, spent
+    # the bound solve documents: 0.1 s past the limit (a doubling of the
+    # table cannot be cut short), doubled for a loaded machine
+    assert spent < limit + 0.2, spent
 
 
 def test_a_line_cut_by_the_time_limit_is_shorter_not_late():
@@ -85,7 +87,7 @@ def test_a_line_cut_by_the_time_limit_is_shorter_not_late():
     for limit in (0.08, 0.2, 1.0):
         start = time.perf_counter()
         sol = ddzfast.solve([g.hands[1], g.hands[2]], seconds=limit)
-        assert time.perf_counter() - start < limit + 0.05
+        assert time.perf_counter() - start < limit + 0.2
         if sol.win is not None:
             assert sol.win == full.win
             assert len(sol.line) <= len(full.line)

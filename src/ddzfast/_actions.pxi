@@ -329,6 +329,9 @@ cdef class _IndexChunk:
     cdef int64_t cap
     cdef int64_t error       # a DDZ_ERR_ code, 0 when none
     cdef Py_ssize_t bad      # the position it came from
+    # the whole range that run() serves in slices (for its size guesses)
+    cdef Py_ssize_t planned_start
+    cdef Py_ssize_t planned_stop
 
     def __dealloc__(self):
         free(self.buf)
@@ -340,6 +343,10 @@ cdef class _IndexChunk:
         cdef int64_t n, newcap
         cdef const ddz_move* last
         cdef int32_t* grown
+        cdef Py_ssize_t first = start, planned = stop
+        if self.planned_start <= start and stop <= self.planned_stop:
+            first = self.planned_start
+            planned = self.planned_stop
         for i in range(start, stop):
             last = NULL
             if lasts != NULL and lasts[i].kind != K_PASS:
@@ -353,7 +360,7 @@ cdef class _IndexChunk:
                     return
                 if n <= self.cap - self.size:
                     break
-                newcap = self.size + n + (stop - i) * ((self.size + n) // (i - start + 1))
+                newcap = self.size + n + (planned - i) * ((self.size + n) // (i - first + 1))
                 if newcap < 2 * self.cap:
                     newcap = 2 * self.cap
                 grown = <int32_t*>realloc(self.buf, newcap * sizeof(int32_t))
@@ -379,6 +386,9 @@ def _run_index_chunk(_IndexChunk chunk, Rules r, _ActionTable t, cnp.ndarray han
         with nogil:
             chunk.run(&r.c, &t.t, hp, lp, cp, a, b)
         return chunk.error != 0
+
+    chunk.planned_start = start
+    chunk.planned_stop = stop
 
     _sliced(positions, start, stop, cancel)
 

@@ -41,6 +41,9 @@ cdef class _Chunk:
     cdef int64_t size
     cdef int64_t cap
     cdef int failed
+    # the whole range that run() serves in slices (for its size guesses)
+    cdef Py_ssize_t planned_start
+    cdef Py_ssize_t planned_stop
 
     def __dealloc__(self):
         free(self.buf)
@@ -62,11 +65,15 @@ cdef class _Chunk:
         cdef int64_t n, newcap
         cdef const ddz_move* last
         cdef ddz_move* grown
+        cdef Py_ssize_t first = start, planned = stop
+        if self.planned_start <= start and stop <= self.planned_stop:
+            first = self.planned_start
+            planned = self.planned_stop
         if self.cap == 0 and stop > start:
             # A first guess of 64 moves a position, but at most BATCH_FIRST_GUESS
             # moves in all: the loop grows the buffer from the mean so far, so
             # millions of small positions never reserve 64 rows each.
-            newcap = (stop - start) * 64
+            newcap = (planned - first) * 64
             if newcap > BATCH_FIRST_GUESS:
                 newcap = BATCH_FIRST_GUESS
             self.buf = <ddz_move*>ddz_alloc_big(newcap * sizeof(ddz_move))
@@ -83,8 +90,9 @@ cdef class _Chunk:
                                     self.cap - self.size)
                 if n <= self.cap - self.size:
                     break
-                # room for the rest at the mean size so far, at least double
-                newcap = self.size + n + (stop - i) * ((self.size + n) // (i - start + 1))
+                # room for the rest of the whole range at the mean size so
+                # far, at least double: a few large copies, not many
+                newcap = self.size + n + (planned - i) * ((self.size + n) // (i - first + 1))
                 if newcap < self.cap * 2:
                     newcap = self.cap * 2
                 grown = <ddz_move*>ddz_alloc_big(newcap * sizeof(ddz_move))
@@ -111,6 +119,9 @@ def _run_chunk(_Chunk chunk, Rules rules, cnp.ndarray hands, lasts,
         with nogil:
             chunk.run(&rules.c, hp, lp, cp, a, b)
         return chunk.failed
+
+    chunk.planned_start = start
+    chunk.planned_stop = stop
 
     _sliced(positions, start, stop, cancel)
 
