@@ -1,6 +1,6 @@
 """State that comes back in from outside (Game pickles of today's format and
-of the earlier unversioned one, Observations given to ``sample``, raw pickle
-bytes), mutated field by field by tests/oracles/state_fuzz.py in a
+of the earlier unversioned one, Observations given to ``sample``, truncated
+pickles), mutated field by field by tests/oracles/state_fuzz.py in a
 subprocess: a load may only raise ValueError or TypeError, and a game that
 loads works through the API. A crash or a hang fails the test.
 DDZ_FUZZ_SCALE multiplies the cases (the AddressSanitizer run of .ci/run
