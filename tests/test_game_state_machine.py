@@ -46,7 +46,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant,
                                  precondition, rule, run_state_machine_as_test)
 
 import ddzfast
-from ddzfast import Game, Hand, Move, MoveKind
+from ddzfast import Game, Hand, Move, MoveKind, get_rules
 from helpers import DECKS, RULE_SETS
 
 # RULES.md 1: card index -> character, and how many of each a deck may hold
@@ -516,10 +516,24 @@ def starts(draw, rules: str):
     if draw(st.booleans()):
         return ("deal", draw(st.integers(0, 2 ** 64 - 1)), draw(st.booleans()),
                 draw(st.integers(0, 2)))
-    cards = draw(st.permutations(DECKS[rules]))
+    if draw(st.booleans()):
+        cards = draw(st.permutations(DECKS[rules]))
+    else:
+        # whole ranks kept together: hands full of bombs, planes and chains,
+        # so that bombs meet bombs of their own tier
+        ranks = sorted(set(DECKS[rules]), key=CARDS.index)
+        cards = "".join(r * DECKS[rules].count(r) for r in draw(st.permutations(ranks)))
+    # a seat holding nothing but W (it can only pass, even when leading)
+    w_seat = draw(st.sampled_from([None, 0, 1, 2])) if "W" in cards else None
+    if w_seat is not None:
+        cards = [c for c in cards if c != "W"]
     hands, pos = [], 0
-    for _ in range(3):
-        n = draw(st.integers(1, 17))
+    for seat in range(3):
+        if seat == w_seat:
+            hands.append("W")
+            continue
+        # short hands too: deals that end soon, with springs and anti-springs
+        n = draw(st.one_of(st.integers(1, 4), st.integers(1, 17)))
         hands.append("".join(cards[pos:pos + n]))
         pos += n
     rest = cards[pos:]
@@ -532,6 +546,10 @@ def starts(draw, rules: str):
         k = draw(st.integers(1, min(8, len(rest))))
         leads = [mv for mv in ddzfast.legal_moves(Hand("".join(rest[:k]), rules), None, rules)
                  if mv.kind != MoveKind.PASS]
+        if leads and draw(st.booleans()):
+            # the move of the highest tier: a bomb when there is one
+            top = max(get_rules(rules).tier(mv.kind) for mv in leads)
+            leads = [mv for mv in leads if get_rules(rules).tier(mv.kind) == top]
         if leads:
             last_move = leads[draw(st.integers(0, len(leads) - 1))]
             last_seat = draw(st.sampled_from([s for s in range(3) if s != mover]))
@@ -647,6 +665,7 @@ class GameMachine(RuleBasedStateMachine):
         """The seat to move plays ``legal[i]``: as a Move, as its MOVE_DTYPE
         row, or (``how`` an int) by its action index."""
         g, m = self.game, self.model
+        self.check_legal_moves(legal)
         move = legal[i]
         seat = m.to_move
         key = g.position_key()
@@ -684,7 +703,6 @@ class GameMachine(RuleBasedStateMachine):
           with_seat=st.booleans())
     def play(self, k, how, with_seat):
         legal = self.game.legal_moves()
-        self.check_legal_moves(legal)
         self.play_move(legal, k % len(legal), how, with_seat)
 
     @precondition(lambda self: self.playing())
@@ -960,6 +978,8 @@ class GameMachine(RuleBasedStateMachine):
         if self.game is None:
             return
         check_game(self.game, self.model)
+        if self.playing():
+            self.check_legal_moves(self.game.legal_moves())
         key = self.game.position_key()
         assert self.game.copy().position_key() == key
         assert pickle.loads(pickle.dumps(self.game)).position_key() == key
