@@ -130,9 +130,15 @@ cdef class Game:
 
     @staticmethod
     def from_position(hands, rules="classic", landlord=0, base=1, kitty="",
-                      to_move=None, last_move=None, last_seat=None):
+                      to_move=None, last_move=None, last_seat=None, seed=None):
         """A deal in its play phase from given hands, for puzzles, endgames,
-        search and tests; its ``seed`` is None (it was not dealt).
+        search and tests; its ``seed`` property is None (it was not dealt).
+
+        ``seed`` (an int in 0 .. 2**64 - 1) seeds the game's random stream,
+        which the ``random`` policy draws from (``policy_move``, ``rollout``
+        without a seed): games from one position with equal seeds play the
+        same random moves, with different seeds different ones. None (the
+        default): fresh entropy, as ``Game(rules, seed=None)``.
 
         ``hands``: the three seats' hands, none empty, together within the
         deck. ``kitty`` (shown to all) was the landlord's: none of it may be
@@ -152,6 +158,10 @@ cdef class Game:
         cdef ddz_move lm
         cdef int s, i, mover, ls = -1
         cdef int ll = _seat_arg(landlord, "landlord")
+        cdef uint64_t stream
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        stream = _seed_arg(seed, "seed")
         if isinstance(base, bool) or not isinstance(base, numbers.Integral) \
                 or not 1 <= base <= 3:
             raise ValueError(f"base is 1..3, not {base!r}")
@@ -188,6 +198,8 @@ cdef class Game:
         for s in range(3):
             game.g.hands[s] = bits[s]
         game.g.kitty = k
+        # the random stream: the seed's own, mixed as a deal's seed is
+        game.g.rng = ddz_deal_seed(stream, 0)
         game.g.landlord = ll
         game.g.base = base
         game.g.phase = PHASE_PLAY
