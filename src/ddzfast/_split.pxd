@@ -2,7 +2,7 @@
 # fewest leading moves whose cards partition a hand, 最少手数) as plain C
 # without the GIL, over the generator of ddzfast._core (_core.pxd).
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
 
 from ddzfast._core cimport ddz_move, ddz_rules
 
@@ -32,8 +32,12 @@ ctypedef struct ddz_split_ctx:
     ddz_split_set* sets       # distinct card sets of those moves, grouped by
     int64_t sets_cap          # lowest card, largest first within a group
     int32_t start[17]         # sets[start[c]:start[c + 1]]: lowest card c
+    uint64_t* skeys           # the sets by their cards (open addressing, 0 =
+    int32_t* sidx             # empty): "is this part one move?" in one probe
+    uint64_t smask
     uint64_t* keys            # the table: open addressing, key 0 = empty
-    int32_t* vals             # fewest plays (or 127 = none) << 24 | best set + 1
+    uint32_t* vals            # value << 24 | exact << 23 | best set + 1, the
+                              # value exact or a lower bound
     uint64_t tmask            # slots - 1 (a power of two)
     int64_t tused
     int64_t work              # containment tests made since the root was set

@@ -6,7 +6,10 @@ The search (ddz_min_plays) generates the leading moves of the hand once
 (ddz_legal_moves of ddzfast._core), keeps their distinct card sets grouped
 by lowest card, and solves f(h) = 1 + min f(h - s) over the sets s within h
 that hold the lowest card of h, memoised in a transposition table from
-sub-hands to their value and best set. A leading move's legality depends on
+sub-hands to their value and best set. It is a branch and bound: a
+sub-hand is searched only for splits shorter than the best found so far
+(the table keeps exact values and lower bounds), and a part that must be one
+move is looked up in a hash of the sets instead of searched. A leading move's legality depends on
 its own cards alone, so the moves of any part of the hand are the hand's
 moves that fit in it: one generation serves the whole search, and the
 remainders of plays_left.
@@ -29,7 +32,8 @@ from ddzfast.constants import check_threads, worker_count
 cnp.import_array()
 
 cdef enum:
-    NONE_VALUE = 127            # the table's "cannot be emptied"
+    NONE_VALUE = 100            # "cannot be emptied" (above any hand's plays)
+    EXACT = 1 << 23
     FIRST_SLOTS = 1 << 12
     KEEP_SLOTS = 1 << 16        # a table grown past this is shrunk when the root changes
     DEFAULT_MAX_WORK = 200000000
@@ -53,8 +57,12 @@ cdef int ddz_split_init(ddz_split_ctx* ctx) noexcept nogil:
     ctx.moves = <ddz_move*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_move))
     ctx.sets = <ddz_split_set*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
     ctx.keys = <uint64_t*>calloc(FIRST_SLOTS, sizeof(uint64_t))
-    ctx.vals = <int32_t*>malloc(FIRST_SLOTS * sizeof(int32_t))
-    if ctx.moves == NULL or ctx.sets == NULL or ctx.keys == NULL or ctx.vals == NULL:
+    ctx.vals = <uint32_t*>malloc(FIRST_SLOTS * sizeof(uint32_t))
+    ctx.skeys = <uint64_t*>calloc(FIRST_SLOTS, sizeof(uint64_t))
+    ctx.sidx = <int32_t*>malloc(FIRST_SLOTS * sizeof(int32_t))
+    ctx.smask = FIRST_SLOTS - 1
+    if ctx.moves == NULL or ctx.sets == NULL or ctx.keys == NULL or ctx.vals == NULL \
+            or ctx.skeys == NULL or ctx.sidx == NULL:
         ddz_split_free(ctx)
         return 0
     ctx.moves_cap = DDZ_MOVE_BUFFER
@@ -68,6 +76,10 @@ cdef void ddz_split_free(ddz_split_ctx* ctx) noexcept nogil:
     free(ctx.sets)
     free(ctx.keys)
     free(ctx.vals)
+    free(ctx.skeys)
+    free(ctx.sidx)
+    ctx.skeys = NULL
+    ctx.sidx = NULL
     ctx.moves = NULL
     ctx.sets = NULL
     ctx.keys = NULL
@@ -90,10 +102,10 @@ cdef int _set_order(const void* a, const void* b) noexcept nogil:
 
 cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
     cdef uint64_t* keys
-    cdef int32_t* vals
+    cdef uint32_t* vals
     if slots != ctx.tmask + 1:
         keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
-        vals = <int32_t*>malloc(slots * sizeof(int32_t))
+        vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
         if keys == NULL or vals == NULL:
             free(keys)
             free(vals)
@@ -152,6 +164,8 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
         while i < n and ctx.sets[i].low < c:
             i += 1
         ctx.start[c] = <int32_t>i
+    if _sets_hash(ctx, n) != 0:
+        return DDZ_SPLIT_NOMEM
     if slots > KEEP_SLOTS:
         slots = FIRST_SLOTS
     if _table_reset(ctx, slots) != 0:
@@ -160,6 +174,47 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
     ctx.root = hand
     ctx.work = 0
     return 0
+
+
+cdef int _sets_hash(ddz_split_ctx* ctx, int64_t n) noexcept nogil:
+    # the sets by their cards, at most half full
+    cdef uint64_t slots = FIRST_SLOTS, j, mask
+    cdef int64_t i
+    while <int64_t>slots < 2 * n:
+        slots *= 2
+    if slots != ctx.smask + 1:
+        free(ctx.skeys)
+        free(ctx.sidx)
+        ctx.skeys = <uint64_t*>calloc(slots, sizeof(uint64_t))
+        ctx.sidx = <int32_t*>malloc(slots * sizeof(int32_t))
+        ctx.smask = slots - 1
+        if ctx.skeys == NULL or ctx.sidx == NULL:
+            free(ctx.skeys)
+            free(ctx.sidx)
+            ctx.skeys = NULL
+            ctx.sidx = NULL
+            ctx.smask = 0
+            return DDZ_SPLIT_NOMEM
+    else:
+        memset(ctx.skeys, 0, slots * sizeof(uint64_t))
+    mask = ctx.smask
+    for i in range(n):
+        j = _slot(ctx.sets[i].cards, mask)
+        while ctx.skeys[j]:
+            j = (j + 1) & mask
+        ctx.skeys[j] = ctx.sets[i].cards
+        ctx.sidx[j] = <int32_t>i
+    return 0
+
+
+cdef inline int64_t _set_of(const ddz_split_ctx* ctx, uint64_t cards) noexcept nogil:
+    # the index of the set of exactly these cards, or -1
+    cdef uint64_t j = _slot(cards, ctx.smask)
+    while ctx.skeys[j]:
+        if ctx.skeys[j] == cards:
+            return ctx.sidx[j]
+        j = (j + 1) & ctx.smask
+    return -1
 
 
 cdef int _ensure(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noexcept nogil:
@@ -174,7 +229,7 @@ cdef int _grow_table(ddz_split_ctx* ctx) noexcept nogil:
     cdef uint64_t old_slots = ctx.tmask + 1, slots = old_slots * 2, i, j
     cdef uint64_t mask = slots - 1
     cdef uint64_t* keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
-    cdef int32_t* vals = <int32_t*>malloc(slots * sizeof(int32_t))
+    cdef uint32_t* vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
     if keys == NULL or vals == NULL:
         free(keys)
         free(vals)
@@ -203,34 +258,58 @@ cdef inline int64_t _find(const ddz_split_ctx* ctx, uint64_t h) noexcept nogil:
     return -1
 
 
-cdef int _store(ddz_split_ctx* ctx, uint64_t h, int value, int64_t best) noexcept nogil:
+cdef int _store(ddz_split_ctx* ctx, uint64_t h, int value, uint32_t exact,
+                int64_t best) noexcept nogil:
+    # h's entry: its value (exact, or a lower bound) and best set
     cdef uint64_t j
     if (ctx.tused + 1) * 2 > <int64_t>(ctx.tmask + 1):
         if _grow_table(ctx) != 0:
             return DDZ_SPLIT_NOMEM
     j = _slot(h, ctx.tmask)
     while ctx.keys[j]:
+        if ctx.keys[j] == h:
+            break
         j = (j + 1) & ctx.tmask
-    ctx.keys[j] = h
-    ctx.vals[j] = <int32_t>((value << 24) | <int32_t>(best + 1))
-    ctx.tused += 1
+    if not ctx.keys[j]:
+        ctx.keys[j] = h
+        ctx.tused += 1
+    ctx.vals[j] = (<uint32_t>value << 24) | exact | <uint32_t>(best + 1)
     return 0
 
 
-cdef int _search(ddz_split_ctx* ctx, uint64_t h) noexcept nogil:
-    # f(h): the fewest plays of h (h != 0, within the root), NONE_VALUE, or
-    # a negative DDZ_SPLIT_ code
+cdef int _search(ddz_split_ctx* ctx, uint64_t h, int limit) noexcept nogil:
+    # The fewest plays of h (h != 0, within the root) when below `limit`
+    # (exact), else a lower bound of at least `limit`; NONE_VALUE (with
+    # limit NONE_VALUE + 1): nothing empties h; or a negative DDZ_SPLIT_ code.
     cdef int64_t j = _find(ctx, h)
-    cdef int c, v, best = NONE_VALUE
+    cdef int c, v, lb = 1, best
     cdef int64_t i, stop, bi = -1
     cdef uint64_t s
+    cdef uint32_t e
     if j >= 0:
-        return ctx.vals[j] >> 24
+        e = ctx.vals[j]
+        v = <int>(e >> 24)
+        if (e & EXACT) or v >= limit:
+            return v
+        lb = v
+    if lb >= limit:
+        return lb
+    if limit == 2:
+        # below 2 is one move: h itself, or nothing
+        i = _set_of(ctx, h)
+        if i >= 0:
+            if _store(ctx, h, 1, EXACT, i) != 0:
+                return DDZ_SPLIT_NOMEM
+            return 1
+        if _store(ctx, h, 2, 0, -1) != 0:
+            return DDZ_SPLIT_NOMEM
+        return 2
     c = _lowest(h)
     stop = ctx.start[c + 1]
     ctx.work += stop - ctx.start[c]
     if ctx.max_work and ctx.work > ctx.max_work:
         return DDZ_SPLIT_TOO_BIG
+    best = limit
     for i in range(ctx.start[c], stop):
         s = ctx.sets[i].cards
         if not _hand_contains(h, s):
@@ -240,31 +319,38 @@ cdef int _search(ddz_split_ctx* ctx, uint64_t h) noexcept nogil:
             bi = i
             break
         if best <= 2:
-            continue        # nothing below 2 is left but h itself as one move
-        v = _search(ctx, h - s)
+            continue        # only h itself, as one move, is shorter
+        v = _search(ctx, h - s, best - 1)
         if v < 0:
             return v
         if v + 1 < best:
             best = v + 1
             bi = i
-    if _store(ctx, h, best, bi) != 0:
+            if best <= lb:
+                break
+    if best < limit:
+        if _store(ctx, h, best, EXACT, bi) != 0:
+            return DDZ_SPLIT_NOMEM
+        return best
+    if _store(ctx, h, limit, 0, -1) != 0:
         return DDZ_SPLIT_NOMEM
-    return best
+    return limit
 
 
 cdef inline int _result(int v) noexcept nogil:
-    return DDZ_SPLIT_NONE if v == NONE_VALUE else v
+    return DDZ_SPLIT_NONE if v >= NONE_VALUE else v
 
 
 cdef int ddz_min_plays(ddz_split_ctx* ctx, const ddz_rules* rules,
                        uint64_t hand) noexcept nogil:
-    cdef int status
+    cdef int status, v
     if hand == 0:
         return 0
     status = _ensure(ctx, rules, hand)
     if status != 0:
         return status
-    return _result(_search(ctx, hand))
+    v = _search(ctx, hand, NONE_VALUE + 1)
+    return v if v < 0 else _result(v)
 
 
 cdef int ddz_split_moves(ddz_split_ctx* ctx, uint64_t hand, ddz_move* out) noexcept nogil:
@@ -274,7 +360,9 @@ cdef int ddz_split_moves(ddz_split_ctx* ctx, uint64_t hand, ddz_move* out) noexc
         j = _find(ctx, hand)
         if j < 0:
             return -1
-        b = (ctx.vals[j] & 0xFFFFFF) - 1
+        if not (ctx.vals[j] & EXACT):
+            return -1
+        b = <int64_t>(ctx.vals[j] & (EXACT - 1)) - 1
         if b < 0:
             return -1
         out[k] = ctx.moves[ctx.sets[b].move]
@@ -303,7 +391,7 @@ cdef int ddz_plays_left(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t han
         if rest == 0:
             out[i] = 0
             continue
-        v = _search(ctx, rest)
+        v = _search(ctx, rest, NONE_VALUE + 1)
         if v < 0:
             return v
         out[i] = <int16_t>_result(v)
