@@ -17,7 +17,7 @@ DEAL_DTYPE = np.dtype(
 if DEAL_DTYPE.itemsize != sizeof(ddz_deal_row):
     raise ImportError("DEAL_DTYPE does not match the core's deal row layout")
 
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "expert": POLICY_EXPERT}
 
 GameResult = collections.namedtuple(
     "GameResult",
@@ -556,6 +556,7 @@ cdef class Game:
         cdef int s, failed = 0
         cdef int64_t k, n
         cdef ddz_move* buf
+        cdef ddz_split_ctx ctx
         if isinstance(policies, str):
             policies = (policies,) * 3
         if len(policies) != 3:
@@ -567,13 +568,16 @@ cdef class Game:
         buf = <ddz_move*>malloc(n * sizeof(ddz_move))
         if buf == NULL:
             raise MemoryError()
+        if not ddz_split_init(&ctx):
+            free(buf)
+            raise MemoryError()
         with nogil:
             while g.phase == PHASE_BIDDING:
                 ddz_game_bid(&g, ddz_policy_bid(&g, codes[g.to_move]))
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
                 # and positions beyond 21 cards exceed DDZ_MOVE_BUFFER)
-                k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n)
+                k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n, &ctx)
                 if k == DDZ_ERR_NOMEM:
                     failed = 2
                     break
@@ -581,6 +585,7 @@ cdef class Game:
                     failed = 1
                     break
         free(buf)
+        ddz_split_free(&ctx)
         if failed == 2:
             raise MemoryError()
         if failed:
@@ -589,7 +594,7 @@ cdef class Game:
         return _game_result(&g, self._rules)
 
     def policy_action(self, policy="greedy"):
-        """What a built-in policy ("random" or "greedy") would do now: a bid
+        """What a built-in policy ("random", "greedy" or "expert") would do now: a bid
         while bidding (policy_bid), else a Move (policy_move)."""
         if self.g.phase == PHASE_BIDDING:
             return self.policy_bid(policy)
@@ -612,7 +617,8 @@ cdef class Game:
         cdef ddz_move stack_buf[DDZ_MOVE_BUFFER]
         if self.g.phase != PHASE_PLAY:
             raise ValueError(f"no move now: the deal is in its {self.phase} phase")
-        k = ddz_policy_move(&self.g, &self._rules.c, code, stack_buf, DDZ_MOVE_BUFFER)
+        k = _policy_move_ctx(&self.g, &self._rules.c, code, stack_buf, DDZ_MOVE_BUFFER,
+                             _python_split_ctx())
         if k >= 0:
             return _move(&stack_buf[k], self._rules)
         # a hand far beyond 21 cards (Game.from_position): a buffer of its own
@@ -658,6 +664,21 @@ cdef object _game_result(const ddz_game* g, Rules rules):
         "landlord" if row.winner == 0 else "farmers", g.winner_seat,
         row.landlord, row.base, row.multiplier, bool(row.spring),
         bool(row.anti_spring), (row.scores[0], row.scores[1], row.scores[2]))
+
+
+cdef ddz_split_ctx _PY_CTX
+cdef int _PY_CTX_READY = 0
+
+
+cdef ddz_split_ctx* _python_split_ctx():
+    # The expert's split context for calls made holding the GIL
+    # (Game.policy_move): one for the process, reused, so that a decision
+    # asked for from Python allocates nothing. NULL (the call makes its own)
+    # when it cannot be made.
+    global _PY_CTX_READY
+    if not _PY_CTX_READY:
+        _PY_CTX_READY = ddz_split_init(&_PY_CTX)
+    return &_PY_CTX if _PY_CTX_READY else NULL
 
 
 cdef int _policy_code(object policy) except -1:

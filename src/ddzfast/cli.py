@@ -6,7 +6,7 @@
                      [--threads K] [--seed S] [--start I] [--no-bidding]
                      [--backend local|ray] [--address HOST:PORT]
                      [--out FILE.npz|FILE.parquet] [--json] [--plot FILE.png]
-    ddzfast play [--rules R] [--seed S] [--bots greedy|random]
+    ddzfast play [--rules R] [--seed S] [--bots greedy|random|expert]
     ddzfast solve FIRST SECOND [THIRD] [--landlord SEAT] [--last CARDS --last-seat SEAT]
                   [--to-move SEAT] [--rules R] [--ban KIND] [--all] [--max-nodes N]
                   [--seconds S]
@@ -35,7 +35,7 @@ import numpy as np
 
 from ddzfast import __version__
 from ddzfast._core import RULES, Hand, Move, classify, get_rules, legal_moves
-from ddzfast._engine import DEAL_DTYPE, Game
+from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
 from ddzfast.movekind import MoveKind
 from ddzfast.render import bid_line, hand_line, landlord_line, move_line, outcome_text
@@ -781,7 +781,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rules", default="classic", choices=sorted(RULES))
     s.add_argument("--games", type=_int_in(0, MAX_DEAL_INDEX), default=10000)
     s.add_argument("--policies", default="random,random,random",
-                   help="one or three of: random, greedy (comma-separated)")
+                   help="one or three of: " + ", ".join(POLICIES) + " (comma-separated)")
     s.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1)
     s.add_argument("--seed", type=seed_type, default=0)
     s.add_argument("--start", type=_int_in(0, MAX_DEAL_INDEX), default=0,
@@ -809,7 +809,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one deal in the terminal against two bots")
     p.add_argument("--rules", default="classic", choices=sorted(RULES))
     p.add_argument("--seed", type=seed_type, default=None)
-    p.add_argument("--bots", default="greedy", choices=["random", "greedy"])
+    p.add_argument("--bots", default="greedy", choices=list(POLICIES))
     p.set_defaults(func=cmd_play)
 
     v = sub.add_parser(
