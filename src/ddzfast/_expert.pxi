@@ -93,24 +93,23 @@ cdef int64_t _expert_lead(ddz_game* g, const ddz_rules* rules, const ddz_move* m
     # play to a partner who is next and nearly out: the lowest single (or
     # pair) it can beat
     if partner == nxt and _hand_size(g.hands[partner]) <= 2:
-        want = K_SINGLE if _hand_size(g.hands[partner]) == 1 else K_PAIR
+        want = K_PAIR if _hand_size(g.hands[partner]) == 2 else K_SINGLE
         for j in range(n):
             if moves[j].kind == want and (best < 0 or moves[j].rank < moves[best].rank):
                 best = j
         if best >= 0:
             return best
-    # the plan: a group of the fewest-plays split, the weakest first; bombs
-    # and groups nothing out can beat (controls) kept for later; no single
-    # (pair) into an opponent with one (two) cards unless nothing out beats it
+    # the plan: a group of the fewest-plays split, the one shedding the most
+    # cards first (a card more outweighs four ranks), then the lowest; bombs
+    # and rockets last; a single (pair) into an opponent with one (two)
+    # cards only as the highest
     k = ddz_split_moves(ctx, hand, split)   # ctx holds the split of hand
     if k <= 0:
         return -1
     for i in range(k):
-        score = 10000 + _hand_size(split[i].cards) * 8 - split[i].rank * 16
+        score = 10000 + _hand_size(split[i].cards) * 64 - split[i].rank * 16
         if rules.tier[split[i].kind]:
             score -= 5000
-        elif not _beatable(rules, out, &split[i]):
-            score -= 2000
         elif (split[i].kind == K_SINGLE and opp_min == 1) or \
                 (split[i].kind == K_PAIR and opp_min == 2):
             # into a nearly empty hand: only the highest will do
@@ -128,7 +127,7 @@ cdef int64_t _expert_follow(ddz_game* g, const ddz_rules* rules, const ddz_move*
     cdef uint64_t hand = g.hands[me]
     cdef uint64_t out = _cards_out(g, me)
     cdef int ls = g.last_seat
-    cdef int f0, v, bomb, danger, opp_size, rest_plays
+    cdef int f0, v, bomb, danger, opp_size
     cdef int partner_played = me != g.landlord and ls != g.landlord
     cdef int64_t i, best = 0
     cdef int64_t score, best_score = 0
@@ -146,10 +145,16 @@ cdef int64_t _expert_follow(ddz_game* g, const ddz_rules* rules, const ddz_move*
                 _proven_lead(ctx, rules, hand - moves[i].cards, out, &first):
             return i
     # a winning partner goes through
-    if partner_played:
-        return 0
     opp_size = _hand_size(g.hands[ls])
     danger = opp_size <= 2 or (opp_size <= 4 and ls == g.landlord)
+    if partner_played:
+        # unless the landlord, next, is nearly out and could beat it: then
+        # the highest answer
+        if not ((me + 1) % 3 == g.landlord
+                and _hand_size(g.hands[g.landlord]) <= 2 and _beatable(rules, out, &g.last)):
+            return 0
+        opp_size = _hand_size(g.hands[g.landlord])
+        danger = 1
     for i in range(1, n):
         v = ddz_min_plays(ctx, rules, hand - moves[i].cards)
         if v < 0:
@@ -158,12 +163,12 @@ cdef int64_t _expert_follow(ddz_game* g, const ddz_rules* rules, const ddz_move*
         if bomb:
             # bombs and rockets when they decide the deal: an opponent
             # close to going out, or little left after it
-            if not (danger or v <= 1 or opp_size <= 4):
+            if not (danger or v <= 1):
                 continue
         elif v > f0 - 1 and not danger:
             # off the plan: a beater that costs a play is only worth it
             # against a hand close to going out
-            if not (v == f0 and opp_size <= 6):
+            if not (v == f0 and opp_size <= 10):
                 continue
         score = 100000 - v * 1000 - moves[i].rank * 16 - bomb * 500
         if not _beatable(rules, out, &moves[i]):
