@@ -141,7 +141,7 @@ def test_missing_rlcard_names_the_extra(monkeypatch):
     ({"seed": 2 ** 32}, ValueError),
     ({"seed": -1}, ValueError),
     ({"threads": 0}, ValueError),
-    ({"a": "douzero:/nonexistent"}, ValueError),
+    ({"a": "douzero"}, ValueError),
 ])
 def test_bad_arguments(kwargs, error):
     args = {"a": "greedy", "b": "random", "deals": 2, "seed": 0}
@@ -158,3 +158,37 @@ def test_command_line(capsys):
     assert out["wp"]["value"] == pytest.approx(arena("expert", "greedy", 30, 2).wp[0])
     assert main(["arena", "--a", "expert", "--b", "nope", "--deals", "3"]) == 2
     assert "unknown arena agent" in capsys.readouterr().err
+
+
+def _random_douzero_models(folder):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("douzero")
+    from ddzfast.arena import _douzero_model_classes
+    model_dict = _douzero_model_classes()      # DouZero's own classes
+    torch.manual_seed(0)
+    for pos in ("landlord", "landlord_up", "landlord_down"):
+        torch.save(model_dict[pos]().state_dict(), folder / f"{pos}.ckpt")
+
+
+def test_douzero_checkpoints_play_legal_moves(tmp_path):
+    _random_douzero_models(tmp_path)
+    spec = f"douzero:{tmp_path}"
+    result = arena(spec, "greedy", deals=1, seed=0)
+    stats = result.agents["a"]
+    assert stats["decisions"] > 10 and stats["legal_choices"] == stats["decisions"]
+    again = arena(spec, "greedy", deals=1, seed=0)
+    for k in result.per_deal:
+        assert (result.per_deal[k] == again.per_deal[k]).all()
+
+
+def test_douzero_folder_without_models(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("douzero")
+    with pytest.raises(ValueError, match="landlord.ckpt"):
+        resolve_agent(f"douzero:{tmp_path}")
+
+
+def test_missing_torch_names_it(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(ImportError, match="torch"):
+        resolve_agent(f"douzero:{tmp_path}")

@@ -37,7 +37,12 @@ Agents (``resolve_agent``):
   when an opponent plays one) or chooses no legal move, a uniformly random
   legal move is played instead and counted, as DouZero's own RLCard adapter
   does. Its random choices come from NumPy's global generator, which the
-  arena seeds per game from ``seed``.
+  arena seeds per game from ``seed``;
+* ``"douzero:DIR"``: DouZero's three trained networks (``landlord.ckpt``,
+  ``landlord_up.ckpt``, ``landlord_down.ckpt`` in ``DIR``) on the CPU, with
+  torch and the douzero package: DouZero's own ``DeepAgent`` and
+  ``get_obs`` over an ``InfoSet`` built from ddzfast's game (legal actions
+  are ddzfast's, each card set once); the move it picks is checked legal.
 
 ``ddzfast arena --a expert --b rlcard-rule --deals 10000`` runs it from the
 command line.
@@ -181,13 +186,129 @@ class _RLCardRule(_Agent):
                 "moves_without_rlcard_id": self.unlisted}
 
 
+_POSITIONS = ("landlord", "landlord_down", "landlord_up")     # seats 0, 1, 2
+DOUZERO_CHECKPOINTS = tuple(f"{p}.ckpt" for p in ("landlord", "landlord_up", "landlord_down"))
+
+
+class _DouZeroModels(_Agent):
+    """DouZero's three networks (``landlord.ckpt``, ``landlord_up.ckpt``,
+    ``landlord_down.ckpt`` in one folder) on the CPU, through DouZero's own
+    ``DeepAgent`` and ``get_obs``, over ddzfast's engine."""
+
+    def __init__(self, folder: str):
+        import os
+        try:
+            import torch
+            from douzero.env.env import get_obs
+        except ImportError as exc:
+            raise ImportError("the arena agent 'douzero:DIR' needs torch and douzero; "
+                              "install them with: pip install torch douzero") from exc
+        missing = [f for f in DOUZERO_CHECKPOINTS if not os.path.isfile(os.path.join(folder, f))]
+        if missing:
+            raise ValueError(f"douzero:{folder} lacks {', '.join(missing)} (DouZero's three "
+                             f"models: {', '.join(DOUZERO_CHECKPOINTS)})")
+        self.name = f"douzero:{folder}"
+        self.torch = torch
+        self.get_obs = get_obs
+        classes = _douzero_model_classes()
+        self.models = {}
+        for pos in _POSITIONS:
+            # as DouZero's DeepAgent loads them, on the CPU
+            model = classes[pos]()
+            state = model.state_dict()
+            loaded = torch.load(os.path.join(folder, f"{pos}.ckpt"), map_location="cpu")
+            state.update({k: v for k, v in loaded.items() if k in state})
+            model.load_state_dict(state)
+            model.eval()
+            self.models[pos] = model
+        self.decisions = 0
+        self.legal_choices = 0
+
+    def _act(self, pos, info):
+        # DouZero's DeepAgent.act: the legal action of the highest value
+        if len(info.legal_actions) == 1:
+            return info.legal_actions[0]
+        obs = self.get_obs(info)
+        with self.torch.no_grad():
+            z = self.torch.from_numpy(obs["z_batch"]).float()
+            x = self.torch.from_numpy(obs["x_batch"]).float()
+            values = self.models[pos].forward(z, x, return_value=True)["values"]
+        return info.legal_actions[int(np.argmax(values.numpy(), axis=0)[0])]
+
+    def choose(self, game, trace):
+        from douzero.env.game import InfoSet
+        from ddzfast.compat.douzero import to_douzero
+        seat = game.to_move
+        pos = _POSITIONS[seat]
+        legal = list(game.legal_moves())
+        actions, index = [], {}
+        for i, m in enumerate(legal):
+            cards = [] if m.kind == MoveKind.PASS else sorted(to_douzero(m.cards))
+            key = tuple(cards)
+            if key not in index:
+                index[key] = i
+                actions.append(cards)
+        seq = [[] if m.kind == MoveKind.PASS else sorted(to_douzero(m.cards))
+               for _, m in game.history]
+        info = InfoSet(pos)
+        info.player_hand_cards = sorted(to_douzero(game.hands[seat]))
+        info.num_cards_left_dict = {_POSITIONS[s]: len(game.hands[s]) for s in range(3)}
+        info.three_landlord_cards = sorted(to_douzero(game.kitty))
+        info.card_play_action_seq = seq
+        info.other_hand_cards = sorted(to_douzero(game.hands[(seat + 1) % 3])
+                                       + to_douzero(game.hands[(seat + 2) % 3]))
+        info.legal_actions = actions
+        # DouZero's readings of the history (GameEnv.get_last_move, ...)
+        info.last_move = (seq[-2] if len(seq[-1]) == 0 and len(seq) > 1 else seq[-1]) if seq else []
+        info.last_two_moves = ([seq[-1], seq[-2]] if len(seq) > 1 else
+                               [seq[-1], []] if seq else [[], []])
+        last = {p: [] for p in _POSITIONS}
+        played = {p: [] for p in _POSITIONS}
+        bombs = 0
+        for (who, m), cards in zip(game.history, seq):
+            last[_POSITIONS[who]] = cards
+            played[_POSITIONS[who]] = played[_POSITIONS[who]] + cards
+            bombs += m.kind in (MoveKind.BOMB, MoveKind.ROCKET)
+        info.last_move_dict = last
+        info.played_cards = played
+        info.bomb_num = bombs
+        info.last_pid = _POSITIONS[game.history[-1][0]] if game.history else "landlord"
+        self.decisions += 1
+        chosen = self._act(pos, info)
+        i = index.get(tuple(sorted(chosen)))
+        if i is None:
+            raise RuntimeError(f"the DouZero model chose {chosen}, which is no legal action")
+        self.legal_choices += 1
+        return legal[i]
+
+    def stats(self):
+        return {"decisions": self.decisions, "legal_choices": self.legal_choices}
+
+
+def _douzero_model_classes() -> dict:
+    """DouZero's ``model_dict`` (douzero/dmc/models.py), loaded from its file:
+    importing ``douzero.dmc`` would import DouZero's training code and its
+    dependencies (GitPython, ...), which evaluation does not need."""
+    import importlib.util
+    import os
+
+    import douzero
+    path = os.path.join(os.path.dirname(douzero.__file__), "dmc", "models.py")
+    spec = importlib.util.spec_from_file_location("_ddzfast_douzero_models", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.model_dict
+
+
 AgentLike = Union[str, Callable[..., Any]]
 
 
 def resolve_agent(spec: AgentLike) -> _Agent:
-    """An arena agent from a built-in policy name, ``"rlcard-rule"`` or a
-    callable ``policy(game, legal)``; ValueError/TypeError otherwise, and
-    ImportError naming the extra to install when one is missing."""
+    """An arena agent from a built-in policy name, ``"rlcard-rule"``,
+    ``"douzero:DIR"`` (a folder with DouZero's ``landlord.ckpt``,
+    ``landlord_up.ckpt`` and ``landlord_down.ckpt``, run on the CPU with
+    torch) or a callable ``policy(game, legal)``; ValueError/TypeError
+    otherwise, and ImportError naming what to install when it is missing."""
     if isinstance(spec, _Agent):
         return spec
     if isinstance(spec, str):
@@ -196,8 +317,7 @@ def resolve_agent(spec: AgentLike) -> _Agent:
         if spec == RLCARD_RULE:
             return _RLCardRule()
         if spec.startswith("douzero:"):
-            raise ValueError("DouZero checkpoints ('douzero:DIR') are not supported yet "
-                             "by the arena")
+            return _DouZeroModels(spec[len("douzero:"):])
         raise ValueError(f"unknown arena agent {spec!r}: use one of "
                          f"{', '.join(POLICIES)}, {RLCARD_RULE!r} or a callable "
                          f"policy(game, legal)")
