@@ -118,3 +118,16 @@ def test_expert_beats_greedy_and_random():
         return ((first["winner"] == 0).mean() + (second["winner"] == 1).mean()) / 2
     assert win_rate("expert", "greedy") > 0.58
     assert win_rate("expert", "random") > 0.9
+
+
+@pytest.mark.parametrize("rules", ("classic", "biegang", "laizi:7"))
+def test_whole_deck_hands_fall_back_without_crashing(rules):
+    from ddzfast.constants import deck_text
+    deck = deck_text(ddzfast.get_rules(rules).wildcard)
+    # most of a deck in one hand, leading and following
+    game = Game.from_position([deck[:-2], deck[-2], deck[-1]], rules, seed=0)
+    move = game.policy_move("expert")
+    assert move in list(game.legal_moves())
+    game.play(move)
+    while not game.done and len(list(game.history)) < 6:
+        game.play(game.policy_move("expert"))

@@ -10,6 +10,10 @@
 
 cdef enum:
     SPLIT_MAX = 64          # a split has at most one move per card (55)
+    # the expert's search limit (ddz_split_ctx.max_work): a hand past it
+    # (far beyond a deal's, e.g. most of a deck from Game.from_position) is
+    # played by greedy's rules instead, after a few milliseconds
+    EXPERT_MAX_WORK = 2000000
 
 
 cdef inline int _same_move(const ddz_move* a, const ddz_move* b) noexcept nogil:
@@ -134,7 +138,7 @@ cdef int64_t _expert_follow(ddz_game* g, const ddz_rules* rules, const ddz_move*
     cdef ddz_move first
     f0 = ddz_min_plays(ctx, rules, hand)
     if f0 < 0:
-        f0 = 99
+        return -1       # past the search's limit: greedy decides
     # a provable win: a move nothing out can beat, after which the rest is
     # a provable lead
     for i in range(1, n):
@@ -199,6 +203,7 @@ cdef int64_t _expert_pick(ddz_game* g, const ddz_rules* rules, const ddz_move* m
         k = _expert_pick(g, rules, moves, n, &own)
         ddz_split_free(&own)
         return k
+    ctx.max_work = EXPERT_MAX_WORK
     if _leading(g):
         k = _expert_lead(g, rules, moves, n, ctx)
     else:
