@@ -34,11 +34,13 @@ ctypedef struct ddz_split_ctx:
     int32_t start[17]         # sets[start[c]:start[c + 1]]: lowest card c
     uint64_t* skeys           # the sets by their cards (open addressing, 0 =
     int32_t* sidx             # empty): "is this part one move?" in one probe
-    uint64_t smask
+    uint64_t smask            # slots in use - 1 (a power of two)
+    uint64_t scap             # slots allocated
     uint64_t* keys            # the table: open addressing, key 0 = empty
     uint32_t* vals            # value << 24 | exact << 23 | best set + 1, the
                               # value exact or a lower bound
-    uint64_t tmask            # slots - 1 (a power of two)
+    uint64_t tmask            # slots in use - 1 (a power of two)
+    uint64_t tcap             # slots allocated
     int64_t tused
     int64_t work              # containment tests made since the root was set
     int64_t max_work          # DDZ_SPLIT_TOO_BIG past this (0: no limit)

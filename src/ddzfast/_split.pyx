@@ -34,8 +34,9 @@ cnp.import_array()
 cdef enum:
     NONE_VALUE = 100            # "cannot be emptied" (above any hand's plays)
     EXACT = 1 << 23
-    FIRST_SLOTS = 1 << 12
-    KEEP_SLOTS = 1 << 16        # a table grown past this is shrunk when the root changes
+    FIRST_SLOTS = 1 << 12       # the table's slots in use when a root is prepared
+    FIRST_SET_SLOTS = 1 << 8
+    KEEP_SLOTS = 1 << 16        # tables allocated past this are freed when the root changes
     DEFAULT_MAX_WORK = 200000000
 
 
@@ -58,9 +59,11 @@ cdef int ddz_split_init(ddz_split_ctx* ctx) noexcept nogil:
     ctx.sets = <ddz_split_set*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
     ctx.keys = <uint64_t*>calloc(FIRST_SLOTS, sizeof(uint64_t))
     ctx.vals = <uint32_t*>malloc(FIRST_SLOTS * sizeof(uint32_t))
-    ctx.skeys = <uint64_t*>calloc(FIRST_SLOTS, sizeof(uint64_t))
-    ctx.sidx = <int32_t*>malloc(FIRST_SLOTS * sizeof(int32_t))
-    ctx.smask = FIRST_SLOTS - 1
+    ctx.skeys = <uint64_t*>calloc(FIRST_SET_SLOTS, sizeof(uint64_t))
+    ctx.sidx = <int32_t*>malloc(FIRST_SET_SLOTS * sizeof(int32_t))
+    ctx.smask = FIRST_SET_SLOTS - 1
+    ctx.scap = FIRST_SET_SLOTS
+    ctx.tcap = FIRST_SLOTS
     if ctx.moves == NULL or ctx.sets == NULL or ctx.keys == NULL or ctx.vals == NULL \
             or ctx.skeys == NULL or ctx.sidx == NULL:
         ddz_split_free(ctx)
@@ -101,9 +104,11 @@ cdef int _set_order(const void* a, const void* b) noexcept nogil:
 
 
 cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
+    # an empty table of `slots` slots in use (allocated anew only when the
+    # allocation is too small, or far too large)
     cdef uint64_t* keys
     cdef uint32_t* vals
-    if slots != ctx.tmask + 1:
+    if slots > ctx.tcap or ctx.tcap > KEEP_SLOTS:
         keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
         vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
         if keys == NULL or vals == NULL:
@@ -114,9 +119,10 @@ cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
         free(ctx.vals)
         ctx.keys = keys
         ctx.vals = vals
-        ctx.tmask = slots - 1
+        ctx.tcap = slots
     else:
         memset(ctx.keys, 0, slots * sizeof(uint64_t))
+    ctx.tmask = slots - 1
     ctx.tused = 0
     return 0
 
@@ -126,7 +132,6 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
     cdef int64_t n, i, k
     cdef ddz_move* grown
     cdef ddz_split_set* gsets
-    cdef uint64_t slots = ctx.tmask + 1
     cdef int c
     ctx.root = 0
     n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
@@ -166,9 +171,7 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
         ctx.start[c] = <int32_t>i
     if _sets_hash(ctx, n) != 0:
         return DDZ_SPLIT_NOMEM
-    if slots > KEEP_SLOTS:
-        slots = FIRST_SLOTS
-    if _table_reset(ctx, slots) != 0:
+    if _table_reset(ctx, FIRST_SLOTS) != 0:
         return DDZ_SPLIT_NOMEM
     memcpy(&ctx.rules, rules, sizeof(ddz_rules))
     ctx.root = hand
@@ -178,25 +181,27 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
 
 cdef int _sets_hash(ddz_split_ctx* ctx, int64_t n) noexcept nogil:
     # the sets by their cards, at most half full
-    cdef uint64_t slots = FIRST_SLOTS, j, mask
+    cdef uint64_t slots = FIRST_SET_SLOTS, j, mask
     cdef int64_t i
+    cdef uint64_t* keys
+    cdef int32_t* idx
     while <int64_t>slots < 2 * n:
         slots *= 2
-    if slots != ctx.smask + 1:
+    if slots > ctx.scap or ctx.scap > KEEP_SLOTS:
+        keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
+        idx = <int32_t*>malloc(slots * sizeof(int32_t))
+        if keys == NULL or idx == NULL:
+            free(keys)
+            free(idx)
+            return DDZ_SPLIT_NOMEM
         free(ctx.skeys)
         free(ctx.sidx)
-        ctx.skeys = <uint64_t*>calloc(slots, sizeof(uint64_t))
-        ctx.sidx = <int32_t*>malloc(slots * sizeof(int32_t))
-        ctx.smask = slots - 1
-        if ctx.skeys == NULL or ctx.sidx == NULL:
-            free(ctx.skeys)
-            free(ctx.sidx)
-            ctx.skeys = NULL
-            ctx.sidx = NULL
-            ctx.smask = 0
-            return DDZ_SPLIT_NOMEM
+        ctx.skeys = keys
+        ctx.sidx = idx
+        ctx.scap = slots
     else:
         memset(ctx.skeys, 0, slots * sizeof(uint64_t))
+    ctx.smask = slots - 1
     mask = ctx.smask
     for i in range(n):
         j = _slot(ctx.sets[i].cards, mask)
@@ -246,6 +251,7 @@ cdef int _grow_table(ddz_split_ctx* ctx) noexcept nogil:
     ctx.keys = keys
     ctx.vals = vals
     ctx.tmask = mask
+    ctx.tcap = slots
     return 0
 
 
