@@ -192,3 +192,13 @@ def test_missing_torch_names_it(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(ImportError, match="torch"):
         resolve_agent(f"douzero:{tmp_path}")
+
+
+def test_blocks_of_deals_do_not_change_results(monkeypatch):
+    import ddzfast.arena as A
+    whole = arena("expert", "random", deals=20, seed=4)
+    monkeypatch.setattr(A, "_BLOCK", 7)      # deals laid out 7 at a time
+    for threads in (1, 2):
+        blocks = arena("expert", "random", deals=20, seed=4, threads=threads)
+        for k in whole.per_deal:
+            assert (whole.per_deal[k] == blocks.per_deal[k]).all()

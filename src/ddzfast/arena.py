@@ -78,7 +78,11 @@ def douzero_deals(count: int, seed: int = 0) -> list[tuple[str, str, str, str]]:
     from ``np.random.seed(seed)``: ``(landlord, landlord_down, landlord_up,
     kitty)`` as card text, i.e. the hands of seats 0, 1, 2 and the kitty."""
     count = _count(count, "count")
-    rs = np.random.RandomState(_seed(seed))
+    return _deals_from(np.random.RandomState(_seed(seed)), count)
+
+
+def _deals_from(rs: np.random.RandomState, count: int) -> list:
+    # the next `count` deals of the stream rs
     out = []
     for _ in range(count):
         deck = list(_DOUZERO_DECK)
@@ -329,9 +333,15 @@ def resolve_agent(spec: AgentLike) -> _Agent:
 
 # ---- playing -------------------------------------------------------------------------
 
+#: The most deals one arena call plays (the command line's bound too).
+MAX_DEALS = 10 ** 8
+_BLOCK = 100_000        # deals laid out at a time (memory stays bounded)
+
+
 def _count(value, what) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 0:
-        raise ValueError(f"{what} must be an int >= 0, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 0 <= value <= MAX_DEALS:
+        raise ValueError(f"{what} must be an int in 0 .. {MAX_DEALS}, not {value!r}")
     return int(value)
 
 
@@ -443,18 +453,21 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
     threads = check_threads(threads)
     agent_a = resolve_agent(a)
     agent_b = resolve_agent(b)
-    layout = douzero_deals(deals, seed)
     out = np.zeros((deals, 4), dtype=np.float64)
     if not (agent_a.builtin and agent_b.builtin):
         threads = 1
     threads = worker_count(threads, max(deals, 1))
-    if threads == 1:
-        _run(layout, 0, agent_a, agent_b, seed, out)
-    else:
-        bounds = [deals * t // threads for t in range(threads + 1)]
-        with ThreadPoolExecutor(threads) as pool:
-            jobs = [pool.submit(_run, layout[bounds[t]:bounds[t + 1]], bounds[t], agent_a,
-                                agent_b, seed, out) for t in range(threads)]
+    rs = np.random.RandomState(seed)
+    with ThreadPoolExecutor(threads) as pool:
+        for start in range(0, deals, _BLOCK):
+            layout = _deals_from(rs, min(_BLOCK, deals - start))
+            n = len(layout)
+            if threads == 1:
+                _run(layout, start, agent_a, agent_b, seed, out)
+                continue
+            bounds = [n * t // threads for t in range(threads + 1)]
+            jobs = [pool.submit(_run, layout[bounds[t]:bounds[t + 1]], start + bounds[t],
+                                agent_a, agent_b, seed, out) for t in range(threads)]
             for job in jobs:
                 job.result()
     won_l, pts_l, won_f, pts_f = out.T

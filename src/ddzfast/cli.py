@@ -37,6 +37,7 @@ import numpy as np
 from ddzfast import __version__
 from ddzfast._core import RULES, Hand, Move, classify, get_rules, legal_moves
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
+from ddzfast.arena import MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
 from ddzfast.movekind import MoveKind
 from ddzfast.render import bid_line, hand_line, landlord_line, move_line, outcome_text
@@ -850,7 +851,7 @@ def build_parser() -> argparse.ArgumentParser:
     agents = ", ".join(POLICIES) + ", rlcard-rule (needs rlcard)"
     r.add_argument("--a", required=True, help=f"agent A: {agents}")
     r.add_argument("--b", required=True, help=f"agent B: {agents}")
-    r.add_argument("--deals", type=_int_in(0, 1 << 31), default=10000)
+    r.add_argument("--deals", type=_int_in(0, MAX_DEALS), default=10000)
     r.add_argument("--seed", type=_int_in(0, (1 << 32) - 1, " (NumPy's RandomState seeds)"),
                    default=0)
     r.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1,
