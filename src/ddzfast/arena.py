@@ -58,7 +58,8 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 import numpy as np
 
-from ddzfast._core import Move, MoveKind
+from ddzfast._core import Move
+from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, deal_seed
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, check_threads, worker_count
 
@@ -299,12 +300,14 @@ def _douzero_model_classes() -> dict:
     import douzero
     path = os.path.join(os.path.dirname(douzero.__file__), "dmc", "models.py")
     spec = importlib.util.spec_from_file_location("_ddzfast_douzero_models", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"douzero's models are not at {path}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.model_dict
 
 
-AgentLike = Union[str, Callable[..., Any]]
+AgentLike = Union[str, Callable[..., Any], _Agent]
 
 
 def resolve_agent(spec: AgentLike) -> _Agent:
@@ -340,14 +343,14 @@ _BLOCK = 100_000        # deals laid out at a time (memory stays bounded)
 
 def _count(value, what) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not 0 <= value <= MAX_DEALS:
+            or not 0 <= int(value) <= MAX_DEALS:
         raise ValueError(f"{what} must be an int in 0 .. {MAX_DEALS}, not {value!r}")
     return int(value)
 
 
 def _seed(value) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not 0 <= value < 2 ** 32:
+            or not 0 <= int(value) < 2 ** 32:
         raise ValueError(f"seed must be an int in 0 .. 2**32 - 1 (NumPy's RandomState), "
                          f"not {value!r}")
     return int(value)
@@ -377,7 +380,9 @@ def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool
         trace.append((seat, "pass" if move.kind == MoveKind.PASS else _rlcard_text(move.cards)))
         if move.kind in (MoveKind.BOMB, MoveKind.ROCKET):
             bombs *= 2
-    return game.result.winner == "landlord", bombs
+    result = game.result
+    assert result is not None       # the deal is done
+    return result.winner == "landlord", bombs
 
 
 @dataclass
