@@ -16,7 +16,7 @@ remainders of plays_left.
 """
 
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, realloc, free, calloc, qsort
+from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset, memcmp, memcpy
 cimport numpy as cnp
 import numpy as np
@@ -38,6 +38,7 @@ cdef enum:
     FIRST_SET_SLOTS = 1 << 8
     KEEP_SLOTS = 1 << 16        # tables allocated past this are freed when the root changes
     DEFAULT_MAX_WORK = 200000000
+    ORDER_KEYS = 16 * 64        # _order_key's values
 
 
 cdef inline int _lowest(uint64_t h) noexcept nogil:
@@ -90,17 +91,9 @@ cdef void ddz_split_free(ddz_split_ctx* ctx) noexcept nogil:
     ctx.root = 0
 
 
-cdef int _set_order(const void* a, const void* b) noexcept nogil:
-    # lowest card up, then size down, then cards (equal sets adjacent)
-    cdef const ddz_split_set* x = <const ddz_split_set*>a
-    cdef const ddz_split_set* y = <const ddz_split_set*>b
-    if x.low != y.low:
-        return -1 if x.low < y.low else 1
-    if x.size != y.size:
-        return -1 if x.size > y.size else 1
-    if x.cards != y.cards:
-        return -1 if x.cards < y.cards else 1
-    return 0
+cdef inline int _order_key(uint64_t cards) noexcept nogil:
+    # sets in search order: lowest card up, then size down
+    return _lowest(cards) * 64 + 63 - _hand_size(cards)
 
 
 cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
@@ -129,10 +122,12 @@ cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
 
 cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noexcept nogil:
     # The root's moves, their distinct card sets by lowest card, an empty table.
-    cdef int64_t n, i, k
+    cdef int64_t n, i, k, j
     cdef ddz_move* grown
     cdef ddz_split_set* gsets
-    cdef int c
+    cdef int c, key
+    cdef int32_t counts[ORDER_KEYS + 1]
+    cdef uint64_t cards, slot, mask
     ctx.root = 0
     n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
     if n > ctx.moves_cap:
@@ -148,20 +143,40 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
             return DDZ_SPLIT_NOMEM
         ctx.sets = gsets
         ctx.sets_cap = n
+    # the moves' card sets by lowest card, largest first within a group (a
+    # counting sort on low * 64 + 63 - size, stable), then each set once
+    # (the first move of its cards), the hash of the sets made on the way
+    memset(counts, 0, sizeof(counts))
     k = 0
+    for i in range(n):
+        if ctx.moves[i].kind != K_PASS:
+            counts[_order_key(ctx.moves[i].cards) + 1] += 1
+            k += 1
+    for key in range(ORDER_KEYS):
+        counts[key + 1] += counts[key]
     for i in range(n):
         if ctx.moves[i].kind == K_PASS:
             continue
-        ctx.sets[k].cards = ctx.moves[i].cards
-        ctx.sets[k].move = <int32_t>i
-        ctx.sets[k].low = <int16_t>_lowest(ctx.moves[i].cards)
-        ctx.sets[k].size = <int16_t>_hand_size(ctx.moves[i].cards)
-        k += 1
-    qsort(ctx.sets, k, sizeof(ddz_split_set), _set_order)
+        key = _order_key(ctx.moves[i].cards)
+        j = counts[key]
+        counts[key] += 1
+        ctx.sets[j].cards = ctx.moves[i].cards
+        ctx.sets[j].move = <int32_t>i
+        ctx.sets[j].low = <int16_t>_lowest(ctx.moves[i].cards)
+        ctx.sets[j].size = <int16_t>_hand_size(ctx.moves[i].cards)
+    if _sets_hash(ctx, k) != 0:
+        return DDZ_SPLIT_NOMEM
+    mask = ctx.smask
     n = 0
     for i in range(k):
-        if n and ctx.sets[n - 1].cards == ctx.sets[i].cards:
-            continue
+        cards = ctx.sets[i].cards
+        slot = _slot(cards, mask)
+        while ctx.skeys[slot] and ctx.skeys[slot] != cards:
+            slot = (slot + 1) & mask
+        if ctx.skeys[slot]:
+            continue            # these cards again (another reading)
+        ctx.skeys[slot] = cards
+        ctx.sidx[slot] = <int32_t>n
         ctx.sets[n] = ctx.sets[i]
         n += 1
     i = 0
@@ -169,8 +184,6 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
         while i < n and ctx.sets[i].low < c:
             i += 1
         ctx.start[c] = <int32_t>i
-    if _sets_hash(ctx, n) != 0:
-        return DDZ_SPLIT_NOMEM
     if _table_reset(ctx, FIRST_SLOTS) != 0:
         return DDZ_SPLIT_NOMEM
     memcpy(&ctx.rules, rules, sizeof(ddz_rules))
@@ -180,9 +193,8 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
 
 
 cdef int _sets_hash(ddz_split_ctx* ctx, int64_t n) noexcept nogil:
-    # the sets by their cards, at most half full
-    cdef uint64_t slots = FIRST_SET_SLOTS, j, mask
-    cdef int64_t i
+    # an empty hash for n sets by their cards (at most half full)
+    cdef uint64_t slots = FIRST_SET_SLOTS
     cdef uint64_t* keys
     cdef int32_t* idx
     while <int64_t>slots < 2 * n:
@@ -202,13 +214,6 @@ cdef int _sets_hash(ddz_split_ctx* ctx, int64_t n) noexcept nogil:
     else:
         memset(ctx.skeys, 0, slots * sizeof(uint64_t))
     ctx.smask = slots - 1
-    mask = ctx.smask
-    for i in range(n):
-        j = _slot(ctx.sets[i].cards, mask)
-        while ctx.skeys[j]:
-            j = (j + 1) & mask
-        ctx.skeys[j] = ctx.sets[i].cards
-        ctx.sidx[j] = <int32_t>i
     return 0
 
 
