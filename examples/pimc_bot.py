@@ -9,6 +9,13 @@ plays the candidate with the best mean score for its seat.
 
     python examples/pimc_bot.py --deals 2000 --worlds 12 --seed 1
 
+With ``--rollout expert`` the playouts use the built-in expert policy
+instead of greedy; with ``--arena AGENT`` the bot plays under DouZero's
+evaluation protocol (``ddzfast.arena``) against AGENT (a built-in policy or
+``rlcard-rule``) instead:
+
+    python examples/pimc_bot.py --arena expert --rollout expert --deals 200
+
 Each deal is dealt without bidding (seat 0 is the landlord) and played twice
 from the same seed: once with the bot in the measured seat, once with the
 greedy policy there (the other seats greedy both times), so the two win
@@ -45,7 +52,8 @@ def candidates(game: Game, limit: int, rng: np.random.Generator) -> list:
     return keep
 
 
-def pimc_move(game: Game, worlds: int, limit: int, rng: np.random.Generator):
+def pimc_move(game: Game, worlds: int, limit: int, rng: np.random.Generator,
+              rollout: str = "greedy"):
     seat = game.to_move
     moves = candidates(game, limit, rng)
     if len(moves) == 1:
@@ -56,9 +64,20 @@ def pimc_move(game: Game, worlds: int, limit: int, rng: np.random.Generator):
         world = observation.sample(rng)
         for i, move in enumerate(moves):
             world.play(move)
-            totals[i] += world.rollout("greedy", seed=int(rng.integers(1 << 62))).scores[seat]
+            totals[i] += world.rollout(rollout, seed=int(rng.integers(1 << 62))).scores[seat]
             world.undo()
     return moves[int(np.argmax(totals))]
+
+
+def pimc_policy(worlds: int, limit: int, rollout: str, seed: int):
+    """The bot as a policy(game, legal) for ddzfast.arena and simulate."""
+    rng = np.random.default_rng(seed)
+
+    def pimc(game, legal):
+        return pimc_move(game, worlds, limit, rng, rollout)
+
+    pimc.__qualname__ = f"pimc({rollout} rollouts, {worlds} worlds)"
+    return pimc
 
 
 def play_deal(seed: int, bot_seat: int | None, worlds: int, limit: int,
@@ -67,10 +86,13 @@ def play_deal(seed: int, bot_seat: int | None, worlds: int, limit: int,
     game = Game("classic", seed=seed, bidding=False)
     while not game.done:
         if game.to_move == bot_seat:
-            game.play(pimc_move(game, worlds, limit, rng))
+            game.play(pimc_move(game, worlds, limit, rng, ROLLOUT))
         else:
             game.play(game.policy_move("greedy"))
     return game.result.scores
+
+
+ROLLOUT = "greedy"      # --rollout, for play_deal
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -87,7 +109,21 @@ def main() -> None:
     ap.add_argument("--candidates", type=int, default=12,
                     help="moves tried per decision, at most")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rollout", default="greedy", choices=["greedy", "expert", "random"],
+                    help="the built-in policy of the playouts")
+    ap.add_argument("--arena", default=None, metavar="AGENT",
+                    help="play DouZero's protocol (ddzfast.arena) against AGENT instead")
     args = ap.parse_args()
+    if args.arena:
+        from ddzfast.arena import arena
+        start = time.perf_counter()
+        result = arena(pimc_policy(args.worlds, args.candidates, args.rollout, args.seed),
+                       args.arena, deals=args.deals, seed=args.seed)
+        print(result.table())
+        print(f"{time.perf_counter() - start:.0f} s")
+        return
+    global ROLLOUT
+    ROLLOUT = args.rollout
     rng = np.random.default_rng(args.seed)
     results = {"landlord": [0, 0, 0], "farmer": [0, 0, 0]}   # bot wins, greedy wins, deals
     start = time.perf_counter()

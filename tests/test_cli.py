@@ -104,6 +104,14 @@ def test_play_a_whole_deal_to_the_end(run):
     assert ("you win" in r.stdout) or ("you lose" in r.stdout) or ("bye" in r.stdout)
 
 
+def test_play_against_expert_bots(run):
+    script = "0\n0\n0\n" + "#0\n" * 80
+    r = run("play", "--seed", "5", "--bots", "expert", stdin=script)
+    assert r.returncode == 0, r.stderr
+    assert "two 'expert' bots" in r.stdout
+    assert ("you win" in r.stdout) or ("you lose" in r.stdout) or ("bye" in r.stdout)
+
+
 # ---- in this process: cli.main, and the regressions of the hardening review ---
 
 def main(capsys, *args):

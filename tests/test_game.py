@@ -631,3 +631,33 @@ def test_game_last_move_keeps_its_substitutes():
     move = Move("TRIPLE_SINGLE", 11, 1, "3777", rules=L7)
     g.play(move)
     assert str(g.last_move) == "TRIPLE_SINGLE 3777 (777 as AAA)"
+
+
+# ---- from_position's random stream (issue 18) ----------------------------------
+
+def _random_moves(seed, plies=6):
+    hands = ["3456789TJQKA2", "3456789TJQKA2", "3456789TJQKA2"]
+    game = Game.from_position(hands, "classic", seed=seed)
+    moves = []
+    for _ in range(plies):
+        if game.done:
+            break
+        move = game.policy_move("random")
+        game.play(move)
+        moves.append(str(move))
+    return moves
+
+
+def test_from_position_seed_seeds_the_random_stream():
+    runs = [_random_moves(seed) for seed in (1, 2, 3)]
+    assert len({tuple(run) for run in runs}) == 3
+    assert _random_moves(7) == _random_moves(7)
+    # None: fresh entropy (two such games almost surely differ somewhere)
+    assert len({tuple(_random_moves(None, 10)) for _ in range(4)}) > 1
+    assert Game.from_position(["3", "4", "5"], seed=5).seed is None
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True, "1"])
+def test_from_position_bad_seed(seed):
+    with pytest.raises(ValueError, match="seed"):
+        Game.from_position(["3", "4", "5"], seed=seed)

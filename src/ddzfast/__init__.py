@@ -26,6 +26,7 @@ from ddzfast._engine import (
     deal_seed,
     observation_tensors,
 )
+from ddzfast._split import Split, min_plays, min_plays_batch, plays_left
 from ddzfast.simulate import simulate
 from ddzfast.solve import Solution, solve
 from ddzfast.features import (
@@ -53,5 +54,6 @@ __all__ = [
     "Solution", "solve", "legal_action_indices", "legal_action_indices_into",
     "legal_action_mask_into", "legal_action_indices_batch", "legal_action_mask_batch",
     "HISTORY_MOVES", "OBSERVATION_DTYPE", "OBSERVATION_HIGH", "OBSERVATION_LAYOUT", "OBSERVATION_SIZE",
-    "ObservationBlock", "observation_tensors",
+    "ObservationBlock", "observation_tensors", "Split", "min_plays", "min_plays_batch",
+    "plays_left",
 ]

@@ -357,9 +357,13 @@ cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rul
 
 
 cdef inline int64_t _policy_pick(ddz_game* g, const ddz_rules* rules, int policy,
-                                 const ddz_move* buf, int64_t n) noexcept nogil:
+                                 const ddz_move* buf, int64_t n,
+                                 ddz_split_ctx* ctx) noexcept nogil:
+    # ctx: the expert's split context (NULL: it makes one for the call)
     if policy == POLICY_RANDOM:
         return <int64_t>_rng_below(&g.rng, <uint64_t>n)
+    if policy == POLICY_EXPERT:
+        return _expert_pick(g, rules, buf, n, ctx)
     return _greedy_pick(g, rules, buf, n)
 
 
@@ -427,17 +431,25 @@ cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
     """The index k of the built-in policy's choice among the legal moves of
     seat to_move, that move in buf[k]; DDZ_ERR_NO_MOVE when there is no
     legal move or buf holds fewer than the position has."""
+    return _policy_move_ctx(g, rules, policy, buf, cap, NULL)
+
+
+cdef int64_t _policy_move_ctx(ddz_game* g, const ddz_rules* rules, int policy,
+                              ddz_move* buf, int64_t cap,
+                              ddz_split_ctx* ctx) noexcept nogil:
+    # ddz_policy_move with the expert's split context (NULL: one per call)
     cdef int64_t n
     if _draws_by_count(g, rules, policy):
         return _draw_policy_move(g, rules, &buf, &cap, 0)
     n = ddz_game_legal_moves(g, rules, buf, cap)
     if n > cap or n <= 0:
         return DDZ_ERR_NO_MOVE
-    return _policy_pick(g, rules, policy, buf, n)
+    return _policy_pick(g, rules, policy, buf, n, ctx)
 
 
 cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
-                               ddz_move** buf, int64_t* cap) noexcept nogil:
+                               ddz_move** buf, int64_t* cap,
+                               ddz_split_ctx* ctx) noexcept nogil:
     # ddz_policy_move into a heap buffer *buf of *cap moves, grown (realloc)
     # to the position's count when it does not fit: a laizi hand of 20 cards
     # can have over 10,000 legal moves, more than DDZ_MOVE_BUFFER.
@@ -451,7 +463,7 @@ cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
         n = ddz_game_legal_moves(g, rules, buf[0], cap[0])
     if n <= 0:
         return DDZ_ERR_NO_MOVE
-    return _policy_pick(g, rules, policy, buf[0], n)
+    return _policy_pick(g, rules, policy, buf[0], n, ctx)
 
 
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
@@ -470,7 +482,11 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
     cdef ddz_move* buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
     cdef int64_t i, k
     cdef int status = DDZ_OK
+    cdef ddz_split_ctx ctx
     if buf == NULL:
+        return DDZ_ERR_NOMEM
+    if not ddz_split_init(&ctx):
+        free(buf)
         return DDZ_ERR_NOMEM
     for i in range(start, stop):
         ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
@@ -478,7 +494,7 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
         while g.phase == PHASE_BIDDING:
             ddz_game_bid(&g, ddz_policy_bid(&g, policies[g.to_move]))
         while g.phase == PHASE_PLAY:
-            k = _policy_move_grow(&g, dr, policies[g.to_move], &buf, &cap)
+            k = _policy_move_grow(&g, dr, policies[g.to_move], &buf, &cap, &ctx)
             if k < 0:
                 status = <int>k
                 break
@@ -489,4 +505,5 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
             break
         ddz_game_score(&g, dr, &rows[i - start])
     free(buf)
+    ddz_split_free(&ctx)
     return status

@@ -13,6 +13,7 @@ cdef enum:
     PHASE_DONE = 2
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
+    POLICY_EXPERT = 2
 
 # One deal in progress.
 ctypedef struct ddz_game:

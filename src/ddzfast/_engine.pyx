@@ -22,6 +22,8 @@ import numpy as np
 from types import MappingProxyType
 
 from ddzfast._core cimport *
+from ddzfast._split cimport (ddz_split_ctx, ddz_split_init, ddz_split_free, ddz_min_plays,
+                             ddz_split_moves)
 from ddzfast._core import (MOVE_DTYPE, RULES, _parallel, _sliced, legal_action_indices,
                            legal_action_mask_into, legal_moves, play)
 from ddzfast.constants import CARD_CHARS, DEAL_CARDS, MAX_HAND
@@ -33,5 +35,6 @@ cnp.import_array()
 
 
 include "_deal.pxi"
+include "_expert.pxi"
 include "_game.pxi"
 include "_observe.pxi"

@@ -18,7 +18,7 @@ DEAL_DTYPE = np.dtype(
 if DEAL_DTYPE.itemsize != sizeof(ddz_deal_row):
     raise ImportError("DEAL_DTYPE does not match the core's deal row layout")
 
-POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY}
+POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "expert": POLICY_EXPERT}
 
 GameResult = collections.namedtuple(
     "GameResult",
@@ -144,9 +144,15 @@ cdef class Game:
 
     @staticmethod
     def from_position(hands, rules="classic", landlord=0, base=1, kitty="",
-                      to_move=None, last_move=None, last_seat=None):
+                      to_move=None, last_move=None, last_seat=None, seed=None):
         """A deal in its play phase from given hands, for puzzles, endgames,
-        search and tests; its ``seed`` is None (it was not dealt).
+        search and tests; its ``seed`` property is None (it was not dealt).
+
+        ``seed`` (an int in 0 .. 2**64 - 1) seeds the game's random stream,
+        which the ``random`` policy draws from (``policy_move``, ``rollout``
+        without a seed): games from one position with equal seeds play the
+        same random moves, with different seeds different ones. None (the
+        default): fresh entropy, as ``Game(rules, seed=None)``.
 
         ``hands``: the three seats' hands, none empty, together within the
         deck. ``kitty`` (shown to all) was the landlord's: none of it may be
@@ -157,8 +163,16 @@ cdef class Game:
         middle of a trick (if ``to_move`` is the second seat after
         ``last_seat``, the seat between has passed). Its cards are out of
         every hand, so the hands and the move together must fit the deck."""
-        return _position_game(_get_rules(rules), hands, kitty, landlord, base,
+        cdef Game game
+        cdef uint64_t stream
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        stream = _seed_arg(seed, "seed")
+        game = _position_game(_get_rules(rules), hands, kitty, landlord, base,
                               to_move, last_move, last_seat, (), (), None)
+        # the random stream: the seed's own, mixed as a deal's seed is
+        game.g.rng = ddz_deal_seed(stream, 0)
+        return game
 
     # ---- search: copy, undo, keys ---------------------------------------------------
 
@@ -519,6 +533,7 @@ cdef class Game:
         cdef int64_t k, n, plays = 0
         cdef double next_poll
         cdef ddz_move* buf
+        cdef ddz_split_ctx ctx
         if isinstance(policies, str):
             policies = (policies,) * 3
         if len(policies) != 3:
@@ -530,6 +545,9 @@ cdef class Game:
         buf = <ddz_move*>malloc(n * sizeof(ddz_move))
         if buf == NULL:
             raise MemoryError()
+        if not ddz_split_init(&ctx):
+            free(buf)
+            raise MemoryError()
         with nogil:
             while g.phase == PHASE_BIDDING:
                 ddz_game_bid(&g, ddz_policy_bid(&g, codes[g.to_move]))
@@ -537,7 +555,7 @@ cdef class Game:
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
                 # and positions beyond 21 cards exceed DDZ_MOVE_BUFFER)
-                k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n)
+                k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n, &ctx)
                 if k == DDZ_ERR_NOMEM:
                     failed = 2
                     break
@@ -553,6 +571,7 @@ cdef class Game:
                         failed = 3
                         break
         free(buf)
+        ddz_split_free(&ctx)
         if failed == 3:
             _raise_pending()
         if failed == 2:
@@ -563,7 +582,7 @@ cdef class Game:
         return _game_result(&g, self._rules)
 
     def policy_action(self, policy="greedy"):
-        """What a built-in policy ("random" or "greedy") would do now: a bid
+        """What a built-in policy ("random", "greedy" or "expert") would do now: a bid
         while bidding (policy_bid), else a Move (policy_move)."""
         if self.g.phase == PHASE_BIDDING:
             return self.policy_bid(policy)
@@ -586,7 +605,8 @@ cdef class Game:
         cdef ddz_move stack_buf[DDZ_MOVE_BUFFER]
         if self.g.phase != PHASE_PLAY:
             raise ValueError(f"no move now: the deal is in its {self.phase} phase")
-        k = ddz_policy_move(&self.g, &self._rules.c, code, stack_buf, DDZ_MOVE_BUFFER)
+        k = _policy_move_ctx(&self.g, &self._rules.c, code, stack_buf, DDZ_MOVE_BUFFER,
+                             _python_split_ctx())
         if k >= 0:
             return _move(&stack_buf[k], self._rules)
         # a hand far beyond 21 cards (Game.from_position): a buffer of its own
@@ -632,6 +652,21 @@ cdef object _game_result(const ddz_game* g, Rules rules):
         "landlord" if row.winner == 0 else "farmers", g.winner_seat,
         row.landlord, row.base, row.multiplier, bool(row.spring),
         bool(row.anti_spring), (row.scores[0], row.scores[1], row.scores[2]))
+
+
+cdef ddz_split_ctx _PY_CTX
+cdef int _PY_CTX_READY = 0
+
+
+cdef ddz_split_ctx* _python_split_ctx():
+    # The expert's split context for calls made holding the GIL
+    # (Game.policy_move): one for the process, reused, so that a decision
+    # asked for from Python allocates nothing. NULL (the call makes its own)
+    # when it cannot be made.
+    global _PY_CTX_READY
+    if not _PY_CTX_READY:
+        _PY_CTX_READY = ddz_split_init(&_PY_CTX)
+    return &_PY_CTX if _PY_CTX_READY else NULL
 
 
 cdef int _policy_code(object policy) except -1:

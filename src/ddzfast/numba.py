@@ -49,6 +49,11 @@ Signatures (all ``nopython``, no GIL needed):
 * ``play(hand, cards) -> uint64``: the hand left; ValueError when ``cards`` is
   not contained in ``hand``.
 * ``hand_valid(rules, hand) -> bool``.
+* ``min_plays(rules, hand) -> int``: ``ddzfast.min_plays(hand, rules).count``
+  (-1 where the hand cannot be emptied: a lone W), from ``ddzfast._split``'s
+  C search (``ddz_min_plays_once``, a context of its own per call); raises
+  ValueError when the hand is not of the rule set's deck or is beyond the
+  search's work limit.
 * ``legal_action_indices_into(rules, actions, hand, last, out) -> int64``:
   the action indices (``ddzfast.action_moves`` order) of the legal moves of
   ``hand`` after ``last`` into ``out`` (int32; ``action_count`` entries always
@@ -89,15 +94,15 @@ from ddzfast.features import description_key
 __all__ = ["rules_handle", "check_handle", "no_last", "legal_moves_into",
            "classify_into", "beats", "play", "hand_valid", "MOVE_DTYPE",
            "actions_handle", "check_actions_handle", "legal_action_indices_into",
-           "legal_action_mask_into"]
+           "legal_action_mask_into", "min_plays"]
 
 # Pointers are passed as size_t: the same registers as a pointer on every
 # 64-bit ABI numba supports, and numba hands array addresses over as integers.
 _PTR = ctypes.c_size_t
 
 
-def _bind(name, restype, *argtypes):
-    address = get_cython_function_address("ddzfast._core", name)
+def _bind(name, restype, *argtypes, module="ddzfast._core"):
+    address = get_cython_function_address(module, name)
     return ctypes.CFUNCTYPE(restype, *argtypes)(address)
 
 
@@ -115,6 +120,12 @@ _c_action_indices = _bind("ddz_legal_action_indices", ctypes.c_int64, _PTR, _PTR
                           ctypes.c_uint64, _PTR, _PTR, ctypes.c_int64)
 _c_action_mask = _bind("ddz_legal_action_mask", ctypes.c_int64, _PTR, _PTR,
                        ctypes.c_uint64, _PTR, _PTR)
+_c_min_plays = _bind("ddz_min_plays_once", ctypes.c_int, _PTR, ctypes.c_uint64,
+                     module="ddzfast._split")
+# ddz_min_plays status codes (_split.pxd)
+_SPLIT_NONE = -1
+_SPLIT_NOMEM = -2
+_SPLIT_TOO_BIG = -3
 # ddz_legal_action_* status codes (_core.pxd)
 _ERR_NOMEM = -1
 _ERR_NO_ACTION = -4
@@ -530,3 +541,20 @@ def legal_action_mask_into(rules, actions, hand, last, out):
     n = _c_action_mask(rules, actions, hand, last_ptr, out.ctypes.data)
     _action_status(n)
     return n
+
+
+@numba.njit(nogil=True)
+def min_plays(rules, hand):
+    """The fewest plays of the packed ``hand`` (``ddzfast.min_plays(hand,
+    rules).count``), -1 when it cannot be emptied."""
+    rules = _check_rules(rules)
+    hand = _check_hand(hand)
+    if _c_hand_valid(rules, hand) == 0:
+        raise ValueError("hand is not a hand of this rule set's deck")
+    v = _c_min_plays(rules, hand)
+    if v == _SPLIT_NOMEM:
+        raise MemoryError("out of memory splitting a hand")
+    if v == _SPLIT_TOO_BIG:
+        raise ValueError("hand is too large to split exactly (the search passed "
+                         "its work limit)")
+    return v

@@ -27,8 +27,10 @@ a hand-strength score: 2 per 2, 2 for X, 3 for D, 3 for W, 1 per A, 4 per four
 of a kind, bidding 1/2/3 from 6/9/12 points; take a move that empties the
 hand; lead the move that sheds the most cards, lowest rank first and natural
 cards before W, bombs last; follow with the cheapest beating non-bomb, pass a
-partner's move, bomb only when the last player holds at most 4 cards) run in C
-without the GIL. ``parse_policies`` reads them from text (``"greedy"`` or
+partner's move, bomb only when the last player holds at most 4 cards) and
+``"expert"`` (plans with the exact decomposition ``min_plays``: its rules are
+on the docs page Bots and the arena; it bids as greedy) run in C without the
+GIL. ``parse_policies`` reads them from text (``"greedy"`` or
 ``"random,greedy,greedy"``), for ``simulate`` and the command line alike.
 
 A Python callable is also accepted, with one contract in both phases::

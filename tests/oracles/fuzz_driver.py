@@ -515,7 +515,29 @@ def fuzz_learning(f: Fuzzer) -> None:
                 obs = step[0]
 
 
-GROUPS = {"core": fuzz_core, "learning": fuzz_learning, "game": fuzz_game, "features": fuzz_features,
+def fuzz_split(f: Fuzzer) -> None:
+    """min_plays, plays_left, min_plays_batch and the arena's checks."""
+    r = f.rng
+    hand = f.hand() if r.random() < 0.8 else f.nasty()
+    rules = f.rules()
+    f.call(ddzfast.min_plays, hand, rules)
+    moves = r.choice([None, [f.move()], [f.move(), f.move_row()], f.nasty(),
+                      np.zeros(2, MOVE_DTYPE), "33"])
+    if moves is None:
+        moves = f.call(ddzfast.legal_moves, hand, rules=rules)
+    f.call(ddzfast.plays_left, hand, moves, rules)
+    hands = r.choice([[f.hand() for _ in range(3)], f.nasty(), np.zeros(3, np.uint64),
+                      np.array([2 ** 63], np.uint64), [-1], [1.5]])
+    f.call(ddzfast.min_plays_batch, hands, rules, threads=r.choice([1, 2, f.nasty()]))
+    if r.random() < 0.02:
+        from ddzfast.arena import arena
+        f.call(arena, r.choice(["expert", "greedy", f.nasty()]),
+               r.choice(["random", f.nasty()]),
+               deals=r.choice([0, 1, 2, -1, 1.5, None, "3", 2 ** 40, True]),
+               seed=r.choice([0, f.nasty()]), threads=r.choice([1, f.nasty()]))
+
+
+GROUPS = {"split": fuzz_split, "core": fuzz_core, "learning": fuzz_learning, "game": fuzz_game, "features": fuzz_features,
           "numba": fuzz_numba, "simulate": fuzz_simulate, "cli": fuzz_cli,
           "solve": fuzz_solve}
 

@@ -1,0 +1,44 @@
+"""The strength table of docs/bots.md: every agent against every other under
+DouZero's evaluation protocol (ddzfast.arena), as markdown:
+
+    python benchmarks/strength_table.py [--deals 10000] [--seed 0]
+        [--agents expert,greedy,random,rlcard-rule]
+
+Each cell is ``arena(row, column, deals, seed)``: the row agent's WP
+averaged over its two roles (as landlord, as farmers) with its 95% interval,
+then WP as landlord / as farmers, then ADP. Needs rlcard for 'rlcard-rule'.
+"""
+import argparse
+import time
+
+from ddzfast.arena import arena
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--deals", type=int, default=10000)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--agents", default="expert,greedy,random,rlcard-rule")
+    a = ap.parse_args()
+    agents = a.agents.split(",")
+    print(f"{a.deals} deals per cell, seed {a.seed}: WP of the row agent (average ± 95%; "
+          f"as landlord / as farmers; ADP)\n")
+    print("| row vs column | " + " | ".join(agents) + " |")
+    print("|---" * (len(agents) + 1) + "|")
+    for x in agents:
+        cells = []
+        for y in agents:
+            if x == y:
+                cells.append("—")
+                continue
+            t = time.perf_counter()
+            r = arena(x, y, deals=a.deals, seed=a.seed)
+            cells.append(f"**{r.wp[0]:.3f}** ± {r.wp[1]:.3f} ({r.wp_landlord[0]:.3f} / "
+                         f"{r.wp_farmers[0]:.3f}; ADP {r.adp[0]:+.2f})")
+            extra = f" rlcard: {r.agents}" if r.agents else ""
+            print(f"<!-- {x} vs {y}: {time.perf_counter() - t:.0f} s{extra} -->", flush=True)
+        print(f"| {x} | " + " | ".join(cells) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,674 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Exact hand decomposition (拆牌, 最少手数): the fewest legal leading moves
+of a rule set whose cards partition a hand, in C without the GIL.
+
+The search (ddz_min_plays) generates the leading moves of the hand once
+(ddz_legal_moves of ddzfast._core), keeps their distinct card sets grouped
+by lowest card, and solves f(h) = 1 + min f(h - s) over the sets s within h
+that hold the lowest card of h, memoised in a transposition table from
+sub-hands to their value and best set. It is a branch and bound: a
+sub-hand is searched only for splits shorter than the best found so far
+(the table keeps exact values and lower bounds), and a part that must be one
+move is looked up in a hash of the sets instead of searched. A leading move's legality depends on
+its own cards alone, so the moves of any part of the hand are the hand's
+moves that fit in it: one generation serves the whole search, and the
+remainders of plays_left.
+"""
+
+from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memset, memcmp, memcpy
+cimport numpy as cnp
+import numpy as np
+import threading
+
+from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid,
+                            _hand_contains, _hand_size, _ctz, K_PASS, WBIT,
+                            Rules, Move, MoveList, _get_rules, _need_wild, _to_bits,
+                            _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER)
+from ddzfast._core import MOVE_DTYPE, _parallel
+from ddzfast.constants import check_threads, worker_count
+
+cnp.import_array()
+
+cdef enum:
+    NONE_VALUE = 100            # "cannot be emptied" (above any hand's plays)
+    EXACT = 1 << 23
+    FIRST_SLOTS = 1 << 12       # the table's slots in use when a root is prepared
+    FIRST_SET_SLOTS = 1 << 8
+    KEEP_SLOTS = 1 << 16        # tables allocated past this are freed when the root changes
+    DEFAULT_MAX_WORK = 200000000
+    ORDER_KEYS = 16 * 64        # _order_key's values
+
+
+cdef inline int _lowest(uint64_t h) noexcept nogil:
+    # the lowest card index held by h != 0
+    cdef unsigned int lo = <unsigned int>(h & 0xFFFFFFFFULL)
+    if lo:
+        return _ctz(lo) >> 2
+    return 8 + (_ctz(<unsigned int>(h >> 32)) >> 2)
+
+
+cdef inline uint64_t _slot(uint64_t h, uint64_t mask) noexcept nogil:
+    return ((h * 0x9E3779B97F4A7C15ULL) >> 29) & mask
+
+
+cdef int ddz_split_init(ddz_split_ctx* ctx) noexcept nogil:
+    memset(ctx, 0, sizeof(ddz_split_ctx))
+    ctx.max_work = DEFAULT_MAX_WORK
+    ctx.moves = <ddz_move*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_move))
+    ctx.sets = <ddz_split_set*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
+    ctx.keys = <uint64_t*>calloc(FIRST_SLOTS, sizeof(uint64_t))
+    ctx.vals = <uint32_t*>malloc(FIRST_SLOTS * sizeof(uint32_t))
+    ctx.skeys = <uint64_t*>calloc(FIRST_SET_SLOTS, sizeof(uint64_t))
+    ctx.sidx = <int32_t*>malloc(FIRST_SET_SLOTS * sizeof(int32_t))
+    ctx.smask = FIRST_SET_SLOTS - 1
+    ctx.scap = FIRST_SET_SLOTS
+    ctx.tcap = FIRST_SLOTS
+    if ctx.moves == NULL or ctx.sets == NULL or ctx.keys == NULL or ctx.vals == NULL \
+            or ctx.skeys == NULL or ctx.sidx == NULL:
+        ddz_split_free(ctx)
+        return 0
+    ctx.moves_cap = DDZ_MOVE_BUFFER
+    ctx.sets_cap = DDZ_MOVE_BUFFER
+    ctx.tmask = FIRST_SLOTS - 1
+    return 1
+
+
+cdef void ddz_split_free(ddz_split_ctx* ctx) noexcept nogil:
+    free(ctx.moves)
+    free(ctx.sets)
+    free(ctx.keys)
+    free(ctx.vals)
+    free(ctx.skeys)
+    free(ctx.sidx)
+    ctx.skeys = NULL
+    ctx.sidx = NULL
+    ctx.moves = NULL
+    ctx.sets = NULL
+    ctx.keys = NULL
+    ctx.vals = NULL
+    ctx.root = 0
+
+
+cdef inline int _order_key(uint64_t cards) noexcept nogil:
+    # sets in search order: lowest card up, then size down
+    return _lowest(cards) * 64 + 63 - _hand_size(cards)
+
+
+cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
+    # an empty table of `slots` slots in use (allocated anew only when the
+    # allocation is too small, or far too large)
+    cdef uint64_t* keys
+    cdef uint32_t* vals
+    if slots > ctx.tcap or ctx.tcap > KEEP_SLOTS:
+        keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
+        vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
+        if keys == NULL or vals == NULL:
+            free(keys)
+            free(vals)
+            return DDZ_SPLIT_NOMEM
+        free(ctx.keys)
+        free(ctx.vals)
+        ctx.keys = keys
+        ctx.vals = vals
+        ctx.tcap = slots
+    else:
+        memset(ctx.keys, 0, slots * sizeof(uint64_t))
+    ctx.tmask = slots - 1
+    ctx.tused = 0
+    return 0
+
+
+cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noexcept nogil:
+    # The root's moves, their distinct card sets by lowest card, an empty table.
+    cdef int64_t n, i, k, j
+    cdef ddz_move* grown
+    cdef ddz_split_set* gsets
+    cdef int c, key
+    cdef int32_t counts[ORDER_KEYS + 1]
+    cdef uint64_t cards, slot, mask
+    ctx.root = 0
+    n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
+    if n > ctx.moves_cap:
+        grown = <ddz_move*>realloc(ctx.moves, n * sizeof(ddz_move))
+        if grown == NULL:
+            return DDZ_SPLIT_NOMEM
+        ctx.moves = grown
+        ctx.moves_cap = n
+        n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
+    if n > ctx.sets_cap:
+        gsets = <ddz_split_set*>realloc(ctx.sets, n * sizeof(ddz_split_set))
+        if gsets == NULL:
+            return DDZ_SPLIT_NOMEM
+        ctx.sets = gsets
+        ctx.sets_cap = n
+    # the moves' card sets by lowest card, largest first within a group (a
+    # counting sort on low * 64 + 63 - size, stable), then each set once
+    # (the first move of its cards), the hash of the sets made on the way
+    memset(counts, 0, sizeof(counts))
+    k = 0
+    for i in range(n):
+        if ctx.moves[i].kind != K_PASS:
+            counts[_order_key(ctx.moves[i].cards) + 1] += 1
+            k += 1
+    for key in range(ORDER_KEYS):
+        counts[key + 1] += counts[key]
+    for i in range(n):
+        if ctx.moves[i].kind == K_PASS:
+            continue
+        key = _order_key(ctx.moves[i].cards)
+        j = counts[key]
+        counts[key] += 1
+        ctx.sets[j].cards = ctx.moves[i].cards
+        ctx.sets[j].move = <int32_t>i
+        ctx.sets[j].low = <int16_t>_lowest(ctx.moves[i].cards)
+        ctx.sets[j].size = <int16_t>_hand_size(ctx.moves[i].cards)
+    if _sets_hash(ctx, k) != 0:
+        return DDZ_SPLIT_NOMEM
+    mask = ctx.smask
+    n = 0
+    for i in range(k):
+        cards = ctx.sets[i].cards
+        slot = _slot(cards, mask)
+        while ctx.skeys[slot] and ctx.skeys[slot] != cards:
+            slot = (slot + 1) & mask
+        if ctx.skeys[slot]:
+            continue            # these cards again (another reading)
+        ctx.skeys[slot] = cards
+        ctx.sidx[slot] = <int32_t>n
+        ctx.sets[n] = ctx.sets[i]
+        n += 1
+    i = 0
+    for c in range(17):
+        while i < n and ctx.sets[i].low < c:
+            i += 1
+        ctx.start[c] = <int32_t>i
+    if _table_reset(ctx, FIRST_SLOTS) != 0:
+        return DDZ_SPLIT_NOMEM
+    memcpy(&ctx.rules, rules, sizeof(ddz_rules))
+    ctx.root = hand
+    ctx.work = 0
+    return 0
+
+
+cdef int _sets_hash(ddz_split_ctx* ctx, int64_t n) noexcept nogil:
+    # an empty hash for n sets by their cards (at most half full)
+    cdef uint64_t slots = FIRST_SET_SLOTS
+    cdef uint64_t* keys
+    cdef int32_t* idx
+    while <int64_t>slots < 2 * n:
+        slots *= 2
+    if slots > ctx.scap or ctx.scap > KEEP_SLOTS:
+        keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
+        idx = <int32_t*>malloc(slots * sizeof(int32_t))
+        if keys == NULL or idx == NULL:
+            free(keys)
+            free(idx)
+            return DDZ_SPLIT_NOMEM
+        free(ctx.skeys)
+        free(ctx.sidx)
+        ctx.skeys = keys
+        ctx.sidx = idx
+        ctx.scap = slots
+    else:
+        memset(ctx.skeys, 0, slots * sizeof(uint64_t))
+    ctx.smask = slots - 1
+    return 0
+
+
+cdef inline int64_t _set_of(const ddz_split_ctx* ctx, uint64_t cards) noexcept nogil:
+    # the index of the set of exactly these cards, or -1
+    cdef uint64_t j = _slot(cards, ctx.smask)
+    while ctx.skeys[j]:
+        if ctx.skeys[j] == cards:
+            return ctx.sidx[j]
+        j = (j + 1) & ctx.smask
+    return -1
+
+
+cdef int _ensure(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noexcept nogil:
+    # prepare the root unless ctx already holds a root containing hand
+    if ctx.root and _hand_contains(ctx.root, hand) \
+            and memcmp(&ctx.rules, rules, sizeof(ddz_rules)) == 0:
+        return 0
+    return _prepare(ctx, rules, hand)
+
+
+cdef int _grow_table(ddz_split_ctx* ctx) noexcept nogil:
+    cdef uint64_t old_slots = ctx.tmask + 1, slots = old_slots * 2, i, j
+    cdef uint64_t mask = slots - 1
+    cdef uint64_t* keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
+    cdef uint32_t* vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
+    if keys == NULL or vals == NULL:
+        free(keys)
+        free(vals)
+        return DDZ_SPLIT_NOMEM
+    for i in range(old_slots):
+        if ctx.keys[i]:
+            j = _slot(ctx.keys[i], mask)
+            while keys[j]:
+                j = (j + 1) & mask
+            keys[j] = ctx.keys[i]
+            vals[j] = ctx.vals[i]
+    free(ctx.keys)
+    free(ctx.vals)
+    ctx.keys = keys
+    ctx.vals = vals
+    ctx.tmask = mask
+    ctx.tcap = slots
+    return 0
+
+
+cdef inline int64_t _find(const ddz_split_ctx* ctx, uint64_t h) noexcept nogil:
+    cdef uint64_t j = _slot(h, ctx.tmask)
+    while ctx.keys[j]:
+        if ctx.keys[j] == h:
+            return <int64_t>j
+        j = (j + 1) & ctx.tmask
+    return -1
+
+
+cdef int _store(ddz_split_ctx* ctx, uint64_t h, int value, uint32_t exact,
+                int64_t best) noexcept nogil:
+    # h's entry: its value (exact, or a lower bound) and best set
+    cdef uint64_t j
+    if (ctx.tused + 1) * 2 > <int64_t>(ctx.tmask + 1):
+        if _grow_table(ctx) != 0:
+            return DDZ_SPLIT_NOMEM
+    j = _slot(h, ctx.tmask)
+    while ctx.keys[j]:
+        if ctx.keys[j] == h:
+            break
+        j = (j + 1) & ctx.tmask
+    if not ctx.keys[j]:
+        ctx.keys[j] = h
+        ctx.tused += 1
+    ctx.vals[j] = (<uint32_t>value << 24) | exact | <uint32_t>(best + 1)
+    return 0
+
+
+cdef int _search(ddz_split_ctx* ctx, uint64_t h, int limit) noexcept nogil:
+    # The fewest plays of h (h != 0, within the root) when below `limit`
+    # (exact), else a lower bound of at least `limit`; NONE_VALUE (with
+    # limit NONE_VALUE + 1): nothing empties h; or a negative DDZ_SPLIT_ code.
+    cdef int64_t j = _find(ctx, h)
+    cdef int c, v, lb = 1, best
+    cdef int64_t i, stop, bi = -1
+    cdef uint64_t s
+    cdef uint32_t e
+    if j >= 0:
+        e = ctx.vals[j]
+        v = <int>(e >> 24)
+        if (e & EXACT) or v >= limit:
+            return v
+        lb = v
+    if lb >= limit:
+        return lb
+    if limit == 2:
+        # below 2 is one move: h itself, or nothing
+        i = _set_of(ctx, h)
+        if i >= 0:
+            if _store(ctx, h, 1, EXACT, i) != 0:
+                return DDZ_SPLIT_NOMEM
+            return 1
+        if _store(ctx, h, 2, 0, -1) != 0:
+            return DDZ_SPLIT_NOMEM
+        return 2
+    c = _lowest(h)
+    stop = ctx.start[c + 1]
+    ctx.work += stop - ctx.start[c]
+    if ctx.max_work and ctx.work > ctx.max_work:
+        return DDZ_SPLIT_TOO_BIG
+    best = limit
+    for i in range(ctx.start[c], stop):
+        s = ctx.sets[i].cards
+        if not _hand_contains(h, s):
+            continue
+        if s == h:
+            best = 1
+            bi = i
+            break
+        if best <= 2:
+            continue        # only h itself, as one move, is shorter
+        v = _search(ctx, h - s, best - 1)
+        if v < 0:
+            return v
+        if v + 1 < best:
+            best = v + 1
+            bi = i
+            if best <= lb:
+                break
+    if best < limit:
+        if _store(ctx, h, best, EXACT, bi) != 0:
+            return DDZ_SPLIT_NOMEM
+        return best
+    if _store(ctx, h, limit, 0, -1) != 0:
+        return DDZ_SPLIT_NOMEM
+    return limit
+
+
+cdef inline int _result(int v) noexcept nogil:
+    return DDZ_SPLIT_NONE if v >= NONE_VALUE else v
+
+
+cdef int ddz_min_plays(ddz_split_ctx* ctx, const ddz_rules* rules,
+                       uint64_t hand) noexcept nogil:
+    cdef int status, v
+    if hand == 0:
+        return 0
+    status = _ensure(ctx, rules, hand)
+    if status != 0:
+        return status
+    v = _search(ctx, hand, NONE_VALUE + 1)
+    return v if v < 0 else _result(v)
+
+
+cdef int ddz_split_moves(ddz_split_ctx* ctx, uint64_t hand, ddz_move* out) noexcept nogil:
+    cdef int k = 0
+    cdef int64_t j, b
+    while hand:
+        j = _find(ctx, hand)
+        if j < 0:
+            return -1
+        if not (ctx.vals[j] & EXACT):
+            return -1
+        b = <int64_t>(ctx.vals[j] & (EXACT - 1)) - 1
+        if b < 0:
+            return -1
+        out[k] = ctx.moves[ctx.sets[b].move]
+        k += 1
+        hand -= ctx.sets[b].cards
+    return k
+
+
+cdef int ddz_plays_left(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand,
+                        const ddz_move* moves, int64_t n, int16_t* out) noexcept nogil:
+    cdef int64_t i
+    cdef int v, status
+    cdef uint64_t rest
+    for i in range(n):
+        if moves[i].kind != K_PASS and not _hand_contains(hand, moves[i].cards):
+            return -4
+    if hand == 0:
+        for i in range(n):
+            out[i] = 0
+        return 0
+    status = _ensure(ctx, rules, hand)
+    if status != 0:
+        return status
+    for i in range(n):
+        rest = hand if moves[i].kind == K_PASS else hand - moves[i].cards
+        if rest == 0:
+            out[i] = 0
+            continue
+        v = _search(ctx, rest, NONE_VALUE + 1)
+        if v < 0:
+            return v
+        out[i] = <int16_t>_result(v)
+    return 0
+
+
+cdef int ddz_min_plays_once(const ddz_rules* rules, uint64_t hand) noexcept nogil:
+    cdef ddz_split_ctx ctx
+    cdef int v
+    if hand == 0:
+        return 0
+    if not ddz_split_init(&ctx):
+        return DDZ_SPLIT_NOMEM
+    v = ddz_min_plays(&ctx, rules, hand)
+    ddz_split_free(&ctx)
+    return v
+
+
+# ---- Python ---------------------------------------------------------------------
+
+cdef class _Splitter:
+    """One ddz_split_ctx (a thread's: the functions below keep one per thread)."""
+    cdef ddz_split_ctx ctx
+
+    def __cinit__(self):
+        if not ddz_split_init(&self.ctx):
+            raise MemoryError("out of memory for a hand decomposition")
+
+    def __dealloc__(self):
+        ddz_split_free(&self.ctx)
+
+
+_local = threading.local()
+
+
+cdef _Splitter _splitter():
+    cdef _Splitter s = getattr(_local, "splitter", None)
+    if s is None:
+        s = _Splitter()
+        _local.splitter = s
+    return s
+
+
+cdef int _raise_status(int status, uint64_t hand) except -1:
+    if status == DDZ_SPLIT_NOMEM:
+        raise MemoryError("out of memory splitting a hand")
+    if status == DDZ_SPLIT_TOO_BIG:
+        raise ValueError(f"hand {_cards_text(hand)!r} is too large to split exactly: "
+                         f"the search passed its work limit ({DEFAULT_MAX_WORK:,} "
+                         f"move tests); every hand a deal gives is far below it")
+    raise RuntimeError(f"hand decomposition failed with status {status} (a bug)")
+
+
+class Split:
+    """A hand's fewest plays and one partition that reaches it.
+
+    ``count``: the fewest legal leading moves whose cards are exactly the
+    hand (0 for an empty hand), or None when no moves empty it (a lone W,
+    which is never a move). ``moves``: a ``MoveList`` of ``count`` moves
+    partitioning the hand (empty when ``count`` is None or 0)."""
+
+    __slots__ = ("count", "moves")
+
+    def __init__(self, count, moves):
+        self.count = count
+        self.moves = moves
+
+    def __repr__(self):
+        return f"Split(count={self.count!r}, moves=[{', '.join(str(m) for m in self.moves)}])"
+
+    def __eq__(self, other):
+        if not isinstance(other, Split):
+            return NotImplemented
+        return self.count == other.count and list(self.moves) == list(other.moves)
+
+    __hash__ = None
+
+
+cdef Rules _split_rules(object rules):
+    cdef Rules r = _get_rules(rules)
+    _need_wild(r)
+    return r
+
+
+def min_plays(hand, rules="classic") -> Split:
+    """The fewest legal leading moves of ``rules`` whose cards partition
+    ``hand`` exactly (拆牌, 最少手数), and one such partition.
+
+    Every move kind of the rule set counts, bombs and rockets included, with
+    kickers as the rule set allows them (a triple with a single, a plane with
+    pairs, four with two, ...); W and laizi stand for what they may in a
+    move. Exact: a memoised search in C, without the GIL, over the moves that
+    hold the lowest card left. ``hand``: a Hand, packed int or card text of
+    the rule set's deck. Returns a ``Split``; its ``count`` is None when the
+    hand cannot be emptied (a lone W). ValueError for a hand beyond the
+    search's work limit (far larger than any a deal gives: a whole deck)."""
+    cdef Rules r = _split_rules(rules)
+    cdef uint64_t h = _to_bits(hand, r, "hand")
+    cdef _Splitter sp = _splitter()
+    cdef int v, k
+    cdef ddz_move out[64]
+    with nogil:
+        v = ddz_min_plays(&sp.ctx, &r.c, h)
+        k = 0
+        if v > 0:
+            k = ddz_split_moves(&sp.ctx, h, out)
+    if v == DDZ_SPLIT_NONE:
+        return Split(None, _move_list(out, 0, r))
+    if v < 0:
+        _raise_status(v, h)
+    if k != v:
+        raise RuntimeError("hand decomposition lost its partition (a bug)")
+    return Split(v, _move_list(out, k, r))
+
+
+cdef cnp.ndarray _hand_array(object hands, Rules r):
+    cdef cnp.ndarray h
+    cdef const uint64_t* hp
+    cdef Py_ssize_t i, n, bad = -1
+    if isinstance(hands, (str, bytes)):
+        raise TypeError("hands must be a 1-d array-like of packed hands, not a string")
+    try:
+        h = np.ascontiguousarray(hands)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise TypeError(f"hands must be a 1-d array-like of packed hands: {e}") from None
+    if h.ndim != 1:
+        raise ValueError(f"hands must be 1-d, not {h.ndim}-d")
+    if h.size == 0:
+        h = np.zeros(0, dtype=np.uint64)
+    if h.dtype.kind == "i":
+        if (h < 0).any():
+            raise ValueError("hands must not be negative")
+        h = h.astype(np.uint64)
+    elif h.dtype.kind != "u":
+        raise TypeError(f"hands must be unsigned integers (packed hands), not {h.dtype}")
+    h = np.ascontiguousarray(h, dtype=np.uint64)
+    n = cnp.PyArray_DIM(h, 0)
+    hp = <const uint64_t*>cnp.PyArray_DATA(h)
+    with nogil:
+        for i in range(n):
+            if not ddz_hand_valid(&r.c, hp[i]):
+                bad = i
+                break
+    if bad >= 0:
+        _to_bits(int(h[bad]), r, f"hands[{bad}]")
+    return h
+
+
+def _batch_chunk(Rules r, cnp.ndarray hands, cnp.ndarray out, Py_ssize_t start,
+                 Py_ssize_t stop, list status):
+    cdef const uint64_t* hp = <const uint64_t*>cnp.PyArray_DATA(hands)
+    cdef int16_t* op = <int16_t*>cnp.PyArray_DATA(out)
+    cdef ddz_split_ctx ctx
+    cdef Py_ssize_t i
+    cdef int v = 0
+    cdef Py_ssize_t bad = -1
+    if not ddz_split_init(&ctx):
+        status.append((DDZ_SPLIT_NOMEM, start))
+        return
+    with nogil:
+        for i in range(start, stop):
+            v = ddz_min_plays(&ctx, &r.c, hp[i])
+            if v < DDZ_SPLIT_NONE:
+                bad = i
+                break
+            op[i] = <int16_t>v
+        ddz_split_free(&ctx)
+    if bad >= 0:
+        status.append((v, bad))
+
+
+def min_plays_batch(hands, rules="classic", threads=1) -> np.ndarray:
+    """``min_plays(h, rules).count`` of many packed hands at once: an int16
+    array, -1 where a hand cannot be emptied (a lone W). The search runs
+    without the GIL on ``threads`` threads over contiguous ranges."""
+    cdef Rules r = _split_rules(rules)
+    threads = check_threads(threads)
+    cdef cnp.ndarray h = _hand_array(hands, r)
+    cdef Py_ssize_t n = cnp.PyArray_DIM(h, 0), t
+    cdef cnp.ndarray out = np.zeros(n, dtype=np.int16)
+    status = []
+    threads = worker_count(threads, n)
+    bounds = [n * t // threads for t in range(threads + 1)]
+    _parallel(threads, _batch_chunk,
+              [(r, h, out, bounds[t], bounds[t + 1], status) for t in range(threads)])
+    if status:
+        code, i = min(status, key=lambda s: s[1])
+        _raise_status(code, <uint64_t>int(h[i]) if i < n else 0)
+    return out
+
+
+cdef object _moves_array(object moves, Rules r):
+    # the moves as a contiguous MOVE_DTYPE array, each checked legal in r
+    cdef cnp.ndarray a
+    cdef ddz_move m
+    cdef Py_ssize_t i
+    if isinstance(moves, np.ndarray):
+        if moves.dtype != MOVE_DTYPE or moves.ndim != 1:
+            raise TypeError("moves must be a MoveList, a 1-d MOVE_DTYPE array or "
+                            "Moves")
+        a = np.ascontiguousarray(moves)
+        for i in range(cnp.PyArray_DIM(a, 0)):
+            _move_struct(a[i], r, &m, f"moves[{i}]")
+        return a
+    if isinstance(moves, (str, bytes, Move)):
+        raise TypeError("moves must be a list of moves (a MoveList, a MOVE_DTYPE "
+                        "array or Moves), not one move")
+    try:
+        items = list(moves)
+    except TypeError:
+        raise TypeError(f"moves must be a MoveList, a MOVE_DTYPE array or Moves, "
+                        f"not {type(moves).__name__}") from None
+    a = np.zeros(len(items), dtype=MOVE_DTYPE)
+    cdef ddz_move* ap = <ddz_move*>cnp.PyArray_DATA(a)
+    for i in range(len(items)):
+        _move_struct(items[i], r, &ap[i], f"moves[{i}]")
+    return a
+
+
+def plays_left(hand, moves, rules="classic") -> np.ndarray:
+    """For each move of ``moves``, the fewest plays of what ``hand`` keeps
+    after playing it (``min_plays(hand - move).count``), in one call: an
+    int16 array, 0 where the move empties the hand, -1 where the rest cannot
+    be emptied (a lone W). A PASS keeps the whole hand.
+
+    ``moves``: a ``MoveList`` (the legal moves of a position:
+    ``legal_moves(hand, last)``, ``game.legal_moves()``), a MOVE_DTYPE array
+    or Moves; each must be a legal move of the rule set whose cards are in
+    ``hand`` (ValueError otherwise). One generation of the hand's moves and
+    one transposition table serve every remainder."""
+    cdef Rules r = _split_rules(rules)
+    cdef uint64_t h = _to_bits(hand, r, "hand")
+    cdef cnp.ndarray a
+    cdef cnp.ndarray out
+    cdef const ddz_move* mp
+    cdef int16_t* op
+    cdef int64_t n
+    cdef int status
+    cdef Py_ssize_t i
+    cdef _Splitter sp
+    if isinstance(moves, MoveList):
+        # the moves of a position (legal_moves): rows the generator made
+        mp = (<MoveList>moves).data
+        n = (<MoveList>moves).n
+        a = None
+    else:
+        a = _moves_array(moves, r)
+        mp = <const ddz_move*>cnp.PyArray_DATA(a)
+        n = cnp.PyArray_DIM(a, 0)
+    out = np.zeros(n, dtype=np.int16)
+    op = <int16_t*>cnp.PyArray_DATA(out)
+    for i in range(n):
+        if mp[i].kind != K_PASS and not _hand_contains(h, mp[i].cards):
+            raise ValueError(f"moves[{i}] plays {_cards_text(mp[i].cards)!r}, which "
+                             f"hand {_cards_text(h)!r} does not hold")
+    sp = _splitter()
+    with nogil:
+        status = ddz_plays_left(&sp.ctx, &r.c, h, mp, n, op)
+    if status != 0:
+        _raise_status(status, h)
+    return out
+
+
+def _set_max_work(int64_t work) -> int:
+    """Set this thread's search work limit (tests); returns the old one."""
+    cdef _Splitter sp = _splitter()
+    old = sp.ctx.max_work
+    sp.ctx.max_work = work
+    return old

@@ -1,0 +1,491 @@
+"""DouZero's evaluation protocol as an arena: who beats whom, and by how much.
+
+``arena(a, b, deals=10000, seed=0)`` plays agent ``a`` against agent ``b``
+exactly as DouZero (and PerfectDou) evaluate their agents:
+
+* **Deals** are uniform shuffles of DouZero's 54-card deck, made as
+  DouZero's ``generate_eval_data.py`` makes them: ``np.random.shuffle`` of
+  the deck list, deal after deal, from NumPy's legacy ``RandomState(seed)``
+  (what ``np.random.seed(seed)`` before that script gives); the landlord
+  gets ``deck[:20]``, ``landlord_up`` ``deck[20:37]``, ``landlord_down``
+  ``deck[37:54]``, and the kitty ``deck[17:20]`` (shown to all, held by the
+  landlord). No bidding: seat 0 is the landlord, base 1; seat 1 is
+  ``landlord_down`` (it plays after the landlord) and seat 2 ``landlord_up``.
+* **Each deal is played twice**: ``a`` as the landlord against ``b`` as both
+  farmers, then ``b`` as the landlord against ``a`` as both farmers.
+* **WP** is the share of deals a side wins; **ADP** the average points with
+  DouZero's scoring: the landlord's side wins or loses ``2 * 2**bombs``
+  (bombs and rockets played), the farmers' side the same (DouZero's
+  ``2 * farmer score``); springs do not count. Both are given per role (``a``
+  as landlord, ``a`` as farmers) and averaged over the roles, with 95%
+  intervals (normal, over the per-deal values; the average pairs each deal's
+  two games).
+
+Agents (``resolve_agent``):
+
+* a built-in policy name (``"random"``, ``"greedy"``, ``"expert"``): played
+  in C; a match of two built-ins plays whole deals in C (``Game.rollout``)
+  and can use ``threads``;
+* a Python callable ``policy(game, legal)``, the contract of
+  ``ddzfast.simulate`` (the index of its choice in ``legal``, or a Move);
+* ``"rlcard-rule"``: RLCard's rule agent
+  (``rlcard.models.doudizhu_rule_models.DouDizhuRuleAgentV1``, the ``rlcard``
+  extra), given RLCard's raw state (its hand, the trace, the legal actions
+  RLCard has ids for); every action it chooses is checked legal in
+  ddzfast's engine and counted, and where it raises (RLCard's tables lack
+  some moves ddzfast's rules allow, e.g. a plane with both jokers as kickers,
+  when an opponent plays one) or chooses no legal move, a uniformly random
+  legal move is played instead and counted, as DouZero's own RLCard adapter
+  does. Its random choices come from NumPy's global generator, which the
+  arena seeds per game from ``seed``;
+* ``"douzero:DIR"``: DouZero's three trained networks (``landlord.ckpt``,
+  ``landlord_up.ckpt``, ``landlord_down.ckpt`` in ``DIR``) on the CPU, with
+  torch and the douzero package: DouZero's own ``DeepAgent`` and
+  ``get_obs`` over an ``InfoSet`` built from ddzfast's game (legal actions
+  are ddzfast's, each card set once); the move it picks is checked legal.
+
+``ddzfast arena --a expert --b rlcard-rule --deals 10000`` runs it from the
+command line.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import random
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence, Union
+
+import numpy as np
+
+from ddzfast._core import Move
+from ddzfast.movekind import MoveKind
+from ddzfast._engine import POLICIES, Game, deal_seed
+from ddzfast.constants import CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, check_threads, worker_count
+
+__all__ = ["arena", "ArenaResult", "douzero_deals", "resolve_agent", "RLCARD_RULE"]
+
+#: The name of RLCard's rule agent as an arena agent.
+RLCARD_RULE = "rlcard-rule"
+
+#: DouZero's unshuffled deck, as ``generate_eval_data.py`` builds it.
+_DOUZERO_DECK = [c for c, n in zip(DOUZERO_CARDS, CARD_LIMITS) for _ in range(n)]
+_DOUZERO_CHAR = dict(zip(DOUZERO_CARDS, CARD_CHARS))
+_Z = 1.959963984540054      # the 97.5% point of the standard normal
+
+
+def douzero_deals(count: int, seed: int = 0) -> list[tuple[str, str, str, str]]:
+    """``count`` deals as DouZero's ``generate_eval_data.py`` lays them out
+    from ``np.random.seed(seed)``: ``(landlord, landlord_down, landlord_up,
+    kitty)`` as card text, i.e. the hands of seats 0, 1, 2 and the kitty."""
+    count = _count(count, "count")
+    return _deals_from(np.random.RandomState(_seed(seed)), count)
+
+
+def _deals_from(rs: np.random.RandomState, count: int) -> list:
+    # the next `count` deals of the stream rs
+    out = []
+    for _ in range(count):
+        deck = list(_DOUZERO_DECK)
+        rs.shuffle(deck)
+        text = ["".join(_DOUZERO_CHAR[c] for c in sorted(part))
+                for part in (deck[:20], deck[37:54], deck[20:37], deck[17:20])]
+        out.append(tuple(text))
+    return out
+
+
+# ---- agents ------------------------------------------------------------------------
+
+class _Agent:
+    """One side's player: ``choose(game, trace)`` returns the Move to play."""
+
+    name = "agent"
+    builtin: Optional[str] = None
+
+    def start(self, game_seed: int) -> None:
+        """Called before each game, with the game's seed."""
+
+    def choose(self, game: Game, trace: list) -> Any:
+        raise NotImplementedError
+
+    def stats(self) -> dict:
+        return {}
+
+
+class _Builtin(_Agent):
+    def __init__(self, name: str):
+        self.name = self.builtin = name
+
+    def choose(self, game, trace):
+        return game.policy_move(self.builtin)
+
+
+class _Callable(_Agent):
+    def __init__(self, fn: Callable):
+        from ddzfast.simulate import policy_name
+        self.fn = fn
+        self.name = policy_name(fn)
+
+    def choose(self, game, trace):
+        from ddzfast.simulate import _policy_choice
+        return _policy_choice(self.fn, game, game.to_move)
+
+
+def _rlcard_text(cards) -> str:
+    # RLCard's card string: the cards low to high, B and R for the jokers
+    return str(cards).replace("X", "B").replace("D", "R")
+
+
+class _RLCardRule(_Agent):
+    """RLCard's DouDizhuRuleAgentV1 over ddzfast's engine."""
+
+    name = RLCARD_RULE
+
+    def __init__(self):
+        try:
+            from rlcard.games.doudizhu.utils import CARD_TYPE
+            from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
+        except ImportError as exc:
+            raise ImportError("the arena agent 'rlcard-rule' needs rlcard, which is not "
+                              "installed; install it with: pip install 'ddzfast[rlcard]'"
+                              ) from exc
+        self.agent = DouDizhuRuleAgentV1()
+        self.known = CARD_TYPE[2]
+        self.decisions = 0
+        self.legal_choices = 0
+        self.raised = 0
+        self.illegal = 0
+        self.unlisted = 0
+        self.rng = random.Random(0)
+
+    def start(self, game_seed):
+        np.random.seed(game_seed % (1 << 32))
+        self.rng = random.Random(game_seed)
+
+    def choose(self, game, trace):
+        legal = list(game.legal_moves())
+        texts = ["pass" if m.kind == MoveKind.PASS else _rlcard_text(m.cards) for m in legal]
+        actions = []
+        for t in texts:
+            if (t == "pass" or t in self.known) and t not in actions:
+                actions.append(t)
+        self.unlisted += len(set(texts)) - len(actions)
+        seat = game.to_move
+        raw = {"current_hand": _rlcard_text(game.hands[seat]), "trace": list(trace),
+               "actions": actions, "landlord": game.landlord, "self": seat}
+        self.decisions += 1
+        try:
+            chosen = self.agent.step({"raw_obs": raw})
+        except Exception:       # RLCard's tables lack the move to answer
+            self.raised += 1
+            return self.rng.choice(legal)
+        if isinstance(chosen, str) and chosen in texts:
+            self.legal_choices += 1
+            return legal[texts.index(chosen)]
+        self.illegal += 1
+        return self.rng.choice(legal)
+
+    def stats(self):
+        return {"decisions": self.decisions, "legal_choices": self.legal_choices,
+                "raised_random": self.raised, "illegal_random": self.illegal,
+                "moves_without_rlcard_id": self.unlisted}
+
+
+_POSITIONS = ("landlord", "landlord_down", "landlord_up")     # seats 0, 1, 2
+DOUZERO_CHECKPOINTS = tuple(f"{p}.ckpt" for p in ("landlord", "landlord_up", "landlord_down"))
+
+
+class _DouZeroModels(_Agent):
+    """DouZero's three networks (``landlord.ckpt``, ``landlord_up.ckpt``,
+    ``landlord_down.ckpt`` in one folder) on the CPU, through DouZero's own
+    ``DeepAgent`` and ``get_obs``, over ddzfast's engine."""
+
+    def __init__(self, folder: str):
+        import os
+        try:
+            import torch
+            from douzero.env.env import get_obs
+        except ImportError as exc:
+            raise ImportError("the arena agent 'douzero:DIR' needs torch and douzero; "
+                              "install them with: pip install torch douzero") from exc
+        missing = [f for f in DOUZERO_CHECKPOINTS if not os.path.isfile(os.path.join(folder, f))]
+        if missing:
+            raise ValueError(f"douzero:{folder} lacks {', '.join(missing)} (DouZero's three "
+                             f"models: {', '.join(DOUZERO_CHECKPOINTS)})")
+        self.name = f"douzero:{folder}"
+        self.torch = torch
+        self.get_obs = get_obs
+        classes = _douzero_model_classes()
+        self.models = {}
+        for pos in _POSITIONS:
+            # as DouZero's DeepAgent loads them, on the CPU
+            model = classes[pos]()
+            state = model.state_dict()
+            loaded = torch.load(os.path.join(folder, f"{pos}.ckpt"), map_location="cpu")
+            state.update({k: v for k, v in loaded.items() if k in state})
+            model.load_state_dict(state)
+            model.eval()
+            self.models[pos] = model
+        self.decisions = 0
+        self.legal_choices = 0
+
+    def _act(self, pos, info):
+        # DouZero's DeepAgent.act: the legal action of the highest value
+        if len(info.legal_actions) == 1:
+            return info.legal_actions[0]
+        obs = self.get_obs(info)
+        with self.torch.no_grad():
+            z = self.torch.from_numpy(obs["z_batch"]).float()
+            x = self.torch.from_numpy(obs["x_batch"]).float()
+            values = self.models[pos].forward(z, x, return_value=True)["values"]
+        return info.legal_actions[int(np.argmax(values.numpy(), axis=0)[0])]
+
+    def choose(self, game, trace):
+        from douzero.env.game import InfoSet
+        from ddzfast.compat.douzero import to_douzero
+        seat = game.to_move
+        pos = _POSITIONS[seat]
+        legal = list(game.legal_moves())
+        actions, index = [], {}
+        for i, m in enumerate(legal):
+            cards = [] if m.kind == MoveKind.PASS else sorted(to_douzero(m.cards))
+            key = tuple(cards)
+            if key not in index:
+                index[key] = i
+                actions.append(cards)
+        seq = [[] if m.kind == MoveKind.PASS else sorted(to_douzero(m.cards))
+               for _, m in game.history]
+        info = InfoSet(pos)
+        info.player_hand_cards = sorted(to_douzero(game.hands[seat]))
+        info.num_cards_left_dict = {_POSITIONS[s]: len(game.hands[s]) for s in range(3)}
+        info.three_landlord_cards = sorted(to_douzero(game.kitty))
+        info.card_play_action_seq = seq
+        info.other_hand_cards = sorted(to_douzero(game.hands[(seat + 1) % 3])
+                                       + to_douzero(game.hands[(seat + 2) % 3]))
+        info.legal_actions = actions
+        # DouZero's readings of the history (GameEnv.get_last_move, ...)
+        info.last_move = (seq[-2] if len(seq[-1]) == 0 and len(seq) > 1 else seq[-1]) if seq else []
+        info.last_two_moves = ([seq[-1], seq[-2]] if len(seq) > 1 else
+                               [seq[-1], []] if seq else [[], []])
+        last = {p: [] for p in _POSITIONS}
+        played = {p: [] for p in _POSITIONS}
+        bombs = 0
+        for (who, m), cards in zip(game.history, seq):
+            last[_POSITIONS[who]] = cards
+            played[_POSITIONS[who]] = played[_POSITIONS[who]] + cards
+            bombs += m.kind in (MoveKind.BOMB, MoveKind.ROCKET)
+        info.last_move_dict = last
+        info.played_cards = played
+        info.bomb_num = bombs
+        info.last_pid = _POSITIONS[game.history[-1][0]] if game.history else "landlord"
+        self.decisions += 1
+        chosen = self._act(pos, info)
+        i = index.get(tuple(sorted(chosen)))
+        if i is None:
+            raise RuntimeError(f"the DouZero model chose {chosen}, which is no legal action")
+        self.legal_choices += 1
+        return legal[i]
+
+    def stats(self):
+        return {"decisions": self.decisions, "legal_choices": self.legal_choices}
+
+
+def _douzero_model_classes() -> dict:
+    """DouZero's ``model_dict`` (douzero/dmc/models.py), loaded from its file:
+    importing ``douzero.dmc`` would import DouZero's training code and its
+    dependencies (GitPython, ...), which evaluation does not need."""
+    import importlib.util
+    import os
+
+    import douzero
+    path = os.path.join(os.path.dirname(douzero.__file__), "dmc", "models.py")
+    spec = importlib.util.spec_from_file_location("_ddzfast_douzero_models", path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"douzero's models are not at {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.model_dict
+
+
+AgentLike = Union[str, Callable[..., Any], _Agent]
+
+
+def resolve_agent(spec: AgentLike) -> _Agent:
+    """An arena agent from a built-in policy name, ``"rlcard-rule"``,
+    ``"douzero:DIR"`` (a folder with DouZero's ``landlord.ckpt``,
+    ``landlord_up.ckpt`` and ``landlord_down.ckpt``, run on the CPU with
+    torch) or a callable ``policy(game, legal)``; ValueError/TypeError
+    otherwise, and ImportError naming what to install when it is missing."""
+    if isinstance(spec, _Agent):
+        return spec
+    if isinstance(spec, str):
+        if spec in POLICIES:
+            return _Builtin(spec)
+        if spec == RLCARD_RULE:
+            return _RLCardRule()
+        if spec.startswith("douzero:"):
+            return _DouZeroModels(spec[len("douzero:"):])
+        raise ValueError(f"unknown arena agent {spec!r}: use one of "
+                         f"{', '.join(POLICIES)}, {RLCARD_RULE!r} or a callable "
+                         f"policy(game, legal)")
+    if callable(spec):
+        return _Callable(spec)
+    raise TypeError(f"an arena agent is a policy name or a callable, not "
+                    f"{type(spec).__name__}")
+
+
+# ---- playing -------------------------------------------------------------------------
+
+#: The most deals one arena call plays (the command line's bound too).
+MAX_DEALS = 10 ** 8
+_BLOCK = 100_000        # deals laid out at a time (memory stays bounded)
+
+
+def _count(value, what) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 0 <= int(value) <= MAX_DEALS:
+        raise ValueError(f"{what} must be an int in 0 .. {MAX_DEALS}, not {value!r}")
+    return int(value)
+
+
+def _seed(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
+            or not 0 <= int(value) < 2 ** 32:
+        raise ValueError(f"seed must be an int in 0 .. 2**32 - 1 (NumPy's RandomState), "
+                         f"not {value!r}")
+    return int(value)
+
+
+def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool, int]:
+    """One game of a deal: (the landlord won, 2**bombs)."""
+    hands, kitty = deal[:3], deal[3]
+    game = Game.from_position(hands, "classic", landlord=0, kitty=kitty, seed=game_seed)
+    if landlord.builtin and farmers.builtin:
+        r = game.rollout((landlord.builtin, farmers.builtin, farmers.builtin), seed=game_seed)
+        landlord_won = r.winner == "landlord"
+        bombs = r.multiplier // (2 if (r.spring or r.anti_spring) else 1)
+        return landlord_won, bombs
+    landlord.start(game_seed)
+    if farmers is not landlord:
+        farmers.start(game_seed)
+    trace: list = []
+    bombs = 1
+    while not game.done:
+        seat = game.to_move
+        agent = landlord if seat == 0 else farmers
+        move = agent.choose(game, trace)
+        game.play(move)     # the engine checks it: an illegal move raises
+        if not isinstance(move, Move):
+            move = game.history[-1][1]
+        trace.append((seat, "pass" if move.kind == MoveKind.PASS else _rlcard_text(move.cards)))
+        if move.kind in (MoveKind.BOMB, MoveKind.ROCKET):
+            bombs *= 2
+    result = game.result
+    assert result is not None       # the deal is done
+    return result.winner == "landlord", bombs
+
+
+@dataclass
+class ArenaResult:
+    """The outcome of ``arena(a, b)``: ``wp`` and ``adp`` are ``(value,
+    half-width of the 95% interval)`` pairs, for ``a`` as the landlord, ``a``
+    as the farmers, and averaged over the two roles; ``per_deal`` holds, for
+    each deal, whether ``a`` won as landlord and as farmers and the points it
+    made in each role; ``agents`` the counters of agents that keep them (the
+    RLCard agent's legal and random choices)."""
+
+    a: str
+    b: str
+    deals: int
+    seed: int
+    wp_landlord: tuple[float, float]
+    wp_farmers: tuple[float, float]
+    wp: tuple[float, float]
+    adp_landlord: tuple[float, float]
+    adp_farmers: tuple[float, float]
+    adp: tuple[float, float]
+    per_deal: dict = field(repr=False, default_factory=dict)
+    agents: dict = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        """The result without the per-deal arrays, as JSON-ready values."""
+        d = {k: getattr(self, k) for k in ("a", "b", "deals", "seed")}
+        for k in ("wp_landlord", "wp_farmers", "wp", "adp_landlord", "adp_farmers", "adp"):
+            v, h = getattr(self, k)
+            d[k] = {"value": v, "ci95": h}
+        d["agents"] = self.agents
+        return d
+
+    def table(self) -> str:
+        """The result as a few lines of text."""
+        def f(p):
+            return f"{p[0]:.3f} ± {p[1]:.3f}"
+        return (f"{self.a} vs {self.b}: {self.deals} deals (seed {self.seed}), each "
+                f"played twice\n"
+                f"  WP  as landlord {f(self.wp_landlord)}  as farmers "
+                f"{f(self.wp_farmers)}  average {f(self.wp)}\n"
+                f"  ADP as landlord {f(self.adp_landlord)}  as farmers "
+                f"{f(self.adp_farmers)}  average {f(self.adp)}")
+
+
+def _mean_ci(x: np.ndarray) -> tuple[float, float]:
+    n = len(x)
+    if n == 0:
+        return (math.nan, math.nan)
+    half = _Z * float(np.std(x, ddof=1)) / math.sqrt(n) if n > 1 else math.nan
+    return (float(np.mean(x)), half)
+
+
+def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, out: np.ndarray) -> None:
+    for j, deal in enumerate(deals):
+        i = first + j
+        lw, lb = _play(deal, a, b, deal_seed(seed, 2 * i))
+        fw, fb = _play(deal, b, a, deal_seed(seed, 2 * i + 1))
+        out[i] = (lw, 2 * lb if lw else -2 * lb, not fw, 2 * fb if not fw else -2 * fb)
+
+
+def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
+          threads: int = 1) -> ArenaResult:
+    """Play ``a`` against ``b`` under DouZero's evaluation protocol (see the
+    module docstring): ``deals`` deals from ``seed`` (0 .. 2**32 - 1), each
+    played with ``a`` as the landlord and with ``a`` as both farmers.
+    ``threads`` plays a match of two built-in policies on threads (other
+    agents run in Python on one thread, so that their random choices are
+    reproducible). Returns an ``ArenaResult``; equal arguments give equal
+    results."""
+    deals = _count(deals, "deals")
+    seed = _seed(seed)
+    threads = check_threads(threads)
+    agent_a = resolve_agent(a)
+    agent_b = resolve_agent(b)
+    out = np.zeros((deals, 4), dtype=np.float64)
+    if not (agent_a.builtin and agent_b.builtin):
+        threads = 1
+    threads = worker_count(threads, max(deals, 1))
+    rs = np.random.RandomState(seed)
+    with ThreadPoolExecutor(threads) as pool:
+        for start in range(0, deals, _BLOCK):
+            layout = _deals_from(rs, min(_BLOCK, deals - start))
+            n = len(layout)
+            if threads == 1:
+                _run(layout, start, agent_a, agent_b, seed, out)
+                continue
+            bounds = [n * t // threads for t in range(threads + 1)]
+            jobs = [pool.submit(_run, layout[bounds[t]:bounds[t + 1]], start + bounds[t],
+                                agent_a, agent_b, seed, out) for t in range(threads)]
+            for job in jobs:
+                job.result()
+    won_l, pts_l, won_f, pts_f = out.T
+    agents = {}
+    for side, agent in (("a", agent_a), ("b", agent_b)):
+        if agent.stats():
+            agents[side] = agent.stats()
+    return ArenaResult(
+        a=agent_a.name, b=agent_b.name, deals=deals, seed=seed,
+        wp_landlord=_mean_ci(won_l), wp_farmers=_mean_ci(won_f),
+        wp=_mean_ci((won_l + won_f) / 2),
+        adp_landlord=_mean_ci(pts_l), adp_farmers=_mean_ci(pts_f),
+        adp=_mean_ci((pts_l + pts_f) / 2),
+        per_deal={"a_won_as_landlord": won_l.astype(bool), "a_points_as_landlord": pts_l,
+                  "a_won_as_farmers": won_f.astype(bool), "a_points_as_farmers": pts_f},
+        agents=agents)

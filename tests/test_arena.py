@@ -1,0 +1,204 @@
+"""ddzfast.arena: DouZero's evaluation protocol (issue 18). The deals are
+generate_eval_data.py's, both seatings play the same deals, results are
+reproducible, RLCard's rule agent only plays legal moves, and WP/ADP are
+recomputed by hand from replayed games."""
+import json
+import sys
+
+import numpy as np
+import pytest
+
+from ddzfast import Game, MoveKind
+from ddzfast.arena import arena, douzero_deals, resolve_agent
+from ddzfast.cli import main
+
+DOUZERO_CHARS = {3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T", 11: "J",
+                 12: "Q", 13: "K", 14: "A", 17: "2", 20: "X", 30: "D"}
+
+
+def douzero_generate(count, seed):
+    """DouZero's generate_eval_data.py, restated: after np.random.seed(seed),
+    shuffle its deck list per deal; landlord deck[:20], landlord_up
+    deck[20:37], landlord_down deck[37:54], three_landlord_cards deck[17:20]."""
+    deck = []
+    for i in range(3, 15):
+        deck.extend([i] * 4)
+    deck.extend([17] * 4)
+    deck.extend([20, 30])
+    np.random.seed(seed)
+    out = []
+    for _ in range(count):
+        d = deck.copy()
+        np.random.shuffle(d)
+        data = {"landlord": sorted(d[:20]), "landlord_up": sorted(d[20:37]),
+                "landlord_down": sorted(d[37:54]), "three_landlord_cards": sorted(d[17:20])}
+        out.append(data)
+    return out
+
+
+def text(cards):
+    return "".join(DOUZERO_CHARS[c] for c in cards)
+
+
+def test_deals_are_douzeros_layout():
+    for seed in (0, 7):
+        ours = douzero_deals(30, seed)
+        for deal, dz in zip(ours, douzero_generate(30, seed)):
+            assert deal == (text(dz["landlord"]), text(dz["landlord_down"]),
+                            text(dz["landlord_up"]), text(dz["three_landlord_cards"]))
+            assert all(c in deal[0] for c in deal[3])      # the landlord holds the kitty
+
+
+def test_both_seatings_play_the_same_deals(monkeypatch):
+    import ddzfast.arena as A
+    made = []
+    real = Game.from_position
+
+    class Recording:
+        @staticmethod
+        def from_position(hands, *args, **kwargs):
+            made.append((tuple(hands), kwargs["kitty"], kwargs["landlord"]))
+            return real(hands, *args, **kwargs)
+
+    monkeypatch.setattr(A, "Game", Recording)
+    for b in ("greedy", lambda game, legal: 0 if len(legal) == 1 else len(legal) - 1):
+        made.clear()
+        arena("expert", b, deals=5, seed=3)
+        deals = douzero_deals(5, 3)
+        # two games per deal, in order: A as landlord, then B as landlord
+        assert made == [(tuple(d[:3]), d[3], 0) for d in deals for _ in range(2)]
+
+
+def test_results_are_reproducible_and_threads_do_not_change_them():
+    one = arena("expert", "random", deals=80, seed=5)
+    two = arena("expert", "random", deals=80, seed=5, threads=2)
+    for k in one.per_deal:
+        assert (one.per_deal[k] == two.per_deal[k]).all()
+    assert one.wp == two.wp and one.adp == two.adp
+    other = arena("expert", "random", deals=80, seed=6)
+    assert not all((one.per_deal[k] == other.per_deal[k]).all() for k in one.per_deal)
+
+
+def _replay(deal, landlord, farmers, game_seed):
+    """One game played move by move in Python, scored by hand."""
+    game = Game.from_position(deal[:3], "classic", landlord=0, kitty=deal[3], seed=game_seed)
+    bombs = 0
+    while not game.done:
+        policy = landlord if game.to_move == 0 else farmers
+        move = game.policy_move(policy)
+        bombs += move.kind in (MoveKind.BOMB, MoveKind.ROCKET)
+        game.play(move)
+    return game.result.winner == "landlord", bombs
+
+
+def test_wp_and_adp_by_hand():
+    from ddzfast import deal_seed
+    n, seed = 12, 9
+    result = arena("greedy", "expert", deals=n, seed=seed)
+    wins_l, wins_f, pts_l, pts_f = [], [], [], []
+    for i, deal in enumerate(douzero_deals(n, seed)):
+        lw, lb = _replay(deal, "greedy", "expert", deal_seed(seed, 2 * i))
+        fw, fb = _replay(deal, "expert", "greedy", deal_seed(seed, 2 * i + 1))
+        wins_l.append(lw)
+        pts_l.append(2 * 2 ** lb if lw else -2 * 2 ** lb)
+        wins_f.append(not fw)
+        pts_f.append(2 * 2 ** fb if not fw else -2 * 2 ** fb)
+    assert result.wp_landlord[0] == pytest.approx(sum(wins_l) / n)
+    assert result.wp_farmers[0] == pytest.approx(sum(wins_f) / n)
+    assert result.wp[0] == pytest.approx((sum(wins_l) + sum(wins_f)) / (2 * n))
+    assert result.adp_landlord[0] == pytest.approx(sum(pts_l) / n)
+    assert result.adp_farmers[0] == pytest.approx(sum(pts_f) / n)
+    assert result.adp[0] == pytest.approx((sum(pts_l) + sum(pts_f)) / (2 * n))
+    x = (np.array(wins_l, float) + np.array(wins_f, float)) / 2
+    assert result.wp[1] == pytest.approx(1.959963984540054 * x.std(ddof=1) / np.sqrt(n))
+
+
+def test_rlcard_rule_agent_plays_only_legal_moves():
+    pytest.importorskip("rlcard")
+    result = arena("expert", "rlcard-rule", deals=40, seed=1)
+    stats = result.agents["b"]
+    assert stats["decisions"] > 500
+    assert stats["legal_choices"] + stats["raised_random"] + stats["illegal_random"] \
+        == stats["decisions"]
+    assert stats["illegal_random"] == 0
+    again = arena("expert", "rlcard-rule", deals=40, seed=1)
+    assert again.wp == result.wp and again.agents == result.agents
+
+
+def test_missing_rlcard_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "rlcard", None)
+    monkeypatch.setitem(sys.modules, "rlcard.models.doudizhu_rule_models", None)
+    monkeypatch.setitem(sys.modules, "rlcard.games.doudizhu.utils", None)
+    with pytest.raises(ImportError, match=r"ddzfast\[rlcard\]"):
+        resolve_agent("rlcard-rule")
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"a": "nope"}, ValueError),
+    ({"a": 5}, TypeError),
+    ({"deals": -1}, ValueError),
+    ({"deals": 1.5}, ValueError),
+    ({"seed": 2 ** 32}, ValueError),
+    ({"seed": -1}, ValueError),
+    ({"threads": 0}, ValueError),
+    ({"a": "douzero"}, ValueError),
+])
+def test_bad_arguments(kwargs, error):
+    args = {"a": "greedy", "b": "random", "deals": 2, "seed": 0}
+    args.update(kwargs)
+    with pytest.raises(error):
+        arena(**args)
+
+
+def test_command_line(capsys):
+    assert main(["arena", "--a", "expert", "--b", "greedy", "--deals", "30", "--seed", "2",
+                 "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 30 and 0 <= out["wp"]["value"] <= 1
+    assert out["wp"]["value"] == pytest.approx(arena("expert", "greedy", 30, 2).wp[0])
+    assert main(["arena", "--a", "expert", "--b", "nope", "--deals", "3"]) == 2
+    assert "unknown arena agent" in capsys.readouterr().err
+
+
+def _random_douzero_models(folder):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("douzero")
+    from ddzfast.arena import _douzero_model_classes
+    model_dict = _douzero_model_classes()      # DouZero's own classes
+    torch.manual_seed(0)
+    for pos in ("landlord", "landlord_up", "landlord_down"):
+        torch.save(model_dict[pos]().state_dict(), folder / f"{pos}.ckpt")
+
+
+def test_douzero_checkpoints_play_legal_moves(tmp_path):
+    _random_douzero_models(tmp_path)
+    spec = f"douzero:{tmp_path}"
+    result = arena(spec, "greedy", deals=1, seed=0)
+    stats = result.agents["a"]
+    assert stats["decisions"] > 10 and stats["legal_choices"] == stats["decisions"]
+    again = arena(spec, "greedy", deals=1, seed=0)
+    for k in result.per_deal:
+        assert (result.per_deal[k] == again.per_deal[k]).all()
+
+
+def test_douzero_folder_without_models(tmp_path):
+    pytest.importorskip("torch")
+    pytest.importorskip("douzero")
+    with pytest.raises(ValueError, match="landlord.ckpt"):
+        resolve_agent(f"douzero:{tmp_path}")
+
+
+def test_missing_torch_names_it(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(ImportError, match="torch"):
+        resolve_agent(f"douzero:{tmp_path}")
+
+
+def test_blocks_of_deals_do_not_change_results(monkeypatch):
+    import ddzfast.arena as A
+    whole = arena("expert", "random", deals=20, seed=4)
+    monkeypatch.setattr(A, "_BLOCK", 7)      # deals laid out 7 at a time
+    for threads in (1, 2):
+        blocks = arena("expert", "random", deals=20, seed=4, threads=threads)
+        for k in whole.per_deal:
+            assert (whole.per_deal[k] == blocks.per_deal[k]).all()

@@ -1,0 +1,292 @@
+"""min_plays, plays_left, min_plays_batch and the Numba binding (issue 18):
+the exact fewest plays of a hand, against the independent brute force of
+tests/oracles/split_reference.py, in every rule set (W and laizi included)."""
+import random
+
+import numpy as np
+import pytest
+
+import ddzfast
+from oracles import reference as R
+from oracles import reference_laizi as RL
+from oracles import split_reference as SR
+from ddzfast import Hand, Move, MoveKind, legal_moves, min_plays, min_plays_batch, plays_left
+from helpers import CLASSIC_FAMILY, DECKS
+
+# laizi over several wild ranks (the rank changes which readings exist)
+LAIZI = ("laizi:7", "laizi:3", "laizi:2", "laizi:K")
+ALL_RULES = CLASSIC_FAMILY + LAIZI
+
+
+def _deck(rules):
+    return DECKS["classic"] if rules.startswith("laizi") else DECKS.get(rules, DECKS["classic"])
+
+
+def _random_hand(rng, rules, size):
+    deck = list(_deck(rules))
+    hand = rng.sample(deck, size)
+    # half the hands of the wildcard sets hold their wild card(s)
+    if rules in ("biegang", "super") and "W" not in hand and rng.random() < 0.5:
+        hand[0] = "W"
+    if rules.startswith("laizi") and rng.random() < 0.5:
+        wild = rules.split(":")[1]
+        k = sum(1 for c in hand if c == wild)
+        for i in range(len(hand)):
+            if k >= 2:
+                break
+            if hand[i] != wild:
+                hand[i] = wild
+                k += 1
+        if hand.count(wild) > 4:
+            hand = hand[:len(hand) - (hand.count(wild) - 4)]
+    return "".join(hand)
+
+
+def _reference_identity_ok(move, rules):
+    counts = move.cards.counts
+    ident = (move.kind.name, move.rank, move.length, counts)
+    if rules.startswith("laizi"):
+        return ident in RL.classify(counts, RL.wild_index(rules.split(":")[1]))
+    return ident in R.classify(counts, rules)
+
+
+def _check_split(hand, rules, split):
+    """The split's moves are moves of the rule set (by the reference) whose
+    cards add up to the hand exactly."""
+    h = Hand(hand).bits
+    assert len(split.moves) == (split.count or 0)
+    total = 0
+    for m in split.moves:
+        assert m.kind != MoveKind.PASS
+        assert _reference_identity_ok(m, rules), (hand, str(m))
+        total += m.cards.bits
+    if split.count is not None:
+        assert total == h, (hand, split)
+
+
+# ---- against the reference -------------------------------------------------------
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_min_plays_equals_the_reference(rules):
+    rng = random.Random(f"split-{rules}")
+    hands = 1200 if not rules.startswith("laizi") else 400
+    seen_none = 0
+    for _ in range(hands):
+        hand = _random_hand(rng, rules, rng.randint(1, 12))
+        want = SR.min_plays(R.parse_cards(hand), rules)
+        got = min_plays(hand, rules)
+        assert got.count == want, f"{rules} {hand}: core {got}, reference {want}"
+        _check_split(hand, rules, got)
+        seen_none += want is None
+    if rules in ("biegang", "super"):
+        assert seen_none > 0        # some hands cannot be emptied (a lone W left)
+
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_deal_sized_hands_split_into_legal_partitions(rules):
+    rng = random.Random(f"split-big-{rules}")
+    for _ in range(60):
+        hand = _random_hand(rng, rules, rng.choice((17, 20, 21 if rules in ("biegang", "super") else 20)))
+        split = min_plays(hand, rules)
+        assert split.count is not None and 1 <= split.count <= len(hand)
+        _check_split(hand, rules, split)
+
+
+# ---- hand-worked cases -----------------------------------------------------------
+
+@pytest.mark.parametrize("rules, hand, count", [
+    ("classic", "", 0),
+    ("classic", "3", 1),
+    ("classic", "XD", 1),               # the rocket
+    ("classic", "333XD", 2),            # 333+X and D, never one move (two kickers on a triple)
+    ("classic", "3333XD", 1),           # four with two: the jokers as its two single kickers
+    ("classic", "33334455", 1),         # four with two pairs
+    ("classic", "33335555", 2),         # not four with two pairs (one rank twice): two bombs
+    ("classic", "3333445", 2),          # 3333+44 (four with two singles) and 5
+    ("classic", "33344455", 1),         # a plane with singles (two 5s as its kickers)
+    ("classic", "3334445566", 1),       # a plane with two pairs
+    ("classic", "333444555666", 1),     # a plane of four triples
+    ("classic", "3334449", 2),          # 333444 plane + 9, or 3334 + 449: 2
+    ("classic", "345678", 1),           # a straight
+    ("classic", "3456789TJQKA2", 2),    # the straight to A and the 2
+    ("classic", "33445566", 1),         # a pair straight of four
+    ("classic", "3344", 2),             # two pairs, no pair straight of two
+    ("classic", "2XD", 2),
+    ("classic", "333444555666777888999TTTJJJQQQKKKAAA", 1),
+    ("biegang", "W", None),             # a lone W is never a move
+    ("biegang", "3W", 1),               # W completes the pair
+    ("biegang", "XDW", 1),              # the heaven rocket
+    ("biegang", "XW", 1),               # the wild rocket
+    ("biegang", "3333W", 1),            # the heaven bomb
+    ("biegang", "33W", 1),              # a triple of 3s
+    ("super", "XDW", 2),                # no heaven rocket in super: a rocket and one card
+    ("super", "XW", 1),                 # X + W is a rocket in super
+    ("super", "33344455", 1),
+    ("super", "3334455", 2),            # no 3+2 in super
+    ("laizi:7", "7777", 1),             # the laizi bomb
+    ("laizi:7", "34567", 1),
+    ("laizi:7", "33337777", 1),         # four with two pairs (the laizi as two pairs)
+    ("laizi:7", "XD7", 2),
+])
+def test_hand_worked_cases(rules, hand, count):
+    got = min_plays(hand, rules)
+    assert got.count == count, (rules, hand, got)
+    _check_split(hand, rules, got)
+
+
+def test_hand_worked_cases_that_need_care():
+    # 3 + XD: the rocket and the 3 (two plays); X, D cannot both kick a lone 3
+    assert min_plays("3XD").count == 2
+    # laizi 7: 377 + 5 is a triple of 3s with a kicker: one play
+    assert min_plays("3577", "laizi:7").count == 1
+    # 3457 with L = 7: no straight of four, no triple with kicker: 3, 4, 57 as a pair of 5s
+    assert min_plays("3457", "laizi:7").count == 3
+    # the split reads laizi: 33377 with L = 7 is one TRIPLE_PAIR
+    s = min_plays("33377", "laizi:7")
+    assert s.count == 1 and s.moves[0].kind == MoveKind.TRIPLE_PAIR
+
+
+def test_repr_and_equality():
+    s = min_plays("33344455")
+    assert s == min_plays("33344455") and s != min_plays("3")
+    assert "PLANE_SINGLES" in repr(s)
+    assert min_plays("W", "biegang").count is None and len(min_plays("W", "biegang").moves) == 0
+
+
+def test_whole_deck_is_a_result_or_a_clear_error():
+    for rules in ALL_RULES:
+        deck = _deck(rules)
+        try:
+            split = min_plays(deck, rules)
+        except ValueError as e:
+            assert "too large" in str(e)
+        else:
+            _check_split(deck, rules, split)
+
+
+def test_work_limit_raises_and_changes_nothing():
+    old = ddzfast._split._set_max_work(50)
+    try:
+        with pytest.raises(ValueError, match="too large"):
+            min_plays("3456789TJQKA2XD3456789TJQ")
+    finally:
+        ddzfast._split._set_max_work(old)
+    # the table kept only finished values: the next call is exact
+    assert min_plays("3456789TJQKA2XD3456789TJQ").count == 4
+
+
+# ---- plays_left ------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_plays_left_equals_min_plays_of_each_remainder(rules):
+    rng = random.Random(f"plays-left-{rules}")
+    for _ in range(25):
+        hand = _random_hand(rng, rules, rng.choice((8, 13, 17, 20)))
+        lead = legal_moves(hand, rules=rules)
+        left = plays_left(hand, lead, rules)
+        assert left.dtype == np.int16 and left.shape == (len(lead),)
+        for m, v in zip(lead, left):
+            rest = Hand(Hand(hand).bits - m.cards.bits)
+            c = min_plays(rest, rules).count
+            assert v == (-1 if c is None else c), (hand, str(m))
+        # a follow: PASS keeps the whole hand
+        follow = legal_moves(hand, lead[0], rules=rules)
+        got = plays_left(hand, follow, rules)
+        assert got[0] == min_plays(hand, rules).count
+        # Moves and an array give the same
+        assert (plays_left(hand, list(lead)[:5], rules) == left[:5]).all()
+        assert (plays_left(hand, lead.array, rules) == left).all()
+
+
+def test_plays_left_hand_worked():
+    hand = "33344455XD"
+    moves = [Move.parse("ROCKET/X/1/XD"), Move.parse("PLANE_SINGLES/3/2/33344455"),
+             Move.parse("PASS"), Move.parse("SINGLE/3/1/3")]
+    assert list(plays_left(hand, moves)) == [1, 1, 2, 3]
+    assert list(plays_left("3W", [Move.parse("SINGLE/3/1/3")], "biegang")) == [-1]
+    assert list(plays_left("3", [Move.parse("SINGLE/3/1/3")])) == [0]
+    assert plays_left("3", []).shape == (0,)
+
+
+def test_plays_left_bad_input():
+    with pytest.raises(ValueError, match="does not hold"):
+        plays_left("34", [Move.parse("SINGLE/5/1/5")])
+    with pytest.raises(TypeError):
+        plays_left("34", Move.parse("SINGLE/3/1/3"))
+    with pytest.raises(TypeError):
+        plays_left("34", 5)
+    with pytest.raises((TypeError, ValueError)):
+        plays_left("34", ["not a move"])
+    with pytest.raises(ValueError):
+        plays_left("3W", [Move.parse("SINGLE/3/1/3")], "classic")
+
+
+# ---- batches and Numba -----------------------------------------------------------
+
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_batch_equals_single_calls(rules):
+    rng = random.Random(f"batch-{rules}")
+    hands = [Hand(_random_hand(rng, rules, rng.randint(1, 20))).bits for _ in range(200)]
+    if rules in ("biegang", "super"):
+        hands.append(Hand("W").bits)
+    want = [min_plays(h, rules).count for h in hands]
+    want = [-1 if c is None else c for c in want]
+    for threads in (1, 2):
+        got = min_plays_batch(np.array(hands, dtype=np.uint64), rules, threads=threads)
+        assert got.dtype == np.int16 and list(got) == want
+    assert min_plays_batch([], rules).shape == (0,)
+
+
+def test_batch_bad_input():
+    with pytest.raises(TypeError):
+        min_plays_batch("3344")
+    with pytest.raises(ValueError):
+        min_plays_batch(np.zeros((2, 2), dtype=np.uint64))
+    with pytest.raises(ValueError):
+        min_plays_batch([-1])
+    with pytest.raises(TypeError):
+        min_plays_batch([1.5])
+    with pytest.raises(ValueError):
+        min_plays_batch([Hand("3W", "biegang").bits], "classic")
+    with pytest.raises(ValueError):
+        min_plays_batch([1], threads=0)
+    with pytest.raises(TypeError):
+        min_plays_batch([1], threads="2")
+
+
+def test_numba_equals_single_calls():
+    numba = pytest.importorskip("numba")
+    from ddzfast import numba as dn
+
+    @numba.njit
+    def count_all(rules, hands, out):
+        for i in range(hands.shape[0]):
+            out[i] = dn.min_plays(rules, hands[i])
+
+    rng = random.Random("split-numba")
+    for rules in ("classic", "biegang", "laizi:7"):
+        hands = np.array([Hand(_random_hand(rng, rules, rng.randint(1, 20))).bits
+                          for _ in range(100)], dtype=np.uint64)
+        out = np.zeros(len(hands), dtype=np.int64)
+        count_all(dn.rules_handle(rules), hands, out)
+        assert list(out) == list(min_plays_batch(hands, rules))
+    with pytest.raises(ValueError):
+        count_all(dn.rules_handle("classic"), np.array([Hand("3W", "biegang").bits],
+                                                        dtype=np.uint64), out)
+
+
+# ---- errors ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("hand, rules, error", [
+    ("3W", "classic", ValueError),
+    ("33333", "classic", ValueError),
+    ("3Z", "classic", ValueError),
+    (None, "classic", TypeError),
+    (1.5, "classic", TypeError),
+    ("34", "nonsense", ValueError),
+    ("34", "laizi", ValueError),        # laizi needs its wild rank
+    ("34", 5, TypeError),
+])
+def test_min_plays_bad_input(hand, rules, error):
+    with pytest.raises(error):
+        min_plays(hand, rules)
