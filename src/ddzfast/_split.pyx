@@ -26,7 +26,7 @@ from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid
                             _hand_contains, _hand_size, _ctz, K_PASS, WBIT,
                             Rules, Move, MoveList, _get_rules, _need_wild, _to_bits,
                             _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER)
-from ddzfast._core import MOVE_DTYPE, _parallel
+from ddzfast._core import MOVE_DTYPE, _parallel, _sliced
 from ddzfast.constants import check_threads, worker_count
 
 cnp.import_array()
@@ -552,26 +552,33 @@ cdef cnp.ndarray _hand_array(object hands, Rules r):
 
 
 def _batch_chunk(Rules r, cnp.ndarray hands, cnp.ndarray out, Py_ssize_t start,
-                 Py_ssize_t stop, list status):
+                 Py_ssize_t stop, list status, cancel):
     cdef const uint64_t* hp = <const uint64_t*>cnp.PyArray_DATA(hands)
     cdef int16_t* op = <int16_t*>cnp.PyArray_DATA(out)
     cdef ddz_split_ctx ctx
-    cdef Py_ssize_t i
-    cdef int v = 0
-    cdef Py_ssize_t bad = -1
     if not ddz_split_init(&ctx):
         status.append((DDZ_SPLIT_NOMEM, start))
         return
-    with nogil:
-        for i in range(start, stop):
-            v = ddz_min_plays(&ctx, &r.c, hp[i])
-            if v < DDZ_SPLIT_NONE:
-                bad = i
-                break
-            op[i] = <int16_t>v
+
+    def hands_of(Py_ssize_t a, Py_ssize_t b):
+        cdef Py_ssize_t i, bad = -1
+        cdef int v = 0
+        with nogil:
+            for i in range(a, b):
+                v = ddz_min_plays(&ctx, &r.c, hp[i])
+                if v < DDZ_SPLIT_NONE:
+                    bad = i
+                    break
+                op[i] = <int16_t>v
+        if bad >= 0:
+            status.append((v, bad))
+            return 1
+        return 0
+
+    try:
+        _sliced(hands_of, start, stop, cancel)
+    finally:
         ddz_split_free(&ctx)
-    if bad >= 0:
-        status.append((v, bad))
 
 
 def min_plays_batch(hands, rules="classic", threads=1) -> np.ndarray:
