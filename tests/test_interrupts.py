@@ -33,6 +33,12 @@ HARNESS = textwrap.dedent('''
         elif which == "legal_action_indices_batch":
             hands = np.full(10 ** 7, int(ddzfast.Hand("34")), dtype=np.uint64)
             ddzfast.legal_action_indices_batch(hands, None, "classic", threads=threads)
+        elif which == "min_plays_batch":
+            # distinct random 20-card hands (a repeated hand is remembered)
+            deck = np.array([i for i in range(13) for _ in range(4)] + [13, 14], dtype=np.uint64)
+            order = np.random.default_rng(1).random((200000, 54)).argsort(axis=1)[:, :20]
+            hands = np.left_shift(np.uint64(1), deck[order] * np.uint64(4)).sum(axis=1, dtype=np.uint64)
+            ddzfast.min_plays_batch(hands, "classic", threads=threads)
         elif which == "solve":
             g = ddzfast.Game("classic", seed=2, bidding=False)
             ddzfast.solve([g.hands[1], g.hands[2]], seconds=None)
@@ -51,7 +57,7 @@ HARNESS = textwrap.dedent('''
 
 @pytest.mark.parametrize("call, threads", [
     ("simulate", 1), ("simulate", 2), ("legal_moves_batch", 1), ("legal_moves_batch", 2),
-    ("legal_action_indices_batch", 2), ("solve", 1)])
+    ("legal_action_indices_batch", 2), ("min_plays_batch", 2), ("solve", 1)])
 def test_ctrl_c_stops_a_long_call_in_a_subprocess(run_python, call, threads):
     result = run_python(call, threads, code=HARNESS, timeout=120)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
