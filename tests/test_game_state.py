@@ -143,24 +143,16 @@ def test_earlier_pickles_of_positions_are_refused_with_a_reason():
 # before the state was rebuilt through the API. In a subprocess, so that a
 # crash fails the test.
 REPRODUCERS = textwrap.dedent(r'''
-    import io, json, pickle, struct, sys
+    import struct, sys
+    sys.path.insert(0, sys.argv[1])
     import ddzfast
     from ddzfast import _core
+    from oracles.state_fuzz import legacy_args
 
-    captured = []
-    class Capture(pickle.Unpickler):
-        def find_class(self, module, name):
-            if name == "_game_from_state":
-                return lambda *args: captured.append(args)
-            return super().find_class(module, name)
-    items = json.load(open(sys.argv[1]))
-    for item in items:
-        if item["kind"] == "deal":
-            Capture(io.BytesIO(bytes.fromhex(item["pickle"]))).load()
+    captured = legacy_args(kinds=("deal",))
     f = _core._game_from_state
     a = captured[3]
-    super_state = next(args for args, item in zip(captured, [i for i in items if i["kind"] == "deal"])
-                       if args[0].name == "super" and args[2])
+    super_state = next(args for args in captured if args[0].name == "super" and args[2])
 
     def with_int(state, offset, value):
         b = bytearray(state)
@@ -222,7 +214,7 @@ REPRODUCERS = textwrap.dedent(r'''
 
 
 def test_issue_20_reproducers_are_refused_in_a_subprocess(run_python):
-    result = run_python(LEGACY, code=REPRODUCERS, timeout=300)
+    result = run_python(os.path.dirname(__file__), code=REPRODUCERS, timeout=300)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     assert "refused:" in result.stdout
 
