@@ -48,6 +48,28 @@ section 9:
 :data:`TIER_ORDER`). The second formulation, in
 :mod:`reference_tiandi_assign`, reads the same cards through every assignment
 of the laizi and the classic classifier, and writes the tiers as arithmetic.
+
+How section 9 is read where it leaves room (the most literal reading each
+time; every count of tests/perft/tiandi.txt and every move list of
+tiandi-moves.json agree with it, so the perft files never had to decide)
+-------------------------------------------------------------------------
+* "What the laizi stand for follows from the identity" holds for the ranks
+  they stand for (the 13 counts above), not for which physical laizi does:
+  in ``337J`` (``T = 7, G = J``) read as TRIPLE_SINGLE r=3, either the 7 or
+  the J completes the 3s and the other is the kicker. The substitutes here
+  are therefore counts over ranks, not over the two wild ranks.
+* A pure LAIZI_BOMB holds the four cards of one wild rank, so every
+  LAIZI_BOMB of 5 to 8 cards is mixed, and by "mixed LAIZI_BOMBs of one size
+  never beat each other" no LAIZI_BOMB of 5 or more cards beats another of
+  its size.
+* "Its readings are those of the same cards as natural cards under section
+  3" is read as the classic kinds with no wildcard, kicker kinds included
+  (``777J`` TRIPLE_SINGLE, ``777JJ`` TRIPLE_PAIR, ``7777JJ`` FOUR_SINGLES,
+  ``777888`` a PLANE when the wild ranks are neighbours).
+* A laizi in a main part may stand for any rank ``3..2``, the wild ranks
+  included (``3777`` is a TRIPLE_SINGLE of every rank, ``r = J`` too).
+* "Higher wild rank" is in card order (``2`` highest): with ``T = 2, G = 3``
+  the LAIZI_BOMB ``3322`` has ``r = 2``.
 """
 
 from __future__ import annotations
