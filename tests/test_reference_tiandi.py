@@ -15,7 +15,8 @@ face-value rules, the tiers as arithmetic).
   more);
 * the two formulations on every sub-multiset of 400 random hands with 1 to 8
   laizi (identities and substitutes), and the table walk of the second
-  formulation against its literal walk over every assignment;
+  formulation against its literal walk over every assignment (up to eight
+  laizi);
 * hands without laizi give the classic reference's moves.
 
 Neither reference nor these tests import ddzfast.
@@ -415,6 +416,12 @@ def test_table_walk_is_every_assignment():
             if sub[T] + sub[G] <= 4:
                 assert RA.readings(sub, T, G) == RA.readings_literal(sub, T, G), \
                     (cards_text(sub), T, G)
+
+
+@pytest.mark.parametrize("text", ["3777JJ", "3777JJJ", "3777JJJJ", "34777JJJJ", "37777JJJJ"])
+def test_table_walk_is_every_assignment_up_to_eight_laizi(text):
+    # 5 to 8 laizi: up to 125,970 assignments, one by one
+    assert RA.readings(C(text), "7", "J") == RA.readings_literal(C(text), "7", "J")
 
 
 def test_classic_table_holds_the_classic_moves():
