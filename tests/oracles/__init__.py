@@ -4,6 +4,9 @@ them is a test module):
 * ``reference``: the pure-Python legal-move reference of RULES.md (classic,
   biegang, super), brute force over sub-multisets;
 * ``reference_laizi``: the same for the ``laizi`` rule set (RULES.md 8);
+* ``reference_tiandi``: the same for the ``tiandi`` rule set (RULES.md 9, two
+  wild ranks), and ``reference_tiandi_assign``, its second formulation (every
+  assignment of the laizi through the classic classifier);
 * ``solve_reference``: a plain memoized minimax for ``ddzfast.solve``;
 * ``douzero_adapter``: loads DouZero's own move generator and environment;
 * ``fuzz_driver``: a script fuzzing every public entry point, one group per
