@@ -7,6 +7,9 @@
   "greedy"))``: a Gymnasium environment for one seat, the other two played
   by built-in policies or callables; ``action_masks()`` for sb3-contrib's
   MaskablePPO.
+* ``ddzfast.env.VectorEnv(num_envs, ...)``: many deals stepped together in
+  C, without the GIL, writing observations, legal actions, rewards and masks
+  into buffers it owns (see its docstring and docs/learning.md).
 
 Both need ``pip install "ddzfast[env]"`` (pettingzoo and gymnasium); the rest
 of ddzfast never imports them.
@@ -21,8 +24,9 @@ except ImportError as e:   # pragma: no cover - exercised without the extra
         f"ddzfast.env needs pettingzoo and gymnasium ({e.name or e} is missing): "
         f'pip install "ddzfast[env]"') from e
 
+from ddzfast._vector import VectorEnv
 from ddzfast.env import doudizhu_v0
 from ddzfast.env._gym import DoudizhuGymEnv, gym_env
 from ddzfast.env._table import BID_ACTIONS, PLAYERS
 
-__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "BID_ACTIONS", "PLAYERS"]
+__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "VectorEnv", "BID_ACTIONS", "PLAYERS"]
