@@ -102,14 +102,26 @@ cdef int O_SIZE = OBSERVATION_SIZE
 cdef int O_HISTORY_MOVES = HISTORY_MOVES
 
 
+cdef inline int _ctz64(uint64_t x) noexcept nogil:
+    # index of the lowest set bit of x != 0, from the core's 32-bit helper
+    cdef unsigned int lo = <unsigned int>(x & 0xFFFFFFFFu)
+    if lo:
+        return _ctz(lo)
+    return 32 + _ctz(<unsigned int>(x >> 32))
+
+
 cdef inline void _obs_cards(float* o, uint64_t cards) noexcept nogil:
+    # only the card indices held are visited (the rest of `o` is zero already)
     cdef int i, j, c
-    for i in range(15):
+    cdef uint64_t rest = cards & ((<uint64_t>1 << (4 * IDX_W)) - 1)
+    while rest:
+        i = _ctz64(rest) >> 2
         c = _nib(cards, i)
         if c > 4:
             c = 4
         for j in range(c):
             o[j * 15 + i] = 1.0
+        rest &= ~((<uint64_t>0xF) << (4 * i))
     o[60] = <float>_nib(cards, IDX_W)
 
 
