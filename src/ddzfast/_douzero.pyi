@@ -36,3 +36,25 @@ class DouZeroGame:
     def played(self, position: str) -> list[int]: ...
     @property
     def history(self) -> list[list[int]]: ...
+
+class DouZeroVec:
+    num_envs: int
+    next_deal: int
+    objective: int
+    rows: list[int]
+    x_batch: list[npt.NDArray[np.float32]]
+    z_batch: list[npt.NDArray[np.float32]]
+    packed: list[npt.NDArray[np.uint64]]
+    position: npt.NDArray[np.int8]
+    offsets: npt.NDArray[np.int64]
+    counts: npt.NDArray[np.int64]
+    rewards: npt.NDArray[np.float32]
+    done: npt.NDArray[np.bool_]
+    x_no_action: npt.NDArray[np.int8]
+    z: npt.NDArray[np.int8]
+    deal_numbers: npt.NDArray[np.int64]
+    def __init__(self, num_envs: int, objective: int) -> None: ...
+    def reset(self, seed: int, first: int) -> None: ...
+    def check(self, actions: npt.NDArray[np.int64]) -> int: ...
+    def step(self, actions: npt.NDArray[np.int64]) -> None: ...
+    def legal_lists(self, i: int) -> list[list[int]]: ...
