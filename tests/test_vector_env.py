@@ -287,3 +287,28 @@ def test_reset_numbering():
     drawn = VectorEnv(2)
     drawn.reset()
     assert isinstance(drawn.seed, int)
+
+
+def test_uninitialised_objects_raise():
+    """Objects made without __init__ (VectorEnv.__new__, DouZeroVec with bad
+    arguments) raise instead of touching unallocated buffers."""
+    from ddzfast._douzero import DouZeroVec
+    bare = VectorEnv.__new__(VectorEnv)
+    with pytest.raises(TypeError, match="initialised"):
+        bare.reset()
+    with pytest.raises(TypeError, match="initialised"):
+        bare.step(np.zeros(1, dtype=np.int32))
+    with pytest.raises(ValueError):
+        DouZeroVec(0, 0)
+    engine = DouZeroVec(2, 0)
+    with pytest.raises(ValueError, match="reset"):
+        engine.step(np.zeros(2, dtype=np.int64))
+    engine.reset(1, 0)
+    with pytest.raises(ValueError, match="int64"):
+        engine.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="int64"):
+        engine.check(np.zeros(2, dtype=np.int32))
+    with pytest.raises(IndexError):
+        engine.legal_lists(2)
+    with pytest.raises(IndexError):
+        engine.buffers(3)

@@ -41,10 +41,6 @@ class DouZeroVec:
     num_envs: int
     next_deal: int
     objective: int
-    rows: list[int]
-    x_batch: list[npt.NDArray[np.float32]]
-    z_batch: list[npt.NDArray[np.float32]]
-    packed: list[npt.NDArray[np.uint64]]
     position: npt.NDArray[np.int8]
     offsets: npt.NDArray[np.int64]
     counts: npt.NDArray[np.int64]
@@ -58,3 +54,5 @@ class DouZeroVec:
     def check(self, actions: npt.NDArray[np.int64]) -> int: ...
     def step(self, actions: npt.NDArray[np.int64]) -> None: ...
     def legal_lists(self, i: int) -> list[list[int]]: ...
+    def buffers(self, p: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
+                                       npt.NDArray[np.uint64]]: ...

@@ -61,15 +61,22 @@ cdef class DouZeroVec:
     cdef readonly int objective   # 0 wp, 1 adp, 2 logadp
     cdef uint64_t seed
     cdef bint started
-    cdef public object rows, x_batch, z_batch, packed     # per position
-    cdef public object position, offsets, counts, rewards, done, x_no_action, z, deal_numbers
+    cdef int64_t* roff           # deal i's first row in its position's buffers
+    cdef int64_t nrows[3]
+    cdef list _xb, _zb, _pk      # per position (private: C writes through them)
+    cdef readonly object position, offsets, counts, rewards, done, x_no_action, z
+    cdef readonly object deal_numbers
 
     def __cinit__(self, int64_t num_envs, int objective):
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.deals = <dzv_deal*>calloc(num_envs, sizeof(dzv_deal))
         self.acts_start = <int64_t*>calloc(num_envs + 1, sizeof(int64_t))
         self.acts_cap = 64 * num_envs
         self.acts = <uint64_t*>malloc(self.acts_cap * sizeof(uint64_t))
-        if self.deals == NULL or self.acts_start == NULL or self.acts == NULL:
+        self.roff = <int64_t*>calloc(num_envs, sizeof(int64_t))
+        if (self.deals == NULL or self.acts_start == NULL or self.acts == NULL
+                or self.roff == NULL):
             raise MemoryError()
         self.num_envs = num_envs
         self.objective = objective
@@ -82,14 +89,15 @@ cdef class DouZeroVec:
         self.x_no_action = np.zeros((num_envs, DZ_X_FARMER), dtype=np.int8)
         self.z = np.zeros((num_envs, 5, 3 * DZ_CARDS), dtype=np.int8)
         self.deal_numbers = np.zeros(num_envs, dtype=np.int64)
-        self.rows = [0, 0, 0]
-        self.x_batch = [np.zeros((16 * num_envs, _DZ_WIDTH[p] + DZ_CARDS), np.float32)
+        self.nrows[0] = self.nrows[1] = self.nrows[2] = 0
+        self._xb = [np.zeros((16 * num_envs, _DZ_WIDTH[p] + DZ_CARDS), np.float32)
                         for p in range(3)]
-        self.z_batch = [np.zeros((16 * num_envs, 5, 3 * DZ_CARDS), np.float32)
+        self._zb = [np.zeros((16 * num_envs, 5, 3 * DZ_CARDS), np.float32)
                         for p in range(3)]
-        self.packed = [np.zeros(16 * num_envs, np.uint64) for p in range(3)]
+        self._pk = [np.zeros(16 * num_envs, np.uint64) for p in range(3)]
 
     def __dealloc__(self):
+        free(self.roff)
         free(self.deals)
         free(self.acts_start)
         free(self.acts)
@@ -107,8 +115,26 @@ cdef class DouZeroVec:
         self.started = True
         self._observe()
 
-    def check(self, cnp.ndarray actions):
+    cdef int _actions_ok(self, cnp.ndarray actions) except -1:
+        if (cnp.PyArray_TYPE(actions) != cnp.NPY_INT64 or cnp.PyArray_NDIM(actions) != 1
+                or cnp.PyArray_DIM(actions, 0) != self.num_envs
+                or not cnp.PyArray_IS_C_CONTIGUOUS(actions)
+                or not cnp.PyArray_ISALIGNED(actions)):
+            raise ValueError(f"actions must be a contiguous int64 array of {self.num_envs}")
+        if not self.started:
+            raise ValueError("no deals yet: call reset() first")
+        return 0
+
+    def buffers(self, int p):
+        """Position p's (x_batch, z_batch, packed) rows, as views."""
+        if not 0 <= p < 3:
+            raise IndexError(f"position {p} out of range 0..2")
+        n = self.nrows[p]
+        return self._xb[p][:n], self._zb[p][:n], self._pk[p][:n]
+
+    def check(self, cnp.ndarray actions not None):
         """The first row whose action (int64) is out of its legal range, or -1."""
+        self._actions_ok(actions)
         cdef const int64_t* a = <const int64_t*>cnp.PyArray_DATA(actions)
         cdef int64_t i, bad = -1
         cdef int64_t n
@@ -119,8 +145,11 @@ cdef class DouZeroVec:
                 break
         return bad
 
-    def step(self, cnp.ndarray actions):
-        # actions: int64, checked by check()
+    def step(self, cnp.ndarray actions not None):
+        """Play row i's legal action actions[i] in every row (int64); ValueError
+        (nothing changed) unless every one is in its row's range."""
+        if self.check(actions) >= 0:
+            raise ValueError("an action is out of its row's legal actions")
         cdef const int64_t* a = <const int64_t*>cnp.PyArray_DATA(actions)
         cdef float* rewards = <float*>cnp.PyArray_DATA(self.rewards)
         cdef uint8_t* done = <uint8_t*>cnp.PyArray_DATA(self.done)
@@ -185,6 +214,7 @@ cdef class DouZeroVec:
                 total += n
                 p = g.seat
                 position[i] = <int8_t>p
+                self.roff[i] = rows[p]
                 offsets[i] = rows[p]
                 counts[i] = n
                 numbers[i] = self.deals[i].deal
@@ -193,15 +223,15 @@ cdef class DouZeroVec:
         if status:
             raise MemoryError()
         for p in range(3):
-            if rows[p] > self.packed[p].shape[0]:
-                size = max(rows[p], 2 * self.packed[p].shape[0])
-                self.x_batch[p] = np.zeros((size, _DZ_WIDTH[p] + DZ_CARDS), np.float32)
-                self.z_batch[p] = np.zeros((size, 5, 3 * DZ_CARDS), np.float32)
-                self.packed[p] = np.zeros(size, np.uint64)
-            xb[p] = <float*>cnp.PyArray_DATA(self.x_batch[p])
-            zb[p] = <float*>cnp.PyArray_DATA(self.z_batch[p])
-            pk[p] = <uint64_t*>cnp.PyArray_DATA(self.packed[p])
-            self.rows[p] = rows[p]
+            if rows[p] > self._pk[p].shape[0]:
+                size = max(rows[p], 2 * self._pk[p].shape[0])
+                self._xb[p] = np.zeros((size, _DZ_WIDTH[p] + DZ_CARDS), np.float32)
+                self._zb[p] = np.zeros((size, 5, 3 * DZ_CARDS), np.float32)
+                self._pk[p] = np.zeros(size, np.uint64)
+            xb[p] = <float*>cnp.PyArray_DATA(self._xb[p])
+            zb[p] = <float*>cnp.PyArray_DATA(self._zb[p])
+            pk[p] = <uint64_t*>cnp.PyArray_DATA(self._pk[p])
+            self.nrows[p] = rows[p]
         with nogil:
             for i in range(self.num_envs):
                 g = &self.deals[i].g
@@ -210,16 +240,18 @@ cdef class DouZeroVec:
                 if width < DZ_X_FARMER:
                     memset(xna + i * DZ_X_FARMER + width, 0, DZ_X_FARMER - width)
                 dz_z(g, za + i * DZ_Z)
-                n = counts[i]
-                memcpy(pk[p] + offsets[i], self.acts + self.acts_start[i],
+                n = self.acts_start[i + 1] - self.acts_start[i]
+                memcpy(pk[p] + self.roff[i], self.acts + self.acts_start[i],
                        n * sizeof(uint64_t))
                 dz_batches(xna + i * DZ_X_FARMER, width, za + i * DZ_Z,
                            self.acts + self.acts_start[i], n,
-                           xb[p] + offsets[i] * (width + DZ_CARDS),
-                           zb[p] + offsets[i] * DZ_Z)
+                           xb[p] + self.roff[i] * (width + DZ_CARDS),
+                           zb[p] + self.roff[i] * DZ_Z)
         return 0
 
     def legal_lists(self, int64_t i) -> list:
         """Row i's legal actions as DouZero card lists."""
+        if not self.started or not 0 <= i < self.num_envs:
+            raise IndexError(f"row {i} out of range (or no deals yet)")
         return _dz_lists(self.acts + self.acts_start[i],
                          self.acts_start[i + 1] - self.acts_start[i])

@@ -587,6 +587,8 @@ cdef class VectorEnv:
         deals. Fills every buffer; returns ``obs``."""
         from ddzfast.simulate import check_seed
         cdef int64_t i, first
+        if not self.nthreads:
+            raise TypeError("this VectorEnv was never initialised (VectorEnv(num_envs, ...))")
         if seed is not None:
             self._seed = check_seed(seed)
             self.next_deal = 0
@@ -619,6 +621,8 @@ cdef class VectorEnv:
         cdef int64_t i, bad = -1, first
         cdef ddz_game tmp
         cdef vec_env* e = &self.e
+        if not self.nthreads:
+            raise TypeError("this VectorEnv was never initialised (VectorEnv(num_envs, ...))")
         if not self._started:
             raise ValueError("no deals yet: call reset() first")
         a = self._actions_arg(actions)

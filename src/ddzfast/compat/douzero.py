@@ -323,20 +323,17 @@ class VecEnv:
     @property
     def x_batch(self) -> tuple:
         """Per position, float32 (rows, width + 54): every candidate row."""
-        v = self._vec
-        return tuple(v.x_batch[p][:v.rows[p]] for p in range(3))
+        return tuple(self._vec.buffers(p)[0] for p in range(3))
 
     @property
     def z_batch(self) -> tuple:
         """Per position, float32 (rows, 5, 162): every candidate's z."""
-        v = self._vec
-        return tuple(v.z_batch[p][:v.rows[p]] for p in range(3))
+        return tuple(self._vec.buffers(p)[1] for p in range(3))
 
     @property
     def legal_packed(self) -> tuple:
         """Per position, uint64: every candidate action as packed cards."""
-        v = self._vec
-        return tuple(v.packed[p][:v.rows[p]] for p in range(3))
+        return tuple(self._vec.buffers(p)[2] for p in range(3))
 
     def legal_actions(self, i: int) -> list[list[int]]:
         """Row i's legal actions as DouZero card lists (``Env``'s order)."""
