@@ -358,6 +358,8 @@ class VecEnv:
         dealt, before any play)."""
         from ddzfast._engine import Game, deal_seed
         d = int(self.deals[self._row(i)])
+        if self.seed is None:                 # set by the first reset (_row checks it)
+            raise ValueError("no deals yet: call reset() first")
         hands = Game("classic", deal_seed(self.seed, d), False, d % 3).hands
         return {"landlord": to_douzero(hands[0]), "landlord_down": to_douzero(hands[1]),
                 "landlord_up": to_douzero(hands[2])}

@@ -53,8 +53,9 @@ def action_masks(venv: VectorEnv) -> np.ndarray:
     """The (num_envs, action_count) bool mask of every row's legal actions:
     a view of the env's dense mask (``mask="dense"``), else built from the
     CSR lists in one NumPy call."""
-    if venv.mask_kind == "dense":
-        return venv.mask.view(np.bool_)
+    dense = venv.mask
+    if venv.mask_kind == "dense" and dense is not None:
+        return dense.view(np.bool_)
     out = np.zeros((venv.num_envs, venv.action_count), dtype=np.bool_)
     counts = np.diff(venv.legal_offsets)
     out[np.repeat(np.arange(venv.num_envs), counts), venv.legal_indices] = True
