@@ -4,7 +4,7 @@ ddzfast.compat.douzero.VecEnv: actors batched across deals.
 
     pip install torch          # a CPU or CUDA build; this script uses the CPU
     python examples/train_dmc.py [--seconds S] [--envs N] [--hidden H] [--lstm L]
-                                 [--lr LR] [--epsilon E] [--batch B]
+                                 [--lr LR] [--epsilon E] [--batch B] [--learn-every K]
                                  [--eval-every S] [--eval-deals D]
                                  [--checkpoint PATH] [--checkpoint-every S] [--seed S]
 
@@ -23,8 +23,9 @@ What it does, as DouZero's ``dmc`` does it, in one process:
 * Monte Carlo targets: when a deal ends, every decision of it gets the
   deal's final reward (``adp``: +-2**bombs for the landlord, the negative
   for the farmers), as DouZero's buffers hold them.
-* Learner: after every actor step, one Adam step per position on a batch of
-  the latest ``--batch`` targets of that position (mean squared error).
+* Learner: after every ``--learn-every`` actor steps, one Adam step per
+  position on the latest ``--batch`` targets of that position (mean squared
+  error).
 * Evaluation every ``--eval-every`` seconds: win probability (WP) against a
   uniform random player over ``--eval-deals`` fixed deals, the agent as the
   landlord and, on the same deals, as both farmers (seats swapped): the
@@ -128,6 +129,7 @@ def main(argv=None):
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--epsilon", type=float, default=0.01)
     p.add_argument("--batch", type=int, default=2048)
+    p.add_argument("--learn-every", type=int, default=4)
     p.add_argument("--eval-every", type=float, default=120.0)
     p.add_argument("--eval-deals", type=int, default=500)
     p.add_argument("--checkpoint", default=None)
@@ -149,7 +151,7 @@ def main(argv=None):
     ring_z = [np.zeros((args.batch, 5, 162), np.float32) for p in range(3)]
     ring_y = [np.zeros(args.batch, np.float32) for p in range(3)]
     filled = [0, 0, 0]
-    decisions = 0
+    decisions = steps = 0
     env_time = 0.0
     losses = [float("nan")] * 3
     wp = evaluate(models, args.eval_deals, 12345)
@@ -180,7 +182,8 @@ def main(argv=None):
                 ring_y[q][k] = r if q == 0 else -r
                 filled[q] += 1
             episodes[i] = []
-        for q in range(3):
+        steps += 1
+        for q in range(3 if steps % args.learn_every == 0 else 0):
             n = min(filled[q], args.batch)
             if n == 0:
                 continue
