@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 from ddzfast._core import Rules, RulesLike
 
+MAX_ENVS: int
 OBS_DTYPES: tuple[str, ...]
 MASK_KINDS: tuple[str | None, ...]
 

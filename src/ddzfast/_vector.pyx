@@ -47,6 +47,9 @@ cnp.import_array()
 #: Extra actions when the environment bids: bid 1, 2 and 3 (as doudizhu_v0).
 cdef int BID_ACTIONS = 3
 
+#: The most deals one VectorEnv holds (its float32 observations alone are
+#: then 8.8 GB).
+MAX_ENVS = 1 << 20
 #: The observation dtypes a VectorEnv writes.
 OBS_DTYPES = ("float32", "uint8")
 #: The masks a VectorEnv writes besides the CSR lists.
@@ -394,8 +397,9 @@ cdef class VectorEnv:
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
-        if num_envs > (1 << 40):
-            raise ValueError(f"num_envs must be at most 2**40, not {num_envs}")
+        if num_envs > MAX_ENVS:
+            raise ValueError(f"num_envs must be at most MAX_ENVS = {MAX_ENVS} (2**20), "
+                             f"not {num_envs}")
         n = num_envs
         r = _get_rules(rules)
         if r.c.laizi and not r.c.wild_mask:

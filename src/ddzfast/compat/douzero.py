@@ -259,10 +259,12 @@ class VecEnv:
 
     def __init__(self, num_envs: int, objective: str, seed: Optional[int] = None) -> None:
         from ddzfast.simulate import check_seed
-        if isinstance(num_envs, bool) or not isinstance(num_envs, int):
+        import numbers
+        if isinstance(num_envs, bool) or not isinstance(num_envs, numbers.Integral):
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        num_envs = int(num_envs)
+        if not 1 <= num_envs <= 1 << 20:
+            raise ValueError(f"num_envs must be in 1 .. 2**20, not {num_envs}")
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
         self.num_envs = num_envs
