@@ -9,10 +9,13 @@ import pytest
 from ddzfast.compat.douzero import OBJECTIVES, POSITIONS, Env, VecEnv
 
 
-@pytest.mark.parametrize("objective", OBJECTIVES)
-def test_rows_equal_env(objective):
+@pytest.mark.parametrize("objective, z_batch", [(o, True) for o in OBJECTIVES]
+                         + [("adp", False)])
+def test_rows_equal_env(objective, z_batch):
+    """(z_batch=False: observation() rebuilds z_batch from z, and x_batch,
+    written without it, must still equal Env's.)"""
     n = 7
-    vec = VecEnv(n, objective, seed=11)
+    vec = VecEnv(n, objective, seed=11, z_batch=z_batch)
     vec.reset()
     assert list(vec.deals) == list(range(n))
     envs = [Env(objective) for _ in range(n)]
@@ -27,6 +30,12 @@ def test_rows_equal_env(objective):
             for key in ("x_batch", "z_batch", "x_no_action", "z"):
                 assert got[key].dtype == want[key].dtype, key
                 np.testing.assert_array_equal(got[key], want[key], err_msg=key)
+        if not z_batch:
+            assert all(b.shape[0] == 0 for b in vec.z_batch)
+            for p in range(3):
+                deals = vec.deal_of_rows(p)
+                assert deals.shape == (vec.x_batch[p].shape[0],)
+                assert (vec.position[deals] == p).all()
         actions = (rng.random(n) * vec.counts).astype(np.int64)
         chosen = [vec.legal_actions(i)[actions[i]] for i in range(n)]
         rewards, done = vec.step(actions)

@@ -41,6 +41,7 @@ class DouZeroVec:
     num_envs: int
     next_deal: int
     objective: int
+    fill_z_batch: bool
     position: npt.NDArray[np.int8]
     offsets: npt.NDArray[np.int64]
     counts: npt.NDArray[np.int64]
@@ -49,7 +50,7 @@ class DouZeroVec:
     x_no_action: npt.NDArray[np.int8]
     z: npt.NDArray[np.int8]
     deal_numbers: npt.NDArray[np.int64]
-    def __init__(self, num_envs: int, objective: int) -> None: ...
+    def __init__(self, num_envs: int, objective: int, fill_z_batch: bool = True) -> None: ...
     def reset(self, seed: int, first: int) -> None: ...
     def check(self, actions: npt.NDArray[np.int64]) -> int: ...
     def step(self, actions: npt.NDArray[np.int64]) -> None: ...

@@ -48,6 +48,22 @@ cdef int _dzv_play(dz_state* g, uint64_t c) noexcept nogil:
     return 0
 
 
+cdef void _dzv_x_rows(const int8_t* x, int width, const uint64_t* acts, int64_t n,
+                      float* xb) noexcept nogil:
+    # dz_batches' x_batch alone (no z_batch): n rows of x then the action
+    cdef int8_t a[DZ_CARDS]
+    cdef int64_t j
+    cdef int k, row = width + DZ_CARDS
+    for k in range(width):
+        xb[k] = x[k]
+    for j in range(n):
+        if j:
+            memcpy(xb + j * row, xb, width * sizeof(float))
+        _dz_encode(acts[j], a)
+        for k in range(DZ_CARDS):
+            xb[j * row + width + k] = a[k]
+
+
 cdef class DouZeroVec:
     """The engine of ddzfast.compat.douzero.VecEnv; use that."""
 
@@ -59,6 +75,7 @@ cdef class DouZeroVec:
     cdef readonly int64_t num_envs
     cdef readonly int64_t next_deal
     cdef readonly int objective   # 0 wp, 1 adp, 2 logadp
+    cdef readonly bint fill_z_batch
     cdef uint64_t seed
     cdef bint started
     cdef int64_t* roff           # deal i's first row in its position's buffers
@@ -67,7 +84,7 @@ cdef class DouZeroVec:
     cdef readonly object position, offsets, counts, rewards, done, x_no_action, z
     cdef readonly object deal_numbers
 
-    def __cinit__(self, int64_t num_envs, int objective):
+    def __cinit__(self, int64_t num_envs, int objective, bint fill_z_batch=True):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.deals = <dzv_deal*>calloc(num_envs, sizeof(dzv_deal))
@@ -80,6 +97,7 @@ cdef class DouZeroVec:
             raise MemoryError()
         self.num_envs = num_envs
         self.objective = objective
+        self.fill_z_batch = fill_z_batch
         self.started = False
         self.position = np.zeros(num_envs, dtype=np.int8)
         self.offsets = np.zeros(num_envs, dtype=np.int64)
@@ -92,8 +110,8 @@ cdef class DouZeroVec:
         self.nrows[0] = self.nrows[1] = self.nrows[2] = 0
         self._xb = [np.zeros((16 * num_envs, _DZ_WIDTH[p] + DZ_CARDS), np.float32)
                         for p in range(3)]
-        self._zb = [np.zeros((16 * num_envs, 5, 3 * DZ_CARDS), np.float32)
-                        for p in range(3)]
+        self._zb = [np.zeros((16 * num_envs if fill_z_batch else 0, 5, 3 * DZ_CARDS),
+                             np.float32) for p in range(3)]
         self._pk = [np.zeros(16 * num_envs, np.uint64) for p in range(3)]
 
     def __dealloc__(self):
@@ -130,7 +148,7 @@ cdef class DouZeroVec:
         if not 0 <= p < 3:
             raise IndexError(f"position {p} out of range 0..2")
         n = self.nrows[p]
-        return self._xb[p][:n], self._zb[p][:n], self._pk[p][:n]
+        return self._xb[p][:n], self._zb[p][:n if self.fill_z_batch else 0], self._pk[p][:n]
 
     def check(self, cnp.ndarray actions not None):
         """The first row whose action (int64) is out of its legal range, or -1."""
@@ -226,7 +244,8 @@ cdef class DouZeroVec:
             if rows[p] > self._pk[p].shape[0]:
                 size = max(rows[p], 2 * self._pk[p].shape[0])
                 self._xb[p] = np.zeros((size, _DZ_WIDTH[p] + DZ_CARDS), np.float32)
-                self._zb[p] = np.zeros((size, 5, 3 * DZ_CARDS), np.float32)
+                if self.fill_z_batch:
+                    self._zb[p] = np.zeros((size, 5, 3 * DZ_CARDS), np.float32)
                 self._pk[p] = np.zeros(size, np.uint64)
             xb[p] = <float*>cnp.PyArray_DATA(self._xb[p])
             zb[p] = <float*>cnp.PyArray_DATA(self._zb[p])
@@ -243,10 +262,14 @@ cdef class DouZeroVec:
                 n = self.acts_start[i + 1] - self.acts_start[i]
                 memcpy(pk[p] + self.roff[i], self.acts + self.acts_start[i],
                        n * sizeof(uint64_t))
-                dz_batches(xna + i * DZ_X_FARMER, width, za + i * DZ_Z,
-                           self.acts + self.acts_start[i], n,
-                           xb[p] + self.roff[i] * (width + DZ_CARDS),
-                           zb[p] + self.roff[i] * DZ_Z)
+                if self.fill_z_batch:
+                    dz_batches(xna + i * DZ_X_FARMER, width, za + i * DZ_Z,
+                               self.acts + self.acts_start[i], n,
+                               xb[p] + self.roff[i] * (width + DZ_CARDS),
+                               zb[p] + self.roff[i] * DZ_Z)
+                else:
+                    _dzv_x_rows(xna + i * DZ_X_FARMER, width, self.acts + self.acts_start[i],
+                                n, xb[p] + self.roff[i] * (width + DZ_CARDS))
         return 0
 
     def legal_lists(self, int64_t i) -> list:

@@ -229,7 +229,7 @@ class VecEnv:
     buffers filled in C, so that a DouZero model evaluates the candidates of
     every deal at one position in one forward pass.
 
-    ``VecEnv(num_envs, objective, seed=None)``; ``reset(seed=None)`` deals
+    ``VecEnv(num_envs, objective, seed=None, z_batch=True)``; ``reset(seed=None)`` deals
     deals 0 .. num_envs - 1 of the run seeded ``seed`` (the constructor's,
     or a random one; a later ``reset()`` without a seed deals the run's next
     num_envs deals), ``step(actions)`` plays one action per deal: row i's
@@ -253,11 +253,17 @@ class VecEnv:
       equal to ``Env``'s ``x_batch``/``z_batch`` of that deal.
     * ``x_no_action`` (int8, num_envs x 430: the landlord's 319 entries
       zero-padded) and ``z`` (int8, num_envs x 5 x 162), as ``Env``'s.
+    * ``z_batch=False`` leaves ``z_batch`` empty (0 rows): DouZero's z_batch
+      repeats the deal's ``z`` for every candidate (3.2 KB a row, most of
+      the buffers' bytes); a model can run its LSTM once per deal on ``z``
+      and repeat the result (``deal_of_rows(p)`` maps position ``p``'s rows
+      to their deals).
 
     Bad actions (wrong shape or dtype, an index out of a row's range) raise
     ValueError or TypeError naming the row, and change nothing."""
 
-    def __init__(self, num_envs: int, objective: str, seed: Optional[int] = None) -> None:
+    def __init__(self, num_envs: int, objective: str, seed: Optional[int] = None,
+                 z_batch: bool = True) -> None:
         from ddzfast.simulate import check_seed
         import numbers
         if isinstance(num_envs, bool) or not isinstance(num_envs, numbers.Integral):
@@ -270,7 +276,9 @@ class VecEnv:
         self.num_envs = num_envs
         self.objective = objective
         self.seed = None if seed is None else check_seed(seed)
-        self._vec = DouZeroVec(num_envs, OBJECTIVES.index(objective))
+        if not isinstance(z_batch, (bool, np.bool_)):
+            raise TypeError(f"z_batch must be True or False, not {z_batch!r}")
+        self._vec = DouZeroVec(num_envs, OBJECTIVES.index(objective), bool(z_batch))
         self._started = False
         self._next = 0
 
@@ -337,6 +345,14 @@ class VecEnv:
         """Per position, uint64: every candidate action as packed cards."""
         return tuple(self._vec.buffers(p)[2] for p in range(3))
 
+    def deal_of_rows(self, p: int) -> np.ndarray:
+        """For each row of position ``p``'s buffers, the deal (row of this
+        environment) it is a candidate of (int64)."""
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 0 <= p < 3:
+            raise ValueError(f"a position is 0, 1 or 2, not {p!r}")
+        rows = np.flatnonzero(self.position == p)
+        return np.repeat(rows, self.counts[rows])
+
     def legal_actions(self, i: int) -> list[list[int]]:
         """Row i's legal actions as DouZero card lists (``Env``'s order)."""
         return self._vec.legal_lists(self._row(i))
@@ -348,9 +364,11 @@ class VecEnv:
         p = int(self.position[i])
         a, n = int(self.offsets[i]), int(self.counts[i])
         width = 319 if p == 0 else 430
+        z_batch = (self.z_batch[p][a:a + n].copy() if self._vec.fill_z_batch else
+                   np.repeat(self.z[i][None].astype(np.float32), n, axis=0))
         return {"position": POSITIONS[p],
                 "x_batch": self.x_batch[p][a:a + n].copy(),
-                "z_batch": self.z_batch[p][a:a + n].copy(),
+                "z_batch": z_batch,
                 "legal_actions": self.legal_actions(i),
                 "x_no_action": self.x_no_action[i, :width].copy(),
                 "z": self.z[i].copy()}
