@@ -312,3 +312,32 @@ def test_uninitialised_objects_raise():
         engine.legal_lists(2)
     with pytest.raises(IndexError):
         engine.buffers(3)
+
+
+def test_concurrent_calls_are_refused():
+    """A step while another step of the same VectorEnv runs (from another
+    thread) raises RuntimeError instead of racing on its buffers."""
+    import threading
+    env = VectorEnv(4096, "classic", seed=1, threads=2)
+    env.reset()
+    errors = []
+    actions = np.zeros(4096, dtype=np.int32)
+
+    def run():
+        rng = np.random.default_rng(0)
+        for _ in range(30):
+            try:
+                env.step(random_actions(env, rng))
+            except RuntimeError as e:
+                errors.append(str(e))
+            except ValueError:
+                pass                 # the other thread moved the deals on: stale actions
+
+    workers = [threading.Thread(target=run) for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    del actions
+    assert all("one call at a time" in e for e in errors)
+    env.step(random_actions(env, np.random.default_rng(1)))     # still usable

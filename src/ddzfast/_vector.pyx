@@ -373,6 +373,7 @@ cdef class VectorEnv:
     cdef cnp.ndarray _mask, _deal_numbers, _actions32
     cdef object _pool
     cdef object _last_actions
+    cdef bint _busy             # a reset or step is running (set with the GIL held)
 
     def __cinit__(self):
         self.lists = NULL
@@ -589,10 +590,23 @@ cdef class VectorEnv:
         num_envs - 1), or with no seed: of the constructor's seed (a random
         one when it had none) the first time, later the run's next num_envs
         deals. Fills every buffer; returns ``obs``."""
-        from ddzfast.simulate import check_seed
-        cdef int64_t i, first
         if not self.nthreads:
             raise TypeError("this VectorEnv was never initialised (VectorEnv(num_envs, ...))")
+        self._enter()
+        try:
+            return self._reset(seed)
+        finally:
+            self._busy = False
+
+    cdef _enter(self):
+        if self._busy:
+            raise RuntimeError("this VectorEnv is already being reset or stepped (from "
+                               "another thread): one call at a time")
+        self._busy = True
+
+    cdef _reset(self, seed):
+        from ddzfast.simulate import check_seed
+        cdef int64_t i, first
         if seed is not None:
             self._seed = check_seed(seed)
             self.next_deal = 0
@@ -620,13 +634,20 @@ cdef class VectorEnv:
         buffer; returns (obs, rewards, terminated). An illegal action in any
         row raises ValueError naming the first such row; then no deal has
         changed."""
+        if not self.nthreads:
+            raise TypeError("this VectorEnv was never initialised (VectorEnv(num_envs, ...))")
+        self._enter()
+        try:
+            return self._step(actions)
+        finally:
+            self._busy = False
+
+    cdef _step(self, actions):
         cdef cnp.ndarray a
         cdef const int32_t* act
         cdef int64_t i, bad = -1, first
         cdef ddz_game tmp
         cdef vec_env* e = &self.e
-        if not self.nthreads:
-            raise TypeError("this VectorEnv was never initialised (VectorEnv(num_envs, ...))")
         if not self._started:
             raise ValueError("no deals yet: call reset() first")
         a = self._actions_arg(actions)
