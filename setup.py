@@ -69,7 +69,7 @@ class BuildExt(build_ext):
 # The compiled modules, each from its .pyx (and the .pxi files it includes);
 # they cimport each other through their .pxd headers, so an edit to one
 # module's sources recompiles that module alone.
-MODULES = ("_core", "_engine", "_solve", "_douzero", "_split")
+MODULES = ("_core", "_engine", "_solve", "_douzero", "_split", "_vector")
 
 extensions = [
     Extension(

@@ -12,7 +12,7 @@ SCALE = float(os.environ.get("DDZ_FUZZ_SCALE", "1"))
 # calls per group: cheap groups get more
 CALLS = {"core": 200_000, "game": 100_000, "features": 20_000, "numba": 10_000,
          "simulate": 5_000, "cli": 3_000, "solve": 10_000, "learning": 20_000,
-         "split": 50_000}
+         "split": 50_000, "vector": 10_000}
 
 
 def test_the_groups_make_over_100000_calls():

@@ -163,6 +163,11 @@ cdef int ddz_game_play(ddz_game* g, const ddz_rules* rules,
     return _game_play(g, rules, move, 0)
 
 
+cdef int ddz_game_play_generated(ddz_game* g, const ddz_rules* rules,
+                                 const ddz_move* move) noexcept nogil:
+    return _game_play(g, rules, move, 1)
+
+
 cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
                     int generated) noexcept nogil:
     # ddz_game_play. `generated`: the move is an entry of
@@ -464,6 +469,11 @@ cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
     if n <= 0:
         return DDZ_ERR_NO_MOVE
     return _policy_pick(g, rules, policy, buf[0], n, ctx)
+
+
+cdef int64_t ddz_policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
+                                  ddz_move** buf, int64_t* cap) noexcept nogil:
+    return _policy_move_grow(g, rules, policy, buf, cap)
 
 
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,

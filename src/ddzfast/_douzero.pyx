@@ -767,3 +767,4 @@ cdef int _dz_seat(object position) except -1:
         return _DZ_POSITIONS.index(position)
     except ValueError:
         raise ValueError(f"position must be one of {_DZ_POSITIONS}, not {position!r}") from None
+include "_douzero_vec.pxi"

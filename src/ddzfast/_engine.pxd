@@ -8,6 +8,8 @@ from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, 
 from ddzfast._core cimport ddz_move, ddz_rules
 
 cdef enum:
+    DDZ_HISTORY_MOVES = 15  # plays of the recent history in an observation
+                            # (HISTORY_MOVES in Python)
     PHASE_BIDDING = 0
     PHASE_PLAY = 1
     PHASE_DONE = 2
@@ -107,3 +109,37 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
                       ddz_deal_row* rows) noexcept nogil
 
 
+
+# The built-in policy's move as ddz_policy_move, into a heap buffer *buf of
+# *cap moves grown (realloc) when the position has more moves than fit; the
+# index k of the move in (*buf)[k], or a DDZ_ERR_ code.
+cdef int64_t ddz_policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
+                                  ddz_move** buf, int64_t* cap) noexcept nogil
+
+# Seat to_move plays `move`, an entry of the rule set's action table or of
+# its generator (its kind, rank, length and wild are the generator's own, so
+# ddz_check is skipped; the hand and beat checks run). 0, or -1 (state
+# unchanged) when it is not a legal move of that seat now.
+cdef int ddz_game_play_generated(ddz_game* g, const ddz_rules* rules,
+                                 const ddz_move* move) noexcept nogil
+
+# What an observation tensor needs of a deal beyond its ddz_game: the cards
+# each seat has played, the bids, and the last DDZ_HISTORY_MOVES plays (a
+# ring: play n, 0-based, passes included, at n % DDZ_HISTORY_MOVES).
+ctypedef struct ddz_obs_record:
+    uint64_t played[3]
+    int bids[3]             # -1: not yet; 0: pass; 1..3
+    ddz_move recent[DDZ_HISTORY_MOVES]
+    int recent_seat[DDZ_HISTORY_MOVES]
+    int64_t plays
+
+# An empty record (a new deal); a bid of `seat`; a play (or pass) of `seat`.
+cdef void ddz_obs_record_clear(ddz_obs_record* r) noexcept nogil
+cdef void ddz_obs_record_bid(ddz_obs_record* r, int seat, int bid) noexcept nogil
+cdef void ddz_obs_record_play(ddz_obs_record* r, int seat, const ddz_move* m) noexcept nogil
+
+# The observation tensor of `seat` (OBSERVATION_LAYOUT) into o[0:OBSERVATION_SIZE]:
+# what Game.observation_tensor writes, from the C state alone. `rules` is
+# the deal's rule set (its wild rank shown).
+cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
+                               const ddz_obs_record* r, int seat, float* o) noexcept nogil

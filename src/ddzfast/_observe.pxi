@@ -11,7 +11,7 @@ ObservationBlock.__doc__ = """One part of an observation tensor:
 ``tensor[offset:offset + size]``, read as ``shape`` (row-major)."""
 
 #: Moves of the recent history in an observation tensor.
-HISTORY_MOVES = 15
+HISTORY_MOVES = DDZ_HISTORY_MOVES
 
 # The encoding of a set of cards (as ddzfast.features.encode_hands: a 4 x 15
 # count plane, plane[j, i] = 1 when more than j cards of index i, then the
@@ -102,14 +102,26 @@ cdef int O_SIZE = OBSERVATION_SIZE
 cdef int O_HISTORY_MOVES = HISTORY_MOVES
 
 
+cdef inline int _ctz64(uint64_t x) noexcept nogil:
+    # index of the lowest set bit of x != 0, from the core's 32-bit helper
+    cdef unsigned int lo = <unsigned int>(x & 0xFFFFFFFFu)
+    if lo:
+        return _ctz(lo)
+    return 32 + _ctz(<unsigned int>(x >> 32))
+
+
 cdef inline void _obs_cards(float* o, uint64_t cards) noexcept nogil:
+    # only the card indices held are visited (the rest of `o` is zero already)
     cdef int i, j, c
-    for i in range(15):
+    cdef uint64_t rest = cards & ((<uint64_t>1 << (4 * IDX_W)) - 1)
+    while rest:
+        i = _ctz64(rest) >> 2
         c = _nib(cards, i)
         if c > 4:
             c = 4
         for j in range(c):
             o[j * 15 + i] = 1.0
+        rest &= ~((<uint64_t>0xF) << (4 * i))
     o[60] = <float>_nib(cards, IDX_W)
 
 
@@ -158,24 +170,47 @@ cdef inline int _rel(int s, int seat) noexcept nogil:
     return (s - seat + 3) % 3
 
 
-cdef int _fill_observation(Game game, int seat, float* o) except -1:
-    """Write the observation tensor of `seat` in `game` into o[0:O_SIZE]."""
-    cdef const ddz_game* g = &game.g
-    cdef uint64_t played[3]
+def _deck_words():
+    from ddzfast.constants import CARD_LIMITS
+    base = sum(CARD_LIMITS[i] << (4 * i) for i in range(IDX_W))
+    return base, CARD_LIMITS[IDX_W] << (4 * IDX_W)
+
+
+# the deck without W and the W part, packed (as _full_deck, for C callers)
+cdef uint64_t _DECK_BASE, _DECK_W
+_DECK_BASE, _DECK_W = _deck_words()
+
+
+cdef inline uint64_t _deck_of(const ddz_rules* rules) noexcept nogil:
+    return _DECK_BASE + (_DECK_W if rules.has_wild else 0)
+
+
+cdef void ddz_obs_record_clear(ddz_obs_record* r) noexcept nogil:
+    r.played[0] = r.played[1] = r.played[2] = 0
+    r.bids[0] = r.bids[1] = r.bids[2] = -1
+    r.plays = 0
+
+
+cdef void ddz_obs_record_bid(ddz_obs_record* r, int seat, int bid) noexcept nogil:
+    r.bids[seat] = bid
+
+
+cdef void ddz_obs_record_play(ddz_obs_record* r, int seat, const ddz_move* m) noexcept nogil:
+    cdef int k = <int>(r.plays % DDZ_HISTORY_MOVES)
+    r.played[seat] += m.cards
+    r.recent[k] = m[0]
+    r.recent_seat[k] = seat
+    r.plays += 1
+
+
+cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
+                               const ddz_obs_record* r, int seat, float* o) noexcept nogil:
+    """Write the observation tensor of `seat` into o[0:O_SIZE] from the deal
+    `g` and its record `r`: the one writer, for Game and for VectorEnv."""
     cdef uint64_t deck, unseen
-    cdef int s, i, k, left, n, b
-    cdef Py_ssize_t h, nh
-    cdef list history = game._history
-    cdef tuple item
-    cdef Move mv
+    cdef int s, i, k, left, n, slot
     memset(o, 0, O_SIZE * sizeof(float))
-    played[0] = played[1] = played[2] = 0
-    nh = len(history)
-    for h in range(nh):
-        item = <tuple>history[h]
-        mv = <Move>item[1]
-        played[<int>item[0]] += mv.m.cards
-    deck = _full_deck(game._rules)
+    deck = _deck_of(rules)
     o[O_SEAT + seat] = 1.0
     o[O_PHASE + g.phase] = 1.0
     if g.phase != PHASE_DONE:
@@ -183,18 +218,15 @@ cdef int _fill_observation(Game game, int seat, float* o) except -1:
     _obs_cards(o + O_HAND, g.hands[seat])
     # per nibble: hand and plays are disjoint parts of the deck (the Game
     # keeps it so), so no nibble of the difference goes below zero
-    unseen = deck - g.hands[seat] - played[0] - played[1] - played[2]
+    unseen = deck - g.hands[seat] - r.played[0] - r.played[1] - r.played[2]
     _obs_cards(o + O_UNSEEN, unseen)
     for s in range(3):
         k = _rel(s, seat)
-        _obs_cards(o + O_PLAYED + k * OBS_CARDS, played[s])
+        _obs_cards(o + O_PLAYED + k * OBS_CARDS, r.played[s])
         left = _hand_size(g.hands[s])
         o[O_LEFT + k * OBS_LEFT + (left if left < OBS_LEFT else OBS_LEFT - 1)] = 1.0
-        o[O_BIDS + k * 5] = 1.0       # not yet, unless a bid below says otherwise
-    for s, b in game._bids:
-        k = _rel(s, seat)
-        o[O_BIDS + k * 5] = 0.0
-        o[O_BIDS + k * 5 + 1 + b] = 1.0
+        # one-hot of: not yet, pass, 1, 2, 3
+        o[O_BIDS + k * 5 + 1 + r.bids[s]] = 1.0
     if g.phase != PHASE_BIDDING:
         if g.landlord >= 0:
             o[O_LANDLORD + _rel(g.landlord, seat)] = 1.0
@@ -207,14 +239,38 @@ cdef int _fill_observation(Game game, int seat, float* o) except -1:
         o[O_LAST_SEAT + _rel(g.last_seat, seat)] = 1.0
     o[O_BOMBS] = <float>g.nbombs
     o[O_MULT] = <float>log2(<double>g.mult) if g.mult > 0 else 0.0
-    n = nh if nh < O_HISTORY_MOVES else O_HISTORY_MOVES
+    n = <int>(r.plays if r.plays < O_HISTORY_MOVES else O_HISTORY_MOVES)
     for i in range(n):
-        item = <tuple>history[nh - 1 - i]
+        slot = <int>((r.plays - 1 - i) % DDZ_HISTORY_MOVES)
+        _obs_move(o + O_HISTORY + i * OBS_SLOT, &r.recent[slot])
+        o[O_HISTORY + i * OBS_SLOT + OBS_MOVE + _rel(r.recent_seat[slot], seat)] = 1.0
+    if rules.wild_mask:
+        o[O_WILD_RANK + _ctz(rules.wild_mask)] = 1.0
+
+
+cdef int _fill_observation(Game game, int seat, float* o) except -1:
+    """Write the observation tensor of `seat` in `game` into o[0:O_SIZE]: its
+    record (plays and bids) read from the Game's lists, then
+    ddz_fill_observation."""
+    cdef ddz_obs_record r
+    cdef list history = game._history
+    cdef Py_ssize_t h, nh = len(history), first
+    cdef tuple item
+    cdef Move mv
+    cdef int s, b
+    ddz_obs_record_clear(&r)
+    first = nh - O_HISTORY_MOVES if nh > O_HISTORY_MOVES else 0
+    for h in range(first):
+        item = <tuple>history[h]
+        r.played[<int>item[0]] += (<Move>item[1]).m.cards
+    r.plays = first          # play h goes to ring slot h % DDZ_HISTORY_MOVES
+    for h in range(first, nh):
+        item = <tuple>history[h]
         mv = <Move>item[1]
-        _obs_move(o + O_HISTORY + i * OBS_SLOT, &mv.m)
-        o[O_HISTORY + i * OBS_SLOT + OBS_MOVE + _rel(<int>item[0], seat)] = 1.0
-    if game._rules.c.wild_mask:
-        o[O_WILD_RANK + _ctz(game._rules.c.wild_mask)] = 1.0
+        ddz_obs_record_play(&r, <int>item[0], &mv.m)
+    for s, b in game._bids:
+        ddz_obs_record_bid(&r, s, b)
+    ddz_fill_observation(&game.g, &game._rules.c, &r, seat, o)
     return 0
 
 

@@ -537,7 +537,58 @@ def fuzz_split(f: Fuzzer) -> None:
                seed=r.choice([0, f.nasty()]), threads=r.choice([1, f.nasty()]))
 
 
-GROUPS = {"split": fuzz_split, "core": fuzz_core, "learning": fuzz_learning, "game": fuzz_game, "features": fuzz_features,
+def fuzz_vector(f: Fuzzer) -> None:
+    # VectorEnv and compat.douzero.VecEnv: hostile arguments and actions
+    from ddzfast.compat import douzero
+    from ddzfast.env import VectorEnv
+    r = f.rng
+    if r.random() < 0.3:
+        vec = f.call(douzero.VecEnv, r.choice([1, 2, 5, 0, -1, f.nasty()]),
+                     r.choice(["wp", "adp", "logadp", f.nasty()]),
+                     seed=r.choice([None, 1, f.nasty()]))
+        if vec is None:
+            return
+        f.call(vec.step, np.zeros(vec.num_envs, np.int64))      # before reset
+        f.call(vec.reset, seed=r.choice([None, 7, f.nasty()]))
+        for _ in range(r.randint(0, 20)):
+            if r.random() < 0.8:
+                actions = (np.array([r.random() for _ in range(vec.num_envs)])
+                           * vec.counts).astype(np.int64)
+            else:
+                actions = r.choice([np.full(vec.num_envs, 10 ** 6), np.zeros(vec.num_envs + 1,
+                                    np.int64), np.zeros(vec.num_envs, np.float32), f.nasty()])
+            f.call(vec.step, actions)
+        f.call(vec.legal_actions, r.choice([0, vec.num_envs, -1, f.nasty()]), index_ok=True)
+        return
+    rules = r.choice(RULE_SETS) if r.random() < 0.8 else f.rules()
+    seat = r.choice([None, None, 0, 1, 2, 3, f.nasty()])
+    env = f.call(VectorEnv, r.choice([1, 2, 3, 7, 0, f.nasty()]), rules,
+                 bidding=r.choice([True, False, f.nasty()]), seat=seat,
+                 opponents=r.choice([None, "greedy", ("random", "greedy"), f.nasty()])
+                 if seat is not None else None,
+                 seed=r.choice([None, 3, f.nasty()]), threads=r.choice([1, 2, 3, f.nasty()]),
+                 obs_dtype=r.choice(["float32", "uint8", f.nasty()]),
+                 mask=r.choice([None, "dense", "bits", f.nasty()]))
+    if env is None:
+        return
+    f.call(env.step, np.zeros(env.num_envs, np.int32))          # before reset
+    f.call(env.reset, seed=r.choice([None, 5, f.nasty()]))
+    for _ in range(r.randint(0, 30)):
+        off = env.legal_offsets
+        if r.random() < 0.85 and len(env.legal_indices):
+            pick = off[:-1] + (np.array([r.random() for _ in range(env.num_envs)])
+                               * np.diff(off)).astype(np.int64)
+            actions = env.legal_indices[pick]
+        else:
+            actions = r.choice([np.full(env.num_envs, r.choice([-1, 2 ** 31 - 1, 2 ** 40])),
+                                np.zeros(env.num_envs + 1, np.int32),
+                                np.zeros(env.num_envs, np.float64), np.zeros((1, 1), np.int8),
+                                [0] * env.num_envs, f.nasty()])
+        f.call(env.step, actions)
+
+
+GROUPS = {"split": fuzz_split, "vector": fuzz_vector, "core": fuzz_core,
+          "learning": fuzz_learning, "game": fuzz_game, "features": fuzz_features,
           "numba": fuzz_numba, "simulate": fuzz_simulate, "cli": fuzz_cli,
           "solve": fuzz_solve}
 

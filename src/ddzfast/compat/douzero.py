@@ -51,12 +51,12 @@ from typing import Any, Iterable, Optional, Sequence, Union
 import numpy as np
 
 from ddzfast._core import Hand, Move, MoveList
-from ddzfast._douzero import (DouZeroGame, douzero_legal_actions, douzero_list, douzero_lists,
-                              douzero_pack, douzero_pack_many)
+from ddzfast._douzero import (DouZeroGame, DouZeroVec, douzero_legal_actions, douzero_list,
+                              douzero_lists, douzero_pack, douzero_pack_many)
 from ddzfast.compat import _reject_laizi
 from ddzfast.constants import CARD_LIMITS, DOUZERO_CARDS
 
-__all__ = ["Env", "DECK", "POSITIONS", "OBJECTIVES", "legal_actions", "to_douzero",
+__all__ = ["Env", "VecEnv", "DECK", "POSITIONS", "OBJECTIVES", "legal_actions", "to_douzero",
            "from_douzero"]
 
 #: DouZero's positions, in playing order.
@@ -221,3 +221,174 @@ class Env:
         DouZero card lists (``hand(position)``, ``played(position)``,
         ``history``, ``legal_actions``) or packed (``legal_packed``)."""
         return self._game
+
+
+class VecEnv:
+    """Many DouZero deals at once: every deal's DouZero observation
+    (``x_batch``, ``z_batch``, ``x_no_action``, ``z``, the legal actions) in
+    buffers filled in C, so that a DouZero model evaluates the candidates of
+    every deal at one position in one forward pass.
+
+    ``VecEnv(num_envs, objective, seed=None, z_batch=True)``; ``reset(seed=None)`` deals
+    deals 0 .. num_envs - 1 of the run seeded ``seed`` (the constructor's,
+    or a random one; a later ``reset()`` without a seed deals the run's next
+    num_envs deals), ``step(actions)`` plays one action per deal: row i's
+    action is an index into its legal actions (``legal_actions(i)``), an
+    integer array of num_envs. A deal that ends reports its landlord's
+    reward (``rewards``, float32, as ``Env.step`` under ``objective``) and
+    ``done``, and its row already holds the next deal (numbered in the order
+    they start, in increasing row within a step). Deal ``d`` is ddzfast's
+    deal ``Game("classic", deal_seed(seed, d), False, d % 3)``: seat 0 (20
+    cards) the landlord, seat 1 ``landlord_down``, seat 2 ``landlord_up``;
+    ``card_play_data(i)`` gives row i's deal as ``Env.reset`` takes it.
+
+    Buffers (the same arrays after every call, read them again after each):
+
+    * ``position`` (int8): each row's position to act, an index into
+      ``POSITIONS``; ``deals`` (int64) each row's deal number.
+    * ``x_batch[p]``, ``z_batch[p]`` (float32) and ``legal_packed[p]``
+      (uint64, packed cards) for position ``p``: the candidate rows of every
+      row at that position, row after row; row i's are
+      ``offsets[i] : offsets[i] + counts[i]`` of its position's buffers,
+      equal to ``Env``'s ``x_batch``/``z_batch`` of that deal.
+    * ``x_no_action`` (int8, num_envs x 430: the landlord's 319 entries
+      zero-padded) and ``z`` (int8, num_envs x 5 x 162), as ``Env``'s.
+    * ``z_batch=False`` leaves ``z_batch`` empty (0 rows): DouZero's z_batch
+      repeats the deal's ``z`` for every candidate (3.2 KB a row, most of
+      the buffers' bytes); a model can run its LSTM once per deal on ``z``
+      and repeat the result (``deal_of_rows(p)`` maps position ``p``'s rows
+      to their deals).
+
+    Bad actions (wrong shape or dtype, an index out of a row's range) raise
+    ValueError or TypeError naming the row, and change nothing."""
+
+    def __init__(self, num_envs: int, objective: str, seed: Optional[int] = None,
+                 z_batch: bool = True) -> None:
+        from ddzfast.simulate import check_seed
+        import numbers
+        if isinstance(num_envs, bool) or not isinstance(num_envs, numbers.Integral):
+            raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
+        num_envs = int(num_envs)
+        if not 1 <= num_envs <= 1 << 20:
+            raise ValueError(f"num_envs must be in 1 .. 2**20, not {num_envs}")
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
+        self.num_envs = num_envs
+        self.objective = objective
+        self.seed = None if seed is None else check_seed(seed)
+        if not isinstance(z_batch, (bool, np.bool_)):
+            raise TypeError(f"z_batch must be True or False, not {z_batch!r}")
+        self._vec = DouZeroVec(num_envs, OBJECTIVES.index(objective), bool(z_batch))
+        self._started = False
+        self._next = 0
+
+    def reset(self, seed: Optional[int] = None) -> None:
+        """Deal num_envs new deals and fill every buffer (see the class)."""
+        from ddzfast.simulate import check_seed
+        import os
+        if seed is not None:
+            self.seed = check_seed(seed)
+            first = 0
+        elif self.seed is None:
+            self.seed = int.from_bytes(os.urandom(8), "little")
+            first = 0
+        else:
+            first = self._vec.next_deal if self._started else 0
+        self._vec.reset(self.seed, first)
+        self._started = True
+
+    def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
+        """Play row i's legal action ``actions[i]`` in every row; returns
+        (rewards, done)."""
+        if not self._started:
+            raise ValueError("no deals yet: call reset() first")
+        a = np.asarray(actions)
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"actions must be an integer array, not of dtype {a.dtype}")
+        if a.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},) (one per deal), "
+                             f"not {a.shape}")
+        a = np.ascontiguousarray(a, dtype=np.int64)
+        bad = self._vec.check(a)
+        if bad >= 0:
+            raise ValueError(f"actions[{bad}] = {int(a[bad])} is out of row {bad}'s "
+                             f"{int(self.counts[bad])} legal actions; no deal was changed")
+        self._vec.step(a)
+        return self.rewards, self.done
+
+    # the buffers
+    position = property(lambda self: self._vec.position, doc="int8: each row's position")
+    deals = property(lambda self: self._vec.deal_numbers, doc="int64: each row's deal")
+    offsets = property(lambda self: self._vec.offsets,
+                       doc="int64: row i's first candidate row in its position's buffers")
+    counts = property(lambda self: self._vec.counts,
+                      doc="int64: row i's number of legal actions")
+    rewards = property(lambda self: self._vec.rewards,
+                       doc="float32: the landlord's reward of the deals that ended, else 0")
+    done = property(lambda self: self._vec.done, doc="bool: the rows whose deal ended")
+    x_no_action = property(lambda self: self._vec.x_no_action,
+                           doc="int8 (num_envs, 430): DouZero's x_no_action, zero-padded")
+    z = property(lambda self: self._vec.z, doc="int8 (num_envs, 5, 162): DouZero's z")
+
+    @property
+    def x_batch(self) -> tuple:
+        """Per position, float32 (rows, width + 54): every candidate row."""
+        return tuple(self._vec.buffers(p)[0] for p in range(3))
+
+    @property
+    def z_batch(self) -> tuple:
+        """Per position, float32 (rows, 5, 162): every candidate's z."""
+        return tuple(self._vec.buffers(p)[1] for p in range(3))
+
+    @property
+    def legal_packed(self) -> tuple:
+        """Per position, uint64: every candidate action as packed cards."""
+        return tuple(self._vec.buffers(p)[2] for p in range(3))
+
+    def deal_of_rows(self, p: int) -> np.ndarray:
+        """For each row of position ``p``'s buffers, the deal (row of this
+        environment) it is a candidate of (int64)."""
+        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 0 <= p < 3:
+            raise ValueError(f"a position is 0, 1 or 2, not {p!r}")
+        rows = np.flatnonzero(self.position == p)
+        return np.repeat(rows, self.counts[rows])
+
+    def legal_actions(self, i: int) -> list[list[int]]:
+        """Row i's legal actions as DouZero card lists (``Env``'s order)."""
+        return self._vec.legal_lists(self._row(i))
+
+    def observation(self, i: int) -> dict:
+        """Row i's observation as ``Env`` gives it (a dict of copies): for
+        tests and debugging; training reads the buffers."""
+        i = self._row(i)
+        p = int(self.position[i])
+        a, n = int(self.offsets[i]), int(self.counts[i])
+        width = 319 if p == 0 else 430
+        z_batch = (self.z_batch[p][a:a + n].copy() if self._vec.fill_z_batch else
+                   np.repeat(self.z[i][None].astype(np.float32), n, axis=0))
+        return {"position": POSITIONS[p],
+                "x_batch": self.x_batch[p][a:a + n].copy(),
+                "z_batch": z_batch,
+                "legal_actions": self.legal_actions(i),
+                "x_no_action": self.x_no_action[i, :width].copy(),
+                "z": self.z[i].copy()}
+
+    def card_play_data(self, i: int) -> dict:
+        """Row i's deal as ``Env.reset(card_play_data)`` takes it (the hands
+        dealt, before any play)."""
+        from ddzfast._engine import Game, deal_seed
+        d = int(self.deals[self._row(i)])
+        if self.seed is None:                 # set by the first reset (_row checks it)
+            raise ValueError("no deals yet: call reset() first")
+        hands = Game("classic", deal_seed(self.seed, d), False, d % 3).hands
+        return {"landlord": to_douzero(hands[0]), "landlord_down": to_douzero(hands[1]),
+                "landlord_up": to_douzero(hands[2])}
+
+    def _row(self, i) -> int:
+        if isinstance(i, bool) or not isinstance(i, (int, np.integer)):
+            raise TypeError(f"a row is an int, not {type(i).__name__}")
+        if not 0 <= i < self.num_envs:
+            raise IndexError(f"row {i} out of range: {self.num_envs} rows")
+        if not self._started:
+            raise ValueError("no deals yet: call reset() first")
+        return int(i)

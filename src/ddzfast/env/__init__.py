@@ -7,6 +7,12 @@
   "greedy"))``: a Gymnasium environment for one seat, the other two played
   by built-in policies or callables; ``action_masks()`` for sb3-contrib's
   MaskablePPO.
+* ``ddzfast.env.VectorEnv(num_envs, ...)``: many deals stepped together in
+  C, without the GIL, writing observations, legal actions, rewards and masks
+  into buffers it owns (see its docstring and docs/learning.md);
+  ``GymVectorEnv`` is it as a Gymnasium vector environment, and
+  ``ddzfast.env.sb3.SB3VecEnv`` as a Stable-Baselines3 VecEnv (that module
+  alone imports stable-baselines3).
 
 Both need ``pip install "ddzfast[env]"`` (pettingzoo and gymnasium); the rest
 of ddzfast never imports them.
@@ -21,8 +27,10 @@ except ImportError as e:   # pragma: no cover - exercised without the extra
         f"ddzfast.env needs pettingzoo and gymnasium ({e.name or e} is missing): "
         f'pip install "ddzfast[env]"') from e
 
+from ddzfast._vector import VectorEnv
 from ddzfast.env import doudizhu_v0
 from ddzfast.env._gym import DoudizhuGymEnv, gym_env
 from ddzfast.env._table import BID_ACTIONS, PLAYERS
+from ddzfast.env._vector_gym import GymVectorEnv
 
-__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "BID_ACTIONS", "PLAYERS"]
+__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "VectorEnv", "GymVectorEnv", "BID_ACTIONS", "PLAYERS"]

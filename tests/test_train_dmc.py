@@ -1,0 +1,28 @@
+"""examples/train_dmc.py, Deep Monte Carlo over compat.douzero.VecEnv: a
+smoke run of a few seconds with a tiny network (it trains, evaluates,
+checkpoints and reports). Skipped without PyTorch."""
+import pathlib
+
+import pytest
+
+pytest.importorskip("torch", reason="needs PyTorch: pip install torch")
+
+SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
+
+
+def test_smoke_run(run_python, tmp_path):
+    ckpt = tmp_path / "dmc.pt"
+    done = run_python(SCRIPT, "--seconds", 3, "--envs", 8, "--hidden", 16, "--lstm", 16,
+                      "--eval-deals", 6, "--eval-every", 1, "--batch", 64,
+                      "--checkpoint", ckpt, "--checkpoint-every", 1, timeout=240)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0].split()[:4] == ["seconds", "decisions", "dec/s", "env"]
+    assert len(lines) >= 4                      # header, start, at least one evaluation, end
+    last = lines[-1]
+    assert last.startswith("done: ") and "decisions/s" in last and "WP against random" in last
+    decisions = int(last.split()[1])
+    assert decisions > 0
+    import torch
+    saved = torch.load(ckpt)
+    assert len(saved["models"]) == 3 and saved["decisions"] == decisions

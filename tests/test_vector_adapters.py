@@ -1,0 +1,121 @@
+"""The adapters over VectorEnv's buffers: ``ddzfast.env.GymVectorEnv``
+(Gymnasium's vector API: spaces, same-step autoreset, its vector wrappers)
+and ``ddzfast.env.sb3.SB3VecEnv`` (Stable-Baselines3's VecEnv, masks in one
+call, sb3-contrib's MaskablePPO). Each skipped, saying what to install,
+without its package."""
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", reason='needs the env extra: pip install "ddzfast[env]"')
+pytest.importorskip("pettingzoo", reason='needs the env extra: pip install "ddzfast[env]"')
+
+from gymnasium.vector import AutoresetMode  # noqa: E402
+
+from ddzfast import action_count  # noqa: E402
+from ddzfast.env import GymVectorEnv, VectorEnv  # noqa: E402
+
+
+def legal_choice(masks, rng):
+    return np.array([rng.choice(np.flatnonzero(row)) for row in masks], dtype=np.int32)
+
+
+@pytest.mark.parametrize("rules, bidding, seat, mask", [
+    ("classic", False, 0, None), ("super", True, 2, "dense"), ("laizi:7", True, 1, "bits")])
+def test_gymnasium_vector_env(rules, bidding, seat, mask):
+    env = GymVectorEnv(5, rules, bidding=bidding, seat=seat, seed=3, mask=mask)
+    twin = VectorEnv(5, rules, bidding=bidding, seat=seat, seed=3)
+    assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
+    count = action_count(rules) + (3 if bidding else 0)
+    assert env.single_action_space.n == count
+    assert env.action_space.shape == (5,) and env.observation_space.shape[0] == 5
+    obs, info = env.reset(seed=9)
+    twin.reset(seed=9)
+    assert info == {}
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(120):
+        assert env.observation_space.contains(obs)
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_ and masks.shape == (5, count)
+        for i in range(5):
+            legal = twin.legal_indices[twin.legal_offsets[i]:twin.legal_offsets[i + 1]]
+            assert sorted(np.flatnonzero(masks[i])) == sorted(legal)
+        actions = legal_choice(masks, rng)
+        assert env.action_space.contains(actions)
+        obs, reward, terminated, truncated, info = env.step(actions)
+        twin.step(actions)
+        np.testing.assert_array_equal(obs, twin.obs)
+        np.testing.assert_array_equal(reward, twin.rewards[:, seat])
+        np.testing.assert_array_equal(terminated, twin.terminated)
+        assert terminated.dtype == np.bool_ and not truncated.any() and info == {}
+        ended += int(terminated.sum())
+    assert ended > 0
+    obs_again, _ = env.reset(seed=9)
+    twin.reset(seed=9)
+    np.testing.assert_array_equal(obs_again, twin.obs)
+    env.close()
+
+
+def test_gymnasium_wrappers_and_errors():
+    from gymnasium.wrappers.vector import RecordEpisodeStatistics
+    env = RecordEpisodeStatistics(GymVectorEnv(4, seat=0, seed=1))
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    episodes = 0
+    for _ in range(100):
+        *_, info = env.step(legal_choice(env.unwrapped.action_masks(), rng))
+        episodes += int(info.get("_episode", np.zeros(4, bool)).sum())
+    assert episodes > 0
+    with pytest.raises(ValueError, match="seat"):
+        GymVectorEnv(2, seat=None)
+    with pytest.raises(TypeError, match="seed"):
+        GymVectorEnv(2).reset(seed=[1, 2])
+    plain = GymVectorEnv(2, seat=0, seed=1)
+    plain.reset()
+    masks = plain.action_masks()
+    actions = np.array([np.flatnonzero(masks[0])[0], np.flatnonzero(~masks[1])[0]],
+                       dtype=np.int32)
+    before = plain.venv.obs.copy()
+    with pytest.raises(ValueError, match=r"actions\[1\]"):
+        plain.step(actions)
+    np.testing.assert_array_equal(plain.venv.obs, before)
+
+
+def test_sb3_vec_env():
+    pytest.importorskip("stable_baselines3", reason="needs pip install stable-baselines3")
+    from stable_baselines3.common.vec_env import VecMonitor
+    from ddzfast.env.sb3 import SB3VecEnv
+    env = SB3VecEnv(6, "classic", bidding=True, seat=1, seed=2)
+    twin = VectorEnv(6, "classic", bidding=True, seat=1, seed=2)
+    env.seed(4)
+    obs = env.reset()
+    twin.reset(seed=4)
+    np.testing.assert_array_equal(obs, twin.obs)
+    assert env.observation_space.contains(obs[0])
+    masks = env.env_method("action_masks")
+    np.testing.assert_array_equal(np.stack(masks), env.action_masks())
+    assert env.action_masks().shape == (6, env.action_space.n)
+    assert env.has_attr("action_masks") and env.env_is_wrapped(object) == [False] * 6
+    rng = np.random.default_rng(2)
+    monitored = VecMonitor(env)
+    ended = 0
+    for _ in range(80):
+        actions = legal_choice(env.action_masks(), rng)
+        obs, rewards, dones, infos = monitored.step(actions)
+        twin.step(actions)
+        assert rewards.dtype == np.float32 and len(infos) == 6
+        np.testing.assert_array_equal(rewards, twin.rewards[:, 1].astype(np.float32))
+        np.testing.assert_array_equal(dones, twin.terminated)
+        ended += sum("episode" in info for info in infos)
+    assert ended > 0
+
+
+def test_maskable_ppo_runs():
+    pytest.importorskip("sb3_contrib", reason="needs pip install sb3-contrib")
+    from sb3_contrib import MaskablePPO
+    from ddzfast.env.sb3 import SB3VecEnv
+    env = SB3VecEnv(4, "classic", seat=0, seed=5, mask="dense")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1,
+                        policy_kwargs={"net_arch": [16]}, seed=0)
+    model.learn(300)
+    assert model.num_timesteps >= 300

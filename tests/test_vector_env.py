@@ -1,0 +1,343 @@
+"""ddzfast.env.VectorEnv, many deals stepped in one C call: every row against
+the replayed Game (observation, seat to move, legal actions, rewards,
+terminated) across autoresets, in every rule set, with and without bidding,
+self-play and a learner seat with built-in opponents; masks against the
+CSR lists; threads; uint8 observations; bad input that must change
+nothing. Skipped without the ``env`` extra (ddzfast.env needs it)."""
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", reason='needs the env extra: pip install "ddzfast[env]"')
+pytest.importorskip("pettingzoo", reason='needs the env extra: pip install "ddzfast[env]"')
+
+import ddzfast  # noqa: E402
+from ddzfast import Game, OBSERVATION_LAYOUT, OBSERVATION_SIZE, action_count, deal_seed  # noqa: E402
+from ddzfast.env import BID_ACTIONS, VectorEnv  # noqa: E402
+
+from helpers import RULE_SETS  # noqa: E402
+
+SEED = 2026
+
+
+class Replay:
+    """The Games a VectorEnv's rows should be playing, stepped alongside."""
+
+    def __init__(self, env, rules, bidding, seat, opponents):
+        self.env, self.rules, self.bidding, self.seat = env, rules, bidding, seat
+        self.moves = action_count(rules)
+        self.policies = {}
+        if seat is not None:
+            others = [s for s in range(3) if s != seat]
+            two = opponents if len(opponents) == 2 else opponents * 2
+            self.policies = dict(zip(others, two))
+        self.games = [self.deal(int(d)) for d in env.deals]
+
+    def deal(self, d):
+        game = Game(self.rules, deal_seed(self.env.seed, d), self.bidding, d % 3)
+        self.opponents(game)
+        return game
+
+    def opponents(self, game):
+        while self.seat is not None and not game.done and game.to_move != self.seat:
+            policy = self.policies[game.to_move]
+            if game.phase == "bidding":
+                game.bid(game.policy_bid(policy))
+            else:
+                game.play(game.policy_move(policy))
+
+    def legal(self, game):
+        if game.phase == "bidding":
+            return np.array([0] + [self.moves + b - 1 for b in game.legal_bids()[1:]],
+                            dtype=np.int32)
+        return game.legal_action_indices()
+
+    def act(self, game, a):
+        if game.phase == "bidding":
+            game.bid(0 if a == 0 else a - self.moves + 1)
+        else:
+            game.play_action(a)
+
+    def check_rows(self):
+        env = self.env
+        for i, game in enumerate(self.games):
+            assert env.to_move[i] == game.to_move
+            np.testing.assert_array_equal(env.obs[i], game.observation_tensor())
+            legal = env.legal_indices[env.legal_offsets[i]:env.legal_offsets[i + 1]]
+            np.testing.assert_array_equal(legal, self.legal(game))
+
+    def step(self, actions):
+        """Play the actions on the Games; then check the env's step outcome."""
+        env = self.env
+        ended = 0
+        for i, game in enumerate(self.games):
+            self.act(game, int(actions[i]))
+            self.opponents(game)
+            assert bool(env.terminated[i]) == game.done
+            if game.done:
+                assert tuple(env.rewards[i]) == game.result.scores
+                ended += 1
+            else:
+                assert not env.rewards[i].any()
+        # the new deals: the next numbers, in increasing row
+        numbers = iter(range(self.next_before, self.next_before + ended))
+        for i, game in enumerate(self.games):
+            if game.done:
+                d = next(numbers)
+                assert env.deals[i] == d
+                self.games[i] = self.deal(d)
+
+
+def random_actions(env, rng):
+    off = env.legal_offsets
+    pick = off[:-1] + (rng.random(env.num_envs) * np.diff(off)).astype(np.int64)
+    return env.legal_indices[pick].astype(np.int32)
+
+
+def play_against_replay(rules, bidding, seat, opponents=("greedy",), steps=120, n=6,
+                        **kw):
+    env = VectorEnv(n, rules, bidding=bidding, seat=seat,
+                    opponents=None if seat is None else opponents, seed=SEED, **kw)
+    env.reset()
+    assert list(env.deals) == list(range(n))
+    replay = Replay(env, rules, bidding, seat, opponents)
+    rng = np.random.default_rng(7)
+    ends = 0
+    for _ in range(steps):
+        replay.check_rows()
+        actions = random_actions(env, rng)
+        replay.next_before = env.next_deal
+        env.step(actions)
+        replay.step(actions)
+        ends += int(env.terminated.sum())
+    replay.check_rows()
+    assert ends > 0, "no deal ended: the autoreset went untested"
+    return env
+
+
+@pytest.mark.parametrize("bidding", [False, True])
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_self_play_equals_replayed_games(rules, bidding):
+    play_against_replay(rules, bidding, None)
+
+
+@pytest.mark.parametrize("rules, bidding, seat, opponents", [
+    (rules, bidding, seat, opp)
+    for rules in RULE_SETS for bidding in (False, True)
+    for seat, opp in ((0, ("greedy",)), (2, ("random", "greedy")))])
+def test_learner_seat_equals_replayed_games(rules, bidding, seat, opponents):
+    env = play_against_replay(rules, bidding, seat, opponents, steps=60)
+    assert set(env.to_move) == {seat}
+
+
+def test_deals_are_those_of_simulate():
+    """Row d of reset is deal d of the run: the seed simulate gives row d."""
+    env = VectorEnv(5, "classic", bidding=True, seed=SEED)
+    env.reset()
+    rows = ddzfast.simulate(5, "classic", seed=SEED, bidding=True)
+    for d in range(5):
+        game = Game("classic", int(rows["seed"][d]), True, d % 3)
+        np.testing.assert_array_equal(env.obs[d], game.observation_tensor())
+
+
+@pytest.mark.parametrize("rules", ["classic", "laizi:7"])
+def test_masks_equal_the_lists(rules):
+    for bidding in (False, True):
+        dense = VectorEnv(5, rules, bidding=bidding, seed=3, mask="dense")
+        bits = VectorEnv(5, rules, bidding=bidding, seed=3, mask="bits")
+        dense.reset()
+        bits.reset()
+        count = action_count(rules) + (BID_ACTIONS if bidding else 0)
+        assert dense.action_count == count
+        assert dense.mask.dtype == np.int8 and dense.mask.shape == (5, count)
+        assert bits.mask.dtype == np.uint8 and bits.mask.shape == (5, (count + 7) // 8)
+        rng = np.random.default_rng(0)
+        for _ in range(80):
+            for i in range(5):
+                legal = dense.legal_indices[dense.legal_offsets[i]:dense.legal_offsets[i + 1]]
+                expect = np.zeros(count, dtype=np.int8)
+                expect[legal] = 1
+                np.testing.assert_array_equal(dense.mask[i], expect)
+                unpacked = np.unpackbits(bits.mask[i])
+                np.testing.assert_array_equal(unpacked[:count], expect)
+                assert not unpacked[count:].any()
+            actions = random_actions(dense, rng)
+            dense.step(actions)
+            bits.step(actions)
+        assert VectorEnv(2).mask is None
+
+
+def snapshot(env):
+    return {name: np.array(getattr(env, name)) for name in
+            ("obs", "to_move", "rewards", "terminated", "legal_offsets", "legal_indices",
+             "deals")} | ({"mask": np.array(env.mask)} if env.mask is not None else {})
+
+
+@pytest.mark.parametrize("seat, mask", [(None, "bits"), (1, "dense")])
+def test_threads_give_identical_buffers(seat, mask):
+    envs = [VectorEnv(13, "classic", bidding=True, seat=seat, seed=11, threads=t, mask=mask)
+            for t in (1, 2, 4)]
+    for env in envs:
+        env.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(100):
+        snaps = [snapshot(env) for env in envs]
+        for other in snaps[1:]:
+            for name in snaps[0]:
+                np.testing.assert_array_equal(snaps[0][name], other[name], err_msg=name)
+        actions = random_actions(envs[0], rng)
+        for env in envs:
+            env.step(actions)
+
+
+def test_uint8_observations():
+    """Every entry as the float32 tensor gives it, but ``multiplier`` (log2
+    of the multiplier) rounded down."""
+    f = VectorEnv(8, "super", seed=1)
+    u = VectorEnv(8, "super", seed=1, obs_dtype="uint8")
+    f.reset()
+    u.reset()
+    mult = OBSERVATION_LAYOUT["multiplier"].offset
+    rng = np.random.default_rng(2)
+    for _ in range(200):
+        assert u.obs.dtype == np.uint8 and u.obs.shape == (8, OBSERVATION_SIZE)
+        expect = f.obs.astype(np.uint8)
+        expect[:, mult] = np.floor(f.obs[:, mult])
+        np.testing.assert_array_equal(u.obs, expect)
+        assert (f.obs == np.floor(f.obs))[:, np.arange(OBSERVATION_SIZE) != mult].all()
+        actions = random_actions(f, rng)
+        f.step(actions)
+        u.step(actions)
+
+
+def test_bad_actions_change_nothing():
+    env = VectorEnv(6, "classic", bidding=True, seed=4, mask="bits")
+    twin = VectorEnv(6, "classic", bidding=True, seed=4, mask="bits")
+    env.reset()
+    twin.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        actions = random_actions(env, rng)
+        env.step(actions)
+        twin.step(actions)
+    before = snapshot(env)
+    good = random_actions(env, rng)
+    illegal = good.copy()
+    row = 4
+    legal = set(env.legal_indices[env.legal_offsets[row]:env.legal_offsets[row + 1]])
+    illegal[row] = next(a for a in range(env.action_count) if a not in legal)
+    with pytest.raises(ValueError, match=rf"actions\[{row}\].*row {row}"):
+        env.step(illegal)
+    out_of_range = good.copy()
+    out_of_range[2] = env.action_count
+    with pytest.raises(ValueError, match=r"actions\[2\]"):
+        env.step(out_of_range)
+    with pytest.raises(ValueError, match=r"actions\[1\]"):
+        env.step(np.where(np.arange(6) == 1, -1, good).astype(np.int64))
+    with pytest.raises(ValueError, match=r"shape \(6,\)"):
+        env.step(good[:5])
+    with pytest.raises(ValueError, match=r"shape \(6,\)"):
+        env.step(good.reshape(2, 3))
+    with pytest.raises(TypeError, match="integer"):
+        env.step(good.astype(np.float32))
+    with pytest.raises(TypeError, match="integer"):
+        env.step(np.ones(6, dtype=bool))
+    after = snapshot(env)
+    for name in before:
+        np.testing.assert_array_equal(before[name], after[name], err_msg=name)
+    # the deals themselves unchanged: the next step goes as the twin's does
+    env.step(good.astype(np.int64))        # other integer dtypes are converted
+    twin.step(good)
+    for name, value in snapshot(twin).items():
+        np.testing.assert_array_equal(getattr(env, name), value, err_msg=name)
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorEnv(0)
+    with pytest.raises(TypeError, match="num_envs"):
+        VectorEnv(2.0)
+    with pytest.raises(ValueError, match="wild rank"):
+        VectorEnv(2, "laizi")
+    with pytest.raises(ValueError, match="seat"):
+        VectorEnv(2, seat=3)
+    with pytest.raises(ValueError, match="opponents"):
+        VectorEnv(2, opponents="greedy")
+    with pytest.raises(ValueError, match="in C"):
+        VectorEnv(2, seat=0, opponents=lambda game, legal: 0)
+    with pytest.raises(ValueError, match="one opponent policy or two"):
+        VectorEnv(2, seat=0, opponents=("greedy",) * 3)
+    with pytest.raises(ValueError, match="obs_dtype"):
+        VectorEnv(2, obs_dtype="float64")
+    with pytest.raises(ValueError, match="mask"):
+        VectorEnv(2, mask="sparse")
+    with pytest.raises(ValueError, match="threads"):
+        VectorEnv(2, threads=0)
+    with pytest.raises(ValueError, match="reset"):
+        VectorEnv(2).step(np.zeros(2, dtype=np.int32))
+
+
+def test_reset_numbering():
+    env = VectorEnv(3, seed=9)
+    env.reset()
+    assert env.seed == 9 and list(env.deals) == [0, 1, 2]
+    env.reset()
+    assert list(env.deals) == [3, 4, 5]
+    env.reset(seed=9)
+    assert list(env.deals) == [0, 1, 2]
+    drawn = VectorEnv(2)
+    drawn.reset()
+    assert isinstance(drawn.seed, int)
+
+
+def test_uninitialised_objects_raise():
+    """Objects made without __init__ (VectorEnv.__new__, DouZeroVec with bad
+    arguments) raise instead of touching unallocated buffers."""
+    from ddzfast._douzero import DouZeroVec
+    bare = VectorEnv.__new__(VectorEnv)
+    with pytest.raises(TypeError, match="initialised"):
+        bare.reset()
+    with pytest.raises(TypeError, match="initialised"):
+        bare.step(np.zeros(1, dtype=np.int32))
+    with pytest.raises(ValueError):
+        DouZeroVec(0, 0)
+    engine = DouZeroVec(2, 0)
+    with pytest.raises(ValueError, match="reset"):
+        engine.step(np.zeros(2, dtype=np.int64))
+    engine.reset(1, 0)
+    with pytest.raises(ValueError, match="int64"):
+        engine.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="int64"):
+        engine.check(np.zeros(2, dtype=np.int32))
+    with pytest.raises(IndexError):
+        engine.legal_lists(2)
+    with pytest.raises(IndexError):
+        engine.buffers(3)
+
+
+def test_concurrent_calls_are_refused():
+    """A step while another step of the same VectorEnv runs (from another
+    thread) raises RuntimeError instead of racing on its buffers."""
+    import threading
+    env = VectorEnv(4096, "classic", seed=1, threads=2)
+    env.reset()
+    errors = []
+    actions = np.zeros(4096, dtype=np.int32)
+
+    def run():
+        rng = np.random.default_rng(0)
+        for _ in range(30):
+            try:
+                env.step(random_actions(env, rng))
+            except RuntimeError as e:
+                errors.append(str(e))
+            except ValueError:
+                pass                 # the other thread moved the deals on: stale actions
+
+    workers = [threading.Thread(target=run) for _ in range(2)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    del actions
+    assert all("one call at a time" in e for e in errors)
+    env.step(random_actions(env, np.random.default_rng(1)))     # still usable
