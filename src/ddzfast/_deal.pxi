@@ -472,8 +472,9 @@ cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
 
 
 cdef int64_t ddz_policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
-                                  ddz_move** buf, int64_t* cap) noexcept nogil:
-    return _policy_move_grow(g, rules, policy, buf, cap)
+                                  ddz_move** buf, int64_t* cap,
+                                  ddz_split_ctx* split) noexcept nogil:
+    return _policy_move_grow(g, rules, policy, buf, cap, split)
 
 
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,

@@ -6,6 +6,7 @@
 from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t, int64_t
 
 from ddzfast._core cimport ddz_move, ddz_rules
+from ddzfast._split cimport ddz_split_ctx
 
 cdef enum:
     DDZ_HISTORY_MOVES = 15  # plays of the recent history in an observation
@@ -112,9 +113,12 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
 
 # The built-in policy's move as ddz_policy_move, into a heap buffer *buf of
 # *cap moves grown (realloc) when the position has more moves than fit; the
-# index k of the move in (*buf)[k], or a DDZ_ERR_ code.
+# index k of the move in (*buf)[k], or a DDZ_ERR_ code. `split`: the
+# caller's split context for the expert policy (ddz_split_init, one per
+# thread), or NULL (the expert then makes one per decision).
 cdef int64_t ddz_policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
-                                  ddz_move** buf, int64_t* cap) noexcept nogil
+                                  ddz_move** buf, int64_t* cap,
+                                  ddz_split_ctx* split) noexcept nogil
 
 # Seat to_move plays `move`, an entry of the rule set's action table or of
 # its generator (its kind, rank, length and wild are the generator's own, so

@@ -36,6 +36,7 @@ import numpy as np
 
 from ddzfast._core cimport *
 from ddzfast._engine cimport *
+from ddzfast._split cimport ddz_split_ctx, ddz_split_free, ddz_split_init
 
 import numbers
 import os
@@ -72,6 +73,8 @@ ctypedef struct vec_list:
     int64_t n
     ddz_move* moves             # the opponents' move buffer
     int64_t moves_cap
+    ddz_split_ctx split         # the expert opponents' split context
+    int split_ready
     float* scratch              # one float observation (uint8 observations)
     int status
 
@@ -148,7 +151,8 @@ cdef int _opponents(vec_env* e, vec_deal* d, vec_list* w) noexcept nogil:
                 return DDZ_ERR_ILLEGAL
             ddz_obs_record_bid(&d.r, seat, bid)
             continue
-        k = ddz_policy_move_grow(g, e.rules, e.policies[seat], &w.moves, &w.moves_cap)
+        k = ddz_policy_move_grow(g, e.rules, e.policies[seat], &w.moves, &w.moves_cap,
+                                 &w.split if w.split_ready else NULL)
         if k < 0:
             return <int>k
         a = ddz_action_index(e.table, &w.moves[k])
@@ -506,8 +510,9 @@ cdef class VectorEnv:
             self.lists[k].moves_cap = DDZ_MOVE_BUFFER
             self.lists[k].moves = <ddz_move*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_move))
             self.lists[k].scratch = <float*>malloc(O_SIZE * sizeof(float))
+            self.lists[k].split_ready = ddz_split_init(&self.lists[k].split)
             if (self.lists[k].idx == NULL or self.lists[k].moves == NULL
-                    or self.lists[k].scratch == NULL):
+                    or self.lists[k].scratch == NULL or not self.lists[k].split_ready):
                 raise MemoryError()
         self._actions32 = np.zeros(n, dtype=np.int32)
         self._pool = None
@@ -519,6 +524,8 @@ cdef class VectorEnv:
                 free(self.lists[k].idx)
                 free(self.lists[k].moves)
                 free(self.lists[k].scratch)
+                if self.lists[k].split_ready:
+                    ddz_split_free(&self.lists[k].split)
             free(self.lists)
         free(self.e.deals)
         free(self.e.fresh)
