@@ -273,14 +273,14 @@ class VecEnv:
             raise ValueError(f"num_envs must be in 1 .. 2**20, not {num_envs}")
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
-        self.num_envs = num_envs
-        self.objective = objective
-        self.seed = None if seed is None else check_seed(seed)
+        self.num_envs: int = num_envs
+        self.objective: str = objective
+        self.seed: Optional[int] = None if seed is None else check_seed(seed)
         if not isinstance(z_batch, (bool, np.bool_)):
             raise TypeError(f"z_batch must be True or False, not {z_batch!r}")
-        self._vec = DouZeroVec(num_envs, OBJECTIVES.index(objective), bool(z_batch))
-        self._started = False
-        self._next = 0
+        self._vec: DouZeroVec = DouZeroVec(num_envs, OBJECTIVES.index(objective), bool(z_batch))
+        self._started: bool = False
+        self._next: int = 0
 
     def reset(self, seed: Optional[int] = None) -> None:
         """Deal num_envs new deals and fill every buffer (see the class)."""
