@@ -265,8 +265,7 @@ class VecEnv:
     def __init__(self, num_envs: int, objective: str, seed: Optional[int] = None,
                  z_batch: bool = True) -> None:
         from ddzfast.simulate import check_seed
-        import numbers
-        if isinstance(num_envs, bool) or not isinstance(num_envs, numbers.Integral):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
         num_envs = int(num_envs)
         if not 1 <= num_envs <= 1 << 20:
