@@ -96,25 +96,35 @@ cdef inline int _order_key(uint64_t cards) noexcept nogil:
     return _lowest(cards) * 64 + 63 - _hand_size(cards)
 
 
+cdef int _slots_reset(uint64_t** keys, void** vals, uint64_t* cap,
+                      uint64_t slots) noexcept nogil:
+    # An open-addressing table (keys, 0 = empty, and 4-byte values) emptied
+    # to `slots` slots, allocated anew only when *cap is too small or far too
+    # large; 0, or -1 (the table as it was) when out of memory.
+    cdef uint64_t* k
+    cdef void* v
+    if slots > cap[0] or cap[0] > KEEP_SLOTS:
+        k = <uint64_t*>calloc(slots, sizeof(uint64_t))
+        v = malloc(slots * sizeof(uint32_t))
+        if k == NULL or v == NULL:
+            free(k)
+            free(v)
+            return -1
+        free(keys[0])
+        free(vals[0])
+        keys[0] = k
+        vals[0] = v
+        cap[0] = slots
+    else:
+        memset(keys[0], 0, slots * sizeof(uint64_t))
+    return 0
+
+
 cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
     # an empty table of `slots` slots in use (allocated anew only when the
     # allocation is too small, or far too large)
-    cdef uint64_t* keys
-    cdef uint32_t* vals
-    if slots > ctx.tcap or ctx.tcap > KEEP_SLOTS:
-        keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
-        vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
-        if keys == NULL or vals == NULL:
-            free(keys)
-            free(vals)
-            return DDZ_SPLIT_NOMEM
-        free(ctx.keys)
-        free(ctx.vals)
-        ctx.keys = keys
-        ctx.vals = vals
-        ctx.tcap = slots
-    else:
-        memset(ctx.keys, 0, slots * sizeof(uint64_t))
+    if _slots_reset(&ctx.keys, <void**>&ctx.vals, &ctx.tcap, slots) < 0:
+        return DDZ_SPLIT_NOMEM
     ctx.tmask = slots - 1
     ctx.tused = 0
     return 0
@@ -195,24 +205,10 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
 cdef int _sets_hash(ddz_split_ctx* ctx, int64_t n) noexcept nogil:
     # an empty hash for n sets by their cards (at most half full)
     cdef uint64_t slots = FIRST_SET_SLOTS
-    cdef uint64_t* keys
-    cdef int32_t* idx
     while <int64_t>slots < 2 * n:
         slots *= 2
-    if slots > ctx.scap or ctx.scap > KEEP_SLOTS:
-        keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
-        idx = <int32_t*>malloc(slots * sizeof(int32_t))
-        if keys == NULL or idx == NULL:
-            free(keys)
-            free(idx)
-            return DDZ_SPLIT_NOMEM
-        free(ctx.skeys)
-        free(ctx.sidx)
-        ctx.skeys = keys
-        ctx.sidx = idx
-        ctx.scap = slots
-    else:
-        memset(ctx.skeys, 0, slots * sizeof(uint64_t))
+    if _slots_reset(&ctx.skeys, <void**>&ctx.sidx, &ctx.scap, slots) < 0:
+        return DDZ_SPLIT_NOMEM
     ctx.smask = slots - 1
     return 0
 
