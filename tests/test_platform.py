@@ -1,0 +1,1476 @@
+"""Platform play, RULES.md section 10 (issue 17): call/rob bidding, showing the
+hand, doubling, the stake cap and no-shuffle sessions, as options of every
+rule set.
+
+* the oracle itself (tests/oracles/platform_reference.py, no ddzfast inside)
+  against RULES.md by hand and against the engine's existing stream;
+* one test per rule of section 10, worked by hand through ``Game``;
+* thousands of random deals per rule set with the options on, every decision
+  checked against the oracle's model of the phases and every result against
+  the settlement recomputed from the game's public record;
+* no-shuffle sessions: the next deal's cards by the section 10 procedure;
+  ``simulate`` sessions on 1 and 2 threads, against ``Game`` replays;
+* options off: ``simulate`` rows as before this feature (digests taken on the
+  build before it), the new fields neutral;
+* bad input: options, choices, moves in the wrong phase (the game unchanged);
+* undo, copy, pickle and ``position_key`` in every phase.
+"""
+import hashlib
+import pickle
+import random
+
+import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import Game, Move, MoveKind, deal_seed, get_rules, simulate
+from ddzfast.constants import CARD_CHARS
+from helpers import RULE_SETS, identity, reference_for
+from oracles import platform_reference as PR
+
+CHOICE_PHASES = ("show", "bidding", "landlord_show", "doubling")
+#: the options of the "+happy" preset, spelt out
+HAPPY = dict(bidding="rob", show=True, doubling=True, cap=64)
+PASS = MoveKind.PASS
+
+
+def platform(rules, **options):
+    """A rule set of RULE_SETS with section 10 options."""
+    return get_rules(rules).with_options(**options)
+
+
+def options_of(rules) -> PR.Options:
+    """The section 10 options of a Rules, as the oracle takes them."""
+    d = get_rules(rules).description
+    return PR.Options(bidding=d.get("bidding", "points"), no_call=d.get("no_call", "redeal"),
+                      rob_base=d.get("rob_base", 1), show=bool(d.get("show", False)),
+                      doubling=d.get("doubling", False), cap=d.get("cap"))
+
+
+def deck_counts(rules):
+    return (4,) * 13 + (1, 1) + ((1,) if get_rules(rules).wildcard else (0,))
+
+
+def add(*counts):
+    return tuple(map(sum, zip(*counts)))
+
+
+def dealt_hands(game):
+    """The three 17-card hands a deal began with: a seat already holding the
+    kitty (a landlord without bidding) is given back without it."""
+    k = game.rules.kitty
+    out = []
+    for h in game.hands:
+        c = h.counts
+        if len(h) == 17 + k:
+            c = tuple(a - b for a, b in zip(c, game.kitty.counts))
+        out.append(c)
+    return tuple(out)
+
+
+def calls_of(game):
+    return [tuple(c) for c in game.calls]
+
+
+def snapshot(game):
+    """Everything public about a game, to compare before/after."""
+    return (game.phase, game.to_move, game.position_key(), calls_of(game),
+            tuple(game.shown), tuple(game.doubles), game.robs, game.redeals,
+            game.multiplier, tuple(h.counts for h in game.hands), game.kitty.counts,
+            game.landlord, game.base, list(game.legal_choices()), len(game.history),
+            game.can_undo)
+
+
+def a_single(game):
+    """A one-card move of a card the seat to move holds (not W)."""
+    seat = game.to_move
+    c = game.hands[seat].counts
+    i = next(i for i in range(15) if c[i])
+    return Move("SINGLE", i, 1, CARD_CHARS[i])
+
+
+def finish(game, policy="greedy"):
+    """Play the rest of a deal with a built-in policy (choices too)."""
+    while not game.done:
+        if game.phase == "play":
+            game.play(game.policy_move(policy))
+        else:
+            game.choose(game.policy_choice(policy))
+    return game.result
+
+
+def section6_factor(game):
+    """The product of the section 6 factors of the moves played (bombs)."""
+    mults = game.rules.description["multipliers"]
+    f = 1
+    for _, m in game.history:
+        f *= mults.get(m.kind.name, 1)
+    return f
+
+
+def spring_factor(game):
+    r = game.result
+    return 2 if r.spring or r.anti_spring else 1
+
+
+def expected_p(game, public):
+    """P of a finished deal: the public multiplier of its decisions times the
+    section 6 factors and spring, then the rule set's mult_cap."""
+    p = public * section6_factor(game) * spring_factor(game)
+    cap = game.rules.description["mult_cap"]
+    return min(p, cap) if cap else p
+
+
+# ==== the oracle itself ========================================================
+
+def test_oracle_stream_is_the_engines():
+    """The oracle's splitmix64 (state starting at the seed) is the engine's:
+    it gives the published splitmix64 values, deal_seed, and today's shuffled
+    deals and laizi rank draws card for card."""
+    r = PR.SplitMix64(0)
+    assert [r.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4,
+                                            0x06C45D188009454F]
+    for s in (0, 1, 12345, 2 ** 64 - 1):
+        for i in (0, 1, 7, 2 ** 62):
+            assert PR.deal_seed(s, i) == deal_seed(s, i)
+    for rules in ("classic", "super", "laizi"):
+        r = get_rules(rules)
+        for seed in range(30):
+            game = Game(rules, seed)
+            hands, kitty, stream = PR.shuffled_deal(seed, r.wildcard, r.kitty)
+            assert tuple(h.counts for h in game.hands) == hands
+            assert game.kitty.counts == kitty
+            if rules == "laizi":
+                assert game.wild_rank == stream.below(13)
+
+
+@pytest.mark.parametrize("fb, choices, landlord, robs, seats", [
+    # 0 calls, 1 and 2 rob, 0 robs last: landlord 0, three robs
+    (0, [1, 1, 1, 1], 0, 3, [0, 1, 2, 0]),
+    # 0 calls, 1 robs, 2 passes, 0 passes its last rob: the robber is landlord
+    (0, [1, 1, 0, 0], 1, 1, [0, 1, 2, 0]),
+    # 0 calls, nobody robs: no last rob for the caller
+    (0, [1, 0, 0], 0, 0, [0, 1, 2]),
+    # 0 passes, 1 calls: 2 may rob, 0 (passed the call) is skipped, 1 robs last
+    (0, [0, 1, 1, 0], 2, 1, [0, 1, 2, 1]),
+    (0, [0, 1, 1, 1], 1, 2, [0, 1, 2, 1]),
+    (0, [0, 1, 0], 1, 0, [0, 1, 2]),
+    # 0 and 1 pass, 2 calls: nobody may rob
+    (0, [0, 0, 1], 2, 0, [0, 1, 2]),
+    # first bidder 1: 1 calls, 2 passes, 0 robs, 1 passes
+    (1, [1, 0, 1, 0], 0, 1, [1, 2, 0, 1]),
+    # first bidder 2: 2 passes, 0 calls, 1 robs (2 skipped), 0 robs last
+    (2, [0, 1, 1, 1], 0, 2, [2, 0, 1, 0]),
+    (2, [0, 0, 1], 1, 0, [2, 0, 1]),
+])
+def test_oracle_rob_sequences(fb, choices, landlord, robs, seats):
+    """The oracle's call/rob machine on hand-worked sequences (RULES.md 10
+    steps 1-4)."""
+    assert PR.rob_bidding(fb, choices) == (landlord, robs, seats)
+
+
+def test_oracle_nobody_calls():
+    assert PR.rob_bidding(1, [0, 0, 0]) == (None, 0, [1, 2, 0])
+    assert PR.rob_bidding(1, [0, 0, 0], no_call="first") == (1, 0, [1, 2, 0])
+    with pytest.raises(ValueError):
+        PR.rob_bidding(0, [1, 1])             # not over: 2 and then 0 still to choose
+
+
+def test_oracle_show_multiplier_is_the_largest():
+    S = PR.show_multiplier
+    assert S((None, None, None)) == 1
+    assert S((None, "before_play", None)) == 2
+    assert S(("before_bidding", None, None)) == 4
+    assert S(("before_bidding", "before_bidding", "before_bidding")) == 4
+    assert S(("before_bidding", None, "before_play")) == 4
+
+
+def test_oracle_settlement_by_hand():
+    """RULES.md 10's formula with numbers worked by hand."""
+    # two robs (x4), a show before bidding (x4), one bomb (x2): P = 32; the
+    # landlord (seat 1) doubles x2, farmer 2 x4, farmer 0 x1; no cap:
+    # a_2 = 32*4*2 = 256, a_0 = 32*1*2 = 64, landlord 320; the landlord wins
+    s = PR.settle(landlord=1, base=1, robs=2, show_mult=4, factors=[1, 2, 1],
+                  moves_by=[1, 2, 0], winner_seat=1, doubles=(1, 2, 4))
+    assert s.multiplier == 32 and not s.spring and not s.anti_spring
+    assert s.stakes == (64.0, 320.0, 256.0) and s.scores == (-64.0, 320.0, -256.0)
+    # cap 64: a_2 = min(256, 64) = 64, a_0 = 64, landlord 128; base 2 doubles all
+    s = PR.settle(landlord=1, base=2, robs=2, show_mult=4, factors=[1, 2, 1],
+                  moves_by=[1, 2, 0], winner_seat=0, doubles=(1, 2, 4), cap=64)
+    assert s.stakes == (128.0, 256.0, 128.0) and s.scores == (128.0, -256.0, 128.0)
+    # every d = 1, no cap, no rob, no show: section 6 (spring x2 here)
+    s = PR.settle(landlord=0, base=3, robs=0, show_mult=1, factors=[2],
+                  moves_by=[2, 0, 0], winner_seat=0)
+    assert s.spring and s.multiplier == 4 and s.scores == (24.0, -12.0, -12.0)
+    # anti-spring; fee 0.25 and a deal cap of 10 after the stakes
+    s = PR.settle(landlord=2, base=1, robs=1, show_mult=2, factors=[1],
+                  moves_by=[3, 0, 1], winner_seat=0, doubles=(2, 1, 1),
+                  service_fee=0.25, deal_cap=10)
+    # P = 2 * 2 * 2 (anti-spring) = 8: a_0 = 16, a_1 = 8, landlord 24
+    assert s.anti_spring and s.multiplier == 8 and s.stakes == (16.0, 8.0, 24.0)
+    assert s.scores == (10.0, 6.0, -10.0)
+    # super's mult_cap caps P before the doubles and the stake cap
+    s = PR.settle(landlord=0, base=1, robs=3, show_mult=4, factors=[], moves_by=[1, 1, 0],
+                  winner_seat=0, doubles=(4, 2, 1), mult_cap=24, cap=64)
+    assert s.multiplier == 24 and s.stakes == (64.0 + 64.0, 64.0, 64.0)
+
+
+def test_oracle_doubling_and_phase_order():
+    """The model's phase order: show from the first bidder, bidding, the
+    landlord's show (skipped when it showed), doubling farmers first."""
+    m = PR.DealModel(PR.Options(bidding="rob", show=True, doubling="after_farmer"), 2)
+    seen = []
+    for x in [0, 1, 0,      # show: 2, 0, 1 (seat 0 shows)
+              1, 0, 0,      # 2 calls, 0 and 1 pass: landlord 2
+              1,            # landlord 2 shows before play
+              1, 1]:        # farmers 0, 1 double x1: the landlord is skipped
+        seen.append((m.phase, m.to_move))
+        m.choose(x)
+    assert seen == [("show", 2), ("show", 0), ("show", 1), ("bidding", 2),
+                    ("bidding", 0), ("bidding", 1), ("landlord_show", 2),
+                    ("doubling", 0), ("doubling", 1)]
+    assert m.phase == "play" and m.landlord == 2 and m.multiplier == 4
+    assert m.shown == ["before_bidding", None, "before_play"]
+    assert m.doubles == [1, 1, None]
+
+
+def test_oracle_no_shuffle_pile_by_hand():
+    """The pile of a small finished deal, built by hand: moves in order, each
+    ascending, then seats 0, 1, 2, the landlord's unplayed kitty last."""
+    c = lambda text: PR.as_counts([CARD_CHARS.index(ch) for ch in text])
+    # landlord 1 with the kitty 3 5 K played 55 and 3 and holds K Q: of the
+    # kitty, 3 (1 - 1 played) and 5 (1 - 2 played, at least 0) are not left
+    # unplayed, K is (1 - 0): K goes last, Q with seat 1's hand
+    moves = [(1, c("55")), (2, c("A")), (0, c("2")), (1, c("3"))]
+    hands_left = [c("4"), c("KQ"), c("")]
+    pile = PR.no_shuffle_pile(moves, hands_left, c("35K"), landlord=1)
+    assert "".join(CARD_CHARS[i] for i in pile) == "55" + "A" + "2" + "3" + "4" + "Q" + "K"
+    with pytest.raises(ValueError):
+        PR.no_shuffle_pile([], [c(""), c("4"), c("")], c("K"), landlord=1)
+
+
+def test_oracle_swap_and_cut():
+    """swap_and_cut draws i, j (j moved past i), five times, then the cut,
+    in that order from the seed's stream; the result is a rotation of the
+    swapped pile and a permutation of the pile."""
+    pile = list(range(54))
+    out, rng = PR.swap_and_cut(pile, 99, swaps=5)
+    ref = PR.SplitMix64(99)
+    p = list(pile)
+    for _ in range(5):
+        i = ref.next() % 54
+        j = ref.next() % 53
+        j = j + 1 if j >= i else j
+        assert i != j
+        p[i], p[j] = p[j], p[i]
+    cut = ref.next() % 54
+    assert out == p[cut:] + p[:cut] and sorted(out) == pile
+    assert rng.next() == ref.next()
+    out0, _ = PR.swap_and_cut(pile, 99, swaps=0)
+    cut0 = PR.SplitMix64(99).next() % 54
+    assert out0 == pile[cut0:] + pile[:cut0]
+    deck = PR.ascending((4,) * 13 + (1, 1, 1))          # 3333 4444 ... 2222 X D W
+    hands, kitty = PR.deal_pile(deck, first_bidder=2)
+    c = lambda text: PR.as_counts([CARD_CHARS.index(ch) for ch in text])
+    assert hands[2] == c("33334444555566667")            # positions 1-17: the first bidder
+    assert hands[0] == c("77788889999TTTTJJ")            # 18-34: the next seat
+    assert hands[1] == c("JJQQQQKKKKAAAA222")            # 35-51: the one after
+    assert kitty == c("2XDW")                            # the rest
+
+
+# ==== the options and their spelling ===========================================
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_happy_preset_spelling(rules):
+    """'<rules>+happy' is rob bidding, show, doubling and a cap of 64, in every
+    rule set, wherever a name is taken (get_rules, Game, simulate)."""
+    r = get_rules(rules + "+happy")
+    d = r.description
+    assert (d["bidding"], d["show"], d["doubling"], d["cap"]) == ("rob", True, True, 64)
+    assert d.get("deal", "shuffle") == "shuffle"
+    assert r.wild_rank == get_rules(rules).wild_rank and r.kitty == get_rules(rules).kitty
+    assert r.wildcard == get_rules(rules).wildcard
+    assert d["multipliers"] == get_rules(rules).description["multipliers"]
+    assert d["mult_cap"] == get_rules(rules).description["mult_cap"]
+    game = Game(rules + "+happy", seed=3, first_bidder=1)
+    assert game.phase == "show" and game.to_move == 1 and game.legal_choices() == [0, 1]
+    spelt = platform(rules, **HAPPY)
+    assert np.array_equal(simulate(60, rules + "+happy", ("random", "greedy", "random"), seed=3),
+                          simulate(60, spelt, ("random", "greedy", "random"), seed=3))
+    assert get_rules(rules + "+happy").with_options(cap=None).description["cap"] is None
+    with pytest.raises(ValueError):
+        get_rules(rules + "+sad")
+
+
+def test_options_default_off():
+    """Every section 10 option is off by default in every rule set."""
+    for rules in RULE_SETS:
+        d = get_rules(rules).description
+        assert d.get("bidding", "points") == "points" and d.get("show", False) is False
+        assert d.get("doubling", False) is False and d.get("cap") is None
+        assert d.get("deal", "shuffle") == "shuffle" and d.get("no_call", "redeal") == "redeal"
+        assert d.get("rob_base", 1) == 1 and d.get("session", 10) == 10
+        assert d.get("swaps", 5) == 5
+    r = platform("classic", bidding="rob", no_call="first", rob_base=3, show=True,
+                 doubling="after_farmer", cap=1, deal="no_shuffle", session=1, swaps=0)
+    d = r.description
+    assert (d["bidding"], d["no_call"], d["rob_base"], d["show"], d["doubling"], d["cap"],
+            d["deal"], d["session"], d["swaps"]) == ("rob", "first", 3, True, "after_farmer",
+                                                     1, "no_shuffle", 1, 0)
+
+
+BAD_OPTIONS = [
+    (dict(bidding="robbing"), ValueError), (dict(bidding="Rob"), ValueError),
+    (dict(bidding=1), TypeError), (dict(bidding=None), TypeError),
+    (dict(no_call="last"), ValueError), (dict(no_call=0), TypeError),
+    (dict(rob_base=0), ValueError), (dict(rob_base=-2), ValueError),
+    (dict(rob_base=1.5), TypeError), (dict(rob_base="2"), TypeError),
+    (dict(rob_base=True), TypeError),
+    (dict(show="yes"), TypeError), (dict(show=None), TypeError),
+    (dict(doubling="after_landlord"), ValueError), (dict(doubling="yes"), ValueError),
+    (dict(doubling=None), TypeError), (dict(doubling=2.0), TypeError),
+    (dict(cap=0), ValueError), (dict(cap=-64), ValueError), (dict(cap=64.0), TypeError),
+    (dict(cap="64"), TypeError), (dict(cap=True), TypeError),
+    (dict(deal="cut"), ValueError), (dict(deal=1), TypeError), (dict(deal=None), TypeError),
+    (dict(session=0), ValueError), (dict(session=-1), ValueError),
+    (dict(session=2.0), TypeError), (dict(session="10"), TypeError),
+    (dict(swaps=-1), ValueError), (dict(swaps="5"), TypeError), (dict(swaps=5.0), TypeError),
+]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("options, error", BAD_OPTIONS)
+def test_bad_options_are_refused_at_with_options(rules, options, error):
+    """A wrong type is a TypeError, a wrong value or range a ValueError, when
+    the rule set is made (not when a deal is played)."""
+    with pytest.raises(error):
+        get_rules(rules).with_options(**options)
+
+
+# ==== rob bidding, worked by hand ================================================
+
+ROB = dict(bidding="rob")
+
+
+def choose_all(game, choices):
+    seats = []
+    for x in choices:
+        seats.append(game.to_move)
+        game.choose(x)
+    return seats
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("fb, choices, landlord, robs, seats", [
+    (0, [1, 1, 1, 1], 0, 3, [0, 1, 2, 0]),
+    (0, [1, 1, 0, 0], 1, 1, [0, 1, 2, 0]),
+    (0, [1, 0, 0], 0, 0, [0, 1, 2]),
+    (0, [0, 1, 1, 0], 2, 1, [0, 1, 2, 1]),
+    (0, [0, 1, 0], 1, 0, [0, 1, 2]),
+    (0, [0, 0, 1], 2, 0, [0, 1, 2]),
+    (1, [1, 0, 1, 0], 0, 1, [1, 2, 0, 1]),
+    (1, [1, 1, 0, 1], 1, 2, [1, 2, 0, 1]),
+    (2, [0, 1, 1, 1], 0, 2, [2, 0, 1, 0]),
+    (2, [1, 0, 1, 0], 1, 1, [2, 0, 1, 2]),
+])
+def test_call_and_rob_sequence(rules, fb, choices, landlord, robs, seats):
+    """RULES.md 10, robbing: calls from the first bidder until one calls; the
+    two others from the caller's next seat may rob once, a seat that passed
+    the call being skipped; the caller robs last only when someone robbed;
+    the landlord is the last caller or robber; each rob doubles."""
+    game = Game(platform(rules, **ROB), seed=17, first_bidder=fb)
+    assert game.phase == "bidding" and game.landlord is None
+    assert game.robs == 0 and game.multiplier == 1 and calls_of(game) == []
+    made = []
+    for k, x in enumerate(choices):
+        assert game.phase == "bidding" and game.legal_choices() == [0, 1]
+        seat = game.to_move
+        made.append(seat)
+        game.choose(x, seat=seat)
+        assert calls_of(game) == list(zip(made, choices[:k + 1]))
+    assert made == seats
+    assert game.phase == "play" and game.to_move == landlord
+    assert (game.landlord, game.base, game.robs) == (landlord, 1, robs)
+    assert game.multiplier == 2 ** robs
+    assert len(game.hands[landlord]) == 17 + game.rules.kitty
+    assert game.kitty in game.hands[landlord]
+    finish(game)
+    assert game.result.multiplier == expected_p(game, 2 ** robs)
+
+
+def test_the_caller_robs_last_only_when_someone_robbed():
+    """After a call and two passes the bidding ends with no fourth choice;
+    after a call and a rob the caller is asked again."""
+    game = Game(platform("classic", **ROB), seed=1, first_bidder=0)
+    game.choose(1)
+    game.choose(0)
+    game.choose(0)
+    assert game.phase == "play" and game.landlord == 0 and game.robs == 0
+    game = Game(platform("classic", **ROB), seed=1, first_bidder=0)
+    game.choose(1)
+    game.choose(0)
+    game.choose(1)
+    assert game.phase == "bidding" and game.to_move == 0 and game.robs == 1
+    assert game.multiplier == 2
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_rob_base_is_the_base(rules):
+    """rob_base is the base of a rob-bid deal; it scales every stake."""
+    game = Game(platform(rules, bidding="rob", rob_base=3), seed=5, first_bidder=0)
+    choose_all(game, [1, 1, 0, 1])
+    assert (game.landlord, game.base, game.robs) == (0, 3, 2)
+    r = finish(game)
+    p = r.multiplier
+    assert p == expected_p(game, 4)
+    assert r.stakes[1] == r.stakes[2] == 3 * p and r.stakes[0] == 6 * p
+
+
+def _all_pass(game):
+    fb = game.to_move
+    for k in range(3):
+        assert game.phase == "bidding" and game.to_move == (fb + k) % 3
+        game.choose(0)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS + ("laizi",))
+def test_nobody_calls_redeals(rules):
+    """RULES.md 10 step 5: nobody calls, the deal is redealt: new cards from the
+    deal's own stream (the same for the same seed), the same first bidder,
+    one more redeal counted, no robs; the wild rank of a laizi deal stays."""
+    r = platform(rules, **ROB)
+    game = Game(r, seed=21, first_bidder=2)
+    first = tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+    wild = game.wild_rank
+    _all_pass(game)
+    assert game.phase == "bidding" and game.to_move == 2 and game.landlord is None
+    assert game.redeals == 1 and game.robs == 0 and game.multiplier == 1
+    assert calls_of(game) in ([], [(2, 0), (0, 0), (1, 0)])
+    second = tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+    assert second != first
+    assert all(len(h) == 17 for h in game.hands) and len(game.kitty) == r.kitty
+    assert add(*second) == deck_counts(rules)
+    assert game.wild_rank == wild
+    again = Game(r, seed=21, first_bidder=2)
+    _all_pass(again)
+    assert tuple(h.counts for h in again.hands) + (again.kitty.counts,) == second
+    _all_pass(game)
+    assert game.redeals == 2 and game.to_move == 2
+    assert tuple(h.counts for h in game.hands) + (game.kitty.counts,) not in (first, second)
+    game.choose(1)
+    game.choose(0)
+    game.choose(0)
+    assert (game.phase, game.landlord, game.redeals, game.robs) == ("play", 2, 2, 0)
+    assert calls_of(game)[-3:] == [(2, 1), (0, 0), (1, 0)]
+    finish(game)
+    rows = ddzfast.simulate(300, r, "random", seed=4)
+    assert rows["redeals"].max() >= 1               # one deal in 8 is redealt at least once
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_nobody_calls_with_no_call_first(rules):
+    """no_call='first': nobody calls, the first bidder is landlord, base
+    rob_base, no robs, no redeal."""
+    game = Game(platform(rules, bidding="rob", no_call="first", rob_base=2), seed=8,
+                first_bidder=1)
+    hands = game.hands
+    _all_pass(game)
+    assert (game.phase, game.landlord, game.base, game.robs, game.redeals) == \
+        ("play", 1, 2, 0, 0)
+    assert game.hands[0] == hands[0] and game.hands[2] == hands[2]
+    assert game.hands[1] == hands[1] + game.kitty
+
+
+def test_a_hundred_redeals_make_the_first_bidder_landlord():
+    """After 100 redeals in a row, nobody calling makes the first bidder
+    landlord (as no_call='first')."""
+    game = Game(platform("classic", **ROB), seed=30, first_bidder=1)
+    for k in range(100):
+        _all_pass(game)
+        assert game.redeals == k + 1 and game.phase == "bidding"
+    _all_pass(game)
+    assert (game.phase, game.landlord, game.base, game.robs, game.redeals) == \
+        ("play", 1, 1, 0, 100)
+    finish(game)
+    assert sum(game.result.scores) == 0
+
+
+# ==== showing, worked by hand ====================================================
+
+SHOW = dict(bidding="rob", show=True)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_show_before_bidding_from_the_first_bidder(rules):
+    """The show phase: each seat in turn from the first bidder chooses 0 or
+    1; a show before bidding is x4, two shows are still x4 (the largest, not
+    a product); the labels say when."""
+    game = Game(platform(rules, **SHOW), seed=2, first_bidder=1)
+    assert all(len(h) == 17 for h in game.hands)
+    order = []
+    for x in (1, 0, 1):
+        assert game.phase == "show" and game.legal_choices() == [0, 1]
+        order.append(game.to_move)
+        game.choose(x)
+    assert order == [1, 2, 0]
+    assert tuple(game.shown) == ("before_bidding", "before_bidding", None)
+    assert game.multiplier == 4
+    assert game.phase == "bidding" and game.to_move == 1
+    choose_all(game, [1, 1, 0, 0])       # 1 calls, 2 robs, 0 passes, 1 passes: landlord 2
+    assert game.landlord == 2 and game.robs == 1
+    # the landlord had not shown: it may show now (x2), the multiplier stays 2 * 4
+    assert game.phase == "landlord_show" and game.to_move == 2
+    assert game.legal_choices() == [0, 1] and len(game.hands[2]) == 17 + game.rules.kitty
+    game.choose(1)
+    assert tuple(game.shown) == ("before_bidding", "before_bidding", "before_play")
+    assert game.multiplier == 2 * 4 and game.phase == "play"
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_landlord_show_alone_is_x2(rules):
+    """Nobody shows before bidding; the landlord shows after taking the kitty:
+    x2; not showing leaves x1."""
+    for show, mult in ((1, 2), (0, 1)):
+        game = Game(platform(rules, **SHOW), seed=4, first_bidder=0)
+        choose_all(game, [0, 0, 0])
+        assert game.multiplier == 1 and game.phase == "bidding"
+        choose_all(game, [0, 1, 0])          # 1 calls, 2 passes (0 skipped): landlord 1
+        assert game.phase == "landlord_show" and game.to_move == 1
+        game.choose(show)
+        assert game.phase == "play" and game.multiplier == mult
+        assert tuple(game.shown) == ((None, "before_play", None) if show else (None,) * 3)
+        r = finish(game)
+        assert r.multiplier == expected_p(game, mult)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_a_landlord_that_showed_is_not_asked_again(rules):
+    """A landlord that showed before bidding skips the landlord_show phase;
+    a farmer's x4 and nothing more (the landlord's x2 would not add)."""
+    game = Game(platform(rules, **SHOW), seed=6, first_bidder=0)
+    choose_all(game, [1, 0, 0])             # seat 0 shows
+    choose_all(game, [1, 0, 0])             # seat 0 calls, nobody robs
+    assert game.landlord == 0 and game.phase == "play" and game.multiplier == 4
+    game = Game(platform(rules, **SHOW), seed=6, first_bidder=0)
+    choose_all(game, [0, 1, 0])             # seat 1 shows
+    choose_all(game, [1, 0, 0])             # seat 0 is landlord
+    assert game.phase == "landlord_show"
+    game.choose(1)
+    assert tuple(game.shown) == ("before_play", "before_bidding", None)
+    assert game.multiplier == 4             # max(4, 2), not 8
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_a_redeal_resets_the_show(rules):
+    """With show on, a redeal starts the deal again from the show phase, the
+    shows forgotten."""
+    game = Game(platform(rules, **SHOW), seed=9, first_bidder=2)
+    choose_all(game, [1, 1, 0])
+    assert game.multiplier == 4
+    _all_pass(game)
+    assert game.phase == "show" and game.to_move == 2 and game.redeals == 1
+    assert tuple(game.shown) == (None, None, None) and game.multiplier == 1
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_show_without_bidding(rules):
+    """bidding=False skips only the bidding: the show phase from the first
+    bidder, seat 0 landlord with base rob_base, its own show, doubling."""
+    r = platform(rules, bidding="rob", rob_base=2, show=True, doubling=True)
+    game = Game(r, seed=11, bidding=False, first_bidder=1)
+    assert game.phase == "show"
+    assert choose_all(game, [0, 0, 0]) == [1, 2, 0]
+    assert (game.phase, game.landlord, game.base, game.to_move) == ("landlord_show", 0, 2, 0)
+    assert len(game.hands[0]) == 17 + r.kitty and calls_of(game) == [] and game.robs == 0
+    game.choose(1)
+    assert game.phase == "doubling" and game.to_move == 1
+    finish(game)
+    assert game.result.base == 2
+
+
+# ==== doubling, worked by hand ===================================================
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_doubling_order_farmers_first(rules):
+    """Doubling: the farmers from the landlord's next seat, then the
+    landlord, each 1, 2 or 4; each farmer's stake is base * P * d_f * d_L."""
+    game = Game(platform(rules, bidding="rob", doubling=True), seed=13, first_bidder=2)
+    choose_all(game, [1, 0, 0])             # 2 calls, nobody robs: landlord 2
+    assert game.landlord == 2 and tuple(game.doubles) == (None, None, None)
+    order = []
+    for x in (4, 1, 2):
+        assert game.phase == "doubling" and game.legal_choices() == [1, 2, 4]
+        order.append(game.to_move)
+        game.choose(x)
+    assert order == [0, 1, 2] and tuple(game.doubles) == (4, 1, 2)
+    assert game.phase == "play" and game.multiplier == 1     # doubles are not public P
+    r = finish(game)
+    p = r.multiplier
+    assert p == expected_p(game, 1)
+    assert r.stakes == (p * 4 * 2, p * 1 * 2, p * 4 * 2 + p * 2)
+    sign = 1 if r.winner == "landlord" else -1
+    assert r.scores == (-sign * 8 * p, -sign * 2 * p, sign * 10 * p)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_after_farmer_landlord_doubles_only_after_a_farmer(rules):
+    """doubling='after_farmer': both farmers x1, the landlord's turn is
+    skipped (factor 1); a farmer x2 or x4, the landlord chooses; with
+    doubling=True the landlord always chooses."""
+    r = platform(rules, bidding="rob", doubling="after_farmer")
+    game = Game(r, seed=14, first_bidder=0)
+    choose_all(game, [0, 1, 0])             # landlord 1; farmers 2 then 0
+    assert choose_all(game, [1, 1]) == [2, 0]
+    assert game.phase == "play" and game.to_move == 1
+    assert game.doubles[0] == game.doubles[2] == 1 and game.doubles[1] in (None, 1)
+    res = finish(game)
+    p = res.multiplier
+    assert res.stakes == (p, 2 * p, p)
+    for farmer_choices in ([2, 1], [1, 4]):
+        game = Game(r, seed=14, first_bidder=0)
+        choose_all(game, [0, 1, 0])
+        choose_all(game, farmer_choices)
+        assert game.phase == "doubling" and game.to_move == 1
+        assert game.legal_choices() == [1, 2, 4]
+        game.choose(4)
+        assert game.phase == "play" and tuple(game.doubles) == (
+            farmer_choices[1], 4, farmer_choices[0])
+    game = Game(platform(rules, bidding="rob", doubling=True), seed=14, first_bidder=0)
+    choose_all(game, [0, 1, 0])
+    choose_all(game, [1, 1])
+    assert game.phase == "doubling" and game.to_move == 1
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_doubling_with_point_bidding(rules):
+    """Options combine with point bidding: legal_choices() is legal_bids(),
+    choose() bids, calls are the bids, then show and doubling."""
+    r = platform(rules, show=True, doubling=True)
+    game = Game(r, seed=15, first_bidder=1)
+    choose_all(game, [0, 0, 0])
+    assert game.phase == "bidding" and game.legal_choices() == game.legal_bids() == [0, 1, 2, 3]
+    game.choose(2)
+    assert game.legal_choices() == game.legal_bids() == [0, 3]
+    game.bid(0)
+    game.choose(0)
+    assert calls_of(game) == [(1, 2), (2, 0), (0, 0)] and game.bids == [(1, 2), (2, 0), (0, 0)]
+    assert (game.phase, game.landlord, game.base, game.robs) == ("landlord_show", 1, 2, 0)
+    game.choose(0)
+    assert choose_all(game, [2, 2, 2]) == [2, 0, 1]
+    res = finish(game)
+    p = res.multiplier
+    assert res.stakes == (2 * p * 4, 2 * p * 4 * 2, 2 * p * 4)
+
+
+# ==== settlement, worked by hand =================================================
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_the_cap_binds_every_farmer(rules):
+    """cap=8 with a rob (x2) and a show (x4): P >= 8, so every farmer's stake
+    is base * 8 whatever the play, the landlord's 16."""
+    r = platform(rules, bidding="rob", show=True, doubling=True, cap=8)
+    game = Game(r, seed=16, first_bidder=0)
+    choose_all(game, [0, 1, 0])             # seat 1 shows
+    choose_all(game, [1, 1, 0, 0])          # 0 calls, 1 robs, 2 passes, 0 passes: landlord 1
+    assert (game.landlord, game.robs, game.multiplier) == (1, 1, 8)
+    assert game.phase == "doubling"          # the landlord showed: no landlord_show
+    assert choose_all(game, [1, 2, 4]) == [2, 0, 1]
+    res = finish(game)
+    assert res.stakes == (8.0, 16.0, 8.0)
+    if res.winner == "landlord":
+        assert res.scores == (-8.0, 16.0, -8.0)
+    else:
+        assert res.scores == (8.0, -16.0, 8.0)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_fee_and_deal_cap_apply_after_the_stakes(rules):
+    """service_fee comes off each positive score, then deal_cap clips, after
+    the stakes of section 10 (as in section 6)."""
+    r = platform(rules, bidding="rob", show=True, doubling=True, cap=8, service_fee=0.25,
+                 deal_cap=10)
+    game = Game(r, seed=16, first_bidder=0)
+    choose_all(game, [0, 1, 0])
+    choose_all(game, [1, 1, 0, 0])
+    choose_all(game, [1, 2, 4])
+    res = finish(game)
+    assert res.stakes == (8.0, 16.0, 8.0)
+    if res.winner == "landlord":
+        # +16 less a quarter: 12, capped at 10; the farmers lose 8 each
+        assert res.scores == (-8.0, 10.0, -8.0)
+    else:
+        # each farmer +8 less a quarter: 6; the landlord -16, capped at -10
+        assert res.scores == (6.0, -10.0, 6.0)
+
+
+def test_cap_on_a_position():
+    """The cap is on each farmer's stake, not on P: a bomb and a spring make
+    P = 4; with cap 3 the farmers lose 3 each (the multiplier stays 4)."""
+    r = platform("classic", cap=3)
+    game = Game.from_position(["33334", "5", "6"], r, landlord=0, base=1)
+    for m in ("BOMB/3/1/3333", "PASS", "PASS", "SINGLE/4/1/4"):
+        game.play(Move.parse(m))
+    res = game.result
+    assert res.spring and res.multiplier == 4
+    assert res.stakes == (6.0, 3.0, 3.0) and res.scores == (6.0, -3.0, -3.0)
+    game = Game.from_position(["33334", "5", "6"], r, landlord=0, base=2)
+    for m in ("BOMB/3/1/3333", "PASS", "PASS", "SINGLE/4/1/4"):
+        game.play(Move.parse(m))
+    assert game.result.stakes == (12.0, 6.0, 6.0)
+
+
+def test_super_mult_cap_caps_p_before_the_stakes():
+    """super: mult_cap 24 caps P (result.multiplier); the doubles multiply the
+    capped P, then the stake cap."""
+    r = platform("super", bidding="rob", show=True, doubling=True, cap=None)
+    game = Game(r, seed=19, first_bidder=0)
+    choose_all(game, [1, 0, 0])             # seat 0 shows: x4
+    choose_all(game, [1, 1, 1, 1])          # three robs: x8; landlord 0
+    assert game.multiplier == 32 and game.phase == "doubling"
+    choose_all(game, [2, 1, 4])             # farmers 1: x2, 2: x1; landlord x4
+    res = finish(game)
+    assert res.multiplier == 24
+    assert res.stakes == (24 * 2 * 4 + 24 * 4, 24 * 2 * 4, 24 * 4)
+
+
+# ==== thousands of random deals ==================================================
+
+GAME_DEALS = 1500       # per rule set, through Game, every step checked
+SIM_DEALS = 20000       # per rule set, rows checked
+REPLAYED = 300          # per rule set, simulate rows against Game replays
+
+#: option sets of the random deals (all with rob or point bidding, show,
+#: doubling, a cap or none, both no_call variants, both deal modes)
+CONFIGS = [
+    HAPPY,
+    dict(bidding="rob", show=True, doubling="after_farmer", no_call="first", rob_base=2),
+    dict(bidding="rob", show=True, doubling=True, cap=8, deal="no_shuffle", session=4),
+    dict(bidding="points", show=True, doubling="after_farmer", cap=32),
+    dict(bidding="rob", show=True, doubling=True, cap=128, deal="no_shuffle", session=3,
+         swaps=0),
+]
+
+
+def check_doubles(game, model):
+    skipped = (model.phase == "play" and model.o.doubling == "after_farmer"
+               and model.landlord is not None and model.doubles[model.landlord] is None)
+    for seat in range(3):
+        got, want = game.doubles[seat], model.doubles[seat]
+        if skipped and seat == model.landlord:
+            assert got in (None, 1)
+        else:
+            assert got == want, (seat, game.doubles, model.doubles)
+
+
+def check_decision_state(game, model, bidding):
+    """The game's phase, turn, legal choices and public record equal the
+    oracle model's."""
+    assert game.phase == model.phase
+    if model.phase != "play":
+        assert game.to_move == model.to_move
+        assert list(game.legal_choices()) == model.legal()
+        if model.phase == "bidding" and model.o.bidding == "points":
+            assert list(game.legal_bids()) == model.legal()
+    assert (game.robs, game.redeals) == (model.robs, model.redeals)
+    assert tuple(game.shown) == tuple(model.shown)
+    check_doubles(game, model)
+    assert calls_of(game) in (model.calls, model.all_calls)
+    assert game.multiplier == model.multiplier
+    if model.landlord is not None:
+        assert (game.landlord, game.base) == (model.landlord, model.base)
+        assert len(game.hands[model.landlord]) == 17 + game.rules.kitty
+    elif model.phase == "bidding":
+        assert game.landlord is None
+        assert all(len(h) == 17 for h in game.hands)
+
+
+def pick_choice(game, rng, legal, chooser):
+    if chooser == "mixed":
+        chooser = rng.choice(("python", "python", "random", "greedy"))
+    if chooser == "python":
+        return rng.choice(legal)
+    x = game.policy_choice(chooser)
+    assert x in legal, (chooser, x, legal)
+    return x
+
+
+def drive(game, rng, first_bidder, bidding=True, chooser="mixed", mover="mixed",
+          reference=None):
+    """Play ``game`` to its end, every decision checked against the oracle
+    model (phase, turn, legal choices, record, multiplier) and every move's
+    cards against the hand (and against the rule set's reference when
+    given); the result against the settlement recomputed from the game's
+    public record. Returns the model."""
+    rules = game.rules
+    desc = rules.description
+    model = PR.DealModel(options_of(rules), first_bidder, bidding)
+    deck = deck_counts(rules)
+    wild = game.wild_rank
+    steps = 0
+    while model.phase != "play":
+        check_decision_state(game, model, bidding)
+        x = pick_choice(game, rng, model.legal(), chooser)
+        before = tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+        game.choose(x)
+        if model.choose(x) == "redeal":
+            after = tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+            assert after != before and add(*after) == deck
+            assert game.wild_rank == wild
+        steps += 1
+        assert steps < 2000
+    check_decision_state(game, model, bidding)
+    mults = desc["multipliers"]
+    played = []
+    factors = []
+    moves_by = [0, 0, 0]
+    f = 1
+    while not game.done:
+        assert game.phase == "play" and game.legal_choices() == []
+        seat = game.to_move
+        legal = game.legal_moves()
+        m = (game.policy_move(rng.choice(("random", "greedy"))) if mover == "mixed"
+             and rng.random() < 0.3 else legal[rng.randrange(len(legal))])
+        assert m in legal
+        if m.kind != PASS:
+            assert m.cards in game.hands[seat]
+            if reference is not None:
+                assert identity(m) in reference.classify(m.cards.counts)
+                if game.last_move is not None:
+                    assert reference.beats(identity(m), identity(game.last_move))
+            played.append(m.cards.counts)
+            moves_by[seat] += 1
+            factors.append(mults.get(m.kind.name, 1))
+            f *= factors[-1]
+        game.play(m)
+        assert game.multiplier == model.multiplier * f
+        steps += 1
+        assert steps < 3000
+    assert game.phase == "done" and game.legal_choices() == [] and game.to_move is None
+    assert add(*(h.counts for h in game.hands), *played) == deck
+    hist = game.history
+    assert [m.cards.counts for _, m in hist if m.kind != PASS] == played
+    # the settlement, recomputed from the game's own public record
+    res = game.result
+    assert len(game.hands[res.winner_seat]) == 0
+    assert (res.winner == "landlord") == (res.winner_seat == game.landlord)
+    assert PR.show_multiplier(game.shown) == model.show_multiplier
+    s = PR.settle(landlord=game.landlord, base=game.base, robs=game.robs,
+                  show_mult=PR.show_multiplier(game.shown),
+                  factors=[mults.get(m.kind.name, 1) for _, m in hist if m.kind != PASS],
+                  moves_by=[sum(1 for p, m in hist if p == seat and m.kind != PASS)
+                            for seat in range(3)],
+                  winner_seat=res.winner_seat, doubles=tuple(game.doubles),
+                  cap=desc.get("cap"), mult_cap=desc["mult_cap"],
+                  service_fee=desc["service_fee"], deal_cap=desc["deal_cap"])
+    assert (res.landlord, res.base) == (game.landlord, game.base)
+    assert (res.multiplier, res.spring, res.anti_spring) == s[:3]
+    assert tuple(res.stakes) == s.stakes
+    assert tuple(res.scores) == s.scores
+    if not desc["service_fee"] and not desc["deal_cap"]:
+        assert sum(res.scores) == 0
+    return model
+
+
+def check_next_deal(prev, prev_fb, nxt, seed, swaps):
+    """The next deal of a no-shuffle session: the seat after the previous
+    first bidder bids first, and the cards are the section 10 pile of the
+    previous deal, swapped and cut by the seed's draws, dealt in blocks."""
+    moves = [(s, m.cards.counts) for s, m in prev.history if m.kind != PASS]
+    hands, kitty = PR.next_deal_hands(moves, [h.counts for h in prev.hands],
+                                      prev.kitty.counts, prev.landlord, prev_fb, seed, swaps)
+    assert nxt.seed == seed
+    assert nxt.kitty.counts == kitty
+    assert dealt_hands(nxt) == hands
+    assert nxt.redeals == 0 and calls_of(nxt) == [] and nxt.robs == 0
+    assert nxt.rules.description == prev.rules.description
+    assert nxt.wild_rank == prev.wild_rank
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_random_deals_through_game(rules):
+    """GAME_DEALS random deals with the options on (CONFIGS), choices from
+    Python and the built-in policies, random legal moves: every decision as
+    the oracle's model has it, cards conserved, the result equal to the
+    settlement recomputed from the public record; no-shuffle sessions chained
+    with next_deal, each next deal's cards as section 10 deals them."""
+    rng = random.Random(f"platform-{rules}")
+    reference = reference_for(rules)
+    made = [platform(rules, **c) for c in CONFIGS]
+    redeals = robs = next_deals = 0
+    i = 0
+    while i < GAME_DEALS:
+        r = made[i % len(made)]
+        desc = r.description
+        bidding = rng.random() < 0.85
+        fb = rng.randrange(3)
+        game = Game(r, deal_seed(77, i), bidding=bidding, first_bidder=fb)
+        length = desc["session"] if desc.get("deal") == "no_shuffle" else 1
+        for pos in range(length):
+            drive(game, rng, fb, bidding, reference=reference if i % 10 == 0 else None)
+            redeals += game.redeals
+            robs += game.robs
+            i += 1
+            if pos + 1 < length:
+                seed = deal_seed(78, i)
+                nxt = game.next_deal(seed)
+                check_next_deal(game, fb, nxt, seed, desc["swaps"])
+                next_deals += 1
+                game, fb = nxt, (fb + 1) % 3
+    assert redeals > 0 and robs > 0 and next_deals > 0
+
+
+def row_expected(game, first_bidder, position, session):
+    """The DEAL_DTYPE fields of a finished game, from its public record."""
+    res = game.result
+    tiers = game.rules.description["tiers"]
+    plays = [m for _, m in game.history if m.kind != PASS]
+    shown = sum(1 << s for s in range(3) if game.shown[s] is not None)
+    return dict(
+        seed=game.seed, scores=res.scores, multiplier=res.multiplier, moves=len(plays),
+        bombs=sum(1 for m in plays if m.kind.name in tiers), landlord=res.landlord,
+        base=res.base, winner=0 if res.winner == "landlord" else 1, spring=res.spring,
+        anti_spring=res.anti_spring, first_bidder=first_bidder,
+        wild_rank=-1 if game.wild_rank is None else game.wild_rank, robs=game.robs,
+        show=PR.show_multiplier(game.shown), shown=shown,
+        doubles=[1 if d is None else d for d in game.doubles], redeals=game.redeals,
+        position=position, session=session, stakes=res.stakes)
+
+
+def assert_row(row, expected, where=""):
+    for name, value in expected.items():
+        assert np.array_equal(np.asarray(row[name]), np.asarray(value)), \
+            (where, name, row[name], value)
+
+
+def play_builtin(game, policies):
+    while not game.done:
+        p = policies[game.to_move]
+        if game.phase == "play":
+            game.play(game.policy_move(p))
+        else:
+            game.choose(game.policy_choice(p))
+    return game
+
+
+def check_rows(rows, r):
+    """Invariants of DEAL_DTYPE rows of a rule set with section 10 options:
+    the stakes of section 10 from the row's own fields, zero-sum scores,
+    the record's ranges."""
+    o = options_of(r)
+    desc = r.description
+    n = len(rows)
+    L = rows["landlord"].astype(int)
+    idx = np.arange(n)
+    assert np.all(rows["scores"].sum(axis=1) == 0)
+    assert np.all((rows["robs"] >= 0) & (rows["robs"] <= (3 if o.bidding == "rob" else 0)))
+    assert set(np.unique(rows["show"])) <= ({1, 2, 4} if o.show else {1})
+    assert np.all((rows["show"] == 1) == (rows["shown"] == 0))
+    farmer_showed = (rows["shown"].astype(int) & ~(1 << L)) != 0
+    assert np.all(rows["show"][farmer_showed] == 4)
+    d = rows["doubles"].astype(np.int64)
+    assert set(np.unique(d)) <= ({1, 2, 4} if o.doubling else {1})
+    dL = d[idx, L]
+    if o.doubling == "after_farmer":
+        both_one = (d[idx, (L + 1) % 3] == 1) & (d[idx, (L + 2) % 3] == 1)
+        assert np.all(dL[both_one] == 1)
+    if o.bidding == "rob":
+        assert np.all(rows["base"] == o.rob_base)
+    if o.no_call == "first" or o.bidding != "rob":
+        assert np.all(rows["redeals"] == 0)
+    p = rows["multiplier"].astype(np.int64)
+    pub = (2 ** rows["robs"].astype(np.int64)) * rows["show"].astype(np.int64)
+    if not desc["mult_cap"]:
+        assert np.all(p % pub == 0)
+    if r.name in ("classic", "laizi"):
+        spring = (rows["spring"] | rows["anti_spring"]).astype(np.int64)
+        assert np.all(p == pub * 2 ** rows["bombs"].astype(np.int64) * 2 ** spring)
+    stakes = rows["stakes"]
+    sign = np.where(rows["winner"] == 0, 1.0, -1.0)
+    for k in (1, 2):
+        f = (L + k) % 3
+        m = p * d[idx, f] * dL
+        if o.cap is not None:
+            m = np.minimum(m, o.cap)
+        assert np.array_equal(stakes[idx, f], rows["base"] * m.astype(float))
+        assert np.array_equal(rows["scores"][idx, f], -sign * stakes[idx, f])
+    assert np.array_equal(stakes[idx, L], stakes[idx, (L + 1) % 3] + stakes[idx, (L + 2) % 3])
+    assert np.array_equal(rows["scores"][idx, L], sign * stakes[idx, L])
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_simulate_rows_with_every_option(rules):
+    """SIM_DEALS rows of simulate with the happy options (and the
+    after_farmer / no_call='first' variant): stakes and scores as section 10
+    from the row's own record, and REPLAYED rows equal to Game replays with
+    the same built-in policies (deal d is Game(rules, deal_seed(s, d),
+    bidding, d % 3)), on one thread and two."""
+    policies = ("random", "greedy", "random")
+    for options in (HAPPY, CONFIGS[1]):
+        r = platform(rules, **options)
+        rows = simulate(SIM_DEALS, r, policies, seed=5, threads=2)
+        assert rows.dtype == ddzfast.DEAL_DTYPE and len(rows) == SIM_DEALS
+        check_rows(rows, r)
+        assert np.all(rows["position"] == 0)
+        assert np.array_equal(rows["session"], np.arange(SIM_DEALS))
+        assert np.all(rows["first_bidder"] == np.arange(SIM_DEALS) % 3)
+        assert rows["robs"].max() >= 2 and rows["shown"].max() > 0
+        if options is HAPPY:
+            assert rows["redeals"].max() >= 1
+        assert np.array_equal(rows[:2000], simulate(2000, r, policies, seed=5, threads=1))
+        for d in range(REPLAYED):
+            game = play_builtin(Game(r, deal_seed(5, d), True, d % 3), policies)
+            assert_row(rows[d], row_expected(game, d % 3, 0, d), d)
+        no_bid = simulate(200, r, policies, seed=6, bidding=False)
+        for d in range(50):
+            game = play_builtin(Game(r, deal_seed(6, d), False, d % 3), policies)
+            assert_row(no_bid[d], row_expected(game, d % 3, 0, d), d)
+        assert np.all(no_bid["landlord"] == 0) and np.all(no_bid["robs"] == 0)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_simulate_python_policies_get_the_choices(rules):
+    """A Python policy receives every decision as policy(game, legal) with
+    legal = game.legal_choices() in a choice phase (and the MoveList while
+    playing), returns an index into legal; the rows equal a Game replay of
+    the same choices."""
+    r = platform(rules, **HAPPY)
+    phases = set()
+
+    def make_policy(seed):
+        prng = random.Random(seed)
+
+        def policy(game, legal):
+            if game.phase in CHOICE_PHASES:
+                assert list(legal) == list(game.legal_choices())
+                phases.add(game.phase)
+            else:
+                assert game.phase == "play"
+            return prng.randrange(len(legal))
+        return policy
+
+    rows = simulate(40, r, make_policy(1), seed=9)
+    check_rows(rows, r)
+    assert phases == set(CHOICE_PHASES)
+    prng = random.Random(1)
+    for d in range(40):
+        game = Game(r, deal_seed(9, d), True, d % 3)
+        while not game.done:
+            if game.phase == "play":
+                legal = game.legal_moves()
+                game.play(legal[prng.randrange(len(legal))])
+            else:
+                legal = game.legal_choices()
+                game.choose(legal[prng.randrange(len(legal))])
+        assert_row(rows[d], row_expected(game, d % 3, 0, d), d)
+
+
+def test_policy_choice_is_legal_and_reproducible():
+    """policy_choice gives a legal choice in each phase, the same on equal
+    copies; random is uniform among the legal choices (loosely: every
+    choice about equally often); it refuses the play phase."""
+    counts = {}
+    r = platform("classic", **HAPPY)
+    for seed in range(600):
+        game = Game(r, seed)
+        while game.phase != "play":
+            a, b = game.copy(), game.copy()
+            x = a.policy_choice("random")
+            assert x == b.policy_choice("random") and x in game.legal_choices()
+            g = game.policy_choice("greedy")
+            assert g in game.legal_choices()
+            counts.setdefault(game.phase, []).append(x)
+            game.choose(x)
+        with pytest.raises(ValueError):
+            game.policy_choice("random")
+    for phase, xs in counts.items():
+        legal = sorted(set(xs))
+        assert legal == ([1, 2, 4] if phase == "doubling" else [0, 1]), phase
+        for v in legal:
+            share = xs.count(v) / len(xs)
+            assert abs(share - 1 / len(legal)) < 0.1, (phase, v, share)
+
+
+# ==== no-shuffle sessions =========================================================
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_next_deal_by_hand_procedure(rules):
+    """next_deal(seed) of a finished no-shuffle deal: the first bidder moves
+    on by one, the cards are the previous deal's pile (moves in order, each
+    ascending; hands 0, 1, 2; the unplayed kitty last), five swaps and a cut
+    from the seed's stream, dealt in blocks from the new first bidder."""
+    r = platform(rules, **HAPPY, deal="no_shuffle", session=10)
+    rng = random.Random(rules)
+    game = Game(r, seed=40, first_bidder=2)
+    fb = 2
+    for k in range(12):
+        drive(game, rng, fb)
+        nxt = game.next_deal(1000 + k)
+        check_next_deal(game, fb, nxt, 1000 + k, 5)
+        fb = (fb + 1) % 3
+        assert nxt.phase == "show" and nxt.to_move == fb
+        game = nxt
+    rules_swaps = platform(rules, bidding="rob", deal="no_shuffle", swaps=0)
+    game = Game(rules_swaps, seed=41, first_bidder=0)
+    drive(game, rng, 0)
+    nxt = game.next_deal(5)
+    check_next_deal(game, 0, nxt, 5, 0)
+    assert nxt.phase == "bidding" and nxt.to_move == 1
+    with pytest.raises(ValueError):
+        Game(r, seed=42).next_deal(1)        # the deal is not over
+
+
+def test_next_deal_keeps_the_bidding_flag_and_rules():
+    r = platform("laizi:7", **HAPPY, deal="no_shuffle")
+    game = Game(r, seed=3, bidding=False, first_bidder=1)
+    finish(game, "random")
+    nxt = game.next_deal(8)
+    assert nxt.rules.description == game.rules.description and nxt.wild_rank == 4
+    assert nxt.phase == "show" and nxt.to_move == 2
+    check_next_deal(game, 1, nxt, 8, 5)
+    finish(nxt, "random")
+    assert nxt.landlord == 0 and calls_of(nxt) == []
+
+
+def replay_sessions(r, seed, policies, n, bidding=True):
+    """Games of deals 0..n-1 of a no-shuffle run, replayed through Game and
+    next_deal as section 10 and the API say; each next deal's cards checked."""
+    L = r.description["session"]
+    swaps = r.description["swaps"]
+    out = []
+    game = None
+    for d in range(n):
+        pos = d % L
+        fb = d % 3
+        if pos == 0:
+            game = Game(r, deal_seed(seed, d), bidding, fb)
+        else:
+            nxt = game.next_deal(deal_seed(seed, d))
+            check_next_deal(game, (d - 1) % 3, nxt, deal_seed(seed, d), swaps)
+            game = nxt
+        play_builtin(game, policies)
+        out.append((game, fb, pos, d // L))
+    return out
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_simulate_sessions(rules):
+    """simulate with deal='no_shuffle': the same rows on 1, 2 and 3 threads;
+    position and session of every row; every row equal to the Game replay
+    of its session (first deal shuffled from deal_seed(s, L * k), each next
+    one next_deal(deal_seed(s, d))); a run started mid-session equal to the
+    tail of the whole run."""
+    policies = ("random", "greedy", "random")
+    r = platform(rules, **HAPPY, deal="no_shuffle", session=7)
+    n = 700
+    one = simulate(n, r, policies, seed=12, threads=1)
+    two = simulate(n, r, policies, seed=12, threads=2)
+    three = simulate(n, r, policies, seed=12, threads=3)
+    assert np.array_equal(one, two) and np.array_equal(one, three)
+    check_rows(one, r)
+    assert np.array_equal(one["position"], np.arange(n) % 7)
+    assert np.array_equal(one["session"], np.arange(n) // 7)
+    assert np.array_equal(one["first_bidder"], np.arange(n) % 3)
+    for game, fb, pos, session in replay_sessions(r, 12, policies, 70):
+        d = 7 * session + pos
+        assert_row(one[d], row_expected(game, fb, pos, session), d)
+    assert np.array_equal(simulate(100, r, policies, seed=12, start=10), one[10:110])
+    plain = platform(rules, bidding="rob", deal="no_shuffle", session=5)
+    rows = simulate(200, plain, policies, seed=13, bidding=False)
+    for game, fb, pos, session in replay_sessions(plain, 13, policies, 20, bidding=False):
+        assert_row(rows[5 * session + pos], row_expected(game, fb, pos, session))
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_sessions_of_one_are_shuffled_deals(rules):
+    """session=1: every deal is the first of its session, shuffled as in
+    section 5: the rows are those of deal='shuffle' (position 0, session d)."""
+    policies = ("greedy", "random", "random")
+    shuffled = simulate(500, platform(rules, **HAPPY), policies, seed=2)
+    sessions = simulate(500, platform(rules, **HAPPY, deal="no_shuffle", session=1),
+                        policies, seed=2)
+    assert np.array_equal(shuffled, sessions)
+
+
+def test_no_shuffle_deals_have_more_bombs():
+    """RULES.md 10: bombs are more frequent in no-shuffle deals than in
+    shuffled ones (random policies; the later deals of each session)."""
+    for rules in ("classic", "laizi:7"):
+        shuffled = simulate(4000, platform(rules, bidding="rob"), "random", seed=1)
+        ns = simulate(4000, platform(rules, bidding="rob", deal="no_shuffle", session=10),
+                      "random", seed=1)
+        later = ns[ns["position"] > 0]
+        assert later["bombs"].mean() > 1.2 * shuffled["bombs"].mean(), rules
+
+
+# ==== options off: as before ======================================================
+
+OLD_FIELDS = [("seed", "<u8"), ("scores", "<f8"), ("multiplier", "<i8"), ("moves", "<i2"),
+              ("bombs", "<i2"), ("landlord", "i1"), ("base", "i1"), ("winner", "i1"),
+              ("spring", "?"), ("anti_spring", "?"), ("first_bidder", "i1"),
+              ("wild_rank", "i1")]
+
+#: sha256 (first 32 hex digits) of the pre-existing fields of
+#: simulate(3000, rules, ("random", "greedy", "random"), seed=2026, bidding=...),
+#: taken on the build before issue 17 (commit d93dd4a)
+GOLDEN = {
+    ("classic", True): "f668c2399c2a497e9f06b2858275f923",
+    ("classic", False): "ef24c5d899ce4c118d2b6d6bf9b6898f",
+    ("biegang", True): "9040977682a126b8b13d29407cf9b887",
+    ("biegang", False): "06fd85a741790a6685610c2ad1499af3",
+    ("super", True): "1d022c22d785576996943ea2db233eaa",
+    ("super", False): "a20ededa8f20741c3d1283d765e64f3a",
+    ("laizi:7", True): "267bdbed881c125ab270379f21eb7848",
+    ("laizi:7", False): "ea8061471f24f90efc94dc73a4a0e877",
+    ("laizi", True): "eb3c692f2c45b91a26dfea96face7e87",
+    ("laizi", False): "edc8c3df657f77f402b0df1c3508eb8e",
+}
+#: simulate(400, "classic", ("expert", "greedy", "random"), seed=7), same build
+GOLDEN_EXPERT = "574e53b1483e6cd473c773415f93caf1"
+
+
+def old_digest(rows):
+    h = hashlib.sha256()
+    for name, dt in OLD_FIELDS:
+        h.update(np.ascontiguousarray(rows[name]).astype(dt).tobytes())
+    return h.hexdigest()[:32]
+
+
+def assert_neutral(rows, start=0):
+    n = len(rows)
+    assert np.all(rows["robs"] == 0) and np.all(rows["show"] == 1)
+    assert np.all(rows["shown"] == 0) and np.all(rows["doubles"] == 1)
+    assert np.all(rows["redeals"] == 0) and np.all(rows["position"] == 0)
+    assert np.array_equal(rows["session"], start + np.arange(n))
+    idx = np.arange(n)
+    L = rows["landlord"].astype(int)
+    unit = rows["base"].astype(float) * rows["multiplier"]
+    assert np.array_equal(rows["stakes"][idx, L], 2 * unit)
+    assert np.array_equal(rows["stakes"][idx, (L + 1) % 3], unit)
+    assert np.array_equal(rows["stakes"][idx, (L + 2) % 3], unit)
+    assert np.array_equal(rows["stakes"], np.abs(rows["scores"]))
+
+
+@pytest.mark.parametrize("rules, bidding", sorted(GOLDEN))
+def test_options_off_rows_are_as_before(rules, bidding):
+    """With every option off the pre-existing fields of simulate's rows are
+    byte for byte those of the build before issue 17; the new fields hold
+    their neutral values (no rob, show 1, nobody shown, doubles 1, no
+    redeal, position 0, session = deal index, stakes = |scores|)."""
+    rows = simulate(3000, rules, ("random", "greedy", "random"), seed=2026, bidding=bidding)
+    assert old_digest(rows) == GOLDEN[(rules, bidding)]
+    assert_neutral(rows)
+    tail = simulate(100, rules, ("random", "greedy", "random"), seed=2026, bidding=bidding,
+                    start=2900)
+    assert_neutral(tail, start=2900)
+
+
+def test_options_off_expert_rows_are_as_before():
+    rows = simulate(400, "classic", ("expert", "greedy", "random"), seed=7)
+    assert old_digest(rows) == GOLDEN_EXPERT
+    assert_neutral(rows)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_options_off_game_phases_as_today(rules):
+    """With every option off a deal has only the bidding, play and done
+    phases; legal_choices() is legal_bids() while bidding and choose() bids;
+    the record is neutral; the rows equal Game replays."""
+    policies = ("random", "greedy", "greedy")
+    rows = simulate(200, rules, policies, seed=3)
+    for d in range(200):
+        game = Game(rules, deal_seed(3, d), True, d % 3)
+        phases = []
+        while not game.done:
+            phases.append(game.phase)
+            assert game.phase in ("bidding", "play")
+            if game.phase == "bidding":
+                assert game.legal_choices() == game.legal_bids()
+                game.choose(game.policy_choice(policies[game.to_move]))
+            else:
+                assert game.legal_choices() == []
+                game.play(game.policy_move(policies[game.to_move]))
+        assert calls_of(game) == game.bids and game.robs == 0 and game.redeals == 0
+        assert tuple(game.shown) == (None,) * 3 and tuple(game.doubles) == (None,) * 3
+        assert game.multiplier == section6_factor(game)
+        assert_row(rows[d], row_expected(game, d % 3, 0, d), d)
+    game = Game(rules, 1, bidding=False)
+    assert game.phase == "play" and game.legal_choices() == []
+
+
+# ==== bad input ===================================================================
+
+def unchanged(game):
+    """A context that asserts the game is as it was afterwards."""
+    class _Same:
+        def __enter__(self):
+            self.before = snapshot(game)
+
+        def __exit__(self, *exc):
+            assert snapshot(game) == self.before
+            return False
+    return _Same()
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_bad_choices_change_nothing(rules):
+    """A choice not in legal_choices(), out of turn, of the wrong type, in the
+    play or done phase; a move or a bid in a choice phase: ValueError (or
+    TypeError for a wrong type), the game as it was."""
+    game = Game(platform(rules, **HAPPY), seed=51, first_bidder=1)
+    visited = set()
+    while not game.done:
+        phase = game.phase
+        visited.add(phase)
+        if phase in CHOICE_PHASES:
+            legal = game.legal_choices()
+            for bad in (-1, 3, 5, 8, 100) + ((0,) if phase == "doubling" else (2,)):
+                assert bad not in legal
+                with unchanged(game), pytest.raises(ValueError):
+                    game.choose(bad)
+            with unchanged(game), pytest.raises(ValueError):
+                game.choose(legal[0], seat=(game.to_move + 1) % 3)
+            for bad in ("1", None, True):
+                with unchanged(game), pytest.raises((TypeError, ValueError)):
+                    game.choose(bad)
+            with unchanged(game), pytest.raises(ValueError):
+                game.play(a_single(game))
+            with unchanged(game), pytest.raises(ValueError):
+                game.play(Move.parse("PASS"))
+            if phase != "bidding":
+                with unchanged(game), pytest.raises(ValueError):
+                    game.bid(0)
+            game.choose(game.policy_choice("random"))
+        else:
+            assert game.legal_choices() == []
+            for x in (0, 1, 2, 4):
+                with unchanged(game), pytest.raises(ValueError):
+                    game.choose(x)
+            with unchanged(game), pytest.raises(ValueError):
+                game.policy_choice("greedy")
+            game.play(game.policy_move("random"))
+    assert visited >= {"show", "bidding", "doubling", "play"}
+    assert game.legal_choices() == []
+    with unchanged(game), pytest.raises(ValueError):
+        game.choose(0)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_bad_choices_in_point_bidding_and_options_off(rules):
+    """choose() in an options-off deal bids; an illegal bid through choose is a
+    ValueError, the game unchanged."""
+    game = Game(rules, seed=52)
+    game.choose(2)
+    for bad in (1, 2, 4, -1):
+        with unchanged(game), pytest.raises(ValueError):
+            game.choose(bad)
+    game.choose(0)
+    game.choose(3)
+    assert game.phase == "play" and game.landlord == 2 and game.base == 3
+    with unchanged(game), pytest.raises(ValueError):
+        game.choose(0)
+
+
+# ==== undo, copy, pickle, keys in every phase ====================================
+
+def steps_through_every_phase(game, rng):
+    """Yield after each step of a scripted deal that visits every phase: a
+    show, a redeal, no show, call and rob, the landlord's show, doubling,
+    play to the end."""
+    script = [1, 0, 0,          # show: the first bidder shows
+              0, 0, 0,          # nobody calls: redeal (show phase again)
+              0, 0, 0,          # nobody shows
+              1, 1]             # call, rob; the rest at random
+    for x in script:
+        game.choose(x)
+        yield
+    while not game.done:
+        if game.phase == "play":
+            legal = game.legal_moves()
+            game.play(legal[rng.randrange(len(legal))])
+        elif game.phase == "landlord_show":
+            game.choose(1)
+        else:
+            legal = game.legal_choices()
+            game.choose(legal[rng.randrange(len(legal))])
+        yield
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_undo_copy_pickle_in_every_phase(rules):
+    """After every step: a pickled and loaded game and a copy have the same
+    position_key, record and phase, and the same future (the same random
+    choice next); undoing every step restores each earlier state and finally
+    the initial one (a redeal undone included)."""
+    rng = random.Random(rules)
+    game = Game(platform(rules, **HAPPY), seed=61, first_bidder=1)
+    assert not game.can_undo
+    with pytest.raises(ValueError):
+        game.undo()
+    states = [snapshot(game)]
+    phases = {game.phase}
+    for _ in steps_through_every_phase(game, rng):
+        phases.add(game.phase)
+        states.append(snapshot(game))
+        for other in (pickle.loads(pickle.dumps(game)), game.copy()):
+            assert snapshot(other) == states[-1]
+            if not game.done:
+                a, b = other.copy(), game.copy()
+                if game.phase == "play":
+                    assert a.policy_move("random") == b.policy_move("random")
+                else:
+                    assert a.policy_choice("random") == b.policy_choice("random")
+    assert phases == {"show", "bidding", "landlord_show", "doubling", "play", "done"}
+    assert states[6][7] == 1 and states[5][7] == 0     # the redeal was counted
+    loaded = pickle.loads(pickle.dumps(game))
+    assert loaded.result == game.result
+    for state in reversed(states[:-1]):
+        game.undo()
+        assert snapshot(game) == state
+    assert not game.can_undo
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_position_key_sees_every_decision(rules):
+    """position_key differs for games that differ only in a show, a rob or a
+    double (their scores differ), and is equal for equal decisions."""
+    r = platform(rules, **HAPPY)
+
+    def game_after(choices):
+        g = Game(r, seed=71, first_bidder=0)
+        choose_all(g, choices)
+        return g
+
+    base = [0, 0, 0, 1, 0, 0, 0]            # nobody shows, 0 calls, no robs, no landlord show
+    assert game_after(base).position_key() == game_after(base).position_key()
+    assert game_after([1, 0, 0]).position_key() != game_after([0, 0, 0]).position_key()
+    assert game_after([0, 0, 0, 1, 1]).position_key() != \
+        game_after([0, 0, 0, 1, 0]).position_key()
+    assert game_after(base + [1]).position_key() != game_after(base + [2]).position_key()
+    assert game_after(base + [1, 1, 1]).position_key() != \
+        game_after(base + [1, 1, 4]).position_key()
+    assert game_after(base + [1, 1, 1]).phase == "play"
+
+
+# ==== the preset above Game ========================================================
+
+def test_cli_simulate_takes_the_happy_rules(run_python, tmp_path):
+    """`ddzfast simulate --rules classic+happy` simulates the preset (rows
+    equal to the API's)."""
+    out = tmp_path / "deals.npz"
+    r = run_python("simulate", "--rules", "classic+happy", "--games", "300", "--policies",
+                   "random,greedy,greedy", "--seed", "4", "--out", str(out),
+                   module="ddzfast.cli")
+    assert r.returncode == 0, r.stderr
+    rows = np.load(out)["deals"]
+    assert np.array_equal(rows, simulate(300, "classic+happy", ("random", "greedy", "greedy"),
+                                         seed=4))
+    assert rows["robs"].max() > 0
+
+
+def test_environments_take_the_happy_rules():
+    """The environments accept a '+happy' rule-set name."""
+    from ddzfast.env import doudizhu_v0, gym_env
+    env = gym_env(rules="classic+happy")
+    env.reset(seed=1)
+    aec = doudizhu_v0.env(rules="laizi:7+happy")
+    aec.reset(seed=1)
