@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import Game, Move, MoveKind, deal_seed, get_rules, simulate
+from ddzfast import DEAL_DTYPE, Game, Move, MoveKind, deal_seed, get_rules, simulate
 from ddzfast.constants import CARD_CHARS
 from helpers import RULE_SETS, identity, reference_for
 from oracles import platform_reference as PR
@@ -463,7 +463,7 @@ def test_nobody_calls_redeals(rules):
     assert (game.phase, game.landlord, game.redeals, game.robs) == ("play", 2, 2, 0)
     assert calls_of(game)[-3:] == [(2, 1), (0, 0), (1, 0)]
     finish(game)
-    rows = ddzfast.simulate(300, r, "random", seed=4)
+    rows = simulate(300, r, "random", seed=4)
     assert rows["redeals"].max() >= 1               # one deal in 8 is redealt at least once
 
 
@@ -586,6 +586,18 @@ def test_show_without_bidding(rules):
     assert game.phase == "doubling" and game.to_move == 1
     finish(game)
     assert game.result.base == 2
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_no_bidding_base(rules):
+    """bidding=False: seat 0 is landlord with base rob_base under rob bidding,
+    base 1 under point bidding (rob_base does not apply to it)."""
+    game = Game(platform(rules, bidding="rob", rob_base=3), seed=12, bidding=False)
+    assert (game.phase, game.landlord, game.base, game.to_move) == ("play", 0, 3, 0)
+    game = Game(platform(rules, rob_base=3), seed=12, bidding=False)
+    assert (game.phase, game.landlord, game.base) == ("play", 0, 1)
+    r = finish(game)
+    assert r.stakes[0] == 2 * r.multiplier
 
 
 # ==== doubling, worked by hand ===================================================
@@ -1008,7 +1020,7 @@ def test_simulate_rows_with_every_option(rules):
     for options in (HAPPY, CONFIGS[1]):
         r = platform(rules, **options)
         rows = simulate(SIM_DEALS, r, policies, seed=5, threads=2)
-        assert rows.dtype == ddzfast.DEAL_DTYPE and len(rows) == SIM_DEALS
+        assert rows.dtype == DEAL_DTYPE and len(rows) == SIM_DEALS
         check_rows(rows, r)
         assert np.all(rows["position"] == 0)
         assert np.array_equal(rows["session"], np.arange(SIM_DEALS))
@@ -1016,7 +1028,8 @@ def test_simulate_rows_with_every_option(rules):
         assert rows["robs"].max() >= 2 and rows["shown"].max() > 0
         if options is HAPPY:
             assert rows["redeals"].max() >= 1
-        assert np.array_equal(rows[:2000], simulate(2000, r, policies, seed=5, threads=1))
+        m = min(2000, SIM_DEALS)
+        assert np.array_equal(rows[:m], simulate(m, r, policies, seed=5, threads=1))
         for d in range(REPLAYED):
             game = play_builtin(Game(r, deal_seed(5, d), True, d % 3), policies)
             assert_row(rows[d], row_expected(game, d % 3, 0, d), d)
@@ -1449,6 +1462,28 @@ def test_position_key_sees_every_decision(rules):
     assert game_after(base + [1, 1, 1]).position_key() != \
         game_after(base + [1, 1, 4]).position_key()
     assert game_after(base + [1, 1, 1]).phase == "play"
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_observations_in_every_phase_see_a_show(rules):
+    """observation() and observation_tensor() work for every seat in every
+    phase; a seat's show changes what the other seats observe (its hand is
+    face up from then on)."""
+    r = platform(rules, **HAPPY)
+    rng = random.Random(1)
+    game = Game(r, seed=81, first_bidder=0)
+    for _ in steps_through_every_phase(game, rng):
+        for seat in range(3):
+            game.observation(seat)
+            game.observation_tensor(seat)
+    shows = Game(r, seed=82, first_bidder=0)
+    hides = Game(r, seed=82, first_bidder=0)
+    for g, x in ((shows, 1), (hides, 0)):
+        choose_all(g, [x, 0, 0])           # seat 0 shows, or not
+    for seat in (1, 2):
+        assert not np.array_equal(np.asarray(shows.observation_tensor(seat)),
+                                  np.asarray(hides.observation_tensor(seat)))
+        assert shows.observation(seat) != hides.observation(seat)
 
 
 # ==== the preset above Game ========================================================
