@@ -22,7 +22,6 @@ import random
 import numpy as np
 import pytest
 
-import ddzfast
 from ddzfast import DEAL_DTYPE, Game, Move, MoveKind, deal_seed, get_rules, simulate
 from ddzfast.constants import CARD_CHARS
 from helpers import RULE_SETS, identity, reference_for
@@ -298,6 +297,8 @@ def test_happy_preset_spelling(rules):
     assert np.array_equal(simulate(60, rules + "+happy", ("random", "greedy", "random"), seed=3),
                           simulate(60, spelt, ("random", "greedy", "random"), seed=3))
     assert get_rules(rules + "+happy").with_options(cap=None).description["cap"] is None
+    assert pickle.loads(pickle.dumps(r)).description == d
+    assert pickle.loads(pickle.dumps(spelt)).description == spelt.description
     with pytest.raises(ValueError):
         get_rules(rules + "+sad")
 
@@ -1030,6 +1031,7 @@ def test_simulate_rows_with_every_option(rules):
             assert rows["redeals"].max() >= 1
         m = min(2000, SIM_DEALS)
         assert np.array_equal(rows[:m], simulate(m, r, policies, seed=5, threads=1))
+        assert np.array_equal(rows[50:150], simulate(100, r, policies, seed=5, start=50))
         for d in range(REPLAYED):
             game = play_builtin(Game(r, deal_seed(5, d), True, d % 3), policies)
             assert_row(rows[d], row_expected(game, d % 3, 0, d), d)
@@ -1089,8 +1091,8 @@ def test_policy_choice_is_legal_and_reproducible():
             a, b = game.copy(), game.copy()
             x = a.policy_choice("random")
             assert x == b.policy_choice("random") and x in game.legal_choices()
-            g = game.policy_choice("greedy")
-            assert g in game.legal_choices()
+            for name in ("greedy", "expert"):
+                assert game.policy_choice(name) in game.legal_choices()
             counts.setdefault(game.phase, []).append(x)
             game.choose(x)
         with pytest.raises(ValueError):
@@ -1121,6 +1123,9 @@ def test_next_deal_by_hand_procedure(rules):
         check_next_deal(game, fb, nxt, 1000 + k, 5)
         fb = (fb + 1) % 3
         assert nxt.phase == "show" and nxt.to_move == fb
+        loaded = pickle.loads(pickle.dumps(game))
+        assert snapshot(loaded.next_deal(1000 + k)) == snapshot(nxt)
+        assert snapshot(game.copy().next_deal(1000 + k)) == snapshot(nxt)
         game = nxt
     rules_swaps = platform(rules, bidding="rob", deal="no_shuffle", swaps=0)
     game = Game(rules_swaps, seed=41, first_bidder=0)
