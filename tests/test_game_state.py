@@ -87,8 +87,17 @@ def test_positions_and_sampled_worlds_round_trip(name):
 def test_a_pickle_of_another_format_version_is_refused():
     load, args = Game("classic", seed=1).__reduce__()
     assert args[0] == _engine.GAME_STATE_FORMAT
-    with pytest.raises(ValueError, match="state format 2"):
-        load(2, *args[1:])
+    with pytest.raises(ValueError, match="state format 3"):
+        load(3, *args[1:])
+
+
+def test_a_format_1_record_still_loads():
+    """Format 2 only added step kinds and a start; a format 1 record (bids
+    and plays from a seed) loads as the game it was."""
+    g = played("classic", 2, 6)
+    load, args = g.__reduce__()
+    old = load(1, *args[1:])
+    assert old.position_key() == g.position_key() and old.history == g.history
 
 
 def test_a_recorded_play_that_is_not_legal_there_is_refused():

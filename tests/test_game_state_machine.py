@@ -254,7 +254,9 @@ class Deal:
         return sum(1 for _, m in self.history if self.data.tier[m[0]] > 0)
 
     def result(self):
-        """(winner, winner_seat, landlord, base, multiplier, spring, anti, scores)."""
+        """(winner, winner_seat, landlord, base, multiplier, spring, anti, scores,
+        stakes): without platform options each farmer's stake is base * mult,
+        the landlord's their sum."""
         if self.phase != "done":
             return None
         ll = self.landlord
@@ -266,7 +268,8 @@ class Deal:
         if self.data.mult_cap and mult > self.data.mult_cap:
             mult = self.data.mult_cap
         return ("landlord" if landlord_won else "farmers", self.winner, ll, self.base,
-                mult, spring, anti, self.data.score(landlord_won, ll, self.base, mult))
+                mult, spring, anti, self.data.score(landlord_won, ll, self.base, mult),
+                tuple(float((2 if s == ll else 1) * self.base * mult) for s in range(3)))
 
     def w_only(self, seat) -> bool:
         hand = self.hands[seat]

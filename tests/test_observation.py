@@ -18,7 +18,8 @@ from ddzfast.constants import CARD_LIMITS, WILD_NONE
 from helpers import RULE_SETS
 
 # the three rule sets with a W, and laizi with its wild rank drawn per deal
-OBS_RULES = RULE_SETS + ("laizi",)      # laizi: the wild rank drawn too
+# laizi: the wild rank drawn too; +happy: every platform decision (RULES.md 10)
+OBS_RULES = RULE_SETS + ("laizi", "classic+happy", "laizi:7+happy")
 NKINDS = len(MoveKind)
 MOVE_SIZE = 61 + 16 + NKINDS          # 98: cards, what wildcards stand for, kind
 
@@ -28,12 +29,16 @@ EXPECTED_LAYOUT = [  # name, offset, size: the documented layout, frozen
     ("landlord", 380, 3), ("bids", 383, 15), ("base", 398, 4), ("kitty", 402, 61),
     ("kitty_shown", 463, 1), ("last_move", 464, 98), ("last_seat", 562, 3),
     ("bombs", 565, 1), ("multiplier", 566, 1), ("history", 567, 15 * 101),
-    ("wild_rank", 2082, 13)]
+    ("wild_rank", 2082, 13),
+    # platform play (RULES.md 10), appended
+    ("deal_phase", 2095, 6), ("shown", 2101, 3), ("shown_hands", 2104, 183),
+    ("calls", 2287, 9), ("robbed", 2296, 9), ("robs", 2305, 1),
+    ("show_multiplier", 2306, 3), ("doubles", 2309, 12), ("redeals", 2321, 1)]
 
 
 def test_layout_is_documented_and_contiguous():
     assert [(n, b.offset, b.size) for n, b in OBSERVATION_LAYOUT.items()] == EXPECTED_LAYOUT
-    assert OBSERVATION_SIZE == 2095 and OBSERVATION_DTYPE == np.float32
+    assert OBSERVATION_SIZE == 2322 and OBSERVATION_DTYPE == np.float32
     assert MOVE_SIZE == 98
     end = 0
     for name, block in OBSERVATION_LAYOUT.items():
@@ -88,15 +93,29 @@ def expected(game: Game, seat: int) -> dict:
     hand = game.hands[seat]
     unseen = [deck[i] - hand.counts[i] - sum(p.counts[i] for p in played) for i in range(16)]
     unseen_bits = sum(c << (4 * i) for i, c in enumerate(unseen))
-    bids = {s: b for s, b in game.bids}
-    bidding = game.phase == "bidding"
+    bids = {} if game.rules.platform["bidding"] == "rob" else {s: b for s, b in game.bids}
+    bidding = game.landlord is None
+    # rob bidding: each seat's call, then the robs (the caller's last included)
+    called, robbed = [-1] * 3, [-1] * 3
+    if game.rules.platform["bidding"] == "rob":
+        stage = 0
+        for s, c in game.calls:
+            if stage == 0:
+                called[s] = c
+                stage = c
+            else:
+                robbed[s] = c
+    shows = [w for w in game.shown if w is not None]
+    show = 4 if "before_bidding" in shows else (2 if shows else 1)
+    phases = ("bidding", "play", "done", "show", "landlord_show", "doubling")
     hist = np.zeros((HISTORY_MOVES, MOVE_SIZE + 3), np.float32)
     for k, (s, mv) in enumerate(reversed(history[-HISTORY_MOVES:])):
         hist[k, :MOVE_SIZE] = move_vec(mv)
         hist[k, MOVE_SIZE + rel(s)] = 1
     return {
         "seat": one_hot(3, seat),
-        "phase": one_hot(3, ("bidding", "play", "done").index(game.phase)),
+        "phase": one_hot(3, phases.index(game.phase) if phases.index(game.phase) < 3
+                         else None),
         "to_move": one_hot(3, None if game.to_move is None else rel(game.to_move)),
         "hand": cards_vec(hand),
         "unseen": cards_vec(unseen_bits),
@@ -117,6 +136,18 @@ def expected(game: Game, seat: int) -> dict:
         "multiplier": np.float32([math.log2(game.multiplier)]),
         "history": hist.reshape(-1),
         "wild_rank": one_hot(13, game.wild_rank),
+        "deal_phase": one_hot(6, phases.index(game.phase)),
+        "shown": np.float32([game.shown[s] is not None for s in order]),
+        "shown_hands": np.concatenate([cards_vec(game.hands[s]) if game.shown[s]
+                                       else np.zeros(61, np.float32) for s in order]),
+        "calls": np.concatenate([one_hot(3, 1 + called[s]) for s in order]),
+        "robbed": np.concatenate([one_hot(3, 1 + robbed[s]) for s in order]),
+        "robs": np.float32([game.robs]),
+        "show_multiplier": one_hot(3, (1, 2, 4).index(show)),
+        "doubles": np.concatenate([one_hot(4, 0 if game.doubles[s] is None else
+                                           1 + (1, 2, 4).index(game.doubles[s]))
+                                   for s in order]),
+        "redeals": np.float32([game.redeals]),
     }
 
 
@@ -133,11 +164,12 @@ def random_games(rules, n, rng):
     """Games in every phase: (game) snapshots taken along random deals."""
     for _ in range(n):
         game = Game(rules, seed=rng.randrange(2**63), bidding=rng.random() < 0.7)
-        stop = rng.choice([0, 1, 2, rng.randrange(3, 150), rng.randrange(3, 150)])
+        stop = rng.choice([0, 1, 2, rng.randrange(3, 12), rng.randrange(3, 150),
+                           rng.randrange(3, 150)])
         steps = 0
         while not game.done and steps < stop:
-            if game.phase == "bidding":
-                game.bid(rng.choice(game.legal_bids()))
+            if game.phase != "play":
+                game.choose(rng.choice(game.legal_choices()))
             else:
                 moves = game.legal_moves()
                 game.play(moves[rng.randrange(len(moves))])
@@ -156,7 +188,10 @@ def test_blocks_match_public_attributes(rules):
         if not game.done:
             assert np.array_equal(game.observation_tensor(),
                                   game.observation_tensor(game.to_move))
-    assert seen_phases == {"bidding", "play", "done"}
+    if "+happy" in rules:
+        assert seen_phases >= {"show", "bidding", "landlord_show", "doubling", "play"}
+    else:
+        assert seen_phases == {"bidding", "play", "done"}
 
 
 def test_laizi_observations_show_the_wild_rank_and_substitutes():
@@ -186,7 +221,7 @@ def test_laizi_observations_show_the_wild_rank_and_substitutes():
     assert t[block.offset + 4] == 1           # '7' is index 4
     # classic: the block stays zero
     t = Game("classic", seed=1).observation_tensor(0)
-    assert not t[block.offset:].any()
+    assert not t[block.offset:block.offset + block.size].any()
 
 
 @pytest.mark.parametrize("rules", OBS_RULES)

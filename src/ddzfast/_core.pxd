@@ -69,6 +69,18 @@ ctypedef struct ddz_rules:
     # laizi (RULES.md section 8): wild ranks drawn per deal
     uint8_t laizi               # a laizi rule set: moves need a wild rank
     uint16_t wild_mask          # bit j: the cards of rank j are laizi (0: none yet)
+    # platform play (RULES.md section 10), all 0 when off
+    uint8_t rob                 # bidding by calling and robbing (else points)
+    uint8_t no_call_first       # rob bidding, nobody calls: the first bidder
+                                # is landlord (else the deal is redealt)
+    uint8_t show                # seats may show their hands
+    uint8_t doubling            # 0: none; 1: every seat; 2: the landlord
+                                # only after a farmer doubled
+    uint8_t no_shuffle          # deals of a session dealt from the last one's cards
+    uint8_t swaps               # transpositions of a no-shuffle pile
+    int32_t rob_base            # the base of a deal bid by robbing
+    int32_t session             # deals per no-shuffle session
+    int64_t stake_cap           # cap on a farmer's P * d_f * d_L (0: none)
     # derived from the above (Rules): the allowed kinds with a bomb tier, in
     # kind order, which a follow walks besides the last move's own kind
     uint8_t ntiered

@@ -25,7 +25,7 @@ cimport numpy as cnp
 import numpy as np
 
 from ddzfast.movekind import MoveKind
-from ddzfast.rulesets import RULE_SETS
+from ddzfast.rulesets import PLATFORM_DEFAULTS, PLATFORM_PRESETS, RULE_SETS
 
 cnp.import_array()
 

@@ -48,8 +48,9 @@ cdef inline int64_t _mul_saturated(int64_t a, int64_t factor) noexcept nogil:
     return a * factor
 
 
-cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
-                       int first_bidder, int bidding) noexcept nogil:
+cdef void _shuffle_deal(ddz_game* g, int deck_wild) noexcept nogil:
+    # The deck shuffled with g.rng and dealt (RULES.md 5): card i to seat
+    # i % 3, the last ones to the kitty.
     cdef uint8_t cards[55]
     cdef int n = 0, i, j, r
     cdef uint8_t t
@@ -60,11 +61,9 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
     cards[n] = IDX_X
     cards[n + 1] = IDX_D
     n += 2
-    if rules.has_wild:
+    if deck_wild:
         cards[n] = IDX_W
         n += 1
-    g.seed = seed
-    g.rng = seed
     for i in range(n - 1, 0, -1):
         j = <int>_rng_below(&g.rng, i + 1)
         t = cards[i]
@@ -73,15 +72,18 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
     g.hands[0] = g.hands[1] = g.hands[2] = 0
     g.kitty = 0
     for i in range(n):
-        if i < 51:
+        if i < 3 * DDZ_DEAL_CARDS:
             g.hands[i % 3] += (<uint64_t>1) << (4 * cards[i])
         else:
             g.kitty += (<uint64_t>1) << (4 * cards[i])
+
+
+cdef void _reset_round(ddz_game* g) noexcept nogil:
+    # Everything a deal decides after its cards are dealt, as before the
+    # first decision (a redeal starts from here again).
+    cdef int s
     g.mult = 1
-    g.bidding = bidding
-    g.first_bidder = _seat_of(first_bidder)
     g.bids_made = 0
-    g.bids[0] = g.bids[1] = g.bids[2] = -1
     g.high_bid = 0
     g.high_bidder = -1
     g.landlord = -1
@@ -90,7 +92,6 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
     g.last_seat = -1
     g.passes = 0
     g.winner_seat = -1
-    g.moves_by[0] = g.moves_by[1] = g.moves_by[2] = 0
     g.nmoves = 0
     g.nbombs = 0
     g.last.cards = 0
@@ -99,25 +100,169 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
     g.last.length = 0
     g.last.wild = WILD_NONE
     g.last.substitutes = 0
+    g.rob_stage = 0
+    g.calls_made = 0
+    g.caller = -1
+    g.leader = -1
+    g.robs = 0
+    g.show_mult = 1
+    g.turns = 0
+    for s in range(3):
+        g.bids[s] = -1
+        g.moves_by[s] = 0
+        g.played[s] = 0
+        g.called[s] = -1
+        g.robbed[s] = -1
+        g.shown[s] = 0
+        g.doubles[s] = 0 if g.opt_doubling else 1
+
+
+cdef void _reset_deal(ddz_game* g, const ddz_rules* rules, int first_bidder,
+                      int bidding) noexcept nogil:
+    g.bidding = bidding
+    g.first_bidder = _seat_of(first_bidder)
+    g.opt_rob = rules.rob
+    g.opt_no_call_first = rules.no_call_first
+    g.opt_show = rules.show
+    g.opt_doubling = rules.doubling
+    g.deck_wild = rules.has_wild
+    g.rob_base = rules.rob_base
+    g.redeals = 0
+    g.position = 0
+    g.session = -1
+    _reset_round(g)
+
+
+cdef void _draw_wild(ddz_game* g, const ddz_rules* rules) noexcept nogil:
     # laizi: the wild rank is drawn after the deal, before bidding (a rule
     # set naming its rank keeps it, and other rule sets draw nothing, so
     # their deals are those of earlier versions)
     g.wild_mask = rules.wild_mask
     if rules.laizi and not g.wild_mask:
         g.wild_mask = <uint16_t>(1u << <int>_rng_below(&g.rng, 13))
-    if bidding:
+
+
+cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
+                       int first_bidder, int bidding) noexcept nogil:
+    g.seed = seed
+    g.rng = seed
+    _shuffle_deal(g, rules.has_wild)
+    _reset_deal(g, rules, first_bidder, bidding)
+    _draw_wild(g, rules)
+    _begin(g)
+
+
+cdef void _begin(ddz_game* g) noexcept nogil:
+    # The first decision of a dealt deal: the shows, else the bidding, else
+    # (no bidding) seat 0 takes the kitty.
+    if g.opt_show:
+        g.phase = PHASE_SHOW
+        g.to_move = g.first_bidder
+        g.turns = 0
+    else:
+        _begin_bidding(g)
+
+
+cdef void _begin_bidding(ddz_game* g) noexcept nogil:
+    if g.bidding:
         g.phase = PHASE_BIDDING
         g.to_move = g.first_bidder
     else:
-        _start_play(g, 0, 1)
+        _start_play(g, 0, g.rob_base if g.opt_rob else 1)
 
 
 cdef void _start_play(ddz_game* g, int landlord, int base) noexcept nogil:
+    # The landlord takes the kitty; then its show, the doubling, the play.
     g.landlord = landlord
     g.base = base
     g.hands[landlord] += g.kitty
-    g.phase = PHASE_PLAY
-    g.to_move = landlord
+    if g.opt_show and not g.shown[landlord]:
+        g.phase = PHASE_LANDLORD_SHOW
+        g.to_move = landlord
+    else:
+        _begin_doubling(g)
+
+
+cdef void _begin_doubling(ddz_game* g) noexcept nogil:
+    if g.opt_doubling:
+        g.phase = PHASE_DOUBLING
+        g.turns = 0
+        g.to_move = (g.landlord + 1) % 3
+    else:
+        g.phase = PHASE_PLAY
+        g.to_move = g.landlord
+
+
+cdef void _set_show(ddz_game* g, int seat, int when, int factor) noexcept nogil:
+    # seat shows; the show multiplier is the largest factor chosen, and the
+    # public multiplier grows by what that adds
+    g.shown[seat] = when
+    if factor > g.show_mult:
+        g.mult = _mul_saturated(g.mult, factor // g.show_mult)
+        g.show_mult = factor
+
+
+cdef void _redeal(ddz_game* g) noexcept nogil:
+    # Nobody called: new cards from the deal's own stream, the same first
+    # bidder and wild rank, every decision made again.
+    _shuffle_deal(g, g.deck_wild)
+    g.redeals += 1
+    _reset_round(g)
+    _begin(g)
+
+
+cdef inline int _next_robber(const ddz_game* g, int seat) noexcept nogil:
+    # The next seat after `seat`, before the caller comes round again, that
+    # may rob: one not asked to call (those asked before the caller passed)
+    cdef int s = (seat + 1) % 3
+    while s != g.caller:
+        if g.called[s] < 0:
+            return s
+        s = (s + 1) % 3
+    return -1
+
+
+cdef int _rob_choose(ddz_game* g, int c) noexcept nogil:
+    # Rob bidding (RULES.md 10): call or pass, then the others' robs, then
+    # the caller's last rob; the landlord is the last to call or rob.
+    cdef int seat = g.to_move, nxt
+    if c != 0 and c != 1:
+        return -1
+    if g.rob_stage == 0:
+        g.called[seat] = <int8_t>c
+        g.calls_made += 1
+        if c:
+            g.caller = g.leader = seat
+            g.rob_stage = 1
+            nxt = _next_robber(g, seat)
+            if nxt < 0:
+                _start_play(g, seat, g.rob_base)
+            else:
+                g.to_move = nxt
+        elif g.calls_made == 3:
+            if g.opt_no_call_first or g.redeals >= DDZ_MAX_REDEALS:
+                _start_play(g, g.first_bidder, g.rob_base)
+            else:
+                _redeal(g)
+        else:
+            g.to_move = (seat + 1) % 3
+        return 0
+    g.robbed[seat] = <int8_t>c
+    if c:
+        g.robs += 1
+        g.leader = seat
+        g.mult = _mul_saturated(g.mult, 2)
+    if g.rob_stage == 1:
+        nxt = _next_robber(g, seat)
+        if nxt >= 0:
+            g.to_move = nxt
+            return 0
+        if g.robs:
+            g.rob_stage = 2
+            g.to_move = g.caller
+            return 0
+    _start_play(g, g.leader, g.rob_base)
+    return 0
 
 
 cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil:
@@ -125,6 +270,8 @@ cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil:
     legal (not bidding now, or not above the highest bid, or above 3)."""
     if g.phase != PHASE_BIDDING or bid < 0 or bid > 3:
         return -1
+    if g.opt_rob:
+        return _rob_choose(g, bid)
     if bid and bid <= g.high_bid:
         return -1
     g.bids[g.to_move] = bid
@@ -139,6 +286,198 @@ cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil:
             _start_play(g, g.high_bidder, g.high_bid)
     else:
         g.to_move = (g.to_move + 1) % 3
+    return 0
+
+
+cdef int ddz_game_choosing(const ddz_game* g) noexcept nogil:
+    return g.phase != PHASE_PLAY and g.phase != PHASE_DONE
+
+
+cdef inline int _landlord_may_double(const ddz_game* g) noexcept nogil:
+    return g.opt_doubling != 2 or g.doubles[(g.landlord + 1) % 3] > 1 \
+        or g.doubles[(g.landlord + 2) % 3] > 1
+
+
+cdef int ddz_game_choices(const ddz_game* g, int* out) noexcept nogil:
+    cdef int n = 0, b
+    if g.phase == PHASE_BIDDING:
+        out[0] = 0
+        if g.opt_rob:
+            out[1] = 1
+            return 2
+        n = 1
+        for b in range(g.high_bid + 1, 4):
+            out[n] = b
+            n += 1
+        return n
+    if g.phase == PHASE_SHOW or g.phase == PHASE_LANDLORD_SHOW:
+        out[0] = 0
+        out[1] = 1
+        return 2
+    if g.phase == PHASE_DOUBLING:
+        out[0] = 1
+        out[1] = 2
+        out[2] = 4
+        return 3
+    return 0
+
+
+cdef int ddz_game_choose(ddz_game* g, int c) noexcept nogil:
+    """Seat to_move makes choice `c` (ddz_game_choices). 0, or -1 (state
+    unchanged) when it is not legal now."""
+    cdef int seat = g.to_move
+    if g.phase == PHASE_BIDDING:
+        return ddz_game_bid(g, c)
+    if g.phase == PHASE_SHOW:
+        if c != 0 and c != 1:
+            return -1
+        if c:
+            _set_show(g, seat, 1, 4)
+        g.turns += 1
+        if g.turns == 3:
+            _begin_bidding(g)
+        else:
+            g.to_move = (seat + 1) % 3
+        return 0
+    if g.phase == PHASE_LANDLORD_SHOW:
+        if c != 0 and c != 1:
+            return -1
+        if c:
+            _set_show(g, seat, 2, 2)
+        _begin_doubling(g)
+        return 0
+    if g.phase == PHASE_DOUBLING:
+        if c != 1 and c != 2 and c != 4:
+            return -1
+        g.doubles[seat] = <int8_t>c
+        g.turns += 1
+        if seat == g.landlord:
+            g.phase = PHASE_PLAY
+        elif g.turns == 2 and not _landlord_may_double(g):
+            g.doubles[g.landlord] = 1
+            g.phase = PHASE_PLAY
+        if g.phase == PHASE_PLAY:
+            g.to_move = g.landlord
+        else:
+            g.to_move = (seat + 1) % 3
+        return 0
+    return -1
+
+
+cdef inline uint64_t _deck_bits(int deck_wild) noexcept nogil:
+    # the whole deck, packed: four of each rank 3..2, X, D, and W if held
+    cdef uint64_t deck = (<uint64_t>1 << (4 * IDX_X)) + (<uint64_t>1 << (4 * IDX_D))
+    cdef int r
+    for r in range(13):
+        deck += (<uint64_t>4) << (4 * r)
+    if deck_wild:
+        deck += WBIT
+    return deck
+
+
+cdef int ddz_cards_ascending(uint64_t cards, uint8_t* out) noexcept nogil:
+    cdef int n = 0, i, k
+    for i in range(16):
+        for k in range(_nib(cards, i)):
+            out[n] = <uint8_t>i
+            n += 1
+    return n
+
+
+cdef int ddz_next_pile(const ddz_game* prev, const uint8_t* order, int n_order,
+                       int deck, uint8_t* pile) noexcept nogil:
+    """The pile a no-shuffle session deals its next deal from (RULES.md 10):
+    `order` (the finished deal *prev's plays, in order, each move's cards
+    ascending), then the cards left in seats 0, 1, 2 ascending, then the
+    landlord's kitty cards not played. Its size (`deck`), or -1 when these
+    are not `deck` cards."""
+    cdef uint64_t left[3]
+    cdef uint64_t kitty_left = 0
+    cdef int n = 0, s, i, k
+    cdef int ll = prev.landlord
+    if n_order < 0 or n_order > deck or ll < 0:
+        return -1
+    for i in range(n_order):
+        if order[i] > 15:
+            return -1
+        pile[n] = order[i]
+        n += 1
+    # which of the landlord's cards are the kitty's is read as
+    # Observation.sample reads it: per card, the kitty's count less the
+    # landlord's plays of that card
+    for i in range(16):
+        k = _nib(prev.kitty, i) - _nib(prev.played[ll], i)
+        if k > 0:
+            kitty_left += (<uint64_t>k) << (4 * i)
+    for s in range(3):
+        left[s] = prev.hands[s]
+    if not _hand_contains(left[ll], kitty_left):
+        return -1
+    left[ll] -= kitty_left
+    for s in range(3):
+        if n + _hand_size(left[s]) > deck:
+            return -1
+        n += ddz_cards_ascending(left[s], pile + n)
+    if n + _hand_size(kitty_left) != deck:
+        return -1
+    n += ddz_cards_ascending(kitty_left, pile + n)
+    return n
+
+
+cdef int ddz_game_from_pile(ddz_game* g, const ddz_rules* rules, const uint8_t* pile,
+                            int n, uint64_t seed, int first_bidder,
+                            int bidding) noexcept nogil:
+    """A deal dealt from `pile` (RULES.md 10): rules.swaps transpositions and
+    a cut drawn from the stream of `seed`, then blocks of 17 to the first
+    bidder and the seats after it, the rest to the kitty. 0, or -1 when the
+    pile is not the rule set's deck."""
+    cdef uint8_t work[56]
+    cdef uint64_t total = 0
+    cdef int i, j, k, t, c, fb = _seat_of(first_bidder)
+    if n != 54 + rules.has_wild:
+        return -1
+    for i in range(n):
+        if pile[i] > 15:
+            return -1
+        work[i] = pile[i]
+        total += (<uint64_t>1) << (4 * pile[i])
+    if total != _deck_bits(rules.has_wild):
+        return -1
+    g.seed = seed
+    g.rng = seed
+    for t in range(rules.swaps):
+        i = <int>_rng_below(&g.rng, n)
+        j = <int>_rng_below(&g.rng, n - 1)
+        if j >= i:
+            j += 1
+        k = work[i]
+        work[i] = work[j]
+        work[j] = <uint8_t>k
+    c = <int>_rng_below(&g.rng, n)
+    g.hands[0] = g.hands[1] = g.hands[2] = 0
+    g.kitty = 0
+    for i in range(n):
+        t = work[(c + i) % n]
+        if i < 3 * DDZ_DEAL_CARDS:
+            g.hands[(fb + i // DDZ_DEAL_CARDS) % 3] += (<uint64_t>1) << (4 * t)
+        else:
+            g.kitty += (<uint64_t>1) << (4 * t)
+    _reset_deal(g, rules, fb, bidding)
+    _draw_wild(g, rules)
+    _begin(g)
+    return 0
+
+
+cdef int ddz_game_next(ddz_game* g, const ddz_rules* rules, const ddz_game* prev,
+                       const uint8_t* order, int n_order, uint64_t seed) noexcept nogil:
+    """The next deal of a no-shuffle session (RULES.md 10); see _engine.pxd."""
+    cdef uint8_t pile[56]
+    cdef int n = ddz_next_pile(prev, order, n_order, 54 + rules.has_wild, pile)
+    if n < 0 or ddz_game_from_pile(g, rules, pile, n, seed, prev.first_bidder + 1,
+                                   prev.bidding) != 0:
+        return -1
+    g.position = prev.position + 1
+    g.session = prev.session
     return 0
 
 
@@ -204,6 +543,7 @@ cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
     if not _leading(g) and not ddz_beats(rules, move, &g.last):
         return -1
     g.hands[seat] = hand - move.cards
+    g.played[seat] += move.cards
     g.last = move[0]
     g.last.wild = <uint8_t>wild
     # laizi: what the laizi stand for, from the move itself (0 elsewhere)
@@ -229,13 +569,13 @@ cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
 
 cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
                          ddz_deal_row* row) noexcept nogil:
-    """The result of a finished deal (RULES.md section 6)."""
+    """The result of a finished deal (RULES.md sections 6 and 10)."""
     cdef int landlord_won = g.winner_seat == g.landlord
-    cdef int spring = 0, anti = 0, seat
-    cdef int64_t mult = g.mult
-    cdef double unit, s
-    # every byte of the row, its 6 bytes of trailing padding included, is
-    # written: rows copied to numpy (Game.result, simulate) are deterministic
+    cdef int spring = 0, anti = 0, seat, f, d_f, d_l
+    cdef int64_t mult = g.mult, m
+    cdef double s, total = 0.0
+    # every byte of the row, its padding included, is written: rows copied
+    # to numpy (Game.result, simulate) are deterministic
     memset(row, 0, sizeof(ddz_deal_row))
     if landlord_won:
         spring = g.moves_by[(g.landlord + 1) % 3] == 0 and g.moves_by[(g.landlord + 2) % 3] == 0
@@ -245,12 +585,22 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
         mult = _mul_saturated(mult, 2)
     if rules.mult_cap and mult > rules.mult_cap:
         mult = rules.mult_cap
-    unit = <double>g.base * <double>mult
+    # each farmer's stake base * min(P * d_f * d_L, cap), the landlord's
+    # the sum (with every factor 1 and no cap: base * mult each, 2 * that)
+    d_l = g.doubles[g.landlord] if g.doubles[g.landlord] > 0 else 1
+    for f in range(1, 3):
+        seat = (g.landlord + f) % 3
+        d_f = g.doubles[seat] if g.doubles[seat] > 0 else 1
+        m = _mul_saturated(_mul_saturated(mult, d_f), d_l)
+        if rules.stake_cap and m > rules.stake_cap:
+            m = rules.stake_cap
+        row.stakes[seat] = <double>g.base * <double>m
+        total += row.stakes[seat]
+    row.stakes[g.landlord] = total
     for seat in range(3):
-        if seat == g.landlord:
-            s = 2 * unit if landlord_won else -2 * unit
-        else:
-            s = -unit if landlord_won else unit
+        s = row.stakes[seat]
+        if (seat == g.landlord) != landlord_won:
+            s = -s
         if s > 0:
             s -= s * rules.service_fee
         if rules.deal_cap:
@@ -259,6 +609,9 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
             elif s < -rules.deal_cap:
                 s = -rules.deal_cap
         row.scores[seat] = s
+        row.doubles[seat] = <int8_t>(g.doubles[seat] if g.doubles[seat] > 0 else 1)
+        if g.shown[seat]:
+            row.shown |= <uint8_t>(1 << seat)
     row.seed = g.seed
     row.multiplier = mult
     row.moves = <int16_t>g.nmoves
@@ -270,6 +623,11 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
     row.anti_spring = <int8_t>anti
     row.first_bidder = <int8_t>g.first_bidder
     row.wild_rank = <int8_t>(_ctz(g.wild_mask) if g.wild_mask else -1)
+    row.robs = <int8_t>g.robs
+    row.show = <int8_t>g.show_mult
+    row.redeals = <uint8_t>g.redeals
+    row.position = g.position
+    row.session = g.session
 
 
 # ---- built-in policies --------------------------------------------------------
@@ -288,6 +646,8 @@ cdef int _hand_strength(uint64_t hand) noexcept nogil:
 cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil:
     """The bid of a built-in policy for seat to_move."""
     cdef int choices, bid, s
+    if g.opt_rob:
+        return ddz_policy_choice(g, policy)
     if policy == POLICY_RANDOM:
         choices = 4 - g.high_bid           # pass, or any bid above the highest
         bid = <int>_rng_below(&g.rng, choices)
@@ -295,6 +655,31 @@ cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil:
     s = _hand_strength(g.hands[g.to_move])
     bid = 3 if s >= 12 else (2 if s >= 9 else (1 if s >= 6 else 0))
     return bid if bid > g.high_bid else 0
+
+
+cdef int ddz_policy_choice(ddz_game* g, int policy) noexcept nogil:
+    """The choice of a built-in policy for the decision now: random draws
+    uniformly among the legal choices; greedy and expert decide from the
+    hand strength of _hand_strength (the bid's estimate): call at 6, rob at
+    9, show before bidding at 14 and after the kitty at 12, double at 9 and
+    super-double at 13."""
+    cdef int choices[DDZ_MAX_CHOICES]
+    cdef int n = ddz_game_choices(g, choices)
+    cdef int s
+    if n <= 0:
+        return -1
+    if policy == POLICY_RANDOM:
+        return choices[<int>_rng_below(&g.rng, <uint64_t>n)]
+    if g.phase == PHASE_BIDDING and not g.opt_rob:
+        return ddz_policy_bid(g, policy)
+    s = _hand_strength(g.hands[g.to_move])
+    if g.phase == PHASE_BIDDING:
+        return 1 if s >= (6 if g.rob_stage == 0 else 9) else 0
+    if g.phase == PHASE_SHOW:
+        return 1 if s >= 14 else 0
+    if g.phase == PHASE_LANDLORD_SHOW:
+        return 1 if s >= 12 else 0
+    return 4 if s >= 13 else (2 if s >= 9 else 1)
 
 
 cdef inline int _uses_wild(const ddz_move* m) noexcept nogil:
@@ -477,44 +862,77 @@ cdef int64_t ddz_policy_move_grow(ddz_game* g, const ddz_rules* rules, int polic
     return _policy_move_grow(g, rules, policy, buf, cap, split)
 
 
+cdef int _simulate_deal(ddz_game* g, const ddz_rules* dr, const int* policies,
+                        ddz_move** buf, int64_t* cap, ddz_split_ctx* ctx,
+                        uint8_t* order, int* n_order) noexcept nogil:
+    # Deal *g played to its end by built-in policies, every decision
+    # included; the cards played, in order, each move's ascending, into
+    # order[0:*n_order] (a no-shuffle session's next pile). DDZ_OK or a
+    # DDZ_ERR_ code.
+    cdef int64_t k
+    n_order[0] = 0
+    while g.phase != PHASE_DONE:
+        if g.phase != PHASE_PLAY:
+            if ddz_game_choose(g, ddz_policy_choice(g, policies[g.to_move])) != 0:
+                return DDZ_ERR_ILLEGAL
+            continue
+        k = _policy_move_grow(g, dr, policies[g.to_move], buf, cap, ctx)
+        if k < 0:
+            return <int>k
+        if _game_play(g, dr, &buf[0][k], 1) != 0:
+            return DDZ_ERR_ILLEGAL
+        if buf[0][k].kind != K_PASS:
+            n_order[0] += ddz_cards_ascending(buf[0][k].cards, order + n_order[0])
+    return DDZ_OK
+
+
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
                       int64_t start, int64_t stop, int bidding,
                       ddz_deal_row* rows) noexcept nogil:
     """Deals start..stop of a run seeded `seed`, every seat played by a
     built-in policy; row i - start of `rows` gets deal i, whose first bidder
-    is i modulo 3 (floored: 0..2 for a negative i too). Returns DDZ_OK, or
+    is i modulo 3 (floored: 0..2 for a negative i too). No-shuffle deals
+    (RULES.md 10) come in sessions of rules.session deals: deal i is
+    position i % session of session i // session, dealt from the deal
+    before it, so a run starting inside a session first plays that
+    session's earlier deals (without rows). Returns DDZ_OK, or
     DDZ_ERR_NOMEM (no buffer), DDZ_ERR_NO_MOVE (a policy found no legal
-    move) or DDZ_ERR_ILLEGAL (the engine refused a policy's move); rows
+    move) or DDZ_ERR_ILLEGAL (the engine refused a policy's decision); rows
     from the failing deal on are then unspecified."""
     cdef ddz_game g
+    cdef ddz_game prev
     cdef ddz_rules scratch
     cdef const ddz_rules* dr
     cdef int64_t cap = DDZ_MOVE_BUFFER
     cdef ddz_move* buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
-    cdef int64_t i, k
+    cdef int64_t i, first = start, length = 1
     cdef int status = DDZ_OK
+    cdef uint8_t order[56]
+    cdef int n_order = 0
     cdef ddz_split_ctx ctx
     if buf == NULL:
         return DDZ_ERR_NOMEM
     if not ddz_split_init(&ctx):
         free(buf)
         return DDZ_ERR_NOMEM
-    for i in range(start, stop):
-        ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
+    if rules.no_shuffle:
+        length = rules.session
+        first = start - start % length if start >= 0 else start
+    for i in range(first, stop):
+        if i == first or i % length == 0:
+            ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
+        elif ddz_game_next(&g, rules, &prev, order, n_order, ddz_deal_seed(seed, i)) != 0:
+            status = DDZ_ERR_ILLEGAL
+            break
+        g.session = i // length if rules.no_shuffle else i
+        g.position = <int>(i % length) if rules.no_shuffle else 0
         dr = ddz_rules_for_deal(&g, rules, &scratch)
-        while g.phase == PHASE_BIDDING:
-            ddz_game_bid(&g, ddz_policy_bid(&g, policies[g.to_move]))
-        while g.phase == PHASE_PLAY:
-            k = _policy_move_grow(&g, dr, policies[g.to_move], &buf, &cap, &ctx)
-            if k < 0:
-                status = <int>k
-                break
-            if _game_play(&g, dr, &buf[k], 1) != 0:
-                status = DDZ_ERR_ILLEGAL
-                break
+        status = _simulate_deal(&g, dr, policies, &buf, &cap, &ctx, order, &n_order)
         if status != DDZ_OK:
             break
-        ddz_game_score(&g, dr, &rows[i - start])
+        if i >= start:
+            ddz_game_score(&g, dr, &rows[i - start])
+        prev = g
     free(buf)
     ddz_split_free(&ctx)
     return status

@@ -14,6 +14,12 @@ cdef enum:
     PHASE_BIDDING = 0
     PHASE_PLAY = 1
     PHASE_DONE = 2
+    PHASE_SHOW = 3            # platform play (RULES.md 10): showing before bidding
+    PHASE_LANDLORD_SHOW = 4   # the landlord may show before its first play
+    PHASE_DOUBLING = 5        # each seat chooses its factor
+    DDZ_DEAL_CARDS = 17       # cards dealt to each seat (DEAL_CARDS in Python)
+    DDZ_MAX_CHOICES = 4       # the most legal choices a decision has
+    DDZ_MAX_REDEALS = 100     # redeals in a row before the first bidder must be landlord
     POLICY_RANDOM = 0
     POLICY_GREEDY = 1
     POLICY_EXPERT = 2
@@ -45,9 +51,34 @@ ctypedef struct ddz_game:
     int nmoves
     int nbombs
     uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0
+    uint64_t played[3]      # the cards each seat has played
+    # platform play (RULES.md 10), copied from the rule set so that a
+    # decision needs the deal alone
+    uint8_t opt_rob
+    uint8_t opt_no_call_first
+    uint8_t opt_show
+    uint8_t opt_doubling
+    uint8_t deck_wild       # the deck holds W (for a redeal's shuffle)
+    int rob_base
+    # rob bidding: the call stage (stage 0), the others' robs (1), the
+    # caller's last rob (2); leader: the seat that would be landlord now
+    int rob_stage
+    int calls_made
+    int caller
+    int leader
+    int robs
+    int8_t called[3]        # -1: not asked; 0: passed; 1: called
+    int8_t robbed[3]        # -1: not asked; 0: declined; 1: robbed
+    int8_t shown[3]         # 0: no; 1: before bidding; 2: the landlord before play
+    int8_t doubles[3]       # 0: not chosen yet; else the factor 1, 2 or 4
+    int show_mult           # the largest show factor chosen (1: none)
+    int turns               # decisions made in the current show or doubling phase
+    int redeals             # deals redealt because nobody called
+    int position            # no-shuffle: the deal's position in its session
+    int64_t session         # the session (simulate: its index; else -1)
 
-# The result of one deal; its layout is DEAL_DTYPE (56 bytes, aligned). The
-# trailing 5 bytes of alignment padding are zeroed by ddz_game_score.
+# The result of one deal; its layout is DEAL_DTYPE (96 bytes, aligned). Its
+# bytes of alignment padding are zeroed by ddz_game_score.
 ctypedef struct ddz_deal_row:
     uint64_t seed
     double scores[3]
@@ -61,6 +92,14 @@ ctypedef struct ddz_deal_row:
     int8_t anti_spring
     int8_t first_bidder
     int8_t wild_rank        # laizi: the deal's wild rank (card index), else -1
+    int8_t robs             # platform play (RULES.md 10): robs
+    int8_t show             # the show multiplier, 1, 2 or 4
+    uint8_t shown           # bit s: seat s showed its hand
+    int8_t doubles[3]       # each seat's factor 1, 2 or 4
+    uint8_t redeals
+    int32_t position        # the deal's position in its session (0: shuffled)
+    int64_t session         # its session (shuffled deals: the deal index)
+    double stakes[3]        # each farmer's stake, the landlord's the sum
 
 # The seed of deal `index` of a run seeded `seed`.
 cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil
@@ -81,6 +120,37 @@ cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rul
 # Seat to_move bids `bid` (0: pass). 0, or -1 (state unchanged) when illegal.
 cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil
 
+# The legal choices of the decision now (bids, calls and robs, shows,
+# doubling factors, RULES.md 5 and 10) into out[0:DDZ_MAX_CHOICES],
+# ascending; their number (0 in the play phase and when the deal is over).
+cdef int ddz_game_choices(const ddz_game* g, int* out) noexcept nogil
+
+# Seat to_move makes choice `c`. 0, or -1 (state unchanged) when illegal.
+cdef int ddz_game_choose(ddz_game* g, int c) noexcept nogil
+
+# Whether the deal is in one of its decision phases (not play, not done).
+cdef int ddz_game_choosing(const ddz_game* g) noexcept nogil
+
+# The next deal of a no-shuffle session (RULES.md 10) from the finished
+# deal *prev: its pile is `order` (the cards played, in order, each move's
+# ascending: n_order card indices), then the hands and the kitty as section
+# 10 says, then transposed, cut and dealt with the stream of `seed`. 0, or
+# -1 when `order` and prev's hands are not the whole deck.
+cdef int ddz_game_next(ddz_game* g, const ddz_rules* rules, const ddz_game* prev,
+                       const uint8_t* order, int n_order, uint64_t seed) noexcept nogil
+
+# ddz_game_next in two steps: the pile of the finished deal *prev (into
+# pile[0:deck]; its size, or -1), and a deal from a pile (0, or -1 when it
+# is not the deck). See _deal.pxi.
+cdef int ddz_next_pile(const ddz_game* prev, const uint8_t* order, int n_order,
+                       int deck, uint8_t* pile) noexcept nogil
+cdef int ddz_game_from_pile(ddz_game* g, const ddz_rules* rules, const uint8_t* pile,
+                            int n, uint64_t seed, int first_bidder,
+                            int bidding) noexcept nogil
+
+# The card indices of `cards` ascending into out; how many.
+cdef int ddz_cards_ascending(uint64_t cards, uint8_t* out) noexcept nogil
+
 # The legal moves of seat to_move, as ddz_legal_moves (0 unless playing).
 cdef int64_t ddz_game_legal_moves(const ddz_game* g, const ddz_rules* rules,
                                   ddz_move* out, int64_t cap) noexcept nogil
@@ -95,6 +165,9 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
 
 # The bid of a built-in policy for seat to_move.
 cdef int ddz_policy_bid(ddz_game* g, int policy) noexcept nogil
+
+# The choice of a built-in policy for the decision now (ddz_game_choices).
+cdef int ddz_policy_choice(ddz_game* g, int policy) noexcept nogil
 
 # The index k of the built-in policy's choice among the legal moves of seat
 # to_move, that move in buf[k] (greedy fills buf with them all; random,

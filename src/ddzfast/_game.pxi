@@ -12,7 +12,9 @@ DEAL_DTYPE = np.dtype(
     [("seed", "=u8"), ("scores", "=f8", (3,)), ("multiplier", "=i8"),
      ("moves", "=i2"), ("bombs", "=i2"), ("landlord", "i1"), ("base", "i1"),
      ("winner", "i1"), ("spring", "?"), ("anti_spring", "?"),
-     ("first_bidder", "i1"), ("wild_rank", "i1")],
+     ("first_bidder", "i1"), ("wild_rank", "i1"), ("robs", "i1"), ("show", "i1"),
+     ("shown", "u1"), ("doubles", "i1", (3,)), ("redeals", "u1"), ("position", "=i4"),
+     ("session", "=i8"), ("stakes", "=f8", (3,))],
     align=True,
 )
 if DEAL_DTYPE.itemsize != sizeof(ddz_deal_row):
@@ -22,10 +24,13 @@ POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "expert": POLICY_E
 
 GameResult = collections.namedtuple(
     "GameResult",
-    "winner winner_seat landlord base multiplier spring anti_spring scores")
+    "winner winner_seat landlord base multiplier spring anti_spring scores stakes")
 GameResult.__doc__ = """The result of a finished deal. ``winner`` is
-"landlord" or "farmers"; ``scores`` the three seats' scores (RULES.md 6);
-``multiplier`` includes spring and the rule set's cap."""
+"landlord" or "farmers"; ``scores`` the three seats' scores (RULES.md 6
+and 10); ``multiplier`` the public multiplier (robs, show, the moves'
+factors, spring) with the rule set's ``mult_cap``; ``stakes`` each
+farmer's stake ``base * min(multiplier * d_f * d_L, cap)`` and the
+landlord's, their sum (before ``service_fee`` and ``deal_cap``)."""
 
 _ObservationBase = collections.namedtuple(
     "Observation",
@@ -56,7 +61,10 @@ class Observation(_ObservationBase):
         The sampled game's ``seed`` is None."""
         return _sample_observation(self, rng)
 
-_PHASES = ("bidding", "play", "done")
+# phase names by the engine's PHASE_ codes
+_PHASES = ("bidding", "play", "done", "show", "landlord_show", "doubling")
+# the name of each decision's step in a Game's record (pickles)
+_SHOWN = (None, "before_bidding", "before_play")
 
 # Seconds of a rollout between two checks for signals (Ctrl-C).
 cdef double ROLLOUT_POLL_SECONDS = 0.02
@@ -93,7 +101,13 @@ cdef class Game:
     cdef ddz_game g
     cdef Rules _rules
     cdef list _history
-    cdef list _bids
+    # every decision that is not a play, in order: (phase code, seat,
+    # choice, redeals before it), so bids, calls, shows and doubles of the
+    # deal's last dealing are a view of it
+    cdef list _steps
+    # the rule set the deal was made with (laizi without a rank: the one
+    # whose next no-shuffle deal draws a rank of its own)
+    cdef Rules _given
     cdef bint _dealt      # dealt from a seed (False: from_position)
     # how the deal began, as plain data (_start_record): what the pickle
     # carries, with every bid and play since, to rebuild it through the API
@@ -109,10 +123,10 @@ cdef class Game:
     def __cinit__(self):
         # Even a Game made by Game.__new__ alone is a whole deal (classic,
         # seed 0, bidding), never a struct of zeros behind a None rule set.
-        self._rules = _get_rules("classic")
+        self._rules = self._given = _get_rules("classic")
         ddz_game_new(&self.g, &self._rules.c, 0, 0, 1)
         self._history = []
-        self._bids = []
+        self._steps = []
         self._dealt = True
         self._start = ("deal", 0, True, 0)
         self._changes = 0
@@ -135,8 +149,9 @@ cdef class Game:
         ddz_game_new(&self.g, &r.c, s, fb, 1 if bidding else 0)
         # laizi: the deal drew its wild rank; the game plays by that rule set
         self._rules = _rules_with_mask(r, self.g.wild_mask)
+        self._given = r
         self._history = []
-        self._bids = []
+        self._steps = []
         self._dealt = True
         self._start = ("deal", s, bool(bidding), fb)
         self._changes += 1
@@ -180,8 +195,9 @@ cdef class Game:
         cdef Game other = Game.__new__(Game)
         other.g = self.g
         other._rules = self._rules
+        other._given = self._given
         other._history = list(self._history)
-        other._bids = list(self._bids)
+        other._steps = list(self._steps)
         other._dealt = self._dealt
         other._start = self._start
         if self._undo_n:
@@ -210,11 +226,10 @@ cdef class Game:
         # before it (undo restores that too). Loading replays them through
         # the API's own checks (_game_from_record), so a loaded Game is one
         # the API could have reached, whatever the bytes said.
-        cdef Py_ssize_t i, nb, nh
-        nb = len(self._bids)
-        nh = len(self._history)
-        kept_bids, kept_plays = _start_prefix(self._start)
-        steps = ([("bid", seat, points) for seat, points in self._bids[kept_bids:]]
+        cdef Py_ssize_t i
+        kept_steps, kept_plays = _start_prefix(self._start)
+        steps = ([("bid" if phase == PHASE_BIDDING else "choose", seat, value)
+                  for phase, seat, value, _ in self._steps[kept_steps:]]
                  + [("play", seat, (<Move>mv).text) for seat, mv in self._history[kept_plays:]])
         rngs = tuple(self._undo[i].rng for i in range(self._undo_n))
         return (_game_from_record, (GAME_STATE_FORMAT, self._rules, self._start,
@@ -235,7 +250,8 @@ cdef class Game:
         return 0
 
     def undo(self) -> None:
-        """Take back the last bid or play: every attribute is then as it was
+        """Take back the last decision (bid, call, rob, show, double) or play:
+        every attribute is then as it was
         before it. ValueError when nothing was bid or played (a position from
         ``from_position`` starts with nothing to undo)."""
         if self._undo_n == 0:
@@ -244,10 +260,10 @@ cdef class Game:
         self._undo_n -= 1
         self.g = self._undo[self._undo_n]
         self._changes += 1
-        if self.g.phase == PHASE_BIDDING:
-            self._bids.pop()
-        else:
+        if self.g.phase == PHASE_PLAY:
             self._history.pop()
+        else:
+            self._steps.pop()
 
     @property
     def can_undo(self) -> bool:
@@ -265,16 +281,25 @@ cdef class Game:
         move orders that reach the same position give the same key."""
         cdef const ddz_game* g = &self.g
         cdef int f1, f2
-        if g.phase == PHASE_BIDDING:
+        if g.phase == PHASE_BIDDING and not g.opt_rob and not g.opt_show:
             return (self._rules.rules_id, PHASE_BIDDING, g.hands[0], g.hands[1],
                     g.hands[2], g.kitty, g.to_move, g.first_bidder, g.bids_made,
                     g.high_bid, g.high_bidder)
+        if ddz_game_choosing(g):
+            # platform decisions (RULES.md 10): everything they have decided
+            return (self._rules.rules_id, g.phase, g.hands[0], g.hands[1], g.hands[2],
+                    g.kitty, g.to_move, g.first_bidder, g.bids_made, g.high_bid,
+                    g.high_bidder, g.landlord, g.base, g.mult, g.rob_stage,
+                    g.calls_made, g.caller, g.leader, g.robs, tuple(g.called),
+                    tuple(g.robbed), tuple(g.shown), tuple(g.doubles), g.show_mult,
+                    g.turns, g.redeals)
         if g.phase == PHASE_DONE:
             f1 = (g.landlord + 1) % 3
             f2 = (g.landlord + 2) % 3
             return (self._rules.rules_id, PHASE_DONE, g.hands[0], g.hands[1],
                     g.hands[2], g.winner_seat, g.landlord, g.base, g.mult,
-                    g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2))
+                    g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2)) \
+                + ((tuple(g.doubles),) if g.opt_doubling else ())
         f1 = (g.landlord + 1) % 3
         f2 = (g.landlord + 2) % 3
         return (self._rules.rules_id, PHASE_PLAY, g.hands[0], g.hands[1], g.hands[2],
@@ -282,7 +307,8 @@ cdef class Game:
                 (g.last.kind, g.last.rank, g.last.length, g.last_seat, g.passes)
                 if g.has_last else None,
                 g.landlord, g.base, g.mult,
-                g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2))
+                g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2)) \
+            + ((tuple(g.doubles),) if g.opt_doubling else ())
 
     # ---- state ----------------------------------------------------------------
 
@@ -304,7 +330,9 @@ cdef class Game:
 
     @property
     def phase(self) -> str:
-        """"bidding", "play" or "done"."""
+        """"bidding", "play" or "done"; with the platform options of RULES.md
+        10 also "show" (before bidding), "landlord_show" (after the kitty)
+        and "doubling" (before the first play)."""
         return _PHASES[self.g.phase]
 
     @property
@@ -349,14 +377,57 @@ cdef class Game:
 
     @property
     def bids(self):
-        """Every bid so far as (seat, points), 0 for a pass."""
-        return list(self._bids)
+        """Every bid so far as (seat, points), 0 for a pass (rob bidding: as
+        ``calls``)."""
+        return self._phase_steps(PHASE_BIDDING)
+
+    @property
+    def calls(self):
+        """The bidding sequence of the deal's last dealing as (seat, choice):
+        rob bidding 0 (pass) or 1 (call, or rob once a seat has called);
+        point bidding the bids."""
+        return self._phase_steps(PHASE_BIDDING)
+
+    @property
+    def robs(self) -> int:
+        """Robs so far (rob bidding: each doubles the multiplier)."""
+        return self.g.robs
+
+    @property
+    def shown(self) -> tuple:
+        """Per seat: None, "before_bidding" (showed before bidding, x4) or
+        "before_play" (the landlord showed after the kitty, x2)."""
+        return tuple(_SHOWN[self.g.shown[s]] for s in range(3))
+
+    @property
+    def doubles(self) -> tuple:
+        """Each seat's doubling factor 1, 2 or 4 (None until chosen); (1, 1, 1)
+        in a rule set without doubling."""
+        return tuple(None if self.g.doubles[s] == 0 else self.g.doubles[s]
+                     for s in range(3))
+
+    @property
+    def redeals(self) -> int:
+        """How often the deal was redealt because nobody called."""
+        return self.g.redeals
+
+    @property
+    def position(self) -> int:
+        """The deal's position in its no-shuffle session (0: its first deal)."""
+        return self.g.position
 
     @property
     def multiplier(self) -> int:
-        """The product of the factors of the moves played so far (spring and
-        the cap are applied in result)."""
+        """The public multiplier so far: 2 per rob, the show multiplier and
+        the factors of the moves played (spring and the cap are applied in
+        result)."""
         return self.g.mult
+
+    cdef list _phase_steps(self, int phase):
+        # the (seat, choice) steps of one phase since the last redeal
+        cdef int r = self.g.redeals
+        return [(seat, value) for p, seat, value, rd in self._steps
+                if p == phase and rd == r]
 
     @property
     def cards_left(self):
@@ -385,7 +456,7 @@ cdef class Game:
             s, self.phase, _hand(self.g.hands[s]), self.cards_left,
             tuple(_hand(played[i]) for i in range(3)), self.landlord, self.g.base,
             None if self.g.phase == PHASE_BIDDING else _hand(self.g.kitty),
-            self.to_move, self.last_move, self.last_seat, tuple(self._bids),
+            self.to_move, self.last_move, self.last_seat, tuple(self.bids),
             tuple(self._history), self.g.mult, self._rules, self.g.first_bidder,
             self._rules.wild_rank)
 
@@ -401,7 +472,11 @@ cdef class Game:
         last_seat, bombs, multiplier (log2), history (the last
         HISTORY_MOVES plays, passes included, most recent first, each a move
         and its seat), and wild_rank (laizi: a one-hot of the deal's wild
-        rank 3..2; zero in other rule sets). Cards are encoded as
+        rank 3..2; zero in other rule sets), then the platform blocks
+        (RULES.md 10): deal_phase (a one-hot of all six phases), shown and
+        shown_hands (the hands of the seats that showed), calls and robbed
+        (rob bidding), robs, show_multiplier, doubles (each seat's factor)
+        and redeals. Cards are encoded as
         ``encode_hands`` (a 4 x 15 count plane, then the number of W), a move
         as ``encode_moves`` does: its cards, 16 columns for what the
         wildcards stand for (a one-hot of what W stands for; in a laizi move
@@ -482,21 +557,81 @@ cdef class Game:
         """The bids the seat to move may make (0 is a pass); [] when not bidding."""
         if self.g.phase != PHASE_BIDDING:
             return []
-        return [0] + list(range(self.g.high_bid + 1, 4))
+        return self.legal_choices()
 
     def bid(self, points, seat=None):
         """The seat to move bids ``points`` (0: pass; else above the highest bid,
-        at most 3). ``seat``, when given, must be the seat to move."""
-        cdef int who = self.g.to_move
-        cdef ddz_game before = self.g
+        at most 3; rob bidding: 0 or 1, as ``choose``). ``seat``, when given,
+        must be the seat to move."""
         self._check_turn(seat, PHASE_BIDDING, "bid")
-        if (isinstance(points, bool) or not isinstance(points, numbers.Integral)
-                or not 0 <= points <= 3 or ddz_game_bid(&self.g, points) != 0):
-            raise ValueError(f"seat {who} cannot bid {points!r}: legal bids are "
-                             f"{[0] + list(range(self.g.high_bid + 1, 4))} (0 passes)")
-        self._bids.append((who, int(points)))
+        self._choose(points, "bid")
+
+    def legal_choices(self):
+        """The choices of the decision now, ascending: bids (0 passes, then
+        1..3 above the highest bid); rob bidding 0 (pass) or 1 (call, or rob
+        once a seat has called); a show 0 or 1; doubling the factor 1, 2 or
+        4. [] in the play phase and when the deal is over."""
+        cdef int out[DDZ_MAX_CHOICES]
+        cdef int n = ddz_game_choices(&self.g, out)
+        return [out[i] for i in range(n)]
+
+    def choose(self, choice, seat=None):
+        """The seat to move makes ``choice``, one of ``legal_choices()``, in
+        any decision phase (bidding, show, landlord_show, doubling).
+        ``seat``, when given, must be the seat to move. ValueError (the game
+        unchanged) for a choice not legal now or in the play phase."""
+        if not ddz_game_choosing(&self.g):
+            raise ValueError(f"no choice to make: the deal is in its {self.phase} "
+                             f"phase" + (" (play a move)" if self.g.phase == PHASE_PLAY
+                                         else ""))
+        if seat is not None and _seat_arg(seat, "seat") != self.g.to_move:
+            raise IllegalMoveError(f"seat {seat} cannot choose out of turn: seat "
+                                   f"{self.g.to_move} is to move")
+        self._choose(choice, "choose")
+
+    cdef _choose(self, choice, str what):
+        cdef int who = self.g.to_move
+        cdef int phase = self.g.phase
+        cdef int redeals = self.g.redeals
+        cdef ddz_game before = self.g
+        if isinstance(choice, (bool, np.bool_)) or not isinstance(choice, numbers.Integral) \
+                or not 0 <= choice <= 4 or ddz_game_choose(&self.g, <int>choice) != 0:
+            raise ValueError(f"seat {who} cannot {what} {choice!r} in the "
+                             f"{_PHASES[phase]} phase: the legal choices are "
+                             f"{self.legal_choices()}")
+        self._steps.append((phase, who, int(choice), redeals))
         self._push_undo(&before)
         self._changes += 1
+
+    def next_deal(self, seed=None) -> Game:
+        """The next deal of this finished deal's no-shuffle session (RULES.md
+        10): dealt from this deal's cards (its plays in order, then the
+        hands, then the kitty cards not played), transposed and cut with the
+        stream of ``seed`` (random when None); the first bidder is the next
+        seat, the rule set and bidding are this deal's. ValueError unless the
+        deal is over and its rule set deals without shuffling."""
+        cdef uint8_t order[56]
+        cdef uint8_t pile[56]
+        cdef int n_order = 0, n
+        cdef uint64_t s
+        if not self._rules.c.no_shuffle:
+            raise ValueError(f"{self._rules.name!r} shuffles every deal: next_deal is "
+                             f"for deal='no_shuffle' rule sets")
+        if self.g.phase != PHASE_DONE:
+            raise ValueError(f"the deal is not over (it is in its {self.phase} phase)")
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        s = _seed_arg(seed, "seed")
+        for seat, mv in self._history:
+            if (<Move>mv).m.kind != K_PASS:
+                n_order += ddz_cards_ascending((<Move>mv).m.cards, order + n_order)
+        n = ddz_next_pile(&self.g, order, n_order, 54 + self._rules.c.has_wild, pile)
+        if n < 0:
+            raise ValueError("this deal's plays and hands are not the whole deck "
+                             "(a position, not a dealt deal)")
+        return _pile_game(self._given, tuple(pile[i] for i in range(n)), s,
+                          bool(self.g.bidding), (self.g.first_bidder + 1) % 3,
+                          self.g.position + 1)
 
     def legal_moves(self) -> MoveList:
         """The legal moves of the seat to move (empty unless playing)."""
@@ -549,8 +684,8 @@ cdef class Game:
             free(buf)
             raise MemoryError()
         with nogil:
-            while g.phase == PHASE_BIDDING:
-                ddz_game_bid(&g, ddz_policy_bid(&g, codes[g.to_move]))
+            while ddz_game_choosing(&g):
+                ddz_game_choose(&g, ddz_policy_choice(&g, codes[g.to_move]))
             next_poll = ddz_now() + ROLLOUT_POLL_SECONDS
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
@@ -582,10 +717,10 @@ cdef class Game:
         return _game_result(&g, self._rules)
 
     def policy_action(self, policy="greedy"):
-        """What a built-in policy ("random", "greedy" or "expert") would do now: a bid
-        while bidding (policy_bid), else a Move (policy_move)."""
-        if self.g.phase == PHASE_BIDDING:
-            return self.policy_bid(policy)
+        """What a built-in policy ("random", "greedy" or "expert") would do now: a
+        choice in a decision phase (policy_choice), else a Move (policy_move)."""
+        if ddz_game_choosing(&self.g):
+            return self.policy_choice(policy)
         return self.policy_move(policy)
 
     def policy_bid(self, policy="greedy") -> int:
@@ -594,7 +729,17 @@ cdef class Game:
         cdef int code = _policy_code(policy)
         if self.g.phase != PHASE_BIDDING:
             raise ValueError(f"no bid now: the deal is in its {self.phase} phase")
-        return ddz_policy_bid(&self.g, code)
+        return ddz_policy_choice(&self.g, code)
+
+    def policy_choice(self, policy="greedy") -> int:
+        """The choice a built-in policy would make in the decision now (one of
+        ``legal_choices()``): random uniformly, greedy and expert from the hand
+        strength (ddz_policy_choice in _deal.pxi gives the thresholds). Uses
+        (and advances) the deal's own random stream, as ``simulate`` does."""
+        cdef int code = _policy_code(policy)
+        if not ddz_game_choosing(&self.g):
+            raise ValueError(f"no choice now: the deal is in its {self.phase} phase")
+        return ddz_policy_choice(&self.g, code)
 
     def policy_move(self, policy="greedy") -> Move:
         """The move a built-in policy would play now. Uses (and advances) the
@@ -625,7 +770,9 @@ cdef class Game:
     cdef _check_turn(self, seat, int phase, str what):
         if self.g.phase != phase:
             raise ValueError(f"cannot {what} now: the deal is in its "
-                             f"{_PHASES[self.g.phase]} phase")
+                             f"{_PHASES[self.g.phase]} phase"
+                             + (" (choose one of legal_choices())"
+                                if ddz_game_choosing(&self.g) else ""))
         if seat is not None and _seat_arg(seat, "seat") != self.g.to_move:
             raise IllegalMoveError(f"seat {seat} cannot {what} out of turn: seat "
                              f"{self.g.to_move} is to move")
@@ -651,7 +798,8 @@ cdef object _game_result(const ddz_game* g, Rules rules):
     return GameResult(
         "landlord" if row.winner == 0 else "farmers", g.winner_seat,
         row.landlord, row.base, row.multiplier, bool(row.spring),
-        bool(row.anti_spring), (row.scores[0], row.scores[1], row.scores[2]))
+        bool(row.anti_spring), (row.scores[0], row.scores[1], row.scores[2]),
+        (row.stakes[0], row.stakes[1], row.stakes[2]))
 
 
 cdef ddz_split_ctx _PY_CTX
@@ -765,21 +913,27 @@ def deal_seed(seed, index) -> int:
     return ddz_deal_seed(s, <int64_t>index)
 
 
-def _score_row(Game game):
-    """The DEAL_DTYPE row of a finished Game (for simulate's Python path)."""
+def _score_row(Game game, session=None):
+    """The DEAL_DTYPE row of a finished Game (for simulate's Python path),
+    with its ``session`` index when given."""
     cdef ddz_deal_row row
     if game.g.phase != PHASE_DONE:
         raise ValueError("the deal is not over")
     memset(&row, 0, sizeof(ddz_deal_row))     # padding included: rows compare bytewise
     ddz_game_score(&game.g, &game._rules.c, &row)
+    if session is not None:
+        row.session = session
     out = np.zeros(1, dtype=DEAL_DTYPE)
     memcpy(cnp.PyArray_DATA(out), &row, sizeof(ddz_deal_row))
     return out[0]
 
 
 #: The version of a pickled Game's state (Game.__reduce__); a load refuses
-#: any other, so a pickle of another version is never misread.
-GAME_STATE_FORMAT = 1
+#: any other, so a pickle of another version is never misread. Format 2
+#: added the "choose" step (platform decisions) and the "pile" start
+#: (no-shuffle deals); a format 1 record is read as it was written.
+GAME_STATE_FORMAT = 2
+_STATE_FORMATS = (1, 2)
 
 
 cdef tuple _start_prefix(tuple start):
@@ -790,6 +944,32 @@ cdef tuple _start_prefix(tuple start):
     if start[0] == "bidding":
         return len(start[4]), 0
     return 0, 0
+
+
+cdef Game _pile_game(Rules r, tuple pile, uint64_t seed, bint bidding, int first_bidder,
+                     int position):
+    """A deal dealt from a no-shuffle pile (Game.next_deal, a pickle's "pile"
+    start): the pile checked to be the deck of ``r``."""
+    cdef Game game = Game.__new__(Game)
+    cdef uint8_t cards[56]
+    cdef int i, n = len(pile)
+    if not r.c.no_shuffle:
+        raise ValueError(f"{r.name!r} shuffles every deal: no deal comes from a pile")
+    if n != 54 + r.c.has_wild:
+        raise ValueError(f"a pile holds the {54 + r.c.has_wild} cards of the deck, not {n}")
+    for i in range(n):
+        cards[i] = <uint8_t>_int_in(pile[i], "a card of the pile", 0, 15)
+    if ddz_game_from_pile(&game.g, &r.c, cards, n, seed, first_bidder, bidding) != 0:
+        raise ValueError("the pile is not the deck of the rule set")
+    game.g.position = _int_in(position, "the position", 0, 2 ** 31 - 1)
+    game._rules = _rules_with_mask(r, game.g.wild_mask)
+    game._given = r
+    game._history = []
+    game._steps = []
+    game._dealt = True
+    game._start = ("pile", tuple(int(c) for c in pile), int(seed), bool(bidding),
+                   first_bidder, game.g.position)
+    return game
 
 
 cdef int _int_in(object value, str what, object lo, object hi) except? -1:
@@ -900,9 +1080,9 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
                  or scratch.base != base):
         raise ValueError(f"the bids {tuple(bids)!r} do not make seat {ll} the landlord "
                          f"at base {base}")
-    game._rules = r
+    game._rules = game._given = r
     game._history = played
-    game._bids = [(int(seat), int(points)) for seat, points in bids]
+    game._steps = [(PHASE_BIDDING, int(seat), int(points), 0) for seat, points in bids]
     game._dealt = False
     ddz_game_new(&game.g, &r.c, 0, fb, 1 if bids else 0)
     g = &game.g
@@ -935,7 +1115,7 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     game._start = ("position", tuple(int(b) for b in bits), int(k), ll, int(base), mover,
                    None if ls < 0 else _move(&lm, r).text, None if ls < 0 else ls,
                    tuple((s, mv.text) for s, mv in played),
-                   tuple(game._bids), fb)
+                   tuple((seat, value) for _, seat, value, _ in game._steps), fb)
     return game
 
 
@@ -961,7 +1141,7 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids):
     total = _add_within_deck(total, k, r, "the hands and the kitty")
     if total != _full_deck(r):
         raise ValueError("the hands and the kitty are not the whole deck")
-    game._rules = r
+    game._rules = game._given = r
     game._dealt = False
     game._history = []
     ddz_game_new(&game.g, &r.c, 0, fb, 1)
@@ -969,12 +1149,13 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids):
         game.g.hands[s] = bits[s]
     game.g.kitty = k
     _replay_bids(&game.g, bids, "bids")
-    game._bids = [(int(seat), int(points)) for seat, points in bids]
-    game._start = ("bidding", tuple(int(b) for b in bits), int(k), fb, tuple(game._bids))
+    pairs = [(int(seat), int(points)) for seat, points in bids]
+    game._steps = [(PHASE_BIDDING, seat, points, 0) for seat, points in pairs]
+    game._start = ("bidding", tuple(int(b) for b in bits), int(k), fb, tuple(pairs))
     if game.g.phase != PHASE_BIDDING:
         # the bids ended the bidding: the deal is a position from here on
         return _position_game(r, game.hands, game.g.kitty, game.g.landlord, game.g.base,
-                              None, None, None, (), game._bids, fb)
+                              None, None, None, (), pairs, fb)
     return game
 
 
@@ -994,9 +1175,9 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
     cdef Game game
     cdef Rules r
     cdef Py_ssize_t i
-    if fmt != GAME_STATE_FORMAT:
+    if fmt not in _STATE_FORMATS or isinstance(fmt, bool):
         raise ValueError(f"a pickled Game of state format {fmt!r}: this ddzfast reads "
-                         f"format {GAME_STATE_FORMAT} only")
+                         f"formats {', '.join(map(str, _STATE_FORMATS))}")
     if not isinstance(rules, Rules):
         raise TypeError(f"a pickled Game's rules are a Rules, not {type(rules).__name__}")
     r = <Rules>rules
@@ -1022,6 +1203,11 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
                                   last, start[7], start[8], start[9], start[10])
         elif kind == "bidding" and len(start) == 5:
             game = _bidding_game(r, start[1], start[2], start[3], start[4])
+        elif kind == "pile" and len(start) == 6 and fmt >= 2:
+            if not isinstance(start[1], tuple) or not isinstance(start[3], bool):
+                raise TypeError("a pile start holds a tuple of cards and a bool")
+            game = _pile_game(r, start[1], _rng_arg(start[2], "the seed"), start[3],
+                              _seat_arg(start[4], "first_bidder"), start[5])
         else:
             raise ValueError(f"unknown start {kind!r} of {len(start)} fields")
     except (ValueError, TypeError) as e:
@@ -1034,6 +1220,8 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
         try:
             if step[0] == "bid":
                 game.bid(step[2], seat=step[1])
+            elif step[0] == "choose" and fmt >= 2:
+                game.choose(step[2], seat=step[1])
             elif step[0] == "play" and isinstance(step[2], str):
                 game.play(Move.parse(step[2], game._rules), seat=step[1])
             else:
@@ -1042,6 +1230,35 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
             raise type(e)(f"a pickled Game's step {i} {step!r} cannot be made: {e}") from None
     game.g.rng = _rng_arg(rng, "the random state")
     return game
+
+
+# The deal struct as the unversioned pickles hold it: ddz_game up to its
+# wild_mask, the fields platform play (RULES.md 10) added after it absent.
+ctypedef struct _legacy_game:
+    uint64_t hands[3]
+    uint64_t kitty
+    uint64_t rng
+    uint64_t seed
+    ddz_move last
+    int64_t mult
+    int phase
+    int bidding
+    int first_bidder
+    int bids_made
+    int bids[3]
+    int high_bid
+    int high_bidder
+    int landlord
+    int base
+    int to_move
+    int has_last
+    int last_seat
+    int passes
+    int winner_seat
+    int moves_by[3]
+    int nmoves
+    int nbombs
+    uint16_t wild_mask
 
 
 def _game_from_legacy_state(rules, state, history, bids, dealt, undo):
@@ -1055,8 +1272,8 @@ def _game_from_legacy_state(rules, state, history, bids, dealt, undo):
     cdef Rules r
     cdef Py_ssize_t i, n
     if not isinstance(rules, Rules) or not isinstance(state, bytes) \
-            or not isinstance(undo, bytes) or len(state) != sizeof(ddz_game) \
-            or len(undo) % sizeof(ddz_game):
+            or not isinstance(undo, bytes) or len(state) != sizeof(_legacy_game) \
+            or len(undo) % sizeof(_legacy_game):
         raise ValueError("not a pickled Game of an earlier ddzfast (its state has "
                          "the wrong size or types)")
     if not dealt:
@@ -1064,8 +1281,10 @@ def _game_from_legacy_state(rules, state, history, bids, dealt, undo):
                          "(from_position or Observation.sample) cannot be checked, "
                          "so it is not loaded: rebuild it with Game.from_position")
     r = <Rules>rules
-    memcpy(&old, <const char*>state, sizeof(ddz_game))
-    n = len(undo) // sizeof(ddz_game)
+    # the old layout is the start of today's: its fields land where they were
+    memset(&old, 0, sizeof(ddz_game))
+    memcpy(&old, <const char*>state, sizeof(_legacy_game))
+    n = len(undo) // sizeof(_legacy_game)
     history = list(history)
     bids = list(bids)
     if n != len(history) + len(bids):
@@ -1074,7 +1293,8 @@ def _game_from_legacy_state(rules, state, history, bids, dealt, undo):
     steps = tuple([("bid", s, p) for s, p in bids] + [("play", s, t) for s, t in history])
     rngs = []
     for i in range(n):
-        memcpy(&step_state, (<const char*>undo) + i * sizeof(ddz_game), sizeof(ddz_game))
+        memset(&step_state, 0, sizeof(ddz_game))
+        memcpy(&step_state, (<const char*>undo) + i * sizeof(_legacy_game), sizeof(_legacy_game))
         rngs.append(step_state.rng)
     if old.bidding not in (0, 1):
         raise ValueError("an earlier ddzfast's pickled Game: not a deal it could make")

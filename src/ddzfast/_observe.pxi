@@ -59,6 +59,23 @@ _OBS_BLOCKS = (
     ("wild_rank", (OBS_RANKS,), "laizi: one-hot of the deal's wild rank (3..2, "
                                 "Game.wild_rank), shown from the deal on; zero in "
                                 "other rule sets"),
+    # platform play (RULES.md 10), appended: zero but for `deal_phase` and
+    # the neutral `doubles` and `show_multiplier` when its options are off
+    ("deal_phase", (6,), "one-hot of the phase: bidding, play, done, show, "
+                         "landlord_show, doubling (the `phase` block above "
+                         "has the first three only)"),
+    ("shown", (3,), "1 for each seat (relative) that has shown its hand"),
+    ("shown_hands", (3, OBS_CARDS), "the hand of each seat (relative) that has "
+                                    "shown it, as it is now; zero for the others"),
+    ("calls", (3, 3), "rob bidding: each seat's (relative) call, one-hot of: not "
+                      "asked, passed, called"),
+    ("robbed", (3, 3), "rob bidding: each seat's (relative) rob, one-hot of: not "
+                       "asked, declined, robbed (the caller's last rob included)"),
+    ("robs", (1,), "robs so far (Game.robs)"),
+    ("show_multiplier", (3,), "one-hot of the show multiplier 1, 2, 4"),
+    ("doubles", (3, 4), "each seat's (relative) doubling factor, one-hot of: not "
+                        "chosen yet, 1, 2, 4"),
+    ("redeals", (1,), "redeals of the deal so far (Game.redeals)"),
 )
 
 
@@ -98,6 +115,15 @@ cdef int O_BOMBS = OBSERVATION_LAYOUT["bombs"].offset
 cdef int O_MULT = OBSERVATION_LAYOUT["multiplier"].offset
 cdef int O_HISTORY = OBSERVATION_LAYOUT["history"].offset
 cdef int O_WILD_RANK = OBSERVATION_LAYOUT["wild_rank"].offset
+cdef int O_DEAL_PHASE = OBSERVATION_LAYOUT["deal_phase"].offset
+cdef int O_SHOWN = OBSERVATION_LAYOUT["shown"].offset
+cdef int O_SHOWN_HANDS = OBSERVATION_LAYOUT["shown_hands"].offset
+cdef int O_CALLS = OBSERVATION_LAYOUT["calls"].offset
+cdef int O_ROBBED = OBSERVATION_LAYOUT["robbed"].offset
+cdef int O_ROBS = OBSERVATION_LAYOUT["robs"].offset
+cdef int O_SHOW_MULT = OBSERVATION_LAYOUT["show_multiplier"].offset
+cdef int O_DOUBLES = OBSERVATION_LAYOUT["doubles"].offset
+cdef int O_REDEALS = OBSERVATION_LAYOUT["redeals"].offset
 cdef int O_SIZE = OBSERVATION_SIZE
 cdef int O_HISTORY_MOVES = HISTORY_MOVES
 
@@ -143,6 +169,10 @@ def _observation_high():
     starts += [h.offset + i * h.shape[1] for i in range(h.shape[0])]
     for s in starts:
         high[s + OBS_CARDS:s + OBS_CARDS + OBS_RANKS] = _MAX_SUBSTITUTES
+    # two seats rob once each and the caller once more; redeals stop at
+    # DDZ_MAX_REDEALS
+    high[OBSERVATION_LAYOUT["robs"].offset] = 3
+    high[OBSERVATION_LAYOUT["redeals"].offset] = DDZ_MAX_REDEALS
     high.flags.writeable = False
     return high
 
@@ -212,7 +242,8 @@ cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
     memset(o, 0, O_SIZE * sizeof(float))
     deck = _deck_of(rules)
     o[O_SEAT + seat] = 1.0
-    o[O_PHASE + g.phase] = 1.0
+    if g.phase <= PHASE_DONE:
+        o[O_PHASE + g.phase] = 1.0
     if g.phase != PHASE_DONE:
         o[O_TO_MOVE + _rel(g.to_move, seat)] = 1.0
     _obs_cards(o + O_HAND, g.hands[seat])
@@ -227,9 +258,8 @@ cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
         o[O_LEFT + k * OBS_LEFT + (left if left < OBS_LEFT else OBS_LEFT - 1)] = 1.0
         # one-hot of: not yet, pass, 1, 2, 3
         o[O_BIDS + k * 5 + 1 + r.bids[s]] = 1.0
-    if g.phase != PHASE_BIDDING:
-        if g.landlord >= 0:
-            o[O_LANDLORD + _rel(g.landlord, seat)] = 1.0
+    if g.landlord >= 0:
+        o[O_LANDLORD + _rel(g.landlord, seat)] = 1.0
         _obs_cards(o + O_KITTY, g.kitty)
         o[O_KITTY_SHOWN] = 1.0
     if 0 <= g.base <= 3:
@@ -246,6 +276,29 @@ cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
         o[O_HISTORY + i * OBS_SLOT + OBS_MOVE + _rel(r.recent_seat[slot], seat)] = 1.0
     if rules.wild_mask:
         o[O_WILD_RANK + _ctz(rules.wild_mask)] = 1.0
+    _obs_platform(g, seat, o)
+
+
+cdef inline int _show_index(int factor) noexcept nogil:
+    return 0 if factor <= 1 else (1 if factor == 2 else 2)
+
+
+cdef void _obs_platform(const ddz_game* g, int seat, float* o) noexcept nogil:
+    # the blocks of RULES.md 10's decisions (see _OBS_BLOCKS)
+    cdef int s, k, d
+    o[O_DEAL_PHASE + g.phase] = 1.0
+    for s in range(3):
+        k = _rel(s, seat)
+        if g.shown[s]:
+            o[O_SHOWN + k] = 1.0
+            _obs_cards(o + O_SHOWN_HANDS + k * OBS_CARDS, g.hands[s])
+        o[O_CALLS + k * 3 + 1 + g.called[s]] = 1.0
+        o[O_ROBBED + k * 3 + 1 + g.robbed[s]] = 1.0
+        d = g.doubles[s]
+        o[O_DOUBLES + k * 4 + (0 if d == 0 else 1 + _show_index(d))] = 1.0
+    o[O_ROBS] = <float>g.robs
+    o[O_SHOW_MULT + _show_index(g.show_mult)] = 1.0
+    o[O_REDEALS] = <float>g.redeals
 
 
 cdef int _fill_observation(Game game, int seat, float* o) except -1:
@@ -268,8 +321,9 @@ cdef int _fill_observation(Game game, int seat, float* o) except -1:
         item = <tuple>history[h]
         mv = <Move>item[1]
         ddz_obs_record_play(&r, <int>item[0], &mv.m)
-    for s, b in game._bids:
-        ddz_obs_record_bid(&r, s, b)
+    if not game.g.opt_rob:          # rob bidding has its calls and robbed blocks
+        for s, b in game.bids:
+            ddz_obs_record_bid(&r, s, b)
     ddz_fill_observation(&game.g, &game._rules.c, &r, seat, o)
     return 0
 

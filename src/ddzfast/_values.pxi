@@ -135,7 +135,7 @@ cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFF
 _RULE_FIELDS = frozenset({
     "wildcard", "kinds", "tiers", "ranked", "wild_joker_kind", "wild_joker_stands",
     "xdw_kind", "four_wild_kind", "kitty", "multipliers", "wild_max_rank",
-    "mult_cap", "service_fee", "deal_cap", "laizi", "wild_rank"})
+    "mult_cap", "service_fee", "deal_cap", "laizi", "wild_rank"}) | frozenset(PLATFORM_DEFAULTS)
 
 
 cdef int _kind_field(object value, str field) except -1:
@@ -305,11 +305,18 @@ cdef class Rules:
                 if c.allowed[k]:
                     raise ValueError(f"{MoveKind(k).name} exists only in laizi rule "
                                      f"sets (laizi=True)")
+        _compile_platform(&c, d)
         for k in range(1, NKINDS):
             if c.allowed[k] and c.tier[k]:
                 c.tiered[c.ntiered] = k
                 c.ntiered += 1
         memcpy(&self.c, &c, sizeof(ddz_rules))   # padding included: the bytes are its id
+
+    @property
+    def platform(self) -> dict:
+        """The platform options of this rule set (RULES.md section 10), every
+        one of PLATFORM_DEFAULTS with its value here."""
+        return {k: self.description.get(k, v) for k, v in PLATFORM_DEFAULTS.items()}
 
     @property
     def wildcard(self) -> bool:
@@ -362,6 +369,50 @@ cdef class Rules:
         if self.name in RULE_SETS and self.description == RULE_SETS[self.name]:
             return (get_rules, (self.name,))    # the built-in object itself
         return (_rules_from_description, (self.name, dict(self.description)))
+
+
+cdef object _choice_field(object v, str field, tuple choices):
+    # One of a few strings (or, for doubling, False/True too).
+    for c in choices:
+        if type(v) is type(c) and v == c:
+            return v
+    raise (ValueError if isinstance(v, (str, bool)) else TypeError)(
+        f"{field} is one of {', '.join(map(repr, choices))}, not {v!r}")
+
+
+cdef int _compile_platform(ddz_rules* c, dict d) except -1:
+    # The options of RULES.md section 10 into *c (each checked; absent: off).
+    opt = {**PLATFORM_DEFAULTS, **{k: d[k] for k in PLATFORM_DEFAULTS if k in d}}.__getitem__
+    c.rob = _choice_field(opt("bidding"), "bidding", ("points", "rob")) == "rob"
+    c.no_call_first = _choice_field(opt("no_call"), "no_call", ("redeal", "first")) == "first"
+    c.rob_base = _int_field(opt("rob_base"), "rob_base", 1, 100)
+    c.show = _bool_field(opt("show"), "show")
+    doubling = _choice_field(opt("doubling"), "doubling", (False, True, "after_farmer"))
+    c.doubling = 2 if doubling == "after_farmer" else (1 if doubling else 0)
+    cap = opt("cap")
+    c.stake_cap = 0 if cap is None else _int_field(cap, "cap", 1, 2 ** 62)
+    c.no_shuffle = _choice_field(opt("deal"), "deal", ("shuffle", "no_shuffle")) == "no_shuffle"
+    c.session = _int_field(opt("session"), "session", 1, 2 ** 31 - 1)
+    c.swaps = _int_field(opt("swaps"), "swaps", 0, 255)
+    return 0
+
+
+cdef Rules _preset_rules(str name):
+    # The rule set of a name "<rule set>+<preset>" ("classic+happy",
+    # "laizi:7+happy"), or None when the name has no preset suffix.
+    cdef Rules base
+    base_name, sep, preset = name.rpartition("+")
+    if not sep:
+        return None
+    if preset not in PLATFORM_PRESETS:
+        raise ValueError(f"unknown platform preset {preset!r} in {name!r}; presets: "
+                         f"{', '.join(PLATFORM_PRESETS)}")
+    r = _RULES_WITH_RANK.get(name)
+    if r is None:
+        base = _get_rules(base_name)
+        r = _RULES_WITH_RANK.setdefault(name, Rules(
+            name, **{**base.description, **PLATFORM_PRESETS[preset]}))
+    return <Rules>r
 
 
 def _rules_from_description(name, description):
@@ -429,6 +480,8 @@ cdef Rules _get_rules(object rules):
         return <Rules>cached[1]
     if type(rules) is str:
         r = _RULES.get(rules)
+        if r is None:
+            r = _preset_rules(rules)
         if r is None:
             r = _ranked_rules(rules)
         if r is None:

@@ -28,6 +28,27 @@ Fields of a description:
   wild_rank="7")``, or the name ``"laizi:7"``, gives a playable rule set.
 
 Spring and anti-spring double the multiplier in every rule set (RULES.md 6).
+
+Platform options (RULES.md section 10), fields of every rule set, off by
+default (a description without them plays sections 5 and 6 as written):
+
+* ``bidding``: ``"points"`` (bids of 1..3, section 5) or ``"rob"`` (call and
+  rob the landlord; each rob doubles the multiplier).
+* ``no_call``: rob bidding when nobody calls: ``"redeal"`` (new cards, the
+  same first bidder) or ``"first"`` (the first bidder is landlord).
+* ``rob_base``: the base score of a deal bid by robbing (an int >= 1).
+* ``show``: showing the hand: each seat before bidding (x4), the landlord
+  after taking the kitty (x2); the largest counts.
+* ``doubling``: False, True (every seat chooses x1, x2 or x4 after the kitty,
+  the farmers first) or ``"after_farmer"`` (the landlord only after a farmer
+  doubled).
+* ``cap``: the cap on each farmer's stake multiplier ``P * d_f * d_L``, or None.
+* ``deal``: ``"shuffle"`` or ``"no_shuffle"`` (each deal of a session is dealt
+  from the previous deal's cards); ``session``: deals per session; ``swaps``:
+  random transpositions of the pile before the cut.
+
+A preset is a name suffix: ``"classic+happy"`` (any rule-set name, e.g.
+``"laizi:7+happy"``) is the rule set with PLATFORM_PRESETS["happy"].
 """
 from __future__ import annotations
 
@@ -35,6 +56,19 @@ _COMMON = (
     "SINGLE", "PAIR", "TRIPLE", "TRIPLE_SINGLE", "STRAIGHT", "PAIR_STRAIGHT",
     "PLANE", "PLANE_SINGLES", "FOUR_SINGLES", "BOMB", "ROCKET",
 )
+
+#: The platform options and their values when a description leaves them out
+#: (RULES.md section 10: all off).
+PLATFORM_DEFAULTS: dict[str, object] = dict(
+    bidding="points", no_call="redeal", rob_base=1, show=False, doubling=False,
+    cap=None, deal="shuffle", session=10, swaps=5,
+)
+
+#: Named sets of platform options, spelled as a rule-set name suffix
+#: (``"classic+happy"``): the conventions of the apps (RULES.md section 10).
+PLATFORM_PRESETS: dict[str, dict[str, object]] = {
+    "happy": dict(bidding="rob", show=True, doubling=True, cap=64),
+}
 
 RULE_SETS: dict[str, dict] = {
     "classic": dict(

@@ -14,9 +14,17 @@ seed=0, threads=1, bidding=True, backend="local")`` returns a numpy array of
 * ``moves`` (non-pass moves played) and ``bombs`` (bomb-tier moves played).
 * ``wild_rank``: ``laizi``, the wild rank the deal drew (a card index, 0 =
   ``3`` ... 12 = ``2``); -1 in the other rule sets.
+* platform play (RULES.md 10; neutral values without its options): ``robs``,
+  ``show`` (the show multiplier 1, 2 or 4), ``shown`` (bit ``s``: seat ``s``
+  showed), ``doubles`` (each seat's factor), ``redeals``, ``stakes`` (each
+  farmer's stake, the landlord's their sum), ``session`` and ``position``
+  (no-shuffle deals: deal ``i`` is position ``i % session`` of session
+  ``i // session``; shuffled deals: session ``i``, position 0).
 
-Deal ``i`` of a run seeded ``seed`` depends only on ``(seed, i)``, so the rows
-are the same whatever the thread count, backend or split. Deal indices are
+Deal ``i`` of a run seeded ``seed`` depends only on ``(seed, i)`` (a
+no-shuffle deal also on its session's earlier deals, which are played in
+order, sessions in parallel), so the rows are the same whatever the thread
+count, backend or split. Deal indices are
 ``0 .. MAX_DEAL_INDEX`` (the int64 range): ``start >= 0`` and
 ``start + games <= MAX_DEAL_INDEX``.
 
@@ -37,10 +45,11 @@ A Python callable is also accepted, with one contract in both phases::
 
     policy(game: Game, legal) -> int
 
-``legal`` is the list of legal bids while bidding (``game.phase ==
-"bidding"``; 0 is a pass) and the ``MoveList`` of legal moves while playing;
-the policy returns the INDEX of its choice in ``legal`` (``legal[i]`` is bid
-or played). While playing it may instead return the ``Move`` itself or a
+``legal`` is ``game.legal_choices()`` in a decision phase (the bids while
+bidding, 0 a pass; with the platform options of RULES.md 10 also the calls
+and robs, shows and doubling factors) and the ``MoveList`` of legal moves
+while playing; the policy returns the INDEX of its choice in ``legal``
+(``legal[i]`` is chosen or played). While playing it may instead return the ``Move`` itself or a
 ``MOVE_DTYPE`` row. A bool, an index out of range, a move that is not legal
 or anything else raises ValueError or TypeError naming the seat and the
 policy. The policy gets the live game to read: one that bids, plays or undoes
@@ -165,8 +174,8 @@ def parse_policies(policies: str | Sequence[Policy]) -> tuple[Policy, Policy, Po
 def _policy_choice(policy: Callable, game: Game, seat: int):
     """Ask a callable policy for its choice and turn it into a bid or a Move,
     enforcing the contract of the module docstring."""
-    bidding = game.phase == "bidding"
-    legal = game.legal_bids() if bidding else game.legal_moves()
+    bidding = game.phase not in ("play", "done")
+    legal = game.legal_choices() if bidding else game.legal_moves()
     changes = game._changes
     choice = policy(game, legal)
     who = f"policy {policy_name(policy)!r} (seat {seat})"
@@ -181,11 +190,11 @@ def _policy_choice(policy: Callable, game: Game, seat: int):
         i = int(choice)
         if not 0 <= i < len(legal):
             raise ValueError(f"{who} returned index {i}, but legal has {len(legal)} "
-                             f"{'bids' if bidding else 'moves'} (0 .. {len(legal) - 1})")
+                             f"{'choices' if bidding else 'moves'} (0 .. {len(legal) - 1})")
         return legal[i]
     if bidding:
-        raise TypeError(f"{who} returned {type(choice).__name__} {choice!r} while "
-                        f"bidding: return the index of a bid in legal")
+        raise TypeError(f"{who} returned {type(choice).__name__} {choice!r} in the "
+                        f"{game.phase} phase: return the index of a choice in legal")
     if isinstance(choice, Move) or (isinstance(choice, np.void)
                                      and choice.dtype == MOVE_DTYPE):
         return choice
@@ -195,28 +204,52 @@ def _policy_choice(policy: Callable, game: Game, seat: int):
 
 def play_deal(rules, policies: Sequence[Policy], seed: int, first_bidder: int = 0,
               bidding: bool = True):
-    """Play one deal in Python with these policies; returns its DEAL_DTYPE row."""
+    """Play one deal in Python with these policies; returns its DEAL_DTYPE row
+    (its ``session``: -1, as a Game's)."""
     game = Game(rules, seed, bidding, first_bidder)
+    _play_out(game, policies)
+    return _score_row(game)
+
+
+def _play_out(game: Game, policies: Sequence[Policy]) -> None:
+    """Play ``game`` to its end with these policies, every decision included."""
     while not game.done:
         seat = game.to_move
         assert seat is not None
         policy = policies[seat]
+        choosing = game.phase != "play"
         if not callable(policy):
-            if game.phase == "bidding":
-                game.bid(game.policy_bid(policy))
+            if choosing:
+                game.choose(game.policy_choice(policy))
             else:
                 game.play(game.policy_move(policy))
             continue
         choice = _policy_choice(policy, game, seat)
         try:
-            if game.phase == "bidding":
-                game.bid(choice)
+            if choosing:
+                game.choose(choice)
             else:
                 game.play(choice)
         except ValueError as e:
             raise type(e)(f"policy {policy_name(policy)!r} (seat {seat}) chose "
                           f"{choice}: {e}") from None
-    return _score_row(game)
+
+
+def _python_rows(rules, policies, seed: int, start: int, stop: int, bidding: bool):
+    """Deals start..stop played in Python, as ``simulate`` numbers them: a
+    no-shuffle deal from its session's previous deal (a start inside a
+    session first plays the session's earlier deals, without rows)."""
+    length = rules.platform["session"] if rules.platform["deal"] == "no_shuffle" else 1
+    first = start - start % length
+    game = None
+    for i in range(first, stop):
+        if i == first or i % length == 0:
+            game = Game(rules, deal_seed(seed, i), bidding, i % 3)
+        else:
+            game = game.next_deal(deal_seed(seed, i))
+        _play_out(game, policies)
+        if i >= start:
+            yield _score_row(game, i // length)
 
 
 def _memory_bytes() -> int | None:
@@ -288,6 +321,7 @@ def _simulate_local(games, rules, policies, seed, threads, bidding, start, progr
     rows = np.zeros(games, dtype=DEAL_DTYPE)
     step = max(1, min(10000, games // 100 or 1)) if native else 1
     done = 0
+    python_rows = None
     while done < games:
         n = min(step, games - done)
         first = start + done
@@ -295,8 +329,10 @@ def _simulate_local(games, rules, policies, seed, threads, bidding, start, progr
             rows[done:done + n] = _simulate_native(rules, policies, seed, first,
                                                    first + n, bidding, threads)
         else:
-            rows[done] = play_deal(rules, policies, deal_seed(seed, first), first % 3,
-                                   bidding)
+            if python_rows is None:
+                python_rows = _python_rows(rules, policies, seed, start, start + games,
+                                           bidding)
+            rows[done] = next(python_rows)
         done += n
         if progress is not None:
             progress(done)
