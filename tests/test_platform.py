@@ -748,9 +748,9 @@ def test_super_mult_cap_caps_p_before_the_stakes():
 
 # ==== thousands of random deals ==================================================
 
-GAME_DEALS = 1500       # per rule set, through Game, every step checked
+GAME_DEALS = 5000       # per rule set, through Game, every step checked
 SIM_DEALS = 20000       # per rule set, rows checked
-REPLAYED = 300          # per rule set, simulate rows against Game replays
+REPLAYED = 1000         # per rule set, simulate rows against Game replays
 
 #: option sets of the random deals (all with rob or point bidding, show,
 #: doubling, a cap or none, both no_call variants, both deal modes)
@@ -915,6 +915,7 @@ def test_random_deals_through_game(rules):
     reference = reference_for(rules)
     made = [platform(rules, **c) for c in CONFIGS]
     redeals = robs = next_deals = 0
+    cases = set()
     i = 0
     while i < GAME_DEALS:
         r = made[i % len(made)]
@@ -924,9 +925,10 @@ def test_random_deals_through_game(rules):
         game = Game(r, deal_seed(77, i), bidding=bidding, first_bidder=fb)
         length = desc.get("session", 10) if desc.get("deal") == "no_shuffle" else 1
         for pos in range(length):
-            drive(game, rng, fb, bidding, reference=reference if i % 10 == 0 else None)
+            model = drive(game, rng, fb, bidding, reference=reference if i % 10 == 0 else None)
             redeals += game.redeals
             robs += game.robs
+            cases.update(case_names(game, model))
             i += 1
             if pos + 1 < length:
                 seed = deal_seed(78, i)
@@ -935,6 +937,51 @@ def test_random_deals_through_game(rules):
                 next_deals += 1
                 game, fb = nxt, (fb + 1) % 3
     assert redeals > 0 and robs > 0 and next_deals > 0
+    # the deals went through every rule of section 10 at least once
+    assert cases >= {"three robs", "caller robs last", "skipped robber", "first is landlord",
+                     "landlord shows", "show and landlord show", "landlord skipped",
+                     "landlord doubles", "cap binds", "cap free", "spring", "anti-spring",
+                     "bomb", "no bidding"}, cases
+
+
+def case_names(game, model):
+    """Which rules of section 10 a finished deal went through."""
+    out = set()
+    res = game.result
+    desc = game.rules.description
+    if game.robs == 3:
+        out.add("three robs")
+    if model.robs and model._final:
+        out.add("caller robs last")
+    if model._passed and model._caller is not None and len(model.calls) < 4:
+        out.add("skipped robber")
+    if model.o.no_call == "first" and model.o.bidding == "rob" and model._caller is None:
+        out.add("first is landlord")
+    if "before_play" in game.shown:
+        out.add("landlord shows")
+        if "before_bidding" in game.shown:
+            out.add("show and landlord show")
+    if model.o.doubling == "after_farmer" and model.doubles[game.landlord] is None:
+        out.add("landlord skipped")
+    if game.doubles[game.landlord] in (2, 4):
+        out.add("landlord doubles")
+    cap = desc.get("cap")
+    if cap is not None:
+        f = model.farmers[0]
+        if res.stakes[f] == game.base * cap and \
+                res.multiplier * (game.doubles[f] or 1) * (game.doubles[game.landlord] or 1) > cap:
+            out.add("cap binds")
+        elif res.stakes[f] < game.base * cap:
+            out.add("cap free")
+    if res.spring:
+        out.add("spring")
+    if res.anti_spring:
+        out.add("anti-spring")
+    if section6_factor(game) > 1:
+        out.add("bomb")
+    if not model.bidding:
+        out.add("no bidding")
+    return out
 
 
 def row_expected(game, first_bidder, position, session):
@@ -1108,6 +1155,35 @@ def test_policy_choice_is_legal_and_reproducible():
         for v in legal:
             share = xs.count(v) / len(xs)
             assert abs(share - 1 / len(legal)) < 0.1, (phase, v, share)
+
+
+def strength(counts):
+    """A hand-strength score (2 per 2, 2 for X, 3 for D, 3 for W, 1 per A, 4
+    per four of a kind): any sensible estimate rises with it."""
+    return (2 * counts[12] + 2 * counts[13] + 3 * counts[14] + 3 * counts[15] + counts[11]
+            + 4 * sum(1 for r in range(13) if counts[r] == 4))
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_greedy_decides_by_hand_strength(rules):
+    """greedy calls/robs and doubles with stronger hands than it passes with
+    (on average over many deals), and it is not random: equal games, equal
+    choices."""
+    r = platform(rules, **HAPPY)
+    by = {}
+    for seed in range(1500):
+        game = Game(r, seed, first_bidder=seed % 3)
+        while game.phase != "play":
+            x = game.copy().policy_choice("greedy")
+            assert game.copy().policy_choice("greedy") == x
+            hand = game.hands[game.to_move].counts
+            by.setdefault((game.phase, int(x > (1 if game.phase == "doubling" else 0))),
+                          []).append(strength(hand))
+            game.choose(x)
+    for phase in ("bidding", "doubling"):
+        yes, no = by.get((phase, 1), []), by.get((phase, 0), [])
+        assert yes and no, (phase, len(yes), len(no))
+        assert np.mean(yes) > np.mean(no), phase
 
 
 # ==== no-shuffle sessions =========================================================
