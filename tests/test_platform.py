@@ -22,7 +22,7 @@ import random
 import numpy as np
 import pytest
 
-from ddzfast import DEAL_DTYPE, Game, Move, MoveKind, deal_seed, get_rules, simulate
+from ddzfast import DEAL_DTYPE, Game, Hand, Move, MoveKind, deal_seed, get_rules, simulate
 from ddzfast.constants import CARD_CHARS
 from helpers import RULE_SETS, identity, reference_for
 from oracles import platform_reference as PR
@@ -1571,6 +1571,142 @@ def test_observations_in_every_phase_see_a_show(rules):
         assert not np.array_equal(np.asarray(shows.observation_tensor(seat)),
                                   np.asarray(hides.observation_tensor(seat)))
         assert shows.observation(seat) != hides.observation(seat)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_the_kitty_is_hidden_until_the_landlord_takes_it(rules):
+    """RULES.md 5 and 10: the kitty is shown when the landlord takes it, after
+    bidding; in the show and bidding phases no seat's observation (nor its
+    tensor's kitty blocks) holds it, as in a deal without options; from the
+    landlord's show on, every seat sees it."""
+    from ddzfast import OBSERVATION_LAYOUT
+    blocks = [OBSERVATION_LAYOUT[name] for name in ("kitty", "kitty_shown")]
+
+    def kitty_part(tensor):
+        t = np.asarray(tensor)
+        return np.concatenate([t[b.offset:b.offset + b.size] for b in blocks])
+
+    plain = Game(rules, seed=91)
+    hidden = kitty_part(plain.observation_tensor(1))
+    assert plain.observation(1).kitty is None
+    rng = random.Random(3)
+    for seed in range(20):
+        game = Game(platform(rules, **HAPPY), seed=seed, first_bidder=seed % 3)
+        while not game.done:
+            for seat in range(3):
+                obs = game.observation(seat)
+                if game.phase in ("show", "bidding"):
+                    assert obs.kitty is None, (game.phase, seat, obs.kitty)
+                    assert np.array_equal(kitty_part(game.observation_tensor(seat)), hidden)
+                else:
+                    assert obs.kitty == game.kitty
+            if game.phase == "play":
+                game.play(game.policy_move("greedy"))
+            else:
+                game.choose(rng.choice(game.legal_choices()))
+
+
+def _values(value):
+    """Every value inside an observation (fields, tuples, lists, dicts)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _values(v)
+    else:
+        yield value
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_a_shown_hand_is_in_the_others_observations(rules):
+    """RULES.md 10: a seat that shows plays face up, every seat's observation
+    holds its hand from then on: the other seats' observation() holds the
+    shown hand as it is (before bidding and in play), and a sample of their
+    observation keeps it (a determinized game deals the shown hand as it
+    is)."""
+    r = platform(rules, **HAPPY)
+    for seed in range(6):
+        game = Game(r, seed=seed, first_bidder=0)
+        game.choose(1)                       # seat 0 shows
+        for seat in (1, 2):
+            assert any(isinstance(v, Hand) and v == game.hands[0]
+                       for v in _values(game.observation(seat))), seat
+        while game.phase != "play":
+            game.choose(game.policy_choice("random"))
+        for _ in range(4):
+            if game.done:
+                break
+            game.play(game.policy_move("greedy"))
+        if game.done:
+            continue
+        for seat in (1, 2):
+            obs = game.observation(seat)
+            assert any(isinstance(v, Hand) and v == game.hands[0] for v in _values(obs))
+            for k in range(3):
+                assert obs.sample(k).hands[0] == game.hands[0]
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_observation_sample_keeps_the_platform_record(rules):
+    """Observation.sample (determinized search) in the play phase of a
+    platform deal: a game with the observer's hand, the same landlord,
+    base, robs, shows, doubles and public multiplier, so that its scores are
+    scored as the real deal's would be."""
+    r = platform(rules, **HAPPY)
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(30):
+        game = Game(r, seed=seed, first_bidder=seed % 3)
+        while game.phase != "play":
+            game.choose(rng.choice(game.legal_choices()))
+        for _ in range(3):
+            if not game.done:
+                game.play(game.policy_move("greedy"))
+        if game.done:
+            continue
+        for seat in range(3):
+            sampled = game.observation(seat).sample(seed)
+            assert sampled.hands[seat] == game.hands[seat]
+            assert (sampled.landlord, sampled.base, sampled.robs, tuple(sampled.shown),
+                    sampled.multiplier) == (game.landlord, game.base, game.robs,
+                                            tuple(game.shown), game.multiplier)
+            assert tuple(d or 1 for d in sampled.doubles) == tuple(d or 1 for d in game.doubles)
+            assert sampled.phase == "play" and sampled.to_move == game.to_move
+            checked += 1
+    assert checked > 30
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_rollout_from_every_phase(rules):
+    """rollout() plays the rest of a platform deal (its decisions included)
+    from any phase: the game unchanged, the same result for the same seed,
+    a section 10 result (the landlord's stake the farmers' sum, each at most
+    base * cap, zero-sum scores, P at least the public multiplier so far)."""
+    r = platform(rules, **HAPPY)
+    rng = random.Random(6)
+    mult_cap = r.description["mult_cap"]
+    for seed in range(12):
+        game = Game(r, seed=seed, first_bidder=seed % 3)
+        while not game.done:
+            before = snapshot(game)
+            res = game.rollout("random", seed=seed)
+            assert snapshot(game) == before
+            assert res == game.rollout("random", seed=seed)
+            L = res.landlord
+            f1, f2 = (L + 1) % 3, (L + 2) % 3
+            assert res.stakes[L] == res.stakes[f1] + res.stakes[f2]
+            assert max(res.stakes[f1], res.stakes[f2]) <= res.base * 64
+            assert sum(res.scores) == 0
+            sign = 1 if res.winner == "landlord" else -1
+            assert res.scores[L] == sign * res.stakes[L]
+            assert res.multiplier >= (min(game.multiplier, mult_cap) if mult_cap
+                                      else game.multiplier)
+            if game.landlord is not None:
+                assert (res.landlord, res.base) == (game.landlord, game.base)
+            if game.phase == "play":
+                game.play(game.policy_move("greedy"))
+            else:
+                game.choose(rng.choice(game.legal_choices()))
 
 
 # ==== the preset above Game ========================================================
