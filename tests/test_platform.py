@@ -293,6 +293,10 @@ def test_happy_preset_spelling(rules):
     assert d["mult_cap"] == get_rules(rules).description["mult_cap"]
     game = Game(rules + "+happy", seed=3, first_bidder=1)
     assert game.phase == "show" and game.to_move == 1 and game.legal_choices() == [0, 1]
+    assert game.rules.description["bidding"] == "rob"
+    unranked = Game("laizi+happy", seed=3)
+    assert unranked.wild_rank == Game("laizi", seed=3).wild_rank
+    assert unranked.rules.description["show"] is True
     spelt = platform(rules, **HAPPY)
     assert np.array_equal(simulate(60, rules + "+happy", ("random", "greedy", "random"), seed=3),
                           simulate(60, spelt, ("random", "greedy", "random"), seed=3))
@@ -889,10 +893,10 @@ def drive(game, rng, first_bidder, bidding=True, chooser="mixed", mover="mixed",
     return model
 
 
-def check_next_deal(prev, prev_fb, nxt, seed, swaps):
-    """The next deal of a no-shuffle session: the seat after the previous
-    first bidder bids first, and the cards are the section 10 pile of the
-    previous deal, swapped and cut by the seed's draws, dealt in blocks."""
+def check_next_deal_cards(prev, prev_fb, nxt, seed, swaps):
+    """The cards of the next deal of a no-shuffle session: the section 10
+    pile of the previous deal, swapped and cut by the seed's draws, dealt in
+    blocks from the seat after the previous first bidder."""
     moves = [(s, m.cards.counts) for s, m in prev.history if m.kind != PASS]
     hands, kitty = PR.next_deal_hands(moves, [h.counts for h in prev.hands],
                                       prev.kitty.counts, prev.landlord, prev_fb, seed, swaps)
@@ -900,6 +904,11 @@ def check_next_deal(prev, prev_fb, nxt, seed, swaps):
     assert nxt.kitty.counts == kitty
     assert dealt_hands(nxt) == hands
     assert nxt.redeals == 0 and calls_of(nxt) == [] and nxt.robs == 0
+
+
+def check_next_deal(prev, prev_fb, nxt, seed, swaps):
+    """check_next_deal_cards, and the same rule set (wild rank included)."""
+    check_next_deal_cards(prev, prev_fb, nxt, seed, swaps)
     assert nxt.rules.description == prev.rules.description
     assert nxt.wild_rank == prev.wild_rank
 
@@ -1131,6 +1140,29 @@ def test_simulate_python_policies_get_the_choices(rules):
         assert_row(rows[d], row_expected(game, d % 3, 0, d), d)
 
 
+def builtin_through_python(name):
+    """A Python policy that chooses as the built-in ``name`` does (through the
+    deal's own random stream, as the simulate contract allows)."""
+    def policy(game, legal):
+        if game.phase == "play":
+            return game.policy_move(name)
+        return list(legal).index(game.policy_choice(name))
+    return policy
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_python_path_equals_native(rules):
+    """simulate with Python policies that choose as the built-ins do gives
+    the native rows exactly, shuffled and in no-shuffle sessions."""
+    for r in (platform(rules, **HAPPY),
+              platform(rules, **HAPPY, deal="no_shuffle", session=4)):
+        native = simulate(60, r, ("random", "greedy", "random"), seed=10)
+        python = simulate(60, r, (builtin_through_python("random"),
+                                  builtin_through_python("greedy"),
+                                  builtin_through_python("random")), seed=10)
+        assert np.array_equal(native, python)
+
+
 def test_policy_choice_is_legal_and_reproducible():
     """policy_choice gives a legal choice in each phase, the same on equal
     copies; random is uniform among the legal choices (loosely: every
@@ -1216,6 +1248,26 @@ def test_next_deal_by_hand_procedure(rules):
     assert nxt.phase == "bidding" and nxt.to_move == 1
     with pytest.raises(ValueError):
         Game(r, seed=42).next_deal(1)        # the deal is not over
+
+
+def test_next_deal_of_laizi_draws_the_rank_after_the_pile():
+    """laizi without a fixed wild rank: the next deal draws its rank from the
+    new seed's stream after the swaps and the cut."""
+    r = platform("laizi", **HAPPY, deal="no_shuffle")
+    rng = random.Random(9)
+    ranks = set()
+    for k in range(20):
+        game = Game(r, seed=500 + k, first_bidder=k % 3)
+        drive(game, rng, k % 3)
+        nxt = game.next_deal(600 + k)
+        check_next_deal_cards(game, k % 3, nxt, 600 + k, 5)
+        moves = [(s, m.cards.counts) for s, m in game.history if m.kind != PASS]
+        pile = PR.no_shuffle_pile(moves, [h.counts for h in game.hands], game.kitty.counts,
+                                  game.landlord)
+        _, stream = PR.swap_and_cut(pile, 600 + k, 5)
+        assert nxt.wild_rank == stream.below(13)
+        ranks.add(nxt.wild_rank)
+    assert len(ranks) > 3
 
 
 def test_next_deal_keeps_the_bidding_flag_and_rules():
