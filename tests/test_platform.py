@@ -1581,26 +1581,50 @@ def test_undo_copy_pickle_in_every_phase(rules):
     assert not game.can_undo
 
 
+def _game_after(rules, choices, seed=71, first_bidder=0):
+    g = Game(platform(rules, **HAPPY), seed=seed, first_bidder=first_bidder)
+    choose_all(g, choices)
+    return g
+
+
+def _key(rules, choices):
+    return _game_after(rules, choices).position_key()
+
+
+#: nobody shows, 0 calls, nobody robs, the landlord (0) does not show:
+#: the doubling phase, farmer 1 to choose
+BEFORE_DOUBLING = [0, 0, 0, 1, 0, 0, 0]
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
-def test_position_key_sees_every_decision(rules):
-    """position_key differs for games that differ only in a show, a rob or a
-    double (their scores differ), and is equal for equal decisions."""
-    r = platform(rules, **HAPPY)
+def test_position_key_sees_shows_and_robs(rules):
+    """position_key differs for games that differ only in a show or a rob
+    (their scores differ: the show multiplier, 2^robs), in every phase that
+    follows; equal decisions, equal keys."""
+    assert _key(rules, BEFORE_DOUBLING) == _key(rules, BEFORE_DOUBLING)
+    assert _key(rules, [1, 0, 0]) != _key(rules, [0, 0, 0])          # bidding phase
+    assert _key(rules, [0, 0, 0, 1, 1]) != _key(rules, [0, 0, 0, 1, 0])
+    # the same landlord (1), to choose its show: robbed once, or called unrobbed
+    robbed = _game_after(rules, [0, 0, 0, 1, 1, 0, 0])
+    called = _game_after(rules, [0, 0, 0, 0, 1, 0])
+    assert robbed.phase == called.phase == "landlord_show"
+    assert (robbed.landlord, robbed.robs, called.landlord, called.robs) == (1, 1, 1, 0)
+    assert robbed.position_key() != called.position_key()
+    # in play: a landlord's show before play or not
+    assert _key(rules, [0, 0, 0, 1, 0, 0, 1, 1, 1, 1]) != \
+        _key(rules, [0, 0, 0, 1, 0, 0, 0, 1, 1, 1])
 
-    def game_after(choices):
-        g = Game(r, seed=71, first_bidder=0)
-        choose_all(g, choices)
-        return g
 
-    base = [0, 0, 0, 1, 0, 0, 0]            # nobody shows, 0 calls, no robs, no landlord show
-    assert game_after(base).position_key() == game_after(base).position_key()
-    assert game_after([1, 0, 0]).position_key() != game_after([0, 0, 0]).position_key()
-    assert game_after([0, 0, 0, 1, 1]).position_key() != \
-        game_after([0, 0, 0, 1, 0]).position_key()
-    assert game_after(base + [1]).position_key() != game_after(base + [2]).position_key()
-    assert game_after(base + [1, 1, 1]).position_key() != \
-        game_after(base + [1, 1, 4]).position_key()
-    assert game_after(base + [1, 1, 1]).phase == "play"
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_position_key_sees_doubles(rules):
+    """position_key differs for games that differ only in a seat's doubling
+    factor (the stakes differ), while doubling goes on and once it is over."""
+    game = _game_after(rules, BEFORE_DOUBLING)
+    assert game.phase == "doubling" and game.to_move == 1
+    assert _key(rules, BEFORE_DOUBLING + [1, 1, 1]) != _key(rules, BEFORE_DOUBLING + [1, 1, 4])
+    assert _game_after(rules, BEFORE_DOUBLING + [1, 1, 1]).phase == "play"
+    assert _key(rules, BEFORE_DOUBLING + [1]) != _key(rules, BEFORE_DOUBLING + [2])
+    assert _key(rules, BEFORE_DOUBLING + [1, 2]) != _key(rules, BEFORE_DOUBLING + [2, 1])
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
