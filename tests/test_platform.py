@@ -499,6 +499,30 @@ def test_a_hundred_redeals_make_the_first_bidder_landlord():
     finish(game)
     assert sum(game.result.scores) == 0
 
+    def never_calls(game, legal):
+        return 0 if game.phase in CHOICE_PHASES else game.policy_move("greedy")
+
+    rows = simulate(4, platform("classic", **HAPPY), never_calls, seed=1)
+    assert np.all(rows["redeals"] == 100) and np.all(rows["robs"] == 0)
+    assert np.array_equal(rows["landlord"], np.arange(4) % 3)
+
+
+def test_deal_dtype_fields():
+    """DEAL_DTYPE keeps its fields and types and adds the section 10 record:
+    robs int8, show, shown uint8 (a bit per seat), doubles 3 x int8, redeals
+    uint8, position int32, session int64, stakes 3 x float64."""
+    f = DEAL_DTYPE.fields
+    for name, dt in OLD_FIELDS:
+        base = f[name][0].base if f[name][0].subdtype else f[name][0]
+        assert base == np.dtype(dt), name
+    assert f["scores"][0].shape == (3,)
+    assert f["robs"][0] == np.int8 and f["shown"][0] == np.uint8
+    assert np.issubdtype(f["show"][0], np.integer)
+    assert f["doubles"][0].base == np.int8 and f["doubles"][0].shape == (3,)
+    assert f["redeals"][0] == np.uint8 and f["position"][0] == np.int32
+    assert f["session"][0] == np.int64
+    assert f["stakes"][0].base == np.float64 and f["stakes"][0].shape == (3,)
+
 
 # ==== showing, worked by hand ====================================================
 
