@@ -8,6 +8,8 @@ them is a test module):
   wild ranks), and ``reference_tiandi_assign``, its second formulation (every
   assignment of the laizi through the classic classifier);
 * ``solve_reference``: a plain memoized minimax for ``ddzfast.solve``;
+* ``platform_reference``: RULES.md 10 (call/rob bidding, showing, doubling,
+  the settlement, the no-shuffle pile and its splitmix64 draws);
 * ``douzero_adapter``: loads DouZero's own move generator and environment;
 * ``fuzz_driver``: a script fuzzing every public entry point, one group per
   process (``python tests/oracles/fuzz_driver.py GROUP SEED CALLS``).
