@@ -169,6 +169,8 @@ def test_oracle_rob_sequences(fb, choices, landlord, robs, seats):
 
 
 def test_oracle_nobody_calls():
+    """Step 5: three passes redeal, or with no_call='first' make the first
+    bidder landlord; a sequence cut short is refused."""
     assert PR.rob_bidding(1, [0, 0, 0]) == (None, 0, [1, 2, 0])
     assert PR.rob_bidding(1, [0, 0, 0], no_call="first") == (1, 0, [1, 2, 0])
     with pytest.raises(ValueError):
@@ -176,6 +178,8 @@ def test_oracle_nobody_calls():
 
 
 def test_oracle_show_multiplier_is_the_largest():
+    """The show multiplier is the largest chosen (4 before bidding, 2 by the
+    landlord before play), 1 when nobody shows; never a product."""
     S = PR.show_multiplier
     assert S((None, None, None)) == 1
     assert S((None, "before_play", None)) == 2
@@ -1299,6 +1303,9 @@ def test_next_deal_of_laizi_draws_the_rank_after_the_pile():
 
 
 def test_next_deal_keeps_the_bidding_flag_and_rules():
+    """next_deal keeps the rule set (laizi's wild rank too) and the bidding
+    flag: without bidding seat 0 is again landlord, the show phase from the
+    next first bidder."""
     r = platform("laizi:7", **HAPPY, deal="no_shuffle")
     game = Game(r, seed=3, bidding=False, first_bidder=1)
     finish(game, "random")
@@ -1444,6 +1451,7 @@ def test_options_off_rows_are_as_before(rules, bidding):
 
 
 def test_options_off_expert_rows_are_as_before():
+    """The expert's deals without options are those of the build before."""
     rows = simulate(400, "classic", ("expert", "greedy", "random"), seed=7)
     assert old_digest(rows) == GOLDEN_EXPERT
     assert_neutral(rows)
