@@ -764,6 +764,33 @@ def test_cap_on_a_position():
     assert game.result.stakes == (12.0, 6.0, 6.0)
 
 
+def test_positions_with_platform_rules_play_as_dealt_play_phases():
+    """Game.from_position with '+happy' rules is a play phase with a neutral
+    record (no robs, shows, doubles): P from the bombs and spring alone, the
+    cap of 64 on each farmer."""
+    game = Game.from_position(["33334", "5", "6"], "classic+happy", landlord=0, base=2)
+    assert game.phase == "play" and game.robs == 0 and calls_of(game) == []
+    assert tuple(game.shown) == (None,) * 3 and game.multiplier == 1
+    for m in ("BOMB/3/1/3333", "PASS", "PASS", "SINGLE/4/1/4"):
+        game.play(Move.parse(m))
+    assert game.result.multiplier == 4 and game.result.stakes == (16.0, 8.0, 8.0)
+
+
+def test_choices_take_numpy_ints_and_return_fresh_lists():
+    """A numpy integer is a choice as an int is (recorded as an int);
+    legal_choices() is a new list each time (changing it changes nothing)."""
+    game = Game(platform("classic", **HAPPY), seed=3)
+    legal = game.legal_choices()
+    legal.append(7)
+    assert game.legal_choices() == [0, 1]
+    with pytest.raises(ValueError):
+        game.choose(7)
+    for _ in range(3):
+        game.choose(np.int64(0))
+    game.choose(np.int8(1))
+    assert calls_of(game) == [(0, 1)] and type(game.calls[0][1]) is int
+
+
 def test_super_mult_cap_caps_p_before_the_stakes():
     """super: mult_cap 24 caps P (result.multiplier); the doubles multiply the
     capped P, then the stake cap."""
