@@ -1852,7 +1852,8 @@ def test_rollout_from_every_phase(rules):
 
 def test_cli_simulate_takes_the_happy_rules(run_python, tmp_path):
     """`ddzfast simulate --rules classic+happy` simulates the preset (rows
-    equal to the API's)."""
+    equal to the API's) and its summary speaks of robs, shows, doubles and
+    stakes."""
     out = tmp_path / "deals.npz"
     r = run_python("simulate", "--rules", "classic+happy", "--games", "300", "--policies",
                    "random,greedy,greedy", "--seed", "4", "--out", str(out),
@@ -1862,6 +1863,9 @@ def test_cli_simulate_takes_the_happy_rules(run_python, tmp_path):
     assert np.array_equal(rows, simulate(300, "classic+happy", ("random", "greedy", "greedy"),
                                          seed=4))
     assert rows["robs"].max() > 0
+    # issue 17: the summary shows the rob, show and double rates and the mean stake
+    text = r.stdout.lower()
+    assert all(word in text for word in ("rob", "show", "doubl", "stake")), r.stdout
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
