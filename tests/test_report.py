@@ -32,7 +32,12 @@ def test_rows_to_frame_splits_scores(rows):
     for seat in range(3):
         assert np.array_equal(df[f"score{seat}"].to_numpy(), rows["scores"][:, seat])
     for name in DEAL_DTYPE.names:
-        if name != "scores":
+        if rows[name].ndim == 2:            # every per-seat field splits the same way
+            assert name not in df.columns
+            for seat in range(3):
+                assert np.array_equal(df[f"{name[:-1]}{seat}"].to_numpy(),
+                                      rows[name][:, seat])
+        else:
             assert np.array_equal(df[name].to_numpy(), rows[name])
     assert df["seed"].dtype == np.uint64
     assert len(rows_to_frame(rows[:0])) == 0

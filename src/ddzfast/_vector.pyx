@@ -413,6 +413,12 @@ cdef class VectorEnv:
                 f"actions depend on its wild rank: pass the wild rank, e.g. "
                 f"rules='laizi:7' (every deal then has that wild rank); a wild rank "
                 f"drawn per deal is not supported")
+        if r.c.rob or r.c.show or r.c.doubling or r.c.no_shuffle:
+            raise ValueError(
+                f"a VectorEnv steps deals without the platform options of RULES.md 10 "
+                f"(rob bidding, showing, doubling, no-shuffle sessions), and "
+                f"{r.name!r} has some: play them through ddzfast.env.doudizhu_v0 or "
+                f"gym_env, whose actions include every decision")
         if not isinstance(bidding, (bool, np.bool_)):
             raise TypeError(f"bidding must be True or False, not {bidding!r}")
         if seat is not None:

@@ -40,8 +40,8 @@ from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
 from ddzfast.arena import MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
 from ddzfast.movekind import MoveKind
-from ddzfast.render import bid_line, hand_line, landlord_line, move_line, outcome_text
-from ddzfast.report import Tally
+from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
+from ddzfast.report import Tally, row_columns
 from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, check_ray_address, import_ray,
                               parse_policies, simulate)
@@ -182,6 +182,20 @@ def parse_last(text: str, rules) -> Move:
     return move
 
 
+RULES_HELP = (f"a rule set: {', '.join(sorted(RULES))}; a '+happy' suffix adds the "
+              f"platform options of RULES.md 10 (classic+happy)")
+
+
+def _rules_name(text: str) -> str:
+    """--rules: any rule-set name get_rules takes ("classic", "laizi:7",
+    "classic+happy")."""
+    try:
+        get_rules(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
 def _rules_arg(args):
     """The rule set of --rules, with --wild's laizi rank when given."""
     try:
@@ -284,8 +298,10 @@ def _ci(iv, digits: int = 4) -> str:
     return "" if iv is None else f"(95% CI {iv[0]:.{digits}f} .. {iv[1]:.{digits}f})"
 
 
-def summary_text(summary: dict, seconds: float) -> str:
-    """The summary of ``report.Tally.summary()`` as aligned text lines."""
+def summary_text(summary: dict, seconds: float, platform: bool = False) -> str:
+    """The summary of ``report.Tally.summary()`` as aligned text lines; with
+    ``platform`` (a rule set with the options of RULES.md 10) also the rob,
+    show and double rates and the mean stake."""
     n = summary["deals"]
     if n == 0:
         return "no deals were simulated (--games 0): nothing to summarise"
@@ -313,6 +329,17 @@ def summary_text(summary: dict, seconds: float) -> str:
         ("spring rate", f"{summary['spring_rate']:.4f}"),
         ("anti-spring rate", f"{summary['anti_spring_rate']:.4f}"),
         ("moves per deal", f"{summary['moves_per_deal']:.2f}"),
+    ]
+    if platform:
+        lines += [
+            ("rob rate / robs per deal", f"{summary['rob_rate']:.4f} / "
+                                         f"{summary['robs_per_deal']:.3f}"),
+            ("show rate", f"{summary['show_rate']:.4f}"),
+            ("double rate (per seat)", f"{summary['double_rate']:.4f}"),
+            ("redeals per deal", f"{summary['redeals_per_deal']:.4f}"),
+            ("mean stake (a farmer's)", f"{summary['mean_stake']:.3f}"),
+        ]
+    lines += [
         ("deals per second", f"{n / seconds:,.0f}" if seconds > 0 else "-"),
     ]
     width = max(len(k) for k, _ in lines)
@@ -364,8 +391,8 @@ class NpzRowWriter:
 
 
 class ParquetRowWriter:
-    """Rows appended to a Parquet file, one row group per chunk; ``scores``
-    becomes the columns ``score0``..``score2`` (as ``report.rows_to_frame``).
+    """Rows appended to a Parquet file, one row group per chunk, in the
+    columns of ``report.row_columns`` (``scores`` as ``score0``..``score2``).
     ``close`` leaves a valid file with every row written so far."""
 
     def __init__(self, path: str):
@@ -385,14 +412,7 @@ class ParquetRowWriter:
             raise UsageError(f"--out {path}: {e}") from None
 
     def _table(self, rows: np.ndarray):
-        columns = {}
-        for name in rows.dtype.names or ():
-            if name == "scores":
-                for seat in range(3):
-                    columns[f"score{seat}"] = np.ascontiguousarray(rows["scores"][:, seat])
-            else:
-                columns[name] = np.ascontiguousarray(rows[name])
-        return self.pa.table(columns)
+        return self.pa.table(row_columns(rows))
 
     def write(self, rows: np.ndarray) -> None:
         self.writer.write_table(self._table(rows))
@@ -509,7 +529,9 @@ def cmd_simulate(args) -> int:
     else:
         print(f"{args.rules}, policies {','.join(map(str, policies))}, seed {args.seed}, "
               f"{args.threads} thread(s), backend {args.backend}")
-        print(summary_text(summary, seconds))
+        rules = get_rules(args.rules)
+        platform = rules.platform != get_rules("classic").platform
+        print(summary_text(summary, seconds, platform))
     if writer is not None:
         print(f"{_plural(writer.count, 'row')} written to {args.out}", file=info)
     if args.plot:
@@ -573,6 +595,25 @@ def _choose_move(game: Game, text: str, legal):
     return matches[0], None
 
 
+def _point_bidding(game) -> bool:
+    return game.phase == "bidding" and game.rules.platform["bidding"] != "rob"
+
+
+def _decision_prompt(game, legal) -> str:
+    """What the terminal game asks for the decision now (RULES.md 5 and 10)."""
+    if _point_bidding(game):
+        return f"your bid {legal} (0 passes): "
+    if game.phase == "bidding":
+        if any(c for _, c in game.calls):
+            return "rob the landlord (x2)? 1 robs, 0 passes: "
+        return "call the landlord? 1 calls, 0 passes: "
+    if game.phase == "show":
+        return "show your hand (x4)? 1 shows, 0 does not: "
+    if game.phase == "landlord_show":
+        return "show your hand (x2)? 1 shows, 0 does not: "
+    return f"double your stake? {legal} (1 does not): "
+
+
 def cmd_play(args, out=None) -> int:
     out = out if out is not None else sys.stdout
     rules = get_rules(args.rules)
@@ -587,25 +628,34 @@ def cmd_play(args, out=None) -> int:
               f"stands for 8, 'pass', '?' for your legal moves, #N for move N of that "
               f"list, 'help' for more, 'q' to quit.\n")
     try:
-        while game.phase == "bidding":
-            if game.to_move == you:
+        landlord_told = False
+        while game.phase not in ("play", "done"):
+            seat = game.to_move
+            assert seat is not None
+            if seat == you:
                 out.write(f"your hand: {game.hands[you]}\n")
-                legal_bids = game.legal_bids()
-                text = _ask(f"your bid {legal_bids} (0 passes): ", out)
+                choices = game.legal_choices()
+                text = _ask(_decision_prompt(game, choices), out)
                 if text.lower() in ("q", "quit"):
                     return 0
-                points = _ascii_int(text)
-                if points is None or points not in legal_bids:
-                    out.write(f"not a legal bid: {text!r}; choose from {legal_bids}\n")
+                choice = _ascii_int(text)
+                if choice is None or choice not in choices:
+                    what = "bid" if _point_bidding(game) else "choice"
+                    out.write(f"not a legal {what}: {text!r}; choose from {choices}\n")
                     continue
-                game.bid(points)
+                game.choose(choice)
             else:
-                seat = game.to_move
-                assert seat is not None
-                points = game.policy_bid(args.bots)
-                game.bid(points)
-                out.write(bid_line(names[seat], points))
-        out.write(landlord_line(game, names))
+                choice = game.policy_choice(args.bots)
+                line = choice_line(names[seat], game.phase, choice, game)
+                game.choose(choice)
+                out.write(line)
+                if game.shown[seat] is not None and line.endswith("shows its hand\n"):
+                    out.write(f"{names[seat]} hand: {game.hands[seat]}\n")
+            if game.landlord is not None and not landlord_told:
+                out.write(landlord_line(game, names))
+                landlord_told = True
+        if not landlord_told:
+            out.write(landlord_line(game, names))
         while not game.done:
             seat = game.to_move
             assert seat is not None
@@ -773,14 +823,16 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("hand", help="card text, e.g. 33W45678")
     m.add_argument("--last", help="the move to beat: card text (4567W=8 says what W "
                    "stands for) or KIND/r/n/cards")
-    m.add_argument("--rules", default="classic", choices=sorted(RULES))
+    m.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
+                   help=RULES_HELP)
     m.add_argument("--wild", default=None, metavar="RANK",
                    help="the laizi (wild) rank with --rules laizi, e.g. 7")
     m.set_defaults(func=cmd_moves)
 
     seed_type = _int_in(0, MAX_SEED, " (seeds are 0 .. 2**64 - 1)")
     s = sub.add_parser("simulate", help="simulate deals with built-in policies")
-    s.add_argument("--rules", default="classic", choices=sorted(RULES))
+    s.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
+                   help=RULES_HELP)
     s.add_argument("--games", type=_int_in(0, MAX_DEAL_INDEX), default=10000)
     s.add_argument("--policies", default="random,random,random",
                    help="one or three of: " + ", ".join(POLICIES) + " (comma-separated)")
@@ -809,7 +861,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play one deal in the terminal against two bots")
-    p.add_argument("--rules", default="classic", choices=sorted(RULES))
+    p.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
+                   help=RULES_HELP)
     p.add_argument("--seed", type=seed_type, default=None)
     p.add_argument("--bots", default="greedy", choices=list(POLICIES))
     p.set_defaults(func=cmd_play)
@@ -831,7 +884,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the move to beat: cards or KIND/r/n/cards (with --last-seat)")
     v.add_argument("--last-seat", type=seat_type, default=None,
                    help="the seat that played --last")
-    v.add_argument("--rules", default="classic", choices=sorted(RULES))
+    v.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
+                   help=RULES_HELP)
     v.add_argument("--wild", default=None, metavar="RANK",
                    help="the laizi (wild) rank with --rules laizi, e.g. 7")
     v.add_argument("--ban", action="append", metavar="KIND",

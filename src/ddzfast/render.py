@@ -14,6 +14,20 @@ def bid_line(name: str, points: int) -> str:
     return f"{name} bids {points or 'pass'}\n"
 
 
+def choice_line(name: str, phase: str, choice: int, game: Game) -> str:
+    """A seat's decision in ``phase`` (a bid, a call or rob, a show, a doubling
+    factor) as the table prints it; ``game`` as it was before the decision."""
+    if phase == "bidding" and game.rules.platform["bidding"] == "rob":
+        if any(c for _, c in game.calls):        # a seat has called: a rob
+            return f"{name} {'robs' if choice else 'does not rob'}\n"
+        return f"{name} {'calls' if choice else 'passes'}\n"
+    if phase == "bidding":
+        return bid_line(name, choice)
+    if phase in ("show", "landlord_show"):
+        return f"{name} {'shows its hand' if choice else 'does not show'}\n"
+    return f"{name} doubles x{choice}\n"
+
+
 def landlord_line(game: Game, names: Sequence[str]) -> str:
     """Who became the landlord, the base and the kitty."""
     assert game.landlord is not None

@@ -52,19 +52,29 @@ def _check_rows(rows) -> np.ndarray:
     return rows
 
 
+def row_columns(rows) -> dict[str, np.ndarray]:
+    """Simulation rows as flat, contiguous columns: one per field, and each
+    per-seat field of shape (N, 3) (``scores``, ``doubles``, ``stakes``) as
+    three, ``score0``..``score2``, ``double0``.., ``stake0``..: what
+    ``rows_to_frame`` and ``ddzfast simulate --out FILE.parquet`` hold."""
+    columns: dict[str, np.ndarray] = {}
+    for name in rows.dtype.names or ():
+        col = rows[name]
+        if col.ndim == 2:
+            for seat in range(col.shape[1]):
+                columns[f"{name[:-1]}{seat}"] = np.ascontiguousarray(col[:, seat])
+        else:
+            columns[name] = np.ascontiguousarray(col)
+    return columns
+
+
 def rows_to_frame(rows):
-    """A pandas DataFrame of simulation rows: one column per field, the
-    (N, 3) ``scores`` field as ``score0``, ``score1``, ``score2``."""
+    """A pandas DataFrame of simulation rows: one column per field, each
+    per-seat field split in three (``row_columns``: ``scores`` as
+    ``score0``, ``score1``, ``score2``)."""
     pd = _need("pandas", "pandas", "rows_to_frame")
     rows = _check_rows(rows)
-    columns: dict[str, Any] = {}
-    for name in rows.dtype.names or ():
-        if name == "scores":
-            for seat in range(3):
-                columns[f"score{seat}"] = rows["scores"][:, seat].copy()
-        else:
-            columns[name] = rows[name].copy()
-    return pd.DataFrame(columns)
+    return pd.DataFrame({k: v.copy() for k, v in row_columns(rows).items()})
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -121,6 +131,13 @@ class Tally:
         self.springs = 0
         self.anti_springs = 0
         self.moves = 0
+        # platform play (RULES.md 10)
+        self.rob_deals = 0
+        self.robs = 0
+        self.show_deals = 0
+        self.doubles = 0
+        self.redeals = 0
+        self.stake_sum = 0.0
         names = ([] if policies is None
                  else sorted(set(self.policies), key=self.policies.index))
         # per policy: sum and sum of squares over deals of the share of its
@@ -152,6 +169,14 @@ class Tally:
         self.springs += int(rows["spring"].sum())
         self.anti_springs += int(rows["anti_spring"].sum())
         self.moves += int(rows["moves"].sum())
+        self.rob_deals += int((rows["robs"] > 0).sum())
+        self.robs += int(rows["robs"].sum())
+        self.show_deals += int((rows["shown"] != 0).sum())
+        self.doubles += int((rows["doubles"] > 1).sum())
+        self.redeals += int(rows["redeals"].sum())
+        ll = rows["landlord"].astype(np.int64)
+        farmers = rows["stakes"].sum(axis=1) - rows["stakes"][np.arange(n), ll]
+        self.stake_sum += float(farmers.sum())
         for name, acc in self._policy.items():
             seats = [s for s in range(3) if self.policies[s] == name]
             share = wins[:, seats].mean(axis=1)
@@ -220,6 +245,12 @@ class Tally:
             "spring_rate": rate(self.springs, n),
             "anti_spring_rate": rate(self.anti_springs, n),
             "moves_per_deal": rate(self.moves, n),
+            "rob_rate": rate(self.rob_deals, n),
+            "robs_per_deal": rate(self.robs, n),
+            "show_rate": rate(self.show_deals, n),
+            "double_rate": rate(self.doubles, 3 * n),
+            "redeals_per_deal": rate(self.redeals, n),
+            "mean_stake": rate(self.stake_sum, 2 * n),
             "intervals": "95%: Wilson score interval for win rates; normal approximation "
                          "(mean +- 1.96 sd/sqrt(n)) for mean scores and for the win rate "
                          "of a policy holding several seats",
@@ -238,7 +269,11 @@ def summarize(rows, policies: Sequence | None = None) -> dict:
       ``win_rate_ci95`` (with ``win_rate_interval``: "wilson" or "normal"),
       ``mean_score`` and ``mean_score_ci95`` (per seat it holds);
     * ``multiplier_mean``, ``multiplier_max``, ``bombs_per_deal``,
-      ``spring_rate``, ``anti_spring_rate``, ``moves_per_deal``.
+      ``spring_rate``, ``anti_spring_rate``, ``moves_per_deal``;
+    * platform play (RULES.md 10): ``rob_rate`` (deals with a rob),
+      ``robs_per_deal``, ``show_rate`` (deals where a seat showed),
+      ``double_rate`` (seats that doubled, x2 or x4, per seat and deal),
+      ``redeals_per_deal`` and ``mean_stake`` (a farmer's stake).
 
     Rates, means and intervals are None when there are no deals (an interval
     also with a single deal). ``policies`` names the seats' policies (text

@@ -241,9 +241,9 @@ def _python_rows(rules, policies, seed: int, start: int, stop: int, bidding: boo
     session first plays the session's earlier deals, without rows)."""
     length = rules.platform["session"] if rules.platform["deal"] == "no_shuffle" else 1
     first = start - start % length
-    game = None
+    game: Game | None = None
     for i in range(first, stop):
-        if i == first or i % length == 0:
+        if game is None or i % length == 0:
             game = Game(rules, deal_seed(seed, i), bidding, i % 3)
         else:
             game = game.next_deal(deal_seed(seed, i))

@@ -57,16 +57,16 @@ class DoudizhuGymEnv(gymnasium.Env):
             if seat is None or seat == self.seat:
                 return
             policy = self.policies[seat]
-            bidding = game.phase == "bidding"
+            choosing = game.phase != "play"
             if callable(policy):
                 choice = _policy_choice(policy, game, seat)
                 try:
-                    table.bid(choice) if bidding else table.play(choice)
+                    table.choose(choice) if choosing else table.play(choice)
                 except ValueError as e:
                     raise type(e)(f"policy {policy_name(policy)!r} (seat {seat}) chose "
                                   f"{choice}: {e}") from None
-            elif bidding:
-                table.bid(game.policy_bid(policy))
+            elif choosing:
+                table.choose(game.policy_choice(policy))
             else:
                 table.play(game.policy_move(policy))
 
@@ -111,8 +111,9 @@ class DoudizhuGymEnv(gymnasium.Env):
         return self.table.legal_actions()
 
     def action_of(self, choice) -> int:
-        """The action of a Move (or MOVE_DTYPE row) or, while bidding, of a
-        bid (0..3) of the learner."""
+        """The action of a Move (or MOVE_DTYPE row) or, in a decision phase,
+        of a choice (a bid 0..3, a call, show or doubling factor) of the
+        learner."""
         return self.table.action_of(choice)
 
     def render(self):

@@ -12,6 +12,13 @@ Actions: ``0 .. action_count(rules) - 1`` are the rule set's action index
 (``ddzfast.action_moves``; 0 is PASS). With bidding there are
 ``BID_ACTIONS`` more: ``action_count(rules) + k - 1`` bids ``k`` (1..3), and
 action 0 passes the bid as it passes a trick.
+
+With the platform options of RULES.md 10 (rob bidding, showing, doubling)
+every decision is an action, ``CHOICE_ACTIONS`` of them after the moves:
+choice ``v`` (``Game.legal_choices()``) is action ``action_count(rules) + v
+- 1`` (a call or rob, a show, a bid of 1: ``+ 0``; doubling x2 or a bid of
+2: ``+ 1``; a bid of 3: ``+ 2``; super-doubling x4: ``+ 3``), and action 0
+says no (passes the call or rob, does not show, doubles x1).
 """
 from __future__ import annotations
 
@@ -22,7 +29,7 @@ import numpy as np
 
 from ddzfast._core import Move, get_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
-from ddzfast.render import bid_line, hand_line, landlord_line, move_line, outcome_text
+from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
 from ddzfast.simulate import check_seed
@@ -31,6 +38,8 @@ from ddzfast.simulate import check_seed
 PLAYERS = ("player_0", "player_1", "player_2")
 #: Extra actions when the environment bids: bid 1, 2 and 3.
 BID_ACTIONS = 3
+#: Extra actions with the platform options of RULES.md 10: choices 1..4.
+CHOICE_ACTIONS = 4
 RENDER_MODES = ("human", "ansi")
 
 
@@ -73,7 +82,12 @@ class Table:
         self.bidding = bool(bidding)
         self.render_mode = check_render_mode(render_mode)
         self.move_count = action_count(self.rules)
-        self.action_count = self.move_count + (BID_ACTIONS if self.bidding else 0)
+        platform = self.rules.platform
+        self.platform = bool(platform["show"] or platform["doubling"]
+                             or (self.bidding and platform["bidding"] == "rob"))
+        self.choice_count = (CHOICE_ACTIONS if self.platform else
+                             BID_ACTIONS if self.bidding else 0)
+        self.action_count = self.move_count + self.choice_count
         self._moves = action_moves(self.rules)
         self._move_cache: list[Move | None] = [None] * self.move_count
         self.run_seed: int | None = None
@@ -108,7 +122,7 @@ class Table:
                                  self.deal_index % 3)
         self.deal_index += 1
         self.lines.clear()
-        if self.render_mode is not None and not self.bidding:
+        if self.render_mode is not None and game.landlord is not None:
             self.lines.append(landlord_line(game, PLAYERS))
         return game
 
@@ -124,8 +138,19 @@ class Table:
             return np.zeros(0, dtype=np.int32)
         if game.phase == "play":
             return game.legal_action_indices()
-        return np.array([0 if b == 0 else self.move_count + b - 1
-                         for b in game.legal_bids()], dtype=np.int32)
+        return np.array([self._choice_action(c) for c in game.legal_choices()],
+                        dtype=np.int32)
+
+    def _choice_action(self, choice: int) -> int:
+        # 0 says no (a pass, no show, doubling x1); choice v else move_count + v - 1
+        if choice == 0 or (choice == 1 and self.game.phase == "doubling"):
+            return 0
+        return self.move_count + choice - 1
+
+    def _action_choice(self, a: int) -> int:
+        if a == 0:
+            return 1 if self.game.phase == "doubling" else 0
+        return a - self.move_count + 1
 
     def mask(self, seat: int) -> np.ndarray:
         """The legal-action mask (int8) of ``seat``: all zeros unless it is
@@ -136,7 +161,7 @@ class Table:
         if game.phase == "play":
             # the C mask writes every entry: no zeroing first
             out = np.empty(self.action_count, dtype=np.int8)
-            if self.bidding:
+            if self.choice_count:
                 game.legal_action_mask(out[:self.move_count])
                 out[self.move_count:] = 0
             else:
@@ -157,9 +182,10 @@ class Table:
         return move
 
     def action_of(self, choice) -> int:
-        """The action of a bid (while bidding) or of a Move or MOVE_DTYPE row."""
-        if self.game.phase == "bidding":
-            return 0 if choice == 0 else self.move_count + int(choice) - 1
+        """The action of a choice (a bid, call, show or doubling factor, in a
+        decision phase) or of a Move or MOVE_DTYPE row."""
+        if self.game.phase not in ("play", "done"):
+            return self._choice_action(int(choice))
         if isinstance(choice, Move):
             choice = choice.array[0]
         return int(action_index(np.array([choice], dtype=self._moves.dtype),
@@ -179,22 +205,26 @@ class Table:
         seat = game.to_move
         if seat is None:
             raise ValueError("the deal is over: reset for the next one")
-        if game.phase == "bidding":
-            if a == 0:
-                points = 0
-            elif a >= self.move_count:
-                points = a - self.move_count + 1
-            else:
+        if game.phase != "play":
+            legal = game.legal_choices()
+            if a != 0 and a < self.move_count:
                 raise IllegalMoveError(
-                    f"action {a} is a move, but seat {seat} is bidding: pass with 0 or "
-                    f"bid 1..3 with {self.move_count}..{self.move_count + 2}")
-            if points not in game.legal_bids():
-                raise IllegalMoveError(f"action {a}: seat {seat} cannot bid {points}; "
-                                       f"legal bids are {game.legal_bids()} (0 passes)")
-            self.bid(points)
+                    f"action {a} is a move, but seat {seat} is deciding ({game.phase}): "
+                    f"its legal actions are {self.legal_actions().tolist()} (choices "
+                    f"{legal})")
+            choice = self._action_choice(a)
+            if choice not in legal:
+                if game.phase == "bidding" and not self.platform:
+                    raise IllegalMoveError(f"action {a}: seat {seat} cannot bid {choice}; "
+                                           f"legal bids are {legal} (0 passes)")
+                raise IllegalMoveError(f"action {a}: seat {seat} cannot choose {choice} "
+                                       f"in the {game.phase} phase; legal choices are "
+                                       f"{legal}")
+            self.choose(choice)
             return
         if a >= self.move_count:
-            raise IllegalMoveError(f"action {a} is a bid, but the bidding is over")
+            raise IllegalMoveError(f"action {a} is a decision, but the deal is in "
+                                   f"its play phase")
         try:
             game.play_action(a)
         except IllegalMoveError as e:
@@ -204,12 +234,21 @@ class Table:
 
     def bid(self, points: int) -> None:
         """The seat to move bids ``points`` (Game.bid), noted for rendering."""
+        self.choose(points)
+
+    def choose(self, choice: int) -> None:
+        """The seat to move makes ``choice`` (Game.choose: a bid, call or rob,
+        show or doubling factor), noted for rendering."""
         game = self.game
         seat = game.to_move
-        game.bid(points)
-        if self.render_mode is not None and seat is not None:
-            self.lines.append(bid_line(PLAYERS[seat], points))
-            if game.phase == "play":
+        phase = game.phase
+        had_landlord = game.landlord is not None
+        line = (choice_line(PLAYERS[seat], phase, choice, game)
+                if self.render_mode is not None and seat is not None else None)
+        game.choose(choice)
+        if line is not None:
+            self.lines.append(line)
+            if not had_landlord and game.landlord is not None:
                 self.lines.append(landlord_line(game, PLAYERS))
 
     def play(self, move) -> None:
