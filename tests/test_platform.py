@@ -1610,14 +1610,22 @@ def steps_through_every_phase(game, rng):
         yield
 
 
+@pytest.mark.parametrize("start", ["dealt", "next_deal"])
 @pytest.mark.parametrize("rules", RULE_SETS)
-def test_undo_copy_pickle_in_every_phase(rules):
+def test_undo_copy_pickle_in_every_phase(rules, start):
     """After every step: a pickled and loaded game and a copy have the same
     position_key, record and phase, and the same future (the same random
     choice next); undoing every step restores each earlier state and finally
-    the initial one (a redeal undone included)."""
+    the initial one (a redeal undone included). Both for a shuffled deal and
+    for a later deal of a no-shuffle session (dealt from the pile)."""
     rng = random.Random(rules)
-    game = Game(platform(rules, **HAPPY), seed=61, first_bidder=1)
+    if start == "dealt":
+        game = Game(platform(rules, **HAPPY), seed=61, first_bidder=1)
+    else:
+        first = Game(platform(rules, **HAPPY, deal="no_shuffle"), seed=61, first_bidder=0)
+        finish(first, "random")
+        game = first.next_deal(62)
+        assert game.to_move == 1
     assert not game.can_undo
     with pytest.raises(ValueError):
         game.undo()
