@@ -1876,6 +1876,18 @@ def test_cli_simulate_takes_the_happy_rules(run_python, tmp_path):
     assert all(word in text for word in ("rob", "show", "doubl", "stake")), r.stdout
 
 
+def test_cli_play_asks_the_decisions(run_python):
+    """`ddzfast play --rules classic+happy` plays a whole deal fed by stdin
+    ('1' is legal in every decision: show, call/rob, double x1; then the
+    first listed move), no traceback."""
+    script = "1\n" * 6 + "#0\n" * 120
+    r = run_python("play", "--rules", "classic+happy", "--seed", "5", "--bots", "random",
+                   module="ddzfast.cli", input=script, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stdout + r.stderr
+    assert ("you win" in r.stdout) or ("you lose" in r.stdout), r.stdout[-2000:]
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_pettingzoo_plays_every_decision(rules):
     """The PettingZoo environment with '<rules>+happy' (and bidding) deals
