@@ -600,13 +600,19 @@ cdef class Game:
         cdef int who = self.g.to_move
         cdef int phase = self.g.phase
         cdef int redeals = self.g.redeals
+        cdef int c = -1
         cdef ddz_game before = self.g
-        if isinstance(choice, (bool, np.bool_)) or not isinstance(choice, numbers.Integral) \
-                or not 0 <= choice <= 4 or ddz_game_choose(&self.g, <int>choice) != 0:
+        # an int first: the ABC check of numbers.Integral costs more than the
+        # decision itself
+        if type(choice) is int or (isinstance(choice, numbers.Integral)
+                                   and not isinstance(choice, (bool, np.bool_))):
+            if 0 <= choice <= 4:
+                c = choice
+        if c < 0 or ddz_game_choose(&self.g, c) != 0:
             raise ValueError(f"seat {who} cannot {what} {choice!r} in the "
                              f"{_PHASES[phase]} phase: the legal choices are "
                              f"{self.legal_choices()}")
-        self._steps.append((phase, who, int(choice), redeals))
+        self._steps.append((phase, who, c, redeals))
         self._push_undo(&before)
         self._changes += 1
 
