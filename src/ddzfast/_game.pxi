@@ -35,15 +35,20 @@ landlord's, their sum (before ``service_fee`` and ``deal_cap``)."""
 _ObservationBase = collections.namedtuple(
     "Observation",
     "seat phase hand cards_left played landlord base kitty to_move last_move "
-    "last_seat bids history multiplier rules first_bidder wild_rank",
-    defaults=(None, None, None))
+    "last_seat bids history multiplier rules first_bidder wild_rank "
+    "robs shown shown_hands doubles",
+    defaults=(None, None, None, 0, (None, None, None), (None, None, None),
+              (1, 1, 1)))
 
 
 class Observation(_ObservationBase):
     """What one seat sees: its own ``hand``, the number of cards every seat
     holds, the cards each seat has played, the kitty once it is shown, the
-    bids and the play history; never the other hands. ``wild_rank``: laizi,
-    the deal's wild rank (a card index, shown to all), else None."""
+    bids and the play history; never the other hands unless shown.
+    ``wild_rank``: laizi, the deal's wild rank (a card index, shown to all),
+    else None. Platform play (RULES.md 10): ``robs``, ``shown`` and
+    ``doubles`` as the Game has them, ``shown_hands`` the hands of the
+    seats that showed (None for the others)."""
 
     __slots__ = ()
 
@@ -455,10 +460,12 @@ cdef class Game:
         return Observation(
             s, self.phase, _hand(self.g.hands[s]), self.cards_left,
             tuple(_hand(played[i]) for i in range(3)), self.landlord, self.g.base,
-            None if self.g.phase == PHASE_BIDDING else _hand(self.g.kitty),
+            None if self.g.landlord < 0 else _hand(self.g.kitty),
             self.to_move, self.last_move, self.last_seat, tuple(self.bids),
             tuple(self._history), self.g.mult, self._rules, self.g.first_bidder,
-            self._rules.wild_rank)
+            self._rules.wild_rank, self.g.robs, self.shown,
+            tuple(_hand(self.g.hands[i]) if self.g.shown[i] else None for i in range(3)),
+            self.doubles)
 
     def observation_tensor(self, seat=None, out=None):
         """What ``seat`` (default: the seat to move) may know, as a fixed
@@ -593,13 +600,19 @@ cdef class Game:
         cdef int who = self.g.to_move
         cdef int phase = self.g.phase
         cdef int redeals = self.g.redeals
+        cdef int c = -1
         cdef ddz_game before = self.g
-        if isinstance(choice, (bool, np.bool_)) or not isinstance(choice, numbers.Integral) \
-                or not 0 <= choice <= 4 or ddz_game_choose(&self.g, <int>choice) != 0:
+        # an int first: the ABC check of numbers.Integral costs more than the
+        # decision itself
+        if type(choice) is int or (isinstance(choice, numbers.Integral)
+                                   and not isinstance(choice, (bool, np.bool_))):
+            if 0 <= choice <= 4:
+                c = choice
+        if c < 0 or ddz_game_choose(&self.g, c) != 0:
             raise ValueError(f"seat {who} cannot {what} {choice!r} in the "
                              f"{_PHASES[phase]} phase: the legal choices are "
                              f"{self.legal_choices()}")
-        self._steps.append((phase, who, int(choice), redeals))
+        self._steps.append((phase, who, c, redeals))
         self._push_undo(&before)
         self._changes += 1
 
@@ -942,7 +955,7 @@ cdef tuple _start_prefix(tuple start):
     if start[0] == "position":
         return len(start[9]), len(start[8])
     if start[0] == "bidding":
-        return len(start[4]), 0
+        return len(start[4]) + (len(start[5]) if len(start) > 5 else 0), 0
     return 0, 0
 
 
@@ -1042,8 +1055,8 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     _need_wild(r)
     cdef int ll = _seat_arg(landlord, "landlord")
     if isinstance(base, bool) or not isinstance(base, numbers.Integral) \
-            or not 1 <= base <= 3:
-        raise ValueError(f"base is 1..3, not {base!r}")
+            or not 1 <= base <= (r.c.rob_base if r.c.rob else 3):
+        raise ValueError(f"base is 1..{r.c.rob_base if r.c.rob else 3}, not {base!r}")
     if isinstance(hands, (str, bytes)) or not isinstance(hands, collections.abc.Sized) \
             or len(hands) != 3:
         raise ValueError("three hands, one per seat")
@@ -1098,6 +1111,8 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     g.base = base
     g.phase = PHASE_PLAY
     g.to_move = mover
+    for s in range(3):
+        g.doubles[s] = 1         # nobody doubled before a given position
     for s, mv in played:
         if mv.m.kind != K_PASS:
             g.moves_by[s] += 1
@@ -1119,10 +1134,61 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     return game
 
 
-cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids):
-    """A deal in its bidding phase from given cards (three hands of the
-    deal's size and the kitty: the whole deck), the bids so far replayed:
-    what Observation.sample and a pickle's "bidding" start build."""
+cdef tuple _shown_codes(object shown):
+    # Observation.shown (None, "before_bidding" or "before_play" per seat) as
+    # the engine's codes 0..2
+    if isinstance(shown, (str, bytes)) or not isinstance(shown, collections.abc.Sized) \
+            or len(shown) != 3:
+        raise ValueError("shown holds one entry per seat")
+    codes = []
+    for w in shown:
+        if w not in _SHOWN:
+            raise ValueError(f"shown holds None, 'before_bidding' or 'before_play', "
+                             f"not {w!r}")
+        codes.append(_SHOWN.index(w))
+    return tuple(codes)
+
+
+cdef int _set_platform(Game game, Rules r, obs, tuple shown) except -1:
+    # A sampled deal past the kitty: its robs, shows and doubles as observed
+    # (RULES.md 10), and its decision phase when it is in one.
+    cdef ddz_game* g = &game.g
+    cdef int s, factor = 1, d
+    robs = _int_in(obs.robs, "robs", 0, 3)
+    if robs and not r.c.rob:
+        raise ValueError("robs without rob bidding")
+    if any(shown) and not r.c.show:
+        raise ValueError("a seat showed its hand in a rule set without showing")
+    if isinstance(obs.doubles, (str, bytes)) or len(obs.doubles) != 3:
+        raise ValueError("doubles holds one factor (or None) per seat")
+    for s in range(3):
+        g.shown[s] = shown[s]
+        if shown[s]:
+            factor = max(factor, 4 if shown[s] == 1 else 2)
+        d = 0 if obs.doubles[s] is None else _int_in(obs.doubles[s], "a double", 1, 4)
+        if d == 3 or (d and not r.c.doubling and d != 1) or (d == 0 and not r.c.doubling):
+            raise ValueError(f"doubles {tuple(obs.doubles)!r} are not factors this rule "
+                             f"set's doubling gives")
+        g.doubles[s] = d
+    g.robs = robs
+    g.show_mult = factor
+    g.mult = _mul_saturated(_mul_saturated(g.mult, 1 << robs), factor)
+    if obs.phase == "landlord_show":
+        g.phase = PHASE_LANDLORD_SHOW
+    elif obs.phase == "doubling":
+        g.phase = PHASE_DOUBLING
+        g.turns = sum(1 for s in range(3) if g.doubles[s])
+    elif r.c.doubling and not all(g.doubles[s] for s in range(3)):
+        raise ValueError("in the play phase every seat has its doubling factor")
+    return 0
+
+
+cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
+    """A deal in its bidding (or show) phase from given cards (three hands of
+    the deal's size and the kitty: the whole deck), the shows (0 or 1 per
+    seat in turn from the first bidder, RULES.md 10) and bids so far
+    replayed: what Observation.sample and a pickle's "bidding" start
+    build."""
     cdef Game game = Game.__new__(Game)
     cdef uint64_t total = 0, k
     cdef uint64_t bits[3]
@@ -1148,11 +1214,23 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids):
     for s in range(3):
         game.g.hands[s] = bits[s]
     game.g.kitty = k
+    steps = []
+    if isinstance(shows, (str, bytes)) or not isinstance(shows, collections.abc.Sized):
+        raise TypeError("shows is a sequence of 0 or 1, one per seat in turn")
+    for i, c in enumerate(shows):
+        who = game.g.to_move
+        if game.g.phase != PHASE_SHOW or ddz_game_choose(
+                &game.g, _int_in(c, "a show", 0, 1)) != 0:
+            raise ValueError(f"shows {tuple(shows)!r}: no show {i} to make here")
+        steps.append((PHASE_SHOW, who, int(c), 0))
+    if game.g.phase == PHASE_SHOW and bids:
+        raise ValueError("bids before every seat decided whether to show")
     _replay_bids(&game.g, bids, "bids")
     pairs = [(int(seat), int(points)) for seat, points in bids]
-    game._steps = [(PHASE_BIDDING, seat, points, 0) for seat, points in pairs]
-    game._start = ("bidding", tuple(int(b) for b in bits), int(k), fb, tuple(pairs))
-    if game.g.phase != PHASE_BIDDING:
+    game._steps = steps + [(PHASE_BIDDING, seat, points, 0) for seat, points in pairs]
+    game._start = ("bidding", tuple(int(b) for b in bits), int(k), fb, tuple(pairs)) \
+        + ((tuple(int(c) for c in shows),) if shows else ())
+    if game.g.landlord >= 0:
         # the bids ended the bidding: the deal is a position from here on
         return _position_game(r, game.hands, game.g.kitty, game.g.landlord, game.g.base,
                               None, None, None, (), pairs, fb)
@@ -1203,6 +1281,8 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
                                   last, start[7], start[8], start[9], start[10])
         elif kind == "bidding" and len(start) == 5:
             game = _bidding_game(r, start[1], start[2], start[3], start[4])
+        elif kind == "bidding" and len(start) == 6 and fmt >= 2:
+            game = _bidding_game(r, start[1], start[2], start[3], start[4], start[5])
         elif kind == "pile" and len(start) == 6 and fmt >= 2:
             if not isinstance(start[1], tuple) or not isinstance(start[3], bool):
                 raise TypeError("a pile start holds a tuple of cards and a bool")
@@ -1338,8 +1418,11 @@ def _sample_observation(obs, rng):
     _need_wild(r)
     if obs.phase == "done":
         raise ValueError("the deal is over: there is nothing hidden to sample")
-    if obs.phase not in ("bidding", "play"):
-        raise ValueError(f"phase is 'bidding' or 'play', not {obs.phase!r}")
+    if obs.phase not in ("bidding", "play", "show", "landlord_show", "doubling"):
+        raise ValueError(f"phase is 'show', 'bidding', 'landlord_show', 'doubling' or "
+                         f"'play', not {obs.phase!r}")
+    before_kitty = obs.phase in ("show", "bidding")
+    shown = _shown_codes(obs.shown)
     if not isinstance(rng, np.random.Generator):
         rng = np.random.default_rng(rng)
     seat = _seat_arg(obs.seat, "seat")
@@ -1353,6 +1436,15 @@ def _sample_observation(obs, rng):
     for s in range(3):
         played[s] = _to_bits(obs.played[s], r, "played")
         known = _add_within_deck(known, played[s], r, "the observation")
+    # a seat that showed its hand hides nothing
+    open_hands = {}
+    for s in range(3):
+        if s != seat and shown[s]:
+            if obs.shown_hands is None or obs.shown_hands[s] is None:
+                raise ValueError(f"seat {s} showed its hand, but shown_hands does not "
+                                 f"hold it")
+            open_hands[s] = _to_bits(obs.shown_hands[s], r, "shown_hands")
+            known = _add_within_deck(known, open_hands[s], r, "the observation")
     unseen = deck - known
     history = _seat_moves(obs.history, r, "history")
     from_history[0] = from_history[1] = from_history[2] = 0
@@ -1367,8 +1459,11 @@ def _sample_observation(obs, rng):
     sizes = [_int_in(obs.cards_left[s], "cards_left", 0, MAX_HAND[True]) for s in range(3)]
     if sizes[seat] != _hand_size(own):
         raise ValueError("cards_left does not match the observing seat's hand")
-    hidden = [s for s in range(3) if s != seat]
-    if obs.phase == "bidding":
+    for s, bits in open_hands.items():
+        if sizes[s] != _hand_size(bits):
+            raise ValueError(f"cards_left does not match seat {s}'s shown hand")
+    hidden = [s for s in range(3) if s != seat and s not in open_hands]
+    if before_kitty:
         if obs.landlord is not None or history or obs.base != 0 or obs.kitty is not None \
                 or obs.last_move is not None or obs.last_seat is not None:
             raise ValueError("while bidding there is no landlord, base, kitty or play")
@@ -1378,7 +1473,7 @@ def _sample_observation(obs, rng):
     else:
         ll = _seat_arg(obs.landlord, "landlord")
         kitty = _to_bits(obs.kitty, r, "kitty")
-    if obs.phase == "play" and seat != ll:
+    if not before_kitty and seat != ll and ll in hidden:
         # the kitty the landlord has not visibly played is still in its hand
         for i in range(16):
             k = _nib(kitty, i) - _nib(played[ll], i)
@@ -1395,7 +1490,7 @@ def _sample_observation(obs, rng):
         raise ValueError(f"the observation is inconsistent: {len(pool)} unseen "
                          f"cards for {need} hidden places")
     pool = rng.permutation(pool)
-    dealt = {seat: own}
+    dealt = {seat: own, **open_hands}
     start = 0
     for s in hidden:
         size = sizes[s] - (_hand_size(forced) if s == ll else 0)
@@ -1405,14 +1500,20 @@ def _sample_observation(obs, rng):
                           dtype=np.uint64)) if size else 0
         dealt[s] = bits + (forced if s == ll else 0)
     hands = [dealt[s] for s in range(3)]
-    if obs.phase == "bidding":
-        game = _bidding_game(r, hands, dealt[3], fb, tuple(obs.bids))
-        if game.g.to_move != to_move:
-            raise ValueError(f"to_move {to_move} is not the seat to bid after bids "
+    if before_kitty:
+        # the shows made so far, in turn from the first bidder
+        made = 3 if obs.phase == "bidding" else (to_move - fb) % 3
+        shows = tuple(1 if shown[(fb + i) % 3] else 0 for i in range(made)) \
+            if r.c.show else ()
+        game = _bidding_game(r, hands, dealt[3], fb, tuple(obs.bids), shows)
+        if game.g.to_move != to_move or _PHASES[game.g.phase] != obs.phase:
+            raise ValueError(f"to_move {to_move} is not the seat to decide after bids "
                              f"{tuple(obs.bids)!r}")
     else:
         game = _position_game(r, hands, kitty, ll, obs.base, to_move, obs.last_move,
-                              obs.last_seat, history, tuple(obs.bids), fb)
+                              obs.last_seat, history,
+                              () if r.c.rob else tuple(obs.bids), fb)
+        _set_platform(game, r, obs, shown)
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
                              f"gives ({game.g.mult})")

@@ -16,8 +16,14 @@ faster.
 * Actions: ``Discrete(action_count(rules))``, the rule set's action index
   (``ddzfast.action_moves(rules)[a]`` is the move of action ``a``; 0 is
   PASS). With ``bidding=True`` three more: ``action_count(rules) + k - 1``
-  bids ``k`` (1..3) and 0 passes the bid. An illegal action raises
-  ``IllegalMoveError`` (a ValueError) and leaves the deal unchanged.
+  bids ``k`` (1..3) and 0 passes the bid. With the platform options of
+  RULES.md 10 (``rules="classic+happy"``: rob bidding, showing, doubling)
+  ``CHOICE_ACTIONS`` (4) more instead: choice ``v`` of
+  ``Game.legal_choices()`` is action ``action_count(rules) + v - 1`` (call,
+  rob, show or bid 1: ``+ 0``; double x2 or bid 2: ``+ 1``; bid 3: ``+ 2``;
+  super-double x4: ``+ 3``) and 0 says no (passes, does not show, doubles
+  x1). An illegal action raises ``IllegalMoveError`` (a ValueError) and
+  leaves the deal unchanged.
 * Observations: ``{"observation": float32 vector, "action_mask": int8
   vector}`` as PettingZoo's classic environments give them. The vector is
   ``Game.observation_tensor(seat)``, filled in C (``ddzfast.OBSERVATION_SIZE``

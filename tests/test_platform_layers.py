@@ -1,0 +1,205 @@
+"""Platform play (RULES.md 10) in the layers above the engine: deals with
+every option off are those of the build before the options existed,
+``Observation.sample`` in every decision phase, the environments' action
+layout for the new decisions, the command line, and the vector environment's
+refusal. (The rules themselves, worked by hand, are in test_platform.py.)"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+
+import numpy as np
+import pytest
+
+import ddzfast
+from ddzfast import Game, simulate
+from ddzfast.errors import IllegalMoveError
+from helpers import RULE_SETS
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+HAPPY = tuple(f"{r}+happy" for r in RULE_SETS)
+# the DEAL_DTYPE fields rows had before platform play
+OLD_FIELDS = ("seed", "scores", "multiplier", "moves", "bombs", "landlord", "base",
+              "winner", "spring", "anti_spring", "first_bidder", "wild_rank")
+
+
+def _digest(rows) -> str:
+    h = hashlib.sha256()
+    for f in OLD_FIELDS:
+        h.update(np.ascontiguousarray(rows[f]).tobytes())
+    return h.hexdigest()
+
+
+def test_rows_without_options_are_those_of_the_earlier_build():
+    """tests/data/simulate_digests.json holds digests of simulate rows (the
+    fields that existed then) written by the build before platform play,
+    for every rule set, with and without bidding, random and greedy seats:
+    the options, off, change none of them."""
+    with open(os.path.join(DATA, "simulate_digests.json")) as f:
+        want = json.load(f)
+    assert len(want) == 20
+    for key, digest in want.items():
+        rules, bidding, policies = key.split("|")
+        rows = simulate(3000, rules, tuple(policies.split(",")), seed=11,
+                        bidding=bidding == "True")
+        assert _digest(rows) == digest, key
+        # and the new fields take their neutral values
+        assert (rows["robs"] == 0).all() and (rows["show"] == 1).all()
+        assert (rows["shown"] == 0).all() and (rows["doubles"] == 1).all()
+        assert (rows["redeals"] == 0).all() and (rows["position"] == 0).all()
+        assert np.array_equal(rows["session"], np.arange(3000))
+        assert np.array_equal(np.abs(rows["scores"]) > 0, rows["stakes"] > 0)
+
+
+def _random_games(rules, n, rng):
+    for d in range(n):
+        g = Game(rules, seed=rng.randrange(2**63), bidding=rng.random() < 0.8)
+        for _ in range(rng.choice([0, 1, 2, rng.randrange(3, 12), rng.randrange(3, 60)])):
+            if g.done:
+                break
+            if g.phase != "play":
+                g.choose(rng.choice(g.legal_choices()))
+            else:
+                moves = g.legal_moves()
+                g.play(moves[rng.randrange(len(moves))])
+        yield g
+
+
+@pytest.mark.parametrize("rules", HAPPY)
+def test_sample_keeps_what_is_public_in_every_phase(rules):
+    """A world sampled from a seat's observation is in the same phase, with
+    the same seat to move, choices, multiplier, robs, shows and doubles;
+    the observing seat's hand and every shown hand are the real ones."""
+    rng = random.Random(HAPPY.index(rules))
+    phases = set()
+    for g in _random_games(rules, 120, rng):
+        if g.done:
+            continue
+        for seat in range(3):
+            w = g.observation(seat).sample(rng.randrange(1 << 30))
+            assert (w.phase, w.to_move, w.legal_choices(), w.multiplier) == \
+                (g.phase, g.to_move, g.legal_choices(), g.multiplier)
+            assert (w.robs, w.shown, w.doubles) == (g.robs, g.shown, g.doubles)
+            for s in range(3):
+                if s == seat or g.shown[s] is not None:
+                    assert w.hands[s] == g.hands[s]
+            assert w.cards_left == g.cards_left
+            phases.add(g.phase)
+    assert phases >= {"show", "bidding", "doubling", "play"}
+
+
+def test_sample_refuses_a_shown_hand_it_is_not_given():
+    g = Game("classic+happy", seed=3)
+    while g.phase == "show":
+        g.choose(1)
+    obs = g.observation(0)
+    hidden = obs._replace(shown_hands=(obs.shown_hands[0], None, obs.shown_hands[2]))
+    with pytest.raises(ValueError, match="seat 1 showed its hand"):
+        hidden.sample(1)
+
+
+# ---- environments ----------------------------------------------------------------
+
+def test_pettingzoo_api_with_every_decision():
+    from pettingzoo.test import api_test
+    from ddzfast.env import doudizhu_v0
+    api_test(doudizhu_v0.env("classic+happy", bidding=True), num_cycles=300)
+
+
+def test_decision_actions_follow_the_documented_layout():
+    """Choice v is action move_count + v - 1, and action 0 says no (a pass,
+    no show, doubling x1): in every decision phase the legal actions are the
+    legal choices mapped so, and each one makes that choice."""
+    from ddzfast.env import CHOICE_ACTIONS, doudizhu_v0
+    e = doudizhu_v0.raw_env("classic+happy", bidding=True)
+    n = e.table.move_count
+    assert e.table.action_count == n + CHOICE_ACTIONS
+    rng = random.Random(0)
+    seen = set()
+    for seed in range(40):
+        e.reset(seed=seed)
+        game = e.game
+        while game.phase != "play":
+            choices = game.legal_choices()
+            mapped = [0 if c == 0 or (c == 1 and game.phase == "doubling") else n + c - 1
+                      for c in choices]
+            assert list(e.legal_actions()) == mapped
+            mask = e.observe(e.agent_selection)["action_mask"]
+            assert np.flatnonzero(mask).tolist() == sorted(mapped)
+            k = rng.randrange(len(choices))
+            before = game.copy()
+            before.choose(choices[k])
+            e.step(mapped[k])
+            seen.add(game.phase)
+            assert game.position_key() == before.position_key()
+    assert seen >= {"show", "bidding", "doubling"}
+
+
+def test_a_move_in_a_decision_phase_is_refused():
+    from ddzfast.env import doudizhu_v0
+    e = doudizhu_v0.raw_env("classic+happy", bidding=True)
+    e.reset(seed=1)
+    key = e.game.position_key()
+    with pytest.raises(IllegalMoveError, match="is a move, but seat 0 is deciding"):
+        e.table.apply(5)
+    with pytest.raises(IllegalMoveError, match="cannot choose 2 in the show phase"):
+        e.table.apply(e.table.move_count + 1)
+    assert e.game.position_key() == key
+
+
+def test_gym_learner_decides_and_opponents_choose_in_c():
+    from gymnasium.utils.env_checker import check_env
+    from ddzfast.env import gym_env
+    env = gym_env("laizi:7+happy", seat=2, opponents="greedy", bidding=True)
+    check_env(env)
+    rng = np.random.default_rng(1)
+    env.reset(seed=4)
+    deals = 0
+    for _ in range(3000):
+        a = int(rng.choice(np.flatnonzero(env.action_masks())))
+        _, reward, done, _, _ = env.step(a)
+        if done:
+            assert reward == env.game.result.scores[2]
+            deals += 1
+            env.reset()
+    assert deals > 20
+
+
+def test_vector_env_refuses_platform_options():
+    from ddzfast.env import VectorEnv
+    with pytest.raises(ValueError, match="platform options"):
+        VectorEnv(2, "classic+happy")
+
+
+# ---- command line ------------------------------------------------------------------
+
+def test_simulate_summary_has_the_platform_rates(run_cli):
+    r = run_cli("simulate", "--rules", "classic+happy", "--games", "300", "--quiet")
+    assert r.returncode == 0, r.stderr
+    for line in ("rob rate", "show rate", "double rate", "mean stake"):
+        assert line in r.stdout
+    plain = run_cli("simulate", "--games", "300", "--quiet")
+    assert "rob rate" not in plain.stdout
+
+
+def test_play_asks_every_decision(run_cli):
+    # show? no; call? yes; double? x2; then quit at the first move
+    r = run_cli("play", "--rules", "classic+happy", "--seed", "3", "--bots", "greedy",
+                stdin="7\n0\n1\n1\n0\n2\nq\n")
+    assert r.returncode == 0, r.stderr
+    out = r.stdout
+    assert "show your hand (x4)?" in out and "not a legal choice: '7'" in out
+    assert "call the landlord?" in out or "rob the landlord" in out
+    assert "double your stake?" in out or "landlord:" in out
+
+
+@pytest.fixture
+def run_cli(run_python):
+    """`ddzfast ARGS` in a subprocess, as test_cli.py runs it."""
+    def run(*args, stdin=None):
+        r = run_python(*args, module="ddzfast.cli", input=stdin, timeout=300)
+        assert "Traceback" not in r.stdout + r.stderr, r.stderr
+        return r
+    return run
