@@ -768,12 +768,17 @@ def test_positions_with_platform_rules_play_as_dealt_play_phases():
     """Game.from_position with '+happy' rules is a play phase with a neutral
     record (no robs, shows, doubles): P from the bombs and spring alone, the
     cap of 64 on each farmer."""
-    game = Game.from_position(["33334", "5", "6"], "classic+happy", landlord=0, base=2)
+    # (the base of a rob-bid deal is rob_base: 1 here)
+    game = Game.from_position(["33334", "5", "6"], "classic+happy", landlord=0, base=1)
     assert game.phase == "play" and game.robs == 0 and calls_of(game) == []
     assert tuple(game.shown) == (None,) * 3 and game.multiplier == 1
     for m in ("BOMB/3/1/3333", "PASS", "PASS", "SINGLE/4/1/4"):
         game.play(Move.parse(m))
-    assert game.result.multiplier == 4 and game.result.stakes == (16.0, 8.0, 8.0)
+    assert game.result.multiplier == 4 and game.result.stakes == (8.0, 4.0, 4.0)
+    game = Game.from_position(["33334", "5", "6"], platform("classic", cap=3), base=2)
+    for m in ("BOMB/3/1/3333", "PASS", "PASS", "SINGLE/4/1/4"):
+        game.play(Move.parse(m))
+    assert game.result.stakes == (12.0, 6.0, 6.0)
 
 
 def test_choices_take_numpy_ints_and_return_fresh_lists():
