@@ -507,7 +507,7 @@ cdef int ddz_game_play_generated(ddz_game* g, const ddz_rules* rules,
     return _game_play(g, rules, move, 1)
 
 
-cdef int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
+cdef inline int _game_play(ddz_game* g, const ddz_rules* rules, const ddz_move* move,
                     int generated) noexcept nogil:
     # ddz_game_play. `generated`: the move is an entry of
     # ddz_game_legal_moves for this very state (ddz_simulate), so its kind,
@@ -837,7 +837,7 @@ cdef int64_t _policy_move_ctx(ddz_game* g, const ddz_rules* rules, int policy,
     return _policy_pick(g, rules, policy, buf, n, ctx)
 
 
-cdef int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
+cdef inline int64_t _policy_move_grow(ddz_game* g, const ddz_rules* rules, int policy,
                                ddz_move** buf, int64_t* cap,
                                ddz_split_ctx* ctx) noexcept nogil:
     # ddz_policy_move into a heap buffer *buf of *cap moves, grown (realloc)
@@ -862,14 +862,15 @@ cdef int64_t ddz_policy_move_grow(ddz_game* g, const ddz_rules* rules, int polic
     return _policy_move_grow(g, rules, policy, buf, cap, split)
 
 
-cdef int _simulate_deal(ddz_game* g, const ddz_rules* dr, const int* policies,
+cdef inline int _simulate_deal(ddz_game* g, const ddz_rules* dr, const int* policies,
                         ddz_move** buf, int64_t* cap, ddz_split_ctx* ctx,
                         uint8_t* order, int* n_order) noexcept nogil:
     # Deal *g played to its end by built-in policies, every decision
-    # included; the cards played, in order, each move's ascending, into
-    # order[0:*n_order] (a no-shuffle session's next pile). DDZ_OK or a
-    # DDZ_ERR_ code.
+    # included; with `order`, the cards played, in order, each move's
+    # ascending, into order[0:*n_order] (a no-shuffle session's next pile).
+    # DDZ_OK or a DDZ_ERR_ code.
     cdef int64_t k
+    cdef ddz_move* played
     n_order[0] = 0
     while g.phase != PHASE_DONE:
         if g.phase != PHASE_PLAY:
@@ -879,10 +880,11 @@ cdef int _simulate_deal(ddz_game* g, const ddz_rules* dr, const int* policies,
         k = _policy_move_grow(g, dr, policies[g.to_move], buf, cap, ctx)
         if k < 0:
             return <int>k
-        if _game_play(g, dr, &buf[0][k], 1) != 0:
+        played = buf[0] + k
+        if _game_play(g, dr, played, 1) != 0:
             return DDZ_ERR_ILLEGAL
-        if buf[0][k].kind != K_PASS:
-            n_order[0] += ddz_cards_ascending(buf[0][k].cards, order + n_order[0])
+        if order != NULL and played.kind != K_PASS:
+            n_order[0] += ddz_cards_ascending(played.cards, order + n_order[0])
     return DDZ_OK
 
 
@@ -927,12 +929,14 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
         g.session = i // length if rules.no_shuffle else i
         g.position = <int>(i % length) if rules.no_shuffle else 0
         dr = ddz_rules_for_deal(&g, rules, &scratch)
-        status = _simulate_deal(&g, dr, policies, &buf, &cap, &ctx, order, &n_order)
+        status = _simulate_deal(&g, dr, policies, &buf, &cap, &ctx,
+                                order if rules.no_shuffle else NULL, &n_order)
         if status != DDZ_OK:
             break
         if i >= start:
             ddz_game_score(&g, dr, &rows[i - start])
-        prev = g
+        if rules.no_shuffle:
+            prev = g
     free(buf)
     ddz_split_free(&ctx)
     return status

@@ -1036,7 +1036,7 @@ cdef int _replay_bids(ddz_game* g, object bids, str what) except -1:
 
 
 cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_move,
-                         last_seat, history, bids, first_bidder):
+                         last_seat, history, bids, first_bidder, platform=None):
     """A deal in its play phase from its parts, every one checked: what
     Game.from_position, Observation.sample and a pickle's "position" start
     build. ``history``: what was played before (seat, move), informational
@@ -1131,6 +1131,10 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
                    None if ls < 0 else _move(&lm, r).text, None if ls < 0 else ls,
                    tuple((s, mv.text) for s, mv in played),
                    tuple((seat, value) for _, seat, value, _ in game._steps), fb)
+    if platform is not None:
+        _set_platform(game, r, platform)
+        game._start += ((int(platform[0]), tuple(platform[1]), tuple(platform[2]),
+                         platform[3]),)
     return game
 
 
@@ -1149,33 +1153,44 @@ cdef tuple _shown_codes(object shown):
     return tuple(codes)
 
 
-cdef int _set_platform(Game game, Rules r, obs, tuple shown) except -1:
-    # A sampled deal past the kitty: its robs, shows and doubles as observed
-    # (RULES.md 10), and its decision phase when it is in one.
+cdef int _set_platform(Game game, Rules r, object platform) except -1:
+    # A position past the kitty with the decisions of RULES.md 10 made:
+    # platform = (robs, shown, doubles, phase) as Observation has them (a
+    # sampled deal, a pickle's "position" start); its decision phase when it
+    # is in one.
     cdef ddz_game* g = &game.g
     cdef int s, factor = 1, d
-    robs = _int_in(obs.robs, "robs", 0, 3)
+    if not isinstance(platform, tuple) or len(platform) != 4:
+        raise ValueError(f"the platform decisions are (robs, shown, doubles, phase), "
+                         f"not {platform!r}")
+    robs_arg, shown_arg, doubles, phase = platform
+    shown = _shown_codes(shown_arg)
+    robs = _int_in(robs_arg, "robs", 0, 3)
     if robs and not r.c.rob:
         raise ValueError("robs without rob bidding")
     if any(shown) and not r.c.show:
         raise ValueError("a seat showed its hand in a rule set without showing")
-    if isinstance(obs.doubles, (str, bytes)) or len(obs.doubles) != 3:
+    if isinstance(doubles, (str, bytes)) or not isinstance(doubles, collections.abc.Sized) \
+            or len(doubles) != 3:
         raise ValueError("doubles holds one factor (or None) per seat")
+    if phase not in ("landlord_show", "doubling", "play"):
+        raise ValueError(f"a position with platform decisions is in its landlord_show, "
+                         f"doubling or play phase, not {phase!r}")
     for s in range(3):
         g.shown[s] = shown[s]
         if shown[s]:
             factor = max(factor, 4 if shown[s] == 1 else 2)
-        d = 0 if obs.doubles[s] is None else _int_in(obs.doubles[s], "a double", 1, 4)
+        d = 0 if doubles[s] is None else _int_in(doubles[s], "a double", 1, 4)
         if d == 3 or (d and not r.c.doubling and d != 1) or (d == 0 and not r.c.doubling):
-            raise ValueError(f"doubles {tuple(obs.doubles)!r} are not factors this rule "
+            raise ValueError(f"doubles {tuple(doubles)!r} are not factors this rule "
                              f"set's doubling gives")
         g.doubles[s] = d
     g.robs = robs
     g.show_mult = factor
     g.mult = _mul_saturated(_mul_saturated(g.mult, 1 << robs), factor)
-    if obs.phase == "landlord_show":
+    if phase == "landlord_show":
         g.phase = PHASE_LANDLORD_SHOW
-    elif obs.phase == "doubling":
+    elif phase == "doubling":
         g.phase = PHASE_DOUBLING
         g.turns = sum(1 for s in range(3) if g.doubles[s])
     elif r.c.doubling and not all(g.doubles[s] for s in range(3)):
@@ -1271,14 +1286,15 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
                         _seat_arg(start[3], "first_bidder"))
             if (<Game>game)._rules.rules_id != r.rules_id:
                 raise ValueError("the seed deals another wild rank than the rule set names")
-        elif kind == "position" and len(start) == 11:
+        elif kind == "position" and (len(start) == 11 or (len(start) == 12 and fmt >= 2)):
             last = start[6]
             if last is not None:
                 if not isinstance(last, str):
                     raise TypeError(f"the last move is move text, not {type(last).__name__}")
                 last = Move.parse(last, r)
             game = _position_game(r, start[1], start[2], start[3], start[4], start[5],
-                                  last, start[7], start[8], start[9], start[10])
+                                  last, start[7], start[8], start[9], start[10],
+                                  start[11] if len(start) == 12 else None)
         elif kind == "bidding" and len(start) == 5:
             game = _bidding_game(r, start[1], start[2], start[3], start[4])
         elif kind == "bidding" and len(start) == 6 and fmt >= 2:
@@ -1510,10 +1526,15 @@ def _sample_observation(obs, rng):
             raise ValueError(f"to_move {to_move} is not the seat to decide after bids "
                              f"{tuple(obs.bids)!r}")
     else:
+        platform = None
+        if r.c.rob or r.c.show or r.c.doubling:
+            platform = (obs.robs, obs.shown, obs.doubles, obs.phase)
+        elif obs.phase != "play":
+            raise ValueError(f"phase {obs.phase!r} needs the platform options of RULES.md "
+                             f"10, which {r.name!r} does not have")
         game = _position_game(r, hands, kitty, ll, obs.base, to_move, obs.last_move,
                               obs.last_seat, history,
-                              () if r.c.rob else tuple(obs.bids), fb)
-        _set_platform(game, r, obs, shown)
+                              () if r.c.rob else tuple(obs.bids), fb, platform)
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
                              f"gives ({game.g.mult})")

@@ -35,6 +35,15 @@ from ddzfast import (MOVE_DTYPE, Game, Hand, Move, Rules, beats, classify,
 from helpers import RULE_SETS, cli_rules  # noqa: E402  (tests/helpers.py)
 
 ALLOWED = (ValueError, TypeError)
+# platform play (RULES.md 10): rule sets with its options, and valid values
+# of each option beside the hostile ones
+PLATFORM_RULES = ("classic+happy", "laizi:7+happy", "super+happy")
+PLATFORM_VALUES = {
+    "bidding": ("rob", "points"), "no_call": ("first", "redeal"), "rob_base": (1, 100, 101),
+    "show": (True, False), "doubling": (True, "after_farmer", False), "cap": (None, 1, 64),
+    "deal": ("no_shuffle", "shuffle"), "session": (1, 3, 2 ** 31), "swaps": (0, 5, 255, 256),
+}
+SESSIONS = get_rules("biegang+happy").with_options(deal="no_shuffle", session=3)
 DECK = ddzfast.constants.deck_text(True)
 
 
@@ -99,7 +108,9 @@ class Fuzzer:
         pick = self.rng.randrange(4)
         if pick <= 1:
             # the rule sets, then names that are not (quite) rule sets
-            return self.rng.choice(RULE_SETS + ("laizi:2", "laizi", "laizi:W", "laizi:77"))
+            return self.rng.choice(RULE_SETS + PLATFORM_RULES + (
+                "laizi:2", "laizi", "laizi:W", "laizi:77", "classic+sad", "+happy",
+                "laizi+happy", "classic+happy+happy"))
         if pick == 2:
             return self.rules_object()
         return self.nasty()
@@ -115,7 +126,7 @@ class Fuzzer:
         fields = ["wildcard", "kinds", "tiers", "ranked", "wild_joker_kind",
                   "wild_joker_stands", "xdw_kind", "four_wild_kind", "kitty",
                   "multipliers", "wild_max_rank", "mult_cap", "service_fee",
-                  "deal_cap", "nonsense"]
+                  "deal_cap", "nonsense"] + list(PLATFORM_VALUES)
         kinds = [k.name for k in ddzfast.MoveKind]
         changes = {}
         for field in self.rng.sample(fields, self.rng.randint(0, 3)):
@@ -123,6 +134,7 @@ class Fuzzer:
                 self.nasty(), tuple(self.rng.sample(kinds, self.rng.randint(0, 6))),
                 {self.rng.choice(kinds): self.rng.choice([1, 2, 255, 256, 2.9, 0])},
                 self.rng.randint(-2, 40), self.rng.random(),
+                self.rng.choice(PLATFORM_VALUES.get(field, (None,))),
             ])
         return changes
 
@@ -240,11 +252,11 @@ def fuzz_game(f: Fuzzer) -> None:
     elif pick == 2:
         game = Game.__new__(Game)
     else:
-        game = Game(r.choice(RULE_SETS), r.getrandbits(64))
+        game = Game(r.choice(RULE_SETS + PLATFORM_RULES + (SESSIONS,)), r.getrandbits(64))
     if game is None:
         return
     for _ in range(r.randint(1, 40)):
-        action = r.randrange(14)
+        action = r.randrange(18)
         if action == 0:
             f.call(game.bid, r.choice([0, 1, 2, 3, f.nasty()]), seat=f.seat())
         elif action == 1:
@@ -281,9 +293,22 @@ def fuzz_game(f: Fuzzer) -> None:
         elif action == 12:
             f.call(Game.from_position, [f.hand_text(False) for _ in range(3)],
                    "classic", f.seat(), 1, "", f.seat(), f.move(), f.seat())
+        elif action == 13:
+            f.call(game.choose, r.choice([0, 1, 2, 3, 4, 5, -1, f.nasty()]), seat=f.seat())
+        elif action == 14:
+            choices = game.legal_choices()
+            if choices:
+                f.call(game.choose, r.choice(choices))
+        elif action == 15:
+            f.call(game.policy_choice, r.choice(["greedy", "random", "expert", f.nasty()]))
+        elif action == 16:
+            nxt = f.call(game.next_deal, r.choice([None, 1, r.getrandbits(64), f.nasty()]))
+            if nxt is not None:
+                game = nxt
         else:
             repr(game), game.result, game.hands, game.history, game.last_move
-            game.cards_left, game.seed, game.multiplier
+            game.cards_left, game.seed, game.multiplier, game.calls, game.robs
+            game.shown, game.doubles, game.redeals, game.position
 
 
 def fuzz_features(f: Fuzzer) -> None:
