@@ -1679,6 +1679,14 @@ def test_position_key_sees_shows_and_robs(rules):
     follows; equal decisions, equal keys."""
     assert _key(rules, BEFORE_DOUBLING) == _key(rules, BEFORE_DOUBLING)
     assert _key(rules, [1, 0, 0]) != _key(rules, [0, 0, 0])          # bidding phase
+    # seat 1 or seat 2 showed (the same x4): different futures, since a
+    # landlord that showed is not asked again
+    one, two = _game_after(rules, [0, 1, 0]), _game_after(rules, [0, 0, 1])
+    assert one.multiplier == two.multiplier == 4
+    assert one.position_key() != two.position_key()
+    choose_all(one, [0, 1, 0])
+    choose_all(two, [0, 1, 0])                  # seat 1 is landlord in both
+    assert (one.phase, two.phase) == ("doubling", "landlord_show")
     assert _key(rules, [0, 0, 0, 1, 1]) != _key(rules, [0, 0, 0, 1, 0])
     # the same landlord (1), to choose its show: robbed once, or called unrobbed
     robbed = _game_after(rules, [0, 0, 0, 1, 1, 0, 0])
