@@ -876,6 +876,11 @@ def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1):
     rows = np.zeros(n, dtype=DEAL_DTYPE)
     threads = worker_count(threads, n)
     bounds = [first + n * t // threads for t in range(threads + 1)]
+    if r.c.no_shuffle:
+        # whole sessions per thread (one that starts before `start` stays
+        # whole too): a session cut in two would be played by both threads
+        align = r.c.session
+        bounds = [first] + [max(first, b - b % align) for b in bounds[1:-1]] + [stop]
     status = [DDZ_OK] * threads
     _parallel(threads, _simulate_chunk,
               [(r, codes, s, bounds[t], bounds[t + 1], 1 if bidding else 0, rows,
@@ -912,7 +917,7 @@ def _simulate_chunk(Rules r, cnp.ndarray codes, uint64_t seed, int64_t start,
         status[slot] = code
         return code
 
-    _sliced(deals, start, stop, cancel)
+    _sliced(deals, start, stop, cancel, r.c.session if r.c.no_shuffle else 1)
 
 
 def deal_seed(seed, index) -> int:
