@@ -203,3 +203,22 @@ def run_cli(run_python):
         assert "Traceback" not in r.stdout + r.stderr, r.stderr
         return r
     return run
+
+
+@pytest.mark.parametrize("rules", HAPPY)
+def test_sessions_in_python_equal_the_native_rows(rules):
+    """simulate's Python path (a Game per deal, next_deal within a session)
+    plays the rows the C loop plays, a start inside a session included, on
+    one thread or two, in one call or two."""
+    from ddzfast.simulate import _python_rows
+    r = ddzfast.get_rules(rules).with_options(deal="no_shuffle", session=4)
+    native = simulate(30, r, ("random", "greedy", "random"), seed=9, start=5)
+    python = np.array(list(_python_rows(r, ("random", "greedy", "random"), 9, 5, 35, True)),
+                      dtype=ddzfast.DEAL_DTYPE)
+    assert np.array_equal(native, python)
+    assert native["position"].tolist() == [i % 4 for i in range(5, 35)]
+    assert native["session"].tolist() == [i // 4 for i in range(5, 35)]
+    split = np.concatenate([simulate(13, r, ("random", "greedy", "random"), seed=9, start=5),
+                            simulate(17, r, ("random", "greedy", "random"), seed=9,
+                                     start=18, threads=2)])
+    assert np.array_equal(native, split)

@@ -914,6 +914,9 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
     cdef ddz_split_ctx ctx
     if buf == NULL:
         return DDZ_ERR_NOMEM
+    if start >= stop:
+        free(buf)
+        return DDZ_OK
     if not ddz_split_init(&ctx):
         free(buf)
         return DDZ_ERR_NOMEM

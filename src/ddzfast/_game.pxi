@@ -92,6 +92,12 @@ cdef uint64_t _seed_arg(object seed, str what) except? 0:
     return <uint64_t>int(seed)
 
 
+cdef inline tuple _seat_trio(const int8_t* a):
+    # a per-seat int8 array as a tuple of ints (tuple() of a char array would
+    # read it as NUL-terminated bytes)
+    return (a[0], a[1], a[2])
+
+
 cdef class Game:
     """One deal, driven step by step by bots (RULES.md sections 5 and 6).
 
@@ -295,8 +301,9 @@ cdef class Game:
             return (self._rules.rules_id, g.phase, g.hands[0], g.hands[1], g.hands[2],
                     g.kitty, g.to_move, g.first_bidder, g.bids_made, g.high_bid,
                     g.high_bidder, g.landlord, g.base, g.mult, g.rob_stage,
-                    g.calls_made, g.caller, g.leader, g.robs, tuple(g.called),
-                    tuple(g.robbed), tuple(g.shown), tuple(g.doubles), g.show_mult,
+                    g.calls_made, g.caller, g.leader, g.robs, _seat_trio(g.called),
+                    _seat_trio(g.robbed), _seat_trio(g.shown), _seat_trio(g.doubles),
+                    g.show_mult,
                     g.turns, g.redeals)
         if g.phase == PHASE_DONE:
             f1 = (g.landlord + 1) % 3
@@ -304,7 +311,7 @@ cdef class Game:
             return (self._rules.rules_id, PHASE_DONE, g.hands[0], g.hands[1],
                     g.hands[2], g.winner_seat, g.landlord, g.base, g.mult,
                     g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2)) \
-                + ((tuple(g.doubles),) if g.opt_doubling else ())
+                + ((_seat_trio(g.doubles),) if g.opt_doubling else ())
         f1 = (g.landlord + 1) % 3
         f2 = (g.landlord + 2) % 3
         return (self._rules.rules_id, PHASE_PLAY, g.hands[0], g.hands[1], g.hands[2],
@@ -313,7 +320,7 @@ cdef class Game:
                 if g.has_last else None,
                 g.landlord, g.base, g.mult,
                 g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2)) \
-            + ((tuple(g.doubles),) if g.opt_doubling else ())
+            + ((_seat_trio(g.doubles),) if g.opt_doubling else ())
 
     # ---- state ----------------------------------------------------------------
 
@@ -876,6 +883,11 @@ def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1):
     rows = np.zeros(n, dtype=DEAL_DTYPE)
     threads = worker_count(threads, n)
     bounds = [first + n * t // threads for t in range(threads + 1)]
+    if r.c.no_shuffle:
+        # whole sessions per thread (one that starts before `start` stays
+        # whole too): a session cut in two would be played by both threads
+        align = r.c.session
+        bounds = [first] + [max(first, b - b % align) for b in bounds[1:-1]] + [stop]
     status = [DDZ_OK] * threads
     _parallel(threads, _simulate_chunk,
               [(r, codes, s, bounds[t], bounds[t + 1], 1 if bidding else 0, rows,
@@ -912,7 +924,7 @@ def _simulate_chunk(Rules r, cnp.ndarray codes, uint64_t seed, int64_t start,
         status[slot] = code
         return code
 
-    _sliced(deals, start, stop, cancel)
+    _sliced(deals, start, stop, cancel, r.c.session if r.c.no_shuffle else 1)
 
 
 def deal_seed(seed, index) -> int:
