@@ -1392,6 +1392,15 @@ def test_simulate_sessions(rules):
         d = 7 * session + pos
         assert_row(one[d], row_expected(game, fb, pos, session), d)
     assert np.array_equal(simulate(100, r, policies, seed=12, start=10), one[10:110])
+    # ranges that start and end inside sessions, on several threads; progress
+    # reports (the run in slices) give the same rows
+    for start, count in ((3, 50), (0, 1), (6, 2), (13, 29), (699, 1)):
+        for threads in (1, 2, 3):
+            part = simulate(count, r, policies, seed=12, start=start, threads=threads)
+            assert np.array_equal(part, one[start:start + count]), (start, count, threads)
+    seen = []
+    assert np.array_equal(simulate(n, r, policies, seed=12, progress=seen.append), one)
+    assert seen[-1] == n
     plain = platform(rules, bidding="rob", deal="no_shuffle", session=5)
     rows = simulate(200, plain, policies, seed=13, bidding=False)
     for game, fb, pos, session in replay_sessions(plain, 13, policies, 20, bidding=False):
