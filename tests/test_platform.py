@@ -1565,6 +1565,8 @@ def test_bad_choices_change_nothing(rules):
                 game.play(a_single(game))
             with unchanged(game), pytest.raises(ValueError):
                 game.play(Move.parse("PASS"))
+            with unchanged(game), pytest.raises(ValueError):
+                game.play_action(0)                  # action 0 is PASS, a move
             if phase != "bidding":
                 with unchanged(game), pytest.raises(ValueError):
                     game.bid(0)
