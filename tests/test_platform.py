@@ -1880,6 +1880,50 @@ def test_rollout_from_every_phase(rules):
                 game.choose(rng.choice(game.legal_choices()))
 
 
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_observation_sample_in_every_phase(rules):
+    """Observation.sample in every phase of a platform deal: the sampled game
+    is at the same decision (phase, seat to move, legal choices), with the
+    same public record, the observer's hand and every shown hand as they
+    are, and the deck's cards."""
+    r = platform(rules, **HAPPY)
+    rng = random.Random(11)
+    deck = deck_counts(rules)
+    phases = set()
+    calls = {}
+    for seed in range(8):
+        game = Game(r, seed=seed, first_bidder=seed % 3)
+        steps = 0
+        while not game.done and steps < 12:
+            for seat in range(3):
+                sampled = game.observation(seat).sample(seed * 10 + seat)
+                phases.add(game.phase)
+                assert (sampled.phase, sampled.to_move) == (game.phase, game.to_move)
+                assert sampled.legal_choices() == game.legal_choices()
+                assert (sampled.landlord, sampled.base, sampled.robs, tuple(sampled.shown),
+                        sampled.multiplier) == (game.landlord, game.base, game.robs,
+                                                tuple(game.shown), game.multiplier)
+                assert tuple(d or 1 for d in sampled.doubles) == \
+                    tuple(d or 1 for d in game.doubles)
+                assert sampled.hands[seat] == game.hands[seat]
+                for s2 in range(3):
+                    if game.shown[s2] is not None:
+                        assert sampled.hands[s2] == game.hands[s2]
+                held = add(*(h.counts for h in sampled.hands))
+                played = add(*([m.cards.counts for _, m in game.history] or [(0,) * 16]))
+                kitty = sampled.kitty.counts if game.landlord is None else (0,) * 16
+                assert add(held, played, kitty) == deck
+                calls[(game.phase, calls_of(sampled) == calls_of(game))] = 1
+            if game.phase == "play":
+                game.play(game.policy_move("greedy"))
+            else:
+                game.choose(rng.choice(game.legal_choices()))
+            steps += 1
+    assert phases >= {"show", "bidding", "doubling", "play"}
+    # the public bidding record is part of what was observed
+    assert not [phase for phase, same in calls if not same], sorted(calls)
+
+
 # ==== the preset above Game ========================================================
 
 def test_cli_simulate_takes_the_happy_rules(run_python, tmp_path):
