@@ -1914,6 +1914,12 @@ def test_observation_sample_in_every_phase(rules):
                 kitty = sampled.kitty.counts if game.landlord is None else (0,) * 16
                 assert add(held, played, kitty) == deck
                 calls[(game.phase, calls_of(sampled) == calls_of(game))] = 1
+                # a sample pickles, copies and plays on as any game
+                assert snapshot(pickle.loads(pickle.dumps(sampled))) == snapshot(sampled)
+                assert snapshot(sampled.copy()) == snapshot(sampled)
+                res = sampled.rollout("random", seed=1)
+                if game.landlord is not None:
+                    assert (res.landlord, res.base) == (game.landlord, game.base)
             if game.phase == "play":
                 game.play(game.policy_move("greedy"))
             else:
