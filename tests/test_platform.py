@@ -1962,6 +1962,19 @@ def test_cli_play_asks_the_decisions(run_python):
     assert ("you win" in r.stdout) or ("you lose" in r.stdout), r.stdout[-2000:]
 
 
+def test_report_summarizes_platform_rows():
+    """ddzfast.report takes rows with the section 10 fields (shuffled and
+    no-shuffle): a JSON-serialisable summary over every deal."""
+    import json
+    from ddzfast import report
+    for r in (platform("classic", **HAPPY),
+              platform("super", **HAPPY, deal="no_shuffle", session=5)):
+        rows = simulate(500, r, ("random", "greedy", "greedy"), seed=2)
+        summary = report.summarize(rows, ("random", "greedy", "greedy"))
+        json.dumps(summary)
+        assert "500" in json.dumps(summary)
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_pettingzoo_plays_every_decision(rules):
     """The PettingZoo environment with '<rules>+happy' (and bidding) deals
