@@ -107,6 +107,11 @@ cdef class Game:
     landlord with base 1. Then ``legal_moves()`` and ``play(move)`` until
     ``done``; ``result`` scores the deal. An illegal bid or move, or one out of
     turn, raises ValueError and leaves the game unchanged.
+
+    With the platform options of RULES.md 10 (``"classic+happy"``) the deal
+    also has show, rob-bidding, landlord-show and doubling decisions:
+    ``legal_choices()`` and ``choose(x)`` in every phase but play (see the
+    docs page Platform play).
     """
 
     cdef ddz_game g
