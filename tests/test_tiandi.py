@@ -311,3 +311,135 @@ def test_largest_hands():
     # every move is one of the hand's readings
     for m in list(moves)[::97]:
         assert identity(m) in {identity(x) for x in ddzfast.classify(m.cards, r)}
+
+
+# ---- whole deals through Game (RULES.md 9: the two draws, scoring) ---------------
+
+TIANDI_DEALS = 2000
+DOUBLING = ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET")    # x2 each (section 9)
+DECK_COUNTS = (4,) * 13 + (1, 1, 0)
+
+
+def _add(*hands):
+    return tuple(map(sum, zip(*hands)))
+
+
+def _play_deal(seed, rng):
+    """One random deal of Game("tiandi"), every step checked against the
+    reference; returns the game."""
+    import pickle
+    game = ddzfast.Game("tiandi", seed=seed, bidding=rng.random() < 0.7)
+    sky = game.wild_ranks[0]
+    assert game.wild_ranks == ((sky,) if game.phase == "bidding" else game.wild_ranks)
+    while game.phase == "bidding":
+        # bidding sees only the sky rank
+        assert game.wild_ranks == (sky,)
+        game.bid(rng.choice(game.legal_bids()))
+    assert len(game.wild_ranks) == 2 and game.wild_ranks[0] == sky
+    T, G = game.wild_ranks
+    assert T != G
+    played = [(0,) * 16] * 3
+    if rng.random() < 0.1:
+        game = pickle.loads(pickle.dumps(game))
+        assert game.wild_ranks == (T, G)
+    while not game.done:
+        seat = game.to_move
+        hand = game.hands[seat].counts
+        last = game.last_move
+        last_id = identity(last) if last is not None else None
+        moves = game.legal_moves()
+        assert len(moves) > 0
+        if sum(hand) <= 6:
+            assert {identity(m) for m in moves} == RT.legal_moves(hand, last_id, T, G)
+        bombs = [m for m in moves if m.kind.name in DOUBLING]
+        move = rng.choice(bombs) if bombs and rng.random() < 0.5 else \
+            moves[rng.randrange(len(moves))]
+        ident = identity(move)
+        if ident[0] == "PASS":
+            assert last is not None
+        else:
+            assert all(c <= h for c, h in zip(ident[3], hand))
+            assert ident in RT.classify(ident[3], T, G), RT.move_text(ident)
+            if last is not None:
+                assert RT.beats(ident, last_id)
+            played[seat] = _add(played[seat], ident[3])
+        game.play(move)
+        assert _add(*[h.counts for h in game.hands], *played) == DECK_COUNTS
+    return game
+
+
+def test_random_deals_against_the_reference():
+    import collections
+    rng = random.Random("tiandi-deals")
+    skies, grounds, kinds = collections.Counter(), collections.Counter(), collections.Counter()
+    for _ in range(TIANDI_DEALS):
+        game = _play_deal(rng.getrandbits(64), rng)
+        res = game.result
+        history = [(s, identity(m)) for s, m in game.history]
+        landlord = game.landlord
+        landlord_wins = res.winner_seat == landlord
+        farmers_played = any(m[0] != "PASS" for s, m in history if s != landlord)
+        landlord_moves = sum(1 for s, m in history if s == landlord and m[0] != "PASS")
+        spring = landlord_wins and not farmers_played
+        anti = not landlord_wins and landlord_moves == 1
+        mult = 2 ** sum(1 for _, m in history if m[0] in DOUBLING) * (2 if spring or anti else 1)
+        assert res.multiplier == mult
+        sign = 1 if landlord_wins else -1
+        want = [-sign * game.base * mult] * 3
+        want[landlord] = 2 * sign * game.base * mult
+        assert list(res.scores) == want
+        skies[game.wild_ranks[0]] += 1
+        grounds[game.wild_ranks[1]] += 1
+        kinds.update(m[0] for _, m in history)
+    assert set(skies) == set(grounds) == set(range(13))
+    for kind in DOUBLING:
+        assert kinds[kind] > 0, kinds
+
+
+def test_the_sky_rank_before_bidding_the_ground_rank_after_the_kitty():
+    seen = set()
+    for seed in range(40):
+        g = ddzfast.Game("tiandi", seed=seed)
+        assert g.phase == "bidding" and len(g.wild_ranks) == 1
+        assert len(g.legal_moves()) == 0
+        again = ddzfast.Game("tiandi", seed=seed)
+        assert again.wild_ranks == g.wild_ranks and again.hands == g.hands
+        while g.phase == "bidding":
+            g.bid(0)
+        T, G = g.wild_ranks
+        assert T != G and g.rules.ready
+        assert g.rules.rules_id == ddzfast.get_rules(
+            f"tiandi:{RANKS[T]}{RANKS[G]}").rules_id
+        g.undo()
+        assert g.phase == "bidding" and g.wild_ranks == (T,)
+        g.bid(0)
+        assert g.wild_ranks == (T, G)     # the same draw from the same stream
+        seen.add((T, G))
+    assert len(seen) > 20
+    # a rule set naming both ranks keeps them; without bidding play starts at once
+    g = ddzfast.Game("tiandi:7J", seed=3, bidding=False)
+    assert g.wild_ranks == (4, 8) and g.phase == "play"
+
+
+def test_rollout_and_simulate_rows_carry_both_ranks():
+    g = ddzfast.Game("tiandi", seed=11)
+    res = g.rollout("random", seed=3)
+    assert sum(res.scores) == 0
+    rows = ddzfast.simulate(300, "tiandi", "random", seed=5)
+    assert (rows["wild_rank"] >= 0).all() and (rows["ground_rank"] >= 0).all()
+    assert (rows["wild_rank"] != rows["ground_rank"]).all()
+    for i in (0, 7, 299):
+        game = ddzfast.Game("tiandi", seed=int(rows[i]["seed"]), first_bidder=i % 3)
+        assert game.wild_ranks[0] == rows[i]["wild_rank"]
+    laizi = ddzfast.simulate(50, "laizi", "random", seed=5)
+    assert (laizi["ground_rank"] == -1).all()
+    assert (ddzfast.simulate(20, "tiandi:7J", "greedy", seed=1)["ground_rank"] == 8).all()
+
+
+def test_bombs_double_the_score():
+    r = ddzfast.get_rules("tiandi:7J")
+    for kind in DOUBLING:
+        assert r.description["multipliers"][kind] == 2
+    g = ddzfast.Game.from_position(["33337JJ", "XD5", "4"], r, landlord=0)
+    g.play(ddzfast.Move("SOFT_BOMB", 0, 1, "33337JJ", rules=r))
+    assert g.done and g.result.multiplier == 2 * 2      # the bomb, then spring

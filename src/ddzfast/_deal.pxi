@@ -103,7 +103,15 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
     # set naming its rank keeps it, and other rule sets draw nothing, so
     # their deals are those of earlier versions)
     g.wild_mask = rules.wild_mask
-    if rules.laizi and not g.wild_mask:
+    g.sky_rank = 255
+    if rules.laizi and rules.wild_count == 2:
+        # tiandi: the sky rank now, the ground rank once the kitty is taken
+        # (_start_play)
+        g.sky_rank = rules.sky_rank
+        if g.sky_rank == 255:
+            g.sky_rank = <uint8_t>_rng_below(&g.rng, 13)
+            g.wild_mask = <uint16_t>(1u << g.sky_rank)
+    elif rules.laizi and not g.wild_mask:
         g.wild_mask = <uint16_t>(1u << <int>_rng_below(&g.rng, 13))
     if bidding:
         g.phase = PHASE_BIDDING
@@ -113,11 +121,16 @@ cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
 
 
 cdef void _start_play(ddz_game* g, int landlord, int base) noexcept nogil:
+    cdef int k
     g.landlord = landlord
     g.base = base
     g.hands[landlord] += g.kitty
     g.phase = PHASE_PLAY
     g.to_move = landlord
+    if g.sky_rank != 255 and g.wild_mask == (1u << g.sky_rank):
+        # tiandi: the ground rank, one of the 12 other ranks (RULES.md 9)
+        k = <int>_rng_below(&g.rng, 12)
+        g.wild_mask |= <uint16_t>(1u << (k + (k >= g.sky_rank)))
 
 
 cdef int ddz_game_bid(ddz_game* g, int bid) noexcept nogil:
@@ -234,7 +247,7 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
     cdef int spring = 0, anti = 0, seat
     cdef int64_t mult = g.mult
     cdef double unit, s
-    # every byte of the row, its 6 bytes of trailing padding included, is
+    # every byte of the row, its 4 bytes of trailing padding included, is
     # written: rows copied to numpy (Game.result, simulate) are deterministic
     memset(row, 0, sizeof(ddz_deal_row))
     if landlord_won:
@@ -270,6 +283,11 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
     row.anti_spring = <int8_t>anti
     row.first_bidder = <int8_t>g.first_bidder
     row.wild_rank = <int8_t>(_ctz(g.wild_mask) if g.wild_mask else -1)
+    row.ground_rank = -1
+    if g.sky_rank != 255:
+        row.wild_rank = <int8_t>g.sky_rank
+        if g.wild_mask & ~(1u << g.sky_rank):
+            row.ground_rank = <int8_t>_ctz(g.wild_mask & ~(1u << g.sky_rank))
 
 
 # ---- built-in policies --------------------------------------------------------
@@ -358,6 +376,8 @@ cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rul
         return rules
     memcpy(scratch, rules, sizeof(ddz_rules))
     scratch.wild_mask = g.wild_mask
+    if g.sky_rank != 255:
+        scratch.sky_rank = g.sky_rank
     return scratch
 
 
@@ -390,8 +410,9 @@ cdef inline int _draws_by_count(const ddz_game* g, const ddz_rules* rules,
     # the very move that listing them all and taking the k-th gives, for a
     # fraction of the work (a laizi lead has up to thousands of moves,
     # mostly kicker choices, which are counted, not listed).
+    # (tiandi's moves are listed: see ddz_draw_count)
     return (policy == POLICY_RANDOM and g.phase == PHASE_PLAY and rules.wild_mask != 0
-            and _leading(g) and _nib(g.hands[g.to_move], _ctz(rules.wild_mask)) != 0
+            and rules.wild_count == 1 and _leading(g) and _nib(g.hands[g.to_move], _ctz(rules.wild_mask)) != 0
             and _DRAW_BY_COUNT)
 
 
@@ -501,9 +522,10 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
         return DDZ_ERR_NOMEM
     for i in range(start, stop):
         ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
-        dr = ddz_rules_for_deal(&g, rules, &scratch)
         while g.phase == PHASE_BIDDING:
             ddz_game_bid(&g, ddz_policy_bid(&g, policies[g.to_move]))
+        # (after bidding: tiandi's ground rank is drawn as play starts)
+        dr = ddz_rules_for_deal(&g, rules, &scratch)
         while g.phase == PHASE_PLAY:
             k = _policy_move_grow(&g, dr, policies[g.to_move], &buf, &cap, &ctx)
             if k < 0:

@@ -44,10 +44,12 @@ ctypedef struct ddz_game:
     int moves_by[3]         # non-pass moves per seat
     int nmoves
     int nbombs
-    uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0
+    uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0;
+                            # tiandi: its wild ranks drawn so far (RULES.md 9)
+    uint8_t sky_rank        # tiandi: the sky rank (drawn first), else 255
 
 # The result of one deal; its layout is DEAL_DTYPE (56 bytes, aligned). The
-# trailing 5 bytes of alignment padding are zeroed by ddz_game_score.
+# trailing 4 bytes of alignment padding are zeroed by ddz_game_score.
 ctypedef struct ddz_deal_row:
     uint64_t seed
     double scores[3]
@@ -60,7 +62,9 @@ ctypedef struct ddz_deal_row:
     int8_t spring
     int8_t anti_spring
     int8_t first_bidder
-    int8_t wild_rank        # laizi: the deal's wild rank (card index), else -1
+    int8_t wild_rank        # laizi: the deal's wild rank (card index), tiandi:
+                            # its sky rank, else -1
+    int8_t ground_rank      # tiandi: the deal's ground rank, else -1
 
 # The seed of deal `index` of a run seeded `seed`.
 cdef uint64_t ddz_deal_seed(uint64_t seed, int64_t index) noexcept nogil
