@@ -443,3 +443,63 @@ def test_bombs_double_the_score():
     g = ddzfast.Game.from_position(["33337JJ", "XD5", "4"], r, landlord=0)
     g.play(ddzfast.Move("SOFT_BOMB", 0, 1, "33337JJ", rules=r))
     assert g.done and g.result.multiplier == 2 * 2      # the bomb, then spring
+
+
+# ---- above the generator: Numba, batches, play, refusals --------------------------
+
+def test_numba_equals_python_api():
+    numba = pytest.importorskip("numba")
+    import numpy as np
+    from ddzfast import numba as dn
+
+    @numba.njit
+    def moves(rules, hand, last, out):
+        return dn.legal_moves_into(rules, hand, last, out)
+
+    @numba.njit
+    def beats(rules, move, last):
+        return dn.beats(rules, move, last)
+
+    rules = "tiandi:7J"
+    handle = dn.rules_handle(rules)
+    with pytest.raises(ValueError, match="both wild ranks"):
+        dn.rules_handle("tiandi")
+    rng = random.Random("tiandi-numba")
+    deck = RANKS * 4 + "XD"
+    out = np.empty(1 << 17, ddzfast.MOVE_DTYPE)
+    for _ in range(200):
+        hand = ddzfast.Hand("".join(rng.sample(deck, rng.choice([5, 12, 17, 20]))))
+        expected = ddzfast.legal_moves(hand, None, rules).array
+        n = moves(handle, int(hand), dn.no_last(), out)
+        assert np.array_equal(out[:n], expected), str(hand)
+        bombs = expected[(expected["kind"] == MoveKind.SOFT_BOMB)
+                         | (expected["kind"] == MoveKind.LAIZI_BOMB)]
+        if len(bombs):
+            last = bombs[rng.randrange(len(bombs))][None]
+            other = ddzfast.Hand("".join(rng.sample(deck, 17)))
+            n = moves(handle, int(other), last, out)
+            assert np.array_equal(out[:n], ddzfast.legal_moves(other, last[0], rules).array)
+            for k in range(min(n, 4)):
+                assert beats(handle, out[k:k + 1], last) == ddzfast.beats(out[k], last[0], rules)
+
+
+def test_batches_and_play():
+    import numpy as np
+    r = _rules("7", "J")
+    hands = ["34567777899JJJJQQKKA", "33337JJ", "7J", "", "3456789TQKA2XD"]
+    offsets, rows = ddzfast.legal_moves_batch(
+        np.array([int(ddzfast.Hand(h)) for h in hands], np.uint64), None, r, threads=2)
+    for i, h in enumerate(hands):
+        assert np.array_equal(rows[offsets[i]:offsets[i + 1]],
+                              ddzfast.legal_moves(h, None, r).array)
+    left = ddzfast.play("33337JJ4", ddzfast.Move("SOFT_BOMB", 0, 1, "33337JJ", rules=r), r)
+    assert str(left) == "4"
+    with pytest.raises(ValueError, match="both wild ranks"):
+        ddzfast.play("33337JJ4", ddzfast.Move("SOFT_BOMB", 0, 1, "33337JJ", rules=r),
+                     "tiandi")
+
+
+def test_no_action_table_yet():
+    from ddzfast import features
+    with pytest.raises(ValueError, match="action table"):
+        features.action_moves("tiandi:7J")

@@ -36,6 +36,11 @@ from helpers import RULE_SETS, cli_rules  # noqa: E402  (tests/helpers.py)
 
 ALLOWED = (ValueError, TypeError)
 DECK = ddzfast.constants.deck_text(True)
+#: tiandi (two wild ranks), not in RULE_SETS yet (it has no action table)
+TIANDI = ("tiandi:7J", "tiandi:32", "tiandi:KA")
+#: the largest tiandi hands: eight laizi in 20 cards (tens of thousands of
+#: leads; a whole deck has millions, too many for a fuzzing loop)
+LARGE_HANDS = ("34567777899JJJJQQKKA", "33334567899TJQKA2222", "3333444477778888JJJJ")
 
 
 class Fuzzer:
@@ -47,6 +52,8 @@ class Fuzzer:
     # ---- hostile values ----------------------------------------------------------
 
     def hand_text(self, wild=True) -> str:
+        if self.rng.random() < 0.01:
+            return self.rng.choice(LARGE_HANDS)
         deck = DECK if wild else DECK[:-1]
         return "".join(self.rng.sample(deck, self.rng.randint(0, 21)))
 
@@ -72,7 +79,7 @@ class Fuzzer:
     def move(self):
         pick = self.rng.randrange(5)
         if pick <= 1:
-            rules = self.rng.choice(RULE_SETS)
+            rules = self.rng.choice(RULE_SETS + TIANDI)
             try:
                 moves = legal_moves(self.hand_text(get_rules(rules).wildcard), None, rules)
             except ALLOWED:
@@ -99,13 +106,15 @@ class Fuzzer:
         pick = self.rng.randrange(4)
         if pick <= 1:
             # the rule sets, then names that are not (quite) rule sets
-            return self.rng.choice(RULE_SETS + ("laizi:2", "laizi", "laizi:W", "laizi:77"))
+            return self.rng.choice(RULE_SETS + TIANDI + (
+                "laizi:2", "laizi", "laizi:W", "laizi:77", "tiandi", "tiandi:77",
+                "tiandi:7", "tiandi:7JQ", "laizi:7J"))
         if pick == 2:
             return self.rules_object()
         return self.nasty()
 
     def rules_object(self):
-        base = get_rules(self.rng.choice(RULE_SETS))
+        base = get_rules(self.rng.choice(RULE_SETS + TIANDI))
         try:
             return base.with_options(**self.rules_changes())
         except ALLOWED:
@@ -115,7 +124,8 @@ class Fuzzer:
         fields = ["wildcard", "kinds", "tiers", "ranked", "wild_joker_kind",
                   "wild_joker_stands", "xdw_kind", "four_wild_kind", "kitty",
                   "multipliers", "wild_max_rank", "mult_cap", "service_fee",
-                  "deal_cap", "nonsense"]
+                  "deal_cap", "nonsense", "wild_ranks", "wild_count", "size_tiers",
+                  "pure_step"]
         kinds = [k.name for k in ddzfast.MoveKind]
         changes = {}
         for field in self.rng.sample(fields, self.rng.randint(0, 3)):
@@ -240,7 +250,7 @@ def fuzz_game(f: Fuzzer) -> None:
     elif pick == 2:
         game = Game.__new__(Game)
     else:
-        game = Game(r.choice(RULE_SETS), r.getrandbits(64))
+        game = Game(r.choice(RULE_SETS + TIANDI + ("tiandi",)), r.getrandbits(64))
     if game is None:
         return
     for _ in range(r.randint(1, 40)):
