@@ -286,7 +286,9 @@ def test_substitutes_of_eight_laizi():
     assert sb.kind == MoveKind.SOFT_BOMB and str(sb.substitutes) == "3" * 8
     (lb,) = ddzfast.classify("7777JJJJ", r)
     assert str(lb.substitutes) == "7777JJJJ"
-    assert str(lb) == "LAIZI_BOMB 7777JJJJ (7777JJJJ as 7777JJJJ)"
+    assert str(lb) == "LAIZI_BOMB 7777JJJJ"      # every laizi as itself
+    (sb,) = [m for m in ddzfast.classify("3337J", r) if m.kind == MoveKind.SOFT_BOMB]
+    assert str(sb) == "SOFT_BOMB 3337J (7J as 33)"
     # the row stays 16 bytes
     assert ddzfast.MOVE_DTYPE.itemsize == 16
 
@@ -503,3 +505,18 @@ def test_no_action_table_yet():
     from ddzfast import features
     with pytest.raises(ValueError, match="action table"):
         features.action_moves("tiandi:7J")
+
+
+def test_command_line(capsys):
+    from ddzfast import cli
+    assert cli.main(["moves", "33337JJ", "--rules", "tiandi", "--wild", "7J"]) == 0
+    out = capsys.readouterr().out
+    assert "sky rank 7, ground rank J" in out
+    assert f"{len(ddzfast.legal_moves('33337JJ', None, 'tiandi:7J'))} legal moves" in out
+    assert "SOFT_BOMB" in out and "7J as 33" in out
+    for bad, says in ((["--wild", "77"], "must differ"), (["--wild", "7"], "both wild ranks"),
+                      ([], "both wild ranks")):
+        assert cli.main(["moves", "33337JJ", "--rules", "tiandi", *bad]) != 0
+        assert says in capsys.readouterr().err
+    assert cli.main(["simulate", "--rules", "tiandi", "--games", "30"]) == 0
+    assert "deals per second" in capsys.readouterr().out

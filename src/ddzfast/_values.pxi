@@ -883,6 +883,8 @@ cdef str _substitutes_text(ddz_move m, int64_t rules_id):
         wild = 0
         for j in rules.wild_ranks:
             wild += m.cards & ((<uint64_t>15) << (4 * j))
+        if wild == subs:
+            return ""   # every laizi as itself: nothing to say
         laizi = (_cards_text(wild) if _hand_size(wild) == _hand_size(subs)
                  else "laizi")
         return f"{laizi} as {_cards_text(subs)}"
