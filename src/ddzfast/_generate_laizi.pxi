@@ -1002,27 +1002,40 @@ cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
     # in order, into dst[0:cap]; returns how many there are. dst may be src
     # (then it is filled from the end, each move's copies at or after it).
     cdef int64_t total = 0, i, pos
-    cdef int t, a, lo, hi
-    cdef uint64_t base, ut = (<uint64_t>1) << (4 * g.lt), ug = (<uint64_t>1) << (4 * g.lg)
+    cdef int t, a, j, lo, hi
+    cdef uint64_t ut = (<uint64_t>1) << (4 * g.lt), ug = (<uint64_t>1) << (4 * g.lg)
+    cdef uint64_t unit, base
+    cdef int splits[9]
+    cdef uint64_t delta[9][5]   # the laizi of each split, packed, most of lt first
     cdef ddz_move m
+    cdef int64_t top = n if n < cap else cap
+    if g.lwt == 0 or g.lwg == 0:
+        # laizi of one rank: one split each, in place
+        unit = ut if g.lwt else ug
+        for i in range(top):
+            m = src[i]
+            m.cards = (m.cards & 0x0FFFFFFFFFFFFFFFULL) + (m.cards >> 60) * unit
+            dst[i] = m
+        return n
+    for t in range(9):
+        lo = t - g.lwg if t > g.lwg else 0
+        hi = t if t < g.lwt else g.lwt
+        splits[t] = hi - lo + 1 if hi >= lo else 0
+        j = 0
+        for a in range(hi, lo - 1, -1):
+            delta[t][j] = <uint64_t>a * ut + <uint64_t>(t - a) * ug
+            j += 1
     for i in range(n):
-        total += _td_splits(<int>(src[i].cards >> 60), g.lwt, g.lwg)
+        total += splits[src[i].cards >> 60]
     pos = total
     for i in range(n - 1, -1, -1):
         m = src[i]
         t = <int>(m.cards >> 60)
-        if t == 0:
-            pos -= 1
-            if pos < cap:
-                dst[pos] = m
-            continue
         base = m.cards & 0x0FFFFFFFFFFFFFFFULL
-        lo = t - g.lwg if t > g.lwg else 0
-        hi = t if t < g.lwt else g.lwt
-        for a in range(hi, lo - 1, -1):
+        for j in range(splits[t] - 1, -1, -1):
             pos -= 1
             if pos < cap:
-                m.cards = base + <uint64_t>a * ut + <uint64_t>(t - a) * ug
+                m.cards = base + delta[t][j]
                 dst[pos] = m
     return total
 
