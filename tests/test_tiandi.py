@@ -520,3 +520,44 @@ def test_command_line(capsys):
         assert says in capsys.readouterr().err
     assert cli.main(["simulate", "--rules", "tiandi", "--games", "30"]) == 0
     assert "deals per second" in capsys.readouterr().out
+
+
+# ---- the random policy's draw ----------------------------------------------------
+
+@pytest.mark.parametrize("hand", ["37J", "3377JJ", "34567JJ7", "3456777JJ"])
+def test_the_random_lead_is_uniform_over_the_legal_moves(hand):
+    """A lead drawn without listing (a move as walked, then a split of its
+    laizi, again until the split exists) is uniform over the legal moves:
+    every move comes out, each about as often, and each is legal."""
+    import collections
+    r = _rules("7", "J")
+    legal = {identity(m) for m in ddzfast.legal_moves(hand, None, r)}
+    draws = 60 * len(legal) if len(legal) < 200 else 20 * len(legal)
+    game = ddzfast.Game.from_position([hand, "XD", "3"], r, landlord=0, seed=9)
+    seen = collections.Counter(identity(game.policy_move("random")) for _ in range(draws))
+    assert set(seen) <= legal
+    if len(legal) < 200:
+        assert set(seen) == legal
+        expected = draws / len(legal)
+        # a binomial count of mean 60 is within 60 +- 35 but once in
+        # millions of draws
+        assert all(abs(c - expected) < 35 for c in seen.values()), seen.most_common(3)
+    else:
+        assert len(seen) > 0.95 * len(legal)
+
+
+def test_simulate_with_the_draw_and_with_listing():
+    """simulate with the draw on and off (every move listed): both play
+    every deal to its end on the same deals and wild ranks (the two pick
+    different uniform moves, so the plays differ)."""
+    from ddzfast._engine import _draw_by_count
+    a = ddzfast.simulate(300, "tiandi", "random", seed=4)
+    _draw_by_count(False)
+    try:
+        b = ddzfast.simulate(300, "tiandi", "random", seed=4)
+    finally:
+        _draw_by_count(True)
+    assert (a["wild_rank"] == b["wild_rank"]).all()
+    assert (a["ground_rank"] == b["ground_rank"]).all()
+    assert (a["moves"] > 0).all() and (b["moves"] > 0).all()
+    assert (a["scores"].sum(axis=1) == 0).all() and (b["scores"].sum(axis=1) == 0).all()

@@ -360,6 +360,21 @@ cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
 # moves; out[0:k] is scratch); 0, or -1 when there are k or fewer.
 cdef int ddz_draw_make(ddz_draw* d, int64_t k, ddz_move* out) noexcept nogil
 
+# The random policy's draw in a hand holding laizi of two wild ranks
+# (tiandi), whose moves are walked with their laizi counted together and
+# each written once per split of them between the ranks: the number of moves
+# as walked (marks kept in *d as ddz_draw_count keeps them), and in *most
+# the most splits one of them has. Then ddz_draw_split_make(d, k, s, out)
+# makes walked move k with its split s (0 <= s < most) into out[k] (out
+# holds k + 1 moves): 0, 1 when that move has s or fewer splits (draw
+# again), -1 when there are k or fewer moves. Drawing k and s uniformly
+# until 0 is a uniform draw over the legal moves. In any other hand the
+# count is ddz_draw_count's, *most is 1 and split 0 is ddz_draw_make.
+cdef int64_t ddz_draw_splits_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
+                                   const ddz_move* last, int* most) noexcept nogil
+cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
+                             ddz_move* out) noexcept nogil
+
 # The moves of one kind of rank rmin..rmax (rmax <= 14; `length` 0: any
 # chain length, else that one), as ddz_legal_moves makes them, appended to
 # out[n:cap]; returns n plus their count (which may exceed cap: then only

@@ -410,10 +410,17 @@ cdef inline int _draws_by_count(const ddz_game* g, const ddz_rules* rules,
     # the very move that listing them all and taking the k-th gives, for a
     # fraction of the work (a laizi lead has up to thousands of moves,
     # mostly kicker choices, which are counted, not listed).
-    # (tiandi's moves are listed: see ddz_draw_count)
-    return (policy == POLICY_RANDOM and g.phase == PHASE_PLAY and rules.wild_mask != 0
-            and rules.wild_count == 1 and _leading(g) and _nib(g.hands[g.to_move], _ctz(rules.wild_mask)) != 0
-            and _DRAW_BY_COUNT)
+    # tiandi: a move as walked and a split of its laizi, drawn again until
+    # that split exists (ddz_draw_splits_count): uniform too, though not the
+    # k-th move of the list.
+    cdef int i
+    if not (policy == POLICY_RANDOM and g.phase == PHASE_PLAY and rules.wild_mask != 0
+            and _leading(g) and _DRAW_BY_COUNT):
+        return 0
+    for i in range(13):
+        if (rules.wild_mask >> i) & 1 and _nib(g.hands[g.to_move], i):
+            return 1
+    return 0
 
 
 cdef int _grow_buffer(ddz_move** buf, int64_t* cap, int64_t n) noexcept nogil:
@@ -437,8 +444,29 @@ cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** b
     # when `grow`, else DDZ_ERR_NO_MOVE, as ddz_policy_move's callers expect.
     cdef ddz_draw d
     cdef int64_t k
-    cdef int64_t n = ddz_draw_count(&d, rules, g.hands[g.to_move],
-                                    NULL if _leading(g) else &g.last)
+    cdef int most, made
+    cdef int64_t n
+    if rules.wild_count == 2:
+        # tiandi: a walked move and a split drawn until the split exists
+        # (uniform over the legal moves; see ddz_draw_splits_count)
+        n = ddz_draw_splits_count(&d, rules, g.hands[g.to_move],
+                                  NULL if _leading(g) else &g.last, &most)
+        if n <= 0:
+            return DDZ_ERR_NO_MOVE
+        if n > cap[0]:
+            if not grow:
+                return DDZ_ERR_NO_MOVE
+            if _grow_buffer(buf, cap, n) != DDZ_OK:
+                return DDZ_ERR_NOMEM
+        while True:
+            k = <int64_t>_rng_below(&g.rng, <uint64_t>n)
+            made = ddz_draw_split_make(&d, k, <int>_rng_below(&g.rng, <uint64_t>most)
+                                       if most > 1 else 0, buf[0])
+            if made == 0:
+                return k
+            if made < 0:
+                return DDZ_ERR_NO_MOVE
+    n = ddz_draw_count(&d, rules, g.hands[g.to_move], NULL if _leading(g) else &g.last)
     if n <= 0:
         return DDZ_ERR_NO_MOVE
     if n > cap[0]:

@@ -661,6 +661,75 @@ cdef int ddz_draw_make(ddz_draw* d, int64_t k, ddz_move* out) noexcept nogil:
     return 0 if g.n > k else -1
 
 
+cdef int64_t ddz_draw_splits_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
+                                   const ddz_move* last, int* most) noexcept nogil:
+    most[0] = 1
+    d.rules = rules
+    d.hand = hand
+    d.last = last
+    d.counted = 0
+    if not _rules_ready(rules):
+        return 0
+    _gen_init(&d.g, rules, hand, NULL, 0)
+    if d.g.lz != IDX_W:
+        return ddz_draw_count(d, rules, hand, last)
+    # a move of t laizi has min(t, wt) - max(0, t - wg) + 1 splits, at most
+    # min(wt, wg) + 1
+    most[0] = (d.g.lwt if d.g.lwt < d.g.lwg else d.g.lwg) + 1
+    d.g.marks = d.marks
+    d.g.nmarks = 0
+    d.counted = 1
+    return _gen_moves(&d.g, rules, last, 1)
+
+
+cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
+                             ddz_move* out) noexcept nogil:
+    cdef gen_t* g = &d.g
+    cdef gen_t h
+    cdef const lz_mark* mk
+    cdef int i = 0, t, a, lo, hi
+    cdef int64_t n
+    cdef uint64_t base
+    if not d.counted or g.lz != IDX_W:
+        return ddz_draw_make(d, k, out) if split == 0 else 1
+    if k < 0 or k >= 0x3FFFFFFF or split < 0:
+        return -1
+    if g.nmarks > LZ_MARKS or g.nmarks == 0 or d.marks[0].n > k:
+        # before the first kind (a follow's PASS), or no marks: walked again
+        _gen_init(&h, d.rules, d.hand, out, k + 1)
+        n = _gen_moves(&h, d.rules, d.last, 1)
+        if n <= k:
+            return -1
+    else:
+        while i + 1 < g.nmarks and d.marks[i + 1].n <= k:
+            i += 1
+        mk = &d.marks[i]
+        g.marks = NULL
+        g.out = out
+        g.cap = <int>k + 1
+        g.n = mk.n
+        g.skip = <int>k
+        g.stop = 1
+        # as _gen_moves walks it: a kind whose tiers span sizes is filtered
+        # by the last move
+        g.flast = d.last if (d.last != NULL and d.rules.size_tiered[mk.kind]) else NULL
+        _lz_kind(g, mk.kind, mk.rmin, mk.rmax, mk.nfix)
+        g.flast = NULL
+        if g.n <= k:
+            return -1
+    t = <int>(out[k].cards >> 60)
+    lo = t - g.lwg if t > g.lwg else 0
+    hi = t if t < g.lwt else g.lwt
+    if split > hi - lo:
+        return 1
+    # the splits in _td_expand_into's order: most of the rank lt first
+    a = hi - split
+    base = out[k].cards & 0x0FFFFFFFFFFFFFFFULL
+    out[k].cards = (base + (<uint64_t>a << (4 * g.lt))
+                    + (<uint64_t>(t - a) << (4 * g.lg)))
+    return 0
+
+
 # ---- checking and classifying: the generator over the cards themselves ----
 #
 # A move is legal exactly when the generator produces it from a hand holding
