@@ -561,3 +561,46 @@ def test_simulate_with_the_draw_and_with_listing():
     assert (a["ground_rank"] == b["ground_rank"]).all()
     assert (a["moves"] > 0).all() and (b["moves"] > 0).all()
     assert (a["scores"].sum(axis=1) == 0).all() and (b["scores"].sum(axis=1) == 0).all()
+
+
+def test_observation_shows_the_sky_rank_then_both():
+    block = ddzfast.OBSERVATION_LAYOUT["wild_rank"]
+    g = ddzfast.Game("tiandi", seed=21)
+    shown = g.observation_tensor(0)[block.offset:block.offset + 13]
+    assert list(shown.nonzero()[0]) == [g.wild_ranks[0]]
+    while g.phase == "bidding":
+        g.bid(0)
+    for seat in range(3):
+        shown = g.observation_tensor(seat)[block.offset:block.offset + 13]
+        assert list(shown.nonzero()[0]) == sorted(g.wild_ranks)
+
+
+def test_the_solver_against_plain_minimax():
+    """The solver runs on the generator, so it takes tiandi as it is; two
+    seats, small random hands with laizi of both ranks."""
+    from functools import lru_cache
+
+    def naive(rules):
+        @lru_cache(maxsize=None)
+        def wins(me, other, last):
+            lm = None if last is None else ddzfast.Move.parse(last, rules)
+            for m in ddzfast.legal_moves(me, lm, rules):
+                if m.kind.name == "PASS":
+                    if not wins(other, me, None):
+                        return True
+                    continue
+                left = ddzfast.play(me, m)
+                if not left or not wins(other, str(left), m.text):
+                    return True
+            return False
+        return wins
+
+    rng = random.Random("tiandi-solve")
+    for i in range(40):
+        T, G = _pair(rng)
+        rules = f"tiandi:{T}{G}"
+        deck = [c for c in RANKS * 4 + "XD" if c not in (T, G)]
+        cards = rng.sample(deck, 7) + [T] * rng.randint(0, 2) + [G] * rng.randint(1, 2)
+        rng.shuffle(cards)
+        a, b = str(ddzfast.Hand("".join(cards[:5]))), str(ddzfast.Hand("".join(cards[5:])))
+        assert ddzfast.solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, rules)

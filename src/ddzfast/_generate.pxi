@@ -603,7 +603,8 @@ cdef int64_t ddz_kind_moves(const ddz_rules* rules, uint64_t hand, int kind, int
         return n
     _gen_init(&g, rules, hand, out, cap)
     if g.lz == IDX_W:
-        # the splits of the moves made here (out[n:] only)
+        # the splits of the moves made here (out[n:] only); when the moves
+        # do not fit, five splits each at most: a bound a retry fits in
         _gen_init(&g, rules, hand, out + n, cap - n if cap > n else 0)
         _gen_kind(&g, rules, kind, rmin, rmax, length)
         total = _td_expand(&g)

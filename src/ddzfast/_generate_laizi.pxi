@@ -988,13 +988,6 @@ cdef void _td_face(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
         _lz_emit(g, cards, kind, r, 1, _td_face_subs(r, q, y, kick))
 
 
-cdef int64_t _td_splits(int t, int wt, int wg) noexcept nogil:
-    # The ways to take t laizi from wt of one wild rank and wg of the other
-    cdef int lo = t - wg if t > wg else 0
-    cdef int hi = t if t < wt else wt
-    return hi - lo + 1 if hi >= lo else 0
-
-
 cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
                              ddz_move* dst, int64_t cap) noexcept nogil:
     # The moves src[0:n] (tiandi, laizi counted in nibble 15) as real cards:
