@@ -1000,7 +1000,8 @@ cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
     cdef uint64_t unit, base
     cdef int splits[9]
     cdef uint64_t delta[9][5]   # the laizi of each split, packed, most of lt first
-    cdef ddz_move m
+    cdef uint64_t meta
+    cdef int f
     cdef int64_t top = n if n < cap else cap
     if g.lwt == 0 or g.lwg == 0:
         # laizi of one rank: one split each, in place
@@ -1022,14 +1023,20 @@ cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
         total += splits[src[i].cards >> 60]
     pos = total
     for i in range(n - 1, -1, -1):
-        m = src[i]
-        t = <int>(m.cards >> 60)
-        base = m.cards & 0x0FFFFFFFFFFFFFFFULL
-        for j in range(splits[t] - 1, -1, -1):
-            pos -= 1
-            if pos < cap:
-                m.cards = base + delta[t][j]
-                dst[pos] = m
+        # the move's two words read before any store: dst may be src
+        base = src[i].cards
+        memcpy(&meta, (<const char*>(src + i)) + 8, 8)
+        t = <int>(base >> 60)
+        base &= 0x0FFFFFFFFFFFFFFFULL
+        f = splits[t]
+        pos -= f
+        if pos + f <= cap:
+            for j in range(f):
+                _store_cm(dst + pos + j, base + delta[t][j], meta)
+        else:
+            for j in range(f):
+                if pos + j < cap:
+                    _store_cm(dst + pos + j, base + delta[t][j], meta)
     return total
 
 
