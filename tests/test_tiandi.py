@@ -604,3 +604,21 @@ def test_the_solver_against_plain_minimax():
         rng.shuffle(cards)
         a, b = str(ddzfast.Hand("".join(cards[:5]))), str(ddzfast.Hand("".join(cards[5:])))
         assert ddzfast.solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, rules)
+
+
+def test_copy_and_pickle_keep_the_draws():
+    """A game copied or pickled while bidding draws the same ground rank
+    when play starts; pickled in play, it keeps both ranks and plays on the
+    same."""
+    import pickle
+    for seed in range(60):
+        g = ddzfast.Game("tiandi", seed=seed)
+        g.bid(0)
+        others = [pickle.loads(pickle.dumps(g)), g.copy()]
+        for x in [g] + others:
+            while x.phase == "bidding":
+                x.bid(0)
+        assert all(x.wild_ranks == g.wild_ranks and x.hands == g.hands for x in others)
+        loaded = pickle.loads(pickle.dumps(g))
+        assert loaded.rules.rules_id == g.rules.rules_id
+        assert loaded.rollout("random", seed=1) == g.rollout("random", seed=1)
