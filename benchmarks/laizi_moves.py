@@ -1,5 +1,5 @@
-"""Laizi generation and simulation speed beside classic and biegang, measured
-in the same run (medians; nothing is asserted).
+"""Laizi and tiandi generation and simulation speed beside classic and
+biegang, measured in the same run (medians; nothing is asserted).
 
     PYTHONPATH=src python benchmarks/laizi_moves.py [--quick]
 
@@ -12,7 +12,10 @@ medians of the rounds.
 * classic 17/20 and biegang 17/21 (every biegang hand holds W), as in
   test_bench_moves.py;
 * laizi 17/20 with 0, 1, 2 and 4 laizi: one wild rank drawn per case (shown),
-  that many cards of it in each hand, the rest from the other ranks.
+  that many cards of it in each hand, the rest from the other ranks;
+* tiandi 17/20 with 0, 2, 4 and 8 laizi: two wild ranks drawn per case
+  (shown, sky first), the laizi split between them at random (at most four
+  of each), the rest from the other ranks.
 
 Rule sets are passed as Rules objects (no name lookup per call). Times are
 the CPU time of this process (time.process_time), not wall time: on a shared
@@ -20,7 +23,7 @@ machine wall time mostly measures the other processes.
 
 A follow position answers a move of another hand of the same deal (a kind
 drawn first, then a move of it). Simulation: ``simulate`` with random
-policies on one thread, deals per second, classic beside laizi.
+policies on one thread, deals per second, classic beside laizi and tiandi.
 """
 import argparse
 import os
@@ -58,6 +61,16 @@ def position(rng, rules, size, laizi, wild):
         rng.shuffle(deck)
         return "classic", canonical(deck[:size]), canonical(deck[size:size + (
             17 if size == 20 else 20)])
+    if rules == "tiandi":
+        T, G = wild
+        others = [c for c in DECK54 if c not in wild]
+        rng.shuffle(others)
+        a = rng.randint(max(0, laizi - 4), min(4, laizi))
+        hand = [T] * a + [G] * (laizi - a) + others[:size - laizi]
+        rest = others[size - laizi:] + [T] * (4 - a) + [G] * (4 - laizi + a)
+        rng.shuffle(rest)
+        return (f"tiandi:{T}{G}", canonical(hand),
+                canonical(rest[:17 if size == 20 else 20]))
     others = [c for c in DECK54 if c != wild]
     rng.shuffle(others)
     hand = [wild] * laizi + others[:size - laizi]
@@ -74,7 +87,7 @@ def pick_last(rng, other, rules):
 
 def build(rules, size, laizi, mode):
     rng = random.Random(f"{rules}-{size}-{laizi}-{mode}")
-    wild = rng.choice(RANKS)
+    wild = "".join(rng.sample(RANKS, 2)) if rules == "tiandi" else rng.choice(RANKS)
     out = []
     for _ in range(POSITIONS):
         name, hand, other = position(rng, rules, size, laizi, wild)
@@ -129,19 +142,21 @@ def main():
     cases = [("classic", 17, 0), ("classic", 20, 0), ("biegang", 17, 1),
              ("biegang", 21, 1)]
     cases += [("laizi", size, k) for size in (17, 20) for k in (0, 1, 2, 4)]
+    cases += [("tiandi", size, k) for size in (17, 20) for k in (0, 2, 4, 8)]
     print(f"{'case':28s} {'mode':6s} {'moves/call':>10s} {'us/call':>9s} "
           f"{'Mmoves/s':>9s} {'us/call batch':>14s} {'Mmoves/s batch':>15s}")
     for rules, size, k in cases:
         for mode in ("lead", "follow"):
             pos, wild = build(rules, size, k, mode)
             moves, call, batch = measure(pos, rounds)
-            label = f"{rules} {size}" + (f" ({k} laizi, L={wild})" if rules == "laizi"
-                                         else "")
+            label = f"{rules} {size}" + (
+                f" ({k} laizi, L={wild})" if rules == "laizi"
+                else f" ({k} laizi, T,G={wild[0]},{wild[1]})" if rules == "tiandi" else "")
             print(f"{label:28s} {mode:6s} {moves:10.1f} {call * 1e6:9.2f} "
                   f"{moves / call / 1e6:9.1f} {batch * 1e6:14.2f} "
                   f"{moves / batch / 1e6:15.1f}", flush=True)
     deals = 5000 if args.quick else 20000
-    for rules in ("classic", "laizi"):
+    for rules in ("classic", "laizi", "tiandi"):
         ddzfast.simulate(200, rules)        # warm up
         times = []
         for rep in range(3 if args.quick else 5):

@@ -67,7 +67,8 @@ ctypedef struct ddz_rules:
     double service_fee          # share of each winner's gain taken as a fee
     double deal_cap             # cap on what one seat wins or loses (0: none)
     # laizi (RULES.md section 8): wild ranks drawn per deal
-    uint8_t laizi               # a laizi rule set: moves need a wild rank
+    uint8_t laizi               # a laizi rule set: moves need its wild ranks
+    uint8_t wild_count          # the wild ranks it needs (laizi 1; tiandi 2)
     uint16_t wild_mask          # bit j: the cards of rank j are laizi (0: none yet)
     # platform play (RULES.md section 10), all 0 when off
     uint8_t rob                 # bidding by calling and robbing (else points)
@@ -81,10 +82,31 @@ ctypedef struct ddz_rules:
     int32_t rob_base            # the base of a deal bid by robbing
     int32_t session             # deals per no-shuffle session
     int64_t stake_cap           # cap on a farmer's P * d_f * d_L (0: none)
+    uint8_t sky_rank            # tiandi: the wild rank drawn first (255: none)
+    # bombs whose tier grows with their size (tiandi): size_tiered[k], then
+    # the tier of a move of kind k of s cards is size_tier[k][s] (s <= 12);
+    # a LAIZI_BOMB of one wild rank (pure) is pure_step tiers higher. A
+    # SOFT_BOMB or LAIZI_BOMB has sizes 4..bomb_max[k] (4 where not tiered).
+    uint8_t size_tiered[NKINDS]
+    uint8_t size_tier[NKINDS][13]
+    uint8_t pure_step
+    uint8_t bomb_max[NKINDS]
     # derived from the above (Rules): the allowed kinds with a bomb tier, in
     # kind order, which a follow walks besides the last move's own kind
     uint8_t ntiered
     uint8_t tiered[NKINDS]
+
+# 1 when the rule set can generate: not laizi, or all its wild ranks drawn.
+cdef inline int _rules_ready(const ddz_rules* rules) noexcept nogil:
+    cdef unsigned int m = rules.wild_mask
+    cdef int n = 0
+    if not rules.laizi:
+        return 1
+    while m:
+        m &= m - 1
+        n += 1
+    return n == rules.wild_count
+
 
 # Bit helpers: compiler intrinsics where they exist, plain C elsewhere
 # (DDZFAST_PLAIN_C forces the plain C versions, to test them).
@@ -291,11 +313,27 @@ ctypedef struct gen_t:
     # 0, stop 0: every move listed (ddz_legal_moves).
     int skip
     int stop
-    int lkc[5]      # a main part's kicker choices with t = 0..4 laizi or
+    int lkc[9]      # a main part's kicker choices with t = 0..8 laizi or
                     # fewer, the all-laizi choice left out (_lz_kick_counts)
     int lkall       # the laizi of the all-laizi choice (99: there is none)
     lz_mark* marks  # NULL, or where each kind's moves start (ddz_draw_count)
     int nmarks      # marks made (more than LZ_MARKS: they ran out)
+    # Two wild ranks (tiandi, lz == IDX_W): the laizi of both ranks are
+    # interchangeable in every move holding a natural card, so the walks
+    # above run on the hand with its laizi counted in nibble 15 (an unused
+    # nibble: no W in a laizi deck) and each move of t laizi is written out
+    # once per split of t into the two ranks (_td_expand); the moves of
+    # laizi alone (face value) are made from the real cards (_td_face).
+    const ddz_rules* rules
+    unsigned int lwild   # the wild ranks (a rank mask)
+    unsigned int lheld   # the ranks the real hand holds (singles)
+    int lt               # the two wild ranks and the hand's cards of each
+    int lg
+    int lwt
+    int lwg
+    int only_size        # ddz_check, ddz_classify: bombs of this size only (0: all)
+    const ddz_move* flast   # the last move, when a bomb kind whose tier
+                            # grows with size is walked whole and filtered
 
 
 ctypedef struct ddz_draw:
@@ -334,6 +372,21 @@ cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
 # moves; out[0:k] is scratch); 0, or -1 when there are k or fewer.
 cdef int ddz_draw_make(ddz_draw* d, int64_t k, ddz_move* out) noexcept nogil
 
+# The random policy's draw in a hand holding laizi of two wild ranks
+# (tiandi), whose moves are walked with their laizi counted together and
+# each written once per split of them between the ranks: the number of moves
+# as walked (marks kept in *d as ddz_draw_count keeps them), and in *most
+# the most splits one of them has. Then ddz_draw_split_make(d, k, s, out)
+# makes walked move k with its split s (0 <= s < most) into out[k] (out
+# holds k + 1 moves): 0, 1 when that move has s or fewer splits (draw
+# again), -1 when there are k or fewer moves. Drawing k and s uniformly
+# until 0 is a uniform draw over the legal moves. In any other hand the
+# count is ddz_draw_count's, *most is 1 and split 0 is ddz_draw_make.
+cdef int64_t ddz_draw_splits_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
+                                   const ddz_move* last, int* most) noexcept nogil
+cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
+                             ddz_move* out) noexcept nogil
+
 # The moves of one kind of rank rmin..rmax (rmax <= 14; `length` 0: any
 # chain length, else that one), as ddz_legal_moves makes them, appended to
 # out[n:cap]; returns n plus their count (which may exceed cap: then only
@@ -358,12 +411,21 @@ cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
 
 # What the laizi of the move (kind, rank, length, cards) stand for in its
 # main part, as MOVE_DTYPE's `substitutes` (0 outside laizi rule sets): two
-# bits per rank 3..2 (bits 2j, 2j+1: how many laizi stand for rank j, 0..3)
-# and, when four laizi stand for one rank (the four of FOUR_SINGLES or
-# FOUR_PAIRS), that rank + 1 in bits 26..29. Laizi standing for their own rank
-# and laizi kickers are not recorded. The move is assumed legal (ddz_check).
+# bits per rank 3..2 (bits 2j, 2j+1: how many laizi stand for rank j, modulo
+# 4) and, when four or more stand for one rank A (the four of FOUR_SINGLES or
+# FOUR_PAIRS, a tiandi SOFT_BOMB), A + 1 in bits 26..29 with 4 more (bit 30
+# clear) or 8 more (bit 30 set) for A. Bit 31 (tiandi's eight laizi alone:
+# four of each wild rank) adds 4 for a second rank B, B + 1 in bits 0..3 (the
+# two-bit fields are all zero then). laizi: laizi standing for their own
+# rank and laizi kickers are not recorded. tiandi: laizi kickers are not
+# recorded; laizi filling a main rank that is a wild rank are, and a move of
+# laizi alone (face value) records each at its own rank. The move is assumed
+# legal (ddz_check).
 cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int length,
                               uint64_t cards) noexcept nogil
+
+# The bomb tier of a move (0: plain), its size and purity included.
+cdef int ddz_move_tier(const ddz_rules* rules, const ddz_move* m) noexcept nogil
 
 # 1 when `move` beats `last` (a non-pass move), else 0.
 cdef int ddz_beats(const ddz_rules* rules, const ddz_move* move,

@@ -138,7 +138,15 @@ cdef void _draw_wild(ddz_game* g, const ddz_rules* rules) noexcept nogil:
     # set naming its rank keeps it, and other rule sets draw nothing, so
     # their deals are those of earlier versions)
     g.wild_mask = rules.wild_mask
-    if rules.laizi and not g.wild_mask:
+    g.sky_rank = 255
+    if rules.laizi and rules.wild_count == 2:
+        # tiandi: the sky rank now, the ground rank once the kitty is taken
+        # (_start_play)
+        g.sky_rank = rules.sky_rank
+        if g.sky_rank == 255:
+            g.sky_rank = <uint8_t>_rng_below(&g.rng, 13)
+            g.wild_mask = <uint16_t>(1u << g.sky_rank)
+    elif rules.laizi and not g.wild_mask:
         g.wild_mask = <uint16_t>(1u << <int>_rng_below(&g.rng, 13))
 
 
@@ -173,9 +181,14 @@ cdef void _begin_bidding(ddz_game* g) noexcept nogil:
 
 cdef void _start_play(ddz_game* g, int landlord, int base) noexcept nogil:
     # The landlord takes the kitty; then its show, the doubling, the play.
+    cdef int k
     g.landlord = landlord
     g.base = base
     g.hands[landlord] += g.kitty
+    if g.sky_rank != 255 and g.wild_mask == (1u << g.sky_rank):
+        # tiandi: the ground rank, one of the 12 other ranks (RULES.md 9)
+        k = <int>_rng_below(&g.rng, 12)
+        g.wild_mask |= <uint16_t>(1u << (k + (k >= g.sky_rank)))
     if g.opt_show and not g.shown[landlord]:
         g.phase = PHASE_LANDLORD_SHOW
         g.to_move = landlord
@@ -623,6 +636,11 @@ cdef void ddz_game_score(const ddz_game* g, const ddz_rules* rules,
     row.anti_spring = <int8_t>anti
     row.first_bidder = <int8_t>g.first_bidder
     row.wild_rank = <int8_t>(_ctz(g.wild_mask) if g.wild_mask else -1)
+    row.ground_rank = -1
+    if g.sky_rank != 255:
+        row.wild_rank = <int8_t>g.sky_rank
+        if g.wild_mask & ~(1u << g.sky_rank):
+            row.ground_rank = <int8_t>_ctz(g.wild_mask & ~(1u << g.sky_rank))
     row.robs = <int8_t>g.robs
     row.show = <int8_t>g.show_mult
     row.redeals = <uint8_t>g.redeals
@@ -743,6 +761,8 @@ cdef const ddz_rules* ddz_rules_for_deal(const ddz_game* g, const ddz_rules* rul
         return rules
     memcpy(scratch, rules, sizeof(ddz_rules))
     scratch.wild_mask = g.wild_mask
+    if g.sky_rank != 255:
+        scratch.sky_rank = g.sky_rank
     return scratch
 
 
@@ -775,9 +795,17 @@ cdef inline int _draws_by_count(const ddz_game* g, const ddz_rules* rules,
     # the very move that listing them all and taking the k-th gives, for a
     # fraction of the work (a laizi lead has up to thousands of moves,
     # mostly kicker choices, which are counted, not listed).
-    return (policy == POLICY_RANDOM and g.phase == PHASE_PLAY and rules.wild_mask != 0
-            and _leading(g) and _nib(g.hands[g.to_move], _ctz(rules.wild_mask)) != 0
-            and _DRAW_BY_COUNT)
+    # tiandi: a move as walked and a split of its laizi, drawn again until
+    # that split exists (ddz_draw_splits_count): uniform too, though not the
+    # k-th move of the list.
+    cdef int i
+    if not (policy == POLICY_RANDOM and g.phase == PHASE_PLAY and rules.wild_mask != 0
+            and _leading(g) and _DRAW_BY_COUNT):
+        return 0
+    for i in range(13):
+        if (rules.wild_mask >> i) & 1 and _nib(g.hands[g.to_move], i):
+            return 1
+    return 0
 
 
 cdef int _grow_buffer(ddz_move** buf, int64_t* cap, int64_t n) noexcept nogil:
@@ -801,8 +829,29 @@ cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** b
     # when `grow`, else DDZ_ERR_NO_MOVE, as ddz_policy_move's callers expect.
     cdef ddz_draw d
     cdef int64_t k
-    cdef int64_t n = ddz_draw_count(&d, rules, g.hands[g.to_move],
-                                    NULL if _leading(g) else &g.last)
+    cdef int most, made
+    cdef int64_t n
+    if rules.wild_count == 2:
+        # tiandi: a walked move and a split drawn until the split exists
+        # (uniform over the legal moves; see ddz_draw_splits_count)
+        n = ddz_draw_splits_count(&d, rules, g.hands[g.to_move],
+                                  NULL if _leading(g) else &g.last, &most)
+        if n <= 0:
+            return DDZ_ERR_NO_MOVE
+        if n > cap[0]:
+            if not grow:
+                return DDZ_ERR_NO_MOVE
+            if _grow_buffer(buf, cap, n) != DDZ_OK:
+                return DDZ_ERR_NOMEM
+        while True:
+            k = <int64_t>_rng_below(&g.rng, <uint64_t>n)
+            made = ddz_draw_split_make(&d, k, <int>_rng_below(&g.rng, <uint64_t>most)
+                                       if most > 1 else 0, buf[0])
+            if made == 0:
+                return k
+            if made < 0:
+                return DDZ_ERR_NO_MOVE
+    n = ddz_draw_count(&d, rules, g.hands[g.to_move], NULL if _leading(g) else &g.last)
     if n <= 0:
         return DDZ_ERR_NO_MOVE
     if n > cap[0]:
@@ -862,21 +911,27 @@ cdef int64_t ddz_policy_move_grow(ddz_game* g, const ddz_rules* rules, int polic
     return _policy_move_grow(g, rules, policy, buf, cap, split)
 
 
-cdef inline int _simulate_deal(ddz_game* g, const ddz_rules* dr, const int* policies,
-                        ddz_move** buf, int64_t* cap, ddz_split_ctx* ctx,
-                        uint8_t* order, int* n_order) noexcept nogil:
+cdef inline int _simulate_deal(ddz_game* g, const ddz_rules* rules, ddz_rules* scratch,
+                               const int* policies, ddz_move** buf, int64_t* cap,
+                               ddz_split_ctx* ctx, uint8_t* order,
+                               int* n_order) noexcept nogil:
     # Deal *g played to its end by built-in policies, every decision
     # included; with `order`, the cards played, in order, each move's
     # ascending, into order[0:*n_order] (a no-shuffle session's next pile).
     # DDZ_OK or a DDZ_ERR_ code.
     cdef int64_t k
     cdef ddz_move* played
+    # the deal's rule set once play starts (tiandi's ground rank is drawn as
+    # the landlord takes the kitty)
+    cdef const ddz_rules* dr = NULL
     n_order[0] = 0
     while g.phase != PHASE_DONE:
         if g.phase != PHASE_PLAY:
             if ddz_game_choose(g, ddz_policy_choice(g, policies[g.to_move])) != 0:
                 return DDZ_ERR_ILLEGAL
             continue
+        if dr == NULL:
+            dr = ddz_rules_for_deal(g, rules, scratch)
         k = _policy_move_grow(g, dr, policies[g.to_move], buf, cap, ctx)
         if k < 0:
             return <int>k
@@ -931,11 +986,11 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
             break
         g.session = i // length if rules.no_shuffle else i
         g.position = <int>(i % length) if rules.no_shuffle else 0
-        dr = ddz_rules_for_deal(&g, rules, &scratch)
-        status = _simulate_deal(&g, dr, policies, &buf, &cap, &ctx,
+        status = _simulate_deal(&g, rules, &scratch, policies, &buf, &cap, &ctx,
                                 order if rules.no_shuffle else NULL, &n_order)
         if status != DDZ_OK:
             break
+        dr = ddz_rules_for_deal(&g, rules, &scratch)
         if i >= start:
             ddz_game_score(&g, dr, &rows[i - start])
         if rules.no_shuffle:

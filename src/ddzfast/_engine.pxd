@@ -50,7 +50,9 @@ ctypedef struct ddz_game:
     int moves_by[3]         # non-pass moves per seat
     int nmoves
     int nbombs
-    uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0
+    uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0;
+                            # tiandi: its wild ranks drawn so far (RULES.md 9)
+    uint8_t sky_rank        # tiandi: the sky rank (drawn first), else 255
     uint64_t played[3]      # the cards each seat has played
     # platform play (RULES.md 10), copied from the rule set so that a
     # decision needs the deal alone
@@ -91,7 +93,9 @@ ctypedef struct ddz_deal_row:
     int8_t spring
     int8_t anti_spring
     int8_t first_bidder
-    int8_t wild_rank        # laizi: the deal's wild rank (card index), else -1
+    int8_t wild_rank        # laizi: the deal's wild rank (card index), tiandi:
+                            # its sky rank, else -1
+    int8_t ground_rank      # tiandi: the deal's ground rank, else -1
     int8_t robs             # platform play (RULES.md 10): robs
     int8_t show             # the show multiplier, 1, 2 or 4
     uint8_t shown           # bit s: seat s showed its hand

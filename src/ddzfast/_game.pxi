@@ -12,9 +12,9 @@ DEAL_DTYPE = np.dtype(
     [("seed", "=u8"), ("scores", "=f8", (3,)), ("multiplier", "=i8"),
      ("moves", "=i2"), ("bombs", "=i2"), ("landlord", "i1"), ("base", "i1"),
      ("winner", "i1"), ("spring", "?"), ("anti_spring", "?"),
-     ("first_bidder", "i1"), ("wild_rank", "i1"), ("robs", "i1"), ("show", "i1"),
-     ("shown", "u1"), ("doubles", "i1", (3,)), ("redeals", "u1"), ("position", "=i4"),
-     ("session", "=i8"), ("stakes", "=f8", (3,))],
+     ("first_bidder", "i1"), ("wild_rank", "i1"), ("ground_rank", "i1"), ("robs", "i1"),
+     ("show", "i1"), ("shown", "u1"), ("doubles", "i1", (3,)), ("redeals", "u1"),
+     ("position", "=i4"), ("session", "=i8"), ("stakes", "=f8", (3,))],
     align=True,
 )
 if DEAL_DTYPE.itemsize != sizeof(ddz_deal_row):
@@ -107,6 +107,11 @@ cdef class Game:
     landlord with base 1. Then ``legal_moves()`` and ``play(move)`` until
     ``done``; ``result`` scores the deal. An illegal bid or move, or one out of
     turn, raises ValueError and leaves the game unchanged.
+
+    With the platform options of RULES.md 10 (``"classic+happy"``) the deal
+    also has show, rob-bidding, landlord-show and doubling decisions:
+    ``legal_choices()`` and ``choose(x)`` in every phase but play (see the
+    docs page Platform play).
     """
 
     cdef ddz_game g
@@ -159,7 +164,8 @@ cdef class Game:
             raise TypeError(f"bidding must be True or False, not {bidding!r}")
         ddz_game_new(&self.g, &r.c, s, fb, 1 if bidding else 0)
         # laizi: the deal drew its wild rank; the game plays by that rule set
-        self._rules = _rules_with_mask(r, self.g.wild_mask)
+        # (tiandi: its sky rank now, the ground rank when the kitty is taken)
+        self._rules = _rules_with_mask(r, self.g.wild_mask, self.g.sky_rank)
         self._given = r
         self._history = []
         self._steps = []
@@ -271,6 +277,7 @@ cdef class Game:
         self._undo_n -= 1
         self.g = self._undo[self._undo_n]
         self._changes += 1
+        self._rules = _rules_with_mask(self._rules, self.g.wild_mask, self.g.sky_rank)
         if self.g.phase == PHASE_PLAY:
             self._history.pop()
         else:
@@ -334,6 +341,14 @@ cdef class Game:
         """laizi: the deal's wild rank as a card index (0 = '3' ... 12 = '2'),
         drawn from the seed after dealing, before bidding; else None."""
         return self._rules.wild_rank
+
+    @property
+    def wild_ranks(self) -> tuple:
+        """The deal's wild ranks drawn so far as card indices: laizi its one
+        rank; tiandi the sky rank (drawn after the deal, before bidding), then
+        the ground rank (drawn when the landlord has taken the kitty, RULES.md
+        9); () in the other rule sets."""
+        return self._rules.wild_ranks
 
     @property
     def seed(self):
@@ -622,6 +637,9 @@ cdef class Game:
         self._steps.append((phase, who, c, redeals))
         self._push_undo(&before)
         self._changes += 1
+        if self.g.landlord >= 0 and self._rules.c.wild_mask != self.g.wild_mask:
+            # tiandi: the landlord took the kitty and the ground rank was drawn
+            self._rules = _rules_with_mask(self._rules, self.g.wild_mask, self.g.sky_rank)
 
     def next_deal(self, seed=None) -> Game:
         """The next deal of this finished deal's no-shuffle session (RULES.md
@@ -689,6 +707,8 @@ cdef class Game:
         cdef double next_poll
         cdef ddz_move* buf
         cdef ddz_split_ctx ctx
+        cdef ddz_rules scratch
+        cdef const ddz_rules* dr
         if isinstance(policies, str):
             policies = (policies,) * 3
         if len(policies) != 3:
@@ -706,15 +726,17 @@ cdef class Game:
         with nogil:
             while ddz_game_choosing(&g):
                 ddz_game_choose(&g, ddz_policy_choice(&g, codes[g.to_move]))
+            # (tiandi: the ground rank is drawn as the kitty is taken)
+            dr = ddz_rules_for_deal(&g, &self._rules.c, &scratch)
             next_poll = ddz_now() + ROLLOUT_POLL_SECONDS
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
                 # and positions beyond 21 cards exceed DDZ_MOVE_BUFFER)
-                k = _policy_move_grow(&g, &self._rules.c, codes[g.to_move], &buf, &n, &ctx)
+                k = _policy_move_grow(&g, dr, codes[g.to_move], &buf, &n, &ctx)
                 if k == DDZ_ERR_NOMEM:
                     failed = 2
                     break
-                if k < 0 or ddz_game_play(&g, &self._rules.c, &buf[k]) != 0:
+                if k < 0 or ddz_game_play(&g, dr, &buf[k]) != 0:
                     failed = 1
                     break
                 # a deal of ordinary hands is over in microseconds; only a
@@ -848,16 +870,29 @@ cdef int _policy_code(object policy) except -1:
 cdef dict _RULES_BY_MASK = {}
 
 
-cdef Rules _rules_with_mask(Rules r, uint16_t mask):
+cdef Rules _rules_with_mask(Rules r, uint16_t mask, int sky=255):
     # `r`, or for a laizi rule set without a wild rank, the same rule set with
     # the wild rank of `mask` (one Rules per rule set and rank, made once).
-    if not r.c.laizi or r.c.wild_mask or not mask:
+    # Two wild ranks (tiandi): the rule set with the ranks of `mask` drawn so
+    # far, `sky` the first.
+    cdef uint16_t ground
+    if not r.c.laizi or not mask or r.c.wild_mask == mask:
         return r
-    key = (r.rules_id, mask)
+    if r.c.wild_count == 2:
+        if sky == 255 or not (mask >> sky) & 1:
+            return r
+        ground = mask & ~(1u << sky)
+        ranks = (CARD_CHARS[sky],) + ((CARD_CHARS[_ctz(ground)],) if ground else ())
+        option = {"wild_ranks": ranks}
+    elif r.c.wild_mask:
+        return r
+    else:
+        option = {"wild_rank": CARD_CHARS[_ctz(mask)]}
+    key = (r.name, r.c.wild_count, mask, sky)
     ranked = _RULES_BY_MASK.get(key)
-    if ranked is None:
-        ranked = _RULES_BY_MASK.setdefault(key, Rules(
-            r.name, **{**r.description, "wild_rank": CARD_CHARS[_ctz(mask)]}))
+    if ranked is None or (<Rules>ranked).description != {**r.description, **option}:
+        ranked = Rules(r.name, **{**r.description, **option})
+        _RULES_BY_MASK.setdefault(key, ranked)
     return <Rules>ranked
 
 
@@ -987,7 +1022,7 @@ cdef Game _pile_game(Rules r, tuple pile, uint64_t seed, bint bidding, int first
     if ddz_game_from_pile(&game.g, &r.c, cards, n, seed, first_bidder, bidding) != 0:
         raise ValueError("the pile is not the deck of the rule set")
     game.g.position = _int_in(position, "the position", 0, 2 ** 31 - 1)
-    game._rules = _rules_with_mask(r, game.g.wild_mask)
+    game._rules = _rules_with_mask(r, game.g.wild_mask, game.g.sky_rank)
     game._given = r
     game._history = []
     game._steps = []

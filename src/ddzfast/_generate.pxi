@@ -474,14 +474,16 @@ cdef inline void _gen_init(gen_t* g, const ddz_rules* rules, uint64_t hand,
     g.skip = 0
     g.stop = 0
     g.marks = NULL
+    g.only_size = 0
+    g.flast = NULL
     g.lz = -1
     if rules.wild_mask:
-        # one wild rank for now (Rules accepts one): its lowest bit. A hand
-        # without laizi has exactly the classic moves (natural fours are
-        # BOMBs), which the single-W path above makes, faster.
-        i = _ctz(rules.wild_mask)
-        if _nib(hand, i):
-            _lz_init(g, i)
+        # A hand without laizi has exactly the classic moves (natural fours
+        # are BOMBs), which the single-W path above makes, faster.
+        for i in range(13):
+            if (rules.wild_mask >> i) & 1 and _nib(hand, i):
+                _lz_init(g, rules)
+                break
 
 
 cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
@@ -504,13 +506,21 @@ cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
     _emit(g, 0, K_PASS, 0, 0, WILD_NONE)
     if last.kind >= NKINDS:
         return g.n
-    tp = rules.tier[last.kind]
+    tp = ddz_move_tier(rules, last)
     if tp == 0 and rules.allowed[last.kind]:
         _gen_kind_of(g, rules, last.kind, last.rank + 1, 14, last.length, laizi)
     for i in range(rules.ntiered):
         if laizi and g.stop and g.n >= g.cap:
             break
         kind = rules.tiered[i]
+        if rules.size_tiered[kind]:
+            # its tiers span sizes: walked whole, each bomb kept if it beats
+            # the last move (bombs are few)
+            if laizi:
+                g.flast = last
+                _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
+                g.flast = NULL
+            continue
         tk = rules.tier[kind]
         if tk < tp:
             continue
@@ -525,12 +535,39 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                              const ddz_move* last, ddz_move* out,
                              int64_t cap) noexcept nogil:
     cdef gen_t g
-    if rules.laizi and not rules.wild_mask:
-        return 0    # no wild rank drawn yet: no moves (Python raises ValueError)
+    if not _rules_ready(rules):
+        return 0    # wild ranks not drawn yet: no moves (Python raises ValueError)
     _gen_init(&g, rules, hand, out, cap)
+    if g.lz == IDX_W:
+        return _td_moves(&g, rules, hand, last)
     if g.lz >= 0:
         return _gen_moves(&g, rules, last, 1)
     return _gen_moves(&g, rules, last, 0)
+
+
+cdef int64_t _td_moves(gen_t* g, const ddz_rules* rules, uint64_t hand,
+                       const ddz_move* last) noexcept nogil:
+    # ddz_legal_moves of a hand holding laizi of two wild ranks (g made by
+    # _gen_init): its moves, then each written out for every split of its
+    # laizi (_td_expand); when they do not fit, they are made again in a
+    # buffer of their number to count the splits, the first cap kept.
+    cdef int64_t n = _gen_moves(g, rules, last, 1)
+    cdef int64_t total
+    cdef ddz_move* heap
+    cdef ddz_move* out = g.out
+    cdef int64_t cap = g.cap
+    cdef gen_t h
+    total = _td_expand(g)
+    if total >= 0:
+        return total
+    heap = <ddz_move*>malloc(n * sizeof(ddz_move))
+    if heap == NULL:
+        return 5 * n    # at least their number: a caller retrying with this fits
+    _gen_init(&h, rules, hand, heap, n)
+    n = _gen_moves(&h, rules, last, 1)
+    total = _td_expand_into(&h, heap, n, out, cap)
+    free(heap)
+    return total
 
 
 cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
@@ -542,9 +579,12 @@ cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
     # move k are counted, not listed, and generation stops at move k.
     cdef gen_t g
     cdef int64_t n
-    if k < 0 or k >= 0x3FFFFFFF or (rules.laizi and not rules.wild_mask):
+    if k < 0 or k >= 0x3FFFFFFF or not _rules_ready(rules):
         return -1
     _gen_init(&g, rules, hand, out, k + 1)
+    if g.lz == IDX_W:
+        # (two wild ranks: listed, each move's splits counted only at the end)
+        return 0 if _td_moves(&g, rules, hand, last) > k else -1
     g.skip = <int>k
     g.stop = 1
     if g.lz >= 0:
@@ -558,9 +598,17 @@ cdef int64_t ddz_kind_moves(const ddz_rules* rules, uint64_t hand, int kind, int
                             int rmax, int length, ddz_move* out, int64_t cap,
                             int64_t n) noexcept nogil:
     cdef gen_t g
-    if rules.laizi and not rules.wild_mask:
+    cdef int64_t total
+    if not _rules_ready(rules):
         return n
     _gen_init(&g, rules, hand, out, cap)
+    if g.lz == IDX_W:
+        # the splits of the moves made here (out[n:] only); when the moves
+        # do not fit, five splits each at most: a bound a retry fits in
+        _gen_init(&g, rules, hand, out + n, cap - n if cap > n else 0)
+        _gen_kind(&g, rules, kind, rmin, rmax, length)
+        total = _td_expand(&g)
+        return n + (total if total >= 0 else 5 * g.n)
     g.n = <int>n
     _gen_kind(&g, rules, kind, rmin, rmax, length)
     return g.n
@@ -575,9 +623,12 @@ cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
     d.hand = hand
     d.last = last
     d.counted = 0
-    if rules.laizi and not rules.wild_mask:
+    if not _rules_ready(rules):
         return 0
     _gen_init(&d.g, rules, hand, NULL, 0)
+    if d.g.lz == IDX_W:
+        # two wild ranks: counted by listing (ddz_draw_make lists again)
+        return ddz_legal_moves(rules, hand, last, NULL, 0)
     if d.g.lz < 0:
         return _gen_moves(&d.g, rules, last, 0)
     d.g.marks = d.marks
@@ -609,6 +660,75 @@ cdef int ddz_draw_make(ddz_draw* d, int64_t k, ddz_move* out) noexcept nogil:
     g.stop = 1
     _lz_kind(g, mk.kind, mk.rmin, mk.rmax, mk.nfix)
     return 0 if g.n > k else -1
+
+
+cdef int64_t ddz_draw_splits_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
+                                   const ddz_move* last, int* most) noexcept nogil:
+    most[0] = 1
+    d.rules = rules
+    d.hand = hand
+    d.last = last
+    d.counted = 0
+    if not _rules_ready(rules):
+        return 0
+    _gen_init(&d.g, rules, hand, NULL, 0)
+    if d.g.lz != IDX_W:
+        return ddz_draw_count(d, rules, hand, last)
+    # a move of t laizi has min(t, wt) - max(0, t - wg) + 1 splits, at most
+    # min(wt, wg) + 1
+    most[0] = (d.g.lwt if d.g.lwt < d.g.lwg else d.g.lwg) + 1
+    d.g.marks = d.marks
+    d.g.nmarks = 0
+    d.counted = 1
+    return _gen_moves(&d.g, rules, last, 1)
+
+
+cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
+                             ddz_move* out) noexcept nogil:
+    cdef gen_t* g = &d.g
+    cdef gen_t h
+    cdef const lz_mark* mk
+    cdef int i = 0, t, a, lo, hi
+    cdef int64_t n
+    cdef uint64_t base
+    if not d.counted or g.lz != IDX_W:
+        return ddz_draw_make(d, k, out) if split == 0 else 1
+    if k < 0 or k >= 0x3FFFFFFF or split < 0:
+        return -1
+    if g.nmarks > LZ_MARKS or g.nmarks == 0 or d.marks[0].n > k:
+        # before the first kind (a follow's PASS), or no marks: walked again
+        _gen_init(&h, d.rules, d.hand, out, k + 1)
+        n = _gen_moves(&h, d.rules, d.last, 1)
+        if n <= k:
+            return -1
+    else:
+        while i + 1 < g.nmarks and d.marks[i + 1].n <= k:
+            i += 1
+        mk = &d.marks[i]
+        g.marks = NULL
+        g.out = out
+        g.cap = <int>k + 1
+        g.n = mk.n
+        g.skip = <int>k
+        g.stop = 1
+        # as _gen_moves walks it: a kind whose tiers span sizes is filtered
+        # by the last move
+        g.flast = d.last if (d.last != NULL and d.rules.size_tiered[mk.kind]) else NULL
+        _lz_kind(g, mk.kind, mk.rmin, mk.rmax, mk.nfix)
+        g.flast = NULL
+        if g.n <= k:
+            return -1
+    t = <int>(out[k].cards >> 60)
+    lo = t - g.lwg if t > g.lwg else 0
+    hi = t if t < g.lwt else g.lwt
+    if split > hi - lo:
+        return 1
+    # the splits in _td_expand_into's order: most of the rank lt first
+    a = hi - split
+    base = out[k].cards & 0x0FFFFFFFFFFFFFFFULL
+    out[k].cards = (base + (<uint64_t>a << (4 * g.lt))
+                    + (<uint64_t>(t - a) << (4 * g.lg)))
+    return 0
 
 
 # ---- checking and classifying: the generator over the cards themselves ----
@@ -644,7 +764,7 @@ cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
     cdef int i, n
     if kind < 0 or kind >= NKINDS or not rules.allowed[kind]:
         return -1
-    if rules.laizi and not rules.wild_mask:
+    if not _rules_ready(rules):
         return -1
     if not ddz_hand_valid(rules, cards):
         return -1
@@ -654,8 +774,11 @@ cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
             or not _length_fits(kind, length, _hand_size(cards))):
         return -1
     _gen_init(&g, rules, cards, buf, READINGS)
+    g.only_size = _hand_size(cards)
     _gen_kind(&g, rules, kind, rank, rank, length)
-    n = g.n if g.n < READINGS else READINGS
+    if g.lz == IDX_W:
+        g.n = <int>_td_expand(&g)
+    n = g.n if 0 <= g.n < READINGS else READINGS
     for i in range(n):
         if buf[i].rank == rank and buf[i].length == length and buf[i].cards == cards:
             return buf[i].wild
@@ -669,9 +792,10 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
     cdef int64_t n = 0
     cdef int size = _hand_size(cards)
     cdef int kind, i, length, unit, made
-    if not ddz_hand_valid(rules, cards) or (rules.laizi and not rules.wild_mask):
+    if not ddz_hand_valid(rules, cards) or not _rules_ready(rules):
         return 0
     _gen_init(&g, rules, cards, buf, READINGS)
+    g.only_size = size
     for kind in range(NKINDS):
         if not rules.allowed[kind]:
             continue
@@ -699,7 +823,9 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
             length = 1
         g.n = 0
         _gen_kind(&g, rules, kind, 0, 14, length)
-        made = g.n if g.n < READINGS else READINGS
+        if g.lz == IDX_W:
+            g.n = <int>_td_expand(&g)
+        made = g.n if 0 <= g.n < READINGS else READINGS
         for i in range(made):
             if buf[i].cards == cards and buf[i].length == length:
                 if n < cap:
@@ -708,15 +834,41 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
     return n
 
 
+cdef inline int _one_rank(uint64_t cards) noexcept nogil:
+    # 1 when the cards are all of one card index
+    cdef uint64_t x = cards | (cards >> 1)
+    x = (x | (x >> 2)) & 0x1111111111111111ULL
+    return x != 0 and (x & (x - 1)) == 0
+
+
+cdef int ddz_move_tier(const ddz_rules* rules, const ddz_move* m) noexcept nogil:
+    cdef int size
+    cdef int t
+    if m.kind >= NKINDS:
+        return 0
+    t = rules.tier[m.kind]
+    if rules.size_tiered[m.kind]:
+        size = _hand_size(m.cards)
+        t = rules.size_tier[m.kind][size if size <= 12 else 0]
+        if m.kind == K_LAIZI_BOMB and _one_rank(m.cards):
+            t += rules.pure_step
+    return t
+
+
 cdef int ddz_beats(const ddz_rules* rules, const ddz_move* move,
                    const ddz_move* last) noexcept nogil:
-    cdef int tm = rules.tier[move.kind]
-    cdef int tp = rules.tier[last.kind]
+    cdef int tm, tp
     if move.kind == K_PASS or last.kind == K_PASS:
         return 0
+    tm = ddz_move_tier(rules, move)
+    tp = ddz_move_tier(rules, last)
     if tm != tp:
         return 1 if tm > tp else 0
     if tm > 0:
+        # LAIZI_BOMBs of two wild ranks (mixed) never beat each other
+        if move.kind == K_LAIZI_BOMB and not (_one_rank(move.cards)
+                                              and _one_rank(last.cards)):
+            return 0
         return 1 if (rules.ranked[move.kind] and rules.ranked[last.kind]
                      and move.rank > last.rank) else 0
     return 1 if (move.kind == last.kind and move.length == last.length

@@ -68,10 +68,23 @@ cdef inline int _put_meta(ddz_move* out, int n, int cap, uint64_t cards,
 
 
 cdef inline uint32_t _lz_sub(int rank, int d) noexcept nogil:
-    # `d` laizi standing for `rank`, as bits of ddz_substitutes' encoding
-    if d == 4:
-        return (<uint32_t>(rank + 1)) << 26
-    return (<uint32_t>d) << (2 * rank)
+    # `d` laizi (0..8) standing for `rank`, as bits of ddz_substitutes'
+    # encoding (at most one rank of a move has four or more: see there)
+    if d < 4:
+        return (<uint32_t>d) << (2 * rank)
+    if d < 8:
+        return ((<uint32_t>(d - 4)) << (2 * rank)) | ((<uint32_t>(rank + 1)) << 26)
+    return ((<uint32_t>(rank + 1)) << 26) | ((<uint32_t>1) << 30)
+
+
+cdef inline uint32_t _td_face_subs(int t, int a, int g, int b) noexcept nogil:
+    # ddz_substitutes of a move of laizi alone (face value): a cards of the
+    # wild rank t and b of the wild rank g, each standing for itself
+    if a == 4 and b == 4:
+        if t > g:
+            t, g = g, t
+        return ((<uint32_t>(t + 1)) << 26) | ((<uint32_t>1) << 31) | <uint32_t>(g + 1)
+    return _lz_sub(t, a) + _lz_sub(g, b)
 
 
 cdef inline void _lz_emit(gen_t* g, uint64_t cards, int kind, int rank, int length,
@@ -348,22 +361,22 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
     g.n = n
 
 
-# LZ_SPREAD[a - 1][m][e]: the ways to take e cards (e <= 4) from m ranks
+# LZ_SPREAD[a - 1][m][e]: the ways to take e cards (e <= 8) from m ranks
 # holding a cards each, at most a from each: the coefficient of x^e in
 # (1 + x + ... + x^a)^m. A main part's variants (_lz_replace_naturals, _lz_replace_naturals_plain)
 # take e of its natural cards out for laizi, so these count them
 # (_lz_spread).
-cdef int LZ_SPREAD[4][14][5]
+cdef int LZ_SPREAD[4][14][9]
 
 
 cdef void _lz_spread_init() noexcept nogil:
     cdef int a, m, e, j
     for a in range(1, 5):
         LZ_SPREAD[a - 1][0][0] = 1
-        for e in range(1, 5):
+        for e in range(1, 9):
             LZ_SPREAD[a - 1][0][e] = 0
         for m in range(1, 14):
-            for e in range(5):
+            for e in range(9):
                 LZ_SPREAD[a - 1][m][e] = 0
                 for j in range((a if a < e else e) + 1):
                     LZ_SPREAD[a - 1][m][e] += LZ_SPREAD[a - 1][m - 1][e - j]
@@ -374,14 +387,14 @@ _lz_spread_init()
 
 cdef inline void _lz_spread(const gen_t* g, uint64_t main, int nat, int top,
                             int* c) noexcept nogil:
-    # c[e], e = 0..top (top <= 4): the ways to take e of the nat natural
+    # c[e], e = 0..top (top <= 8): the ways to take e of the nat natural
     # cards out of the chain `main` (the main part set in g), each rank
     # giving at most the natural cards it holds: a variant each.
     cdef uint64_t nib13 = 0x1111111111111ULL
     cdef uint64_t x
     cdef int ge1, ge2, ge3, ge4, e, i
-    cdef int c12[5]
-    cdef int c34[5]
+    cdef int c12[9]
+    cdef int c34[9]
     if g.lq == 1:
         # a chain of singles: nat ranks of one natural card each
         for e in range(top + 1):
@@ -415,7 +428,7 @@ cdef inline void _lz_spread(const gen_t* g, uint64_t main, int nat, int top,
 cdef void _lz_kick_counts(gen_t* g) noexcept nogil:
     # How many kicker choices _lz_kickers makes for the main part set in g
     # (lmainmask, lneed, lkick_mode, lnmain), by their number t of laizi
-    # (at most 4: a hand holds no more): g.lkc[t] of them with t or fewer,
+    # (at most 8: a hand holds no more): g.lkc[t] of them with t or fewer,
     # the all-laizi choice apart (g.lkall:
     # its laizi, 99 when it cannot be). The choices with t laizi do not
     # depend on how many laizi are free, so the base and every variant read
@@ -427,11 +440,11 @@ cdef void _lz_kick_counts(gen_t* g) noexcept nogil:
     cdef int seg, lo, hi, i, t, m, j, c, ch, s, r, end
     cdef int i0, i1
     cdef int ns, np
-    cdef int kc[5]
+    cdef int kc[9]
     # need <= 12: a chain has at most 12 ranks (3..A)
     cdef int poly[13]
     cdef int ways[13][13]   # [pairs chosen from the pool][of them natural + laizi]
-    for t in range(5):
+    for t in range(9):
         kc[t] = 0
     g.lkall = 99
     if g.lkick_mode == KICK_PAIRS:
@@ -479,7 +492,7 @@ cdef void _lz_kick_counts(gen_t* g) noexcept nogil:
                     continue
                 for s in range(ch + 1):
                     t = s + 2 * r
-                    if t <= 4:
+                    if t <= 8:
                         kc[t] += ways[ch][s]
             if need <= free:
                 g.lkall = 2 * need
@@ -510,11 +523,11 @@ cdef void _lz_kick_counts(gen_t* g) noexcept nogil:
                 for t in range(need, 0, -1):
                     for j in range(1, (c if c < t else t) + 1):
                         poly[t] += poly[t - j]
-        for t in range(need if need < 5 else 5):
+        for t in range(need if need < 9 else 9):
             kc[t] = poly[need - t]
         g.lkall = need
     g.lkc[0] = kc[0]
-    for t in range(1, 5):
+    for t in range(1, 9):
         g.lkc[t] = g.lkc[t - 1] + kc[t]
 
 
@@ -530,8 +543,8 @@ cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs
     # variant), counted, not listed: a variant takes e more natural cards
     # out for laizi (c[e] ways), leaving extra - e laizi free and nat - e
     # natural cards.
-    cdef int top = extra if extra < 4 else 4
-    cdef int c[5]
+    cdef int top = extra if extra < 8 else 8
+    cdef int c[9]
     cdef int e, total
     if top > nat:
         top = nat
@@ -838,7 +851,7 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
 
 cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
     # The moves of `kind` of rank rmin..rmax in a laizi rule set.
-    cdef int r, a, amin, top
+    cdef int r, a, amin, top, l
     cdef int L = g.lz
     cdef unsigned int cand
     # the ranks rmin..rmax (rmax <= 14), as a mask
@@ -855,11 +868,12 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
         g.nmarks += 1
     if kind == K_SINGLE:
         # a lone laizi is itself (face value): one single per card held
-        cand = g.ge[1] & window
+        cand = g.lheld & window
         while cand:
             r = _ctz(cand)
             cand &= cand - 1
-            _lz_emit(g, (<uint64_t>1) << (4 * r), K_SINGLE, r, 1, 0)
+            _lz_emit(g, (<uint64_t>1) << (4 * r), K_SINGLE, r, 1,
+                     _lz_sub(r, 1) if (g.lz == IDX_W and (g.lwild >> r) & 1) else 0)
     elif kind == K_BOMB:
         # four natural cards (four laizi are the LAIZI_BOMB)
         cand = g.ge[4] & 0x1FFFu & ~(1u << L) & window
@@ -868,22 +882,28 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
             cand &= cand - 1
             _lz_emit(g, (<uint64_t>4) << (4 * r), K_BOMB, r, 1, 0)
     elif kind == K_SOFT_BOMB:
-        # a = 1..3 natural cards and 4 - a laizi: the ranks holding at
-        # least 4 - lw (and one) natural cards
+        # a natural cards and l >= 1 laizi standing for their rank, 4 to
+        # bomb_max cards: the ranks holding at least 4 - lw (and one)
+        # natural cards, by a from the most down, then by l
         amin = 4 - g.lw if g.lw < 3 else 1
+        top = g.rules.bomb_max[K_SOFT_BOMB]
         cand = g.ge[amin] & 0x1FFFu & ~(1u << L) & window
         while cand:
             r = _ctz(cand)
             cand &= cand - 1
             a = _nib(g.hand, r)
-            if a > 3:
-                a = 3
+            if a > top - 1:
+                a = top - 1
             while a >= amin:
-                _lz_emit(g, ((<uint64_t>a) << (4 * r)) + (4 - a) * g.lunit,
-                         K_SOFT_BOMB, r, 1, _lz_sub(r, 4 - a))
+                for l in range(4 - a if a < 4 else 1,
+                               (g.lw if g.lw < top - a else top - a) + 1):
+                    _lz_bomb(g, ((<uint64_t>a) << (4 * r)) + l * g.lunit,
+                             K_SOFT_BOMB, r, a + l, _lz_sub(r, l))
                 a -= 1
     elif kind == K_LAIZI_BOMB:
-        if g.lw == 4 and rmin <= L <= rmax:
+        if g.lz == IDX_W:
+            _td_face(g, kind, rmin, rmax, nfix)
+        elif g.lw == 4 and rmin <= L <= rmax:
             _lz_emit(g, 4 * g.lunit, K_LAIZI_BOMB, L, 1, 0)
     elif kind == K_ROCKET:
         # emitted whatever the rank window, as in _gen_special
@@ -891,15 +911,165 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
             _lz_emit(g, XBIT | DBIT, K_ROCKET, 13, 1, 0)
     elif KIND_SHAPE[kind].q:
         _lz_generic(g, kind, rmin, rmax, nfix)
+        if g.lz == IDX_W:
+            _td_face(g, kind, rmin, rmax, nfix)
+
+
+cdef inline void _lz_bomb(gen_t* g, uint64_t cards, int kind, int rank, int size,
+                          uint32_t subs) noexcept nogil:
+    # A bomb of `size` cards, unless ddz_check looks for another size, or a
+    # follow walks this kind whole (its tier grows with size) and it does
+    # not beat the last move
+    cdef ddz_move m
+    if g.only_size and size != g.only_size:
+        return
+    if g.flast != NULL:
+        m.cards = cards
+        m.kind = kind
+        m.rank = rank
+        m.length = 1
+        if not ddz_beats(g.rules, &m, g.flast):
+            return
+    _lz_emit(g, cards, kind, rank, 1, subs)
+
+
+cdef void _td_face(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
+    # The moves of `kind` made of laizi alone (tiandi), read at face value:
+    # the readings of a cards of the wild rank lt and b of lg as natural
+    # cards (RULES.md section 3), but that four or more are one LAIZI_BOMB
+    # (never a BOMB). With two ranks only, the kinds are: a PAIR, TRIPLE of
+    # one rank; a triple with one card or a pair of the other (TRIPLE_SINGLE,
+    # TRIPLE_PAIR); four with two of the other (FOUR_SINGLES); two
+    # neighbouring triples of 3..A (PLANE).
+    cdef int a, b, x, y, cx, cy, r, q, kick
+    cdef int t = g.lt, gr = g.lg
+    cdef uint64_t cards
+    if kind == K_LAIZI_BOMB:
+        for a in range(g.lwt + 1):
+            for b in range(g.lwg + 1):
+                if a + b < 4 or a + b > g.rules.bomb_max[K_LAIZI_BOMB]:
+                    continue
+                r = t if b == 0 else (gr if a == 0 else (t if t > gr else gr))
+                if rmin <= r <= rmax:
+                    _lz_bomb(g, ((<uint64_t>a) << (4 * t)) + ((<uint64_t>b) << (4 * gr)),
+                             K_LAIZI_BOMB, r, a + b, _td_face_subs(t, a, gr, b))
+        return
+    if kind == K_PLANE:
+        if ((nfix == 0 or nfix == 2) and g.lwt >= 3 and g.lwg >= 3
+                and (t - gr == 1 or gr - t == 1) and t <= 11 and gr <= 11):
+            r = t if t < gr else gr
+            if rmin <= r <= rmax and (not g.only_size or g.only_size == 6):
+                _lz_emit(g, ((<uint64_t>3) << (4 * t)) + ((<uint64_t>3) << (4 * gr)),
+                         K_PLANE, r, 2, _td_face_subs(t, 3, gr, 3))
+        return
+    if nfix > 1:
+        return
+    if kind == K_PAIR or kind == K_TRIPLE:
+        q, kick = (2 if kind == K_PAIR else 3), 0
+    elif kind == K_TRIPLE_SINGLE:
+        q, kick = 3, 1
+    elif kind == K_TRIPLE_PAIR:
+        q, kick = 3, 2
+    elif kind == K_FOUR_SINGLES:
+        q, kick = 4, 2
+    else:
+        return
+    # x: the main rank, y: the other wild rank (its cards the kickers)
+    for x in range(2):
+        if x == 0:
+            r, cx, y, cy = t, g.lwt, gr, g.lwg
+        else:
+            r, cx, y, cy = gr, g.lwg, t, g.lwt
+        if cx < q or cy < kick or not rmin <= r <= rmax:
+            continue
+        if g.only_size and g.only_size != q + kick:
+            continue
+        cards = ((<uint64_t>q) << (4 * r)) + ((<uint64_t>kick) << (4 * y))
+        _lz_emit(g, cards, kind, r, 1, _td_face_subs(r, q, y, kick))
+
+
+cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
+                             ddz_move* dst, int64_t cap) noexcept nogil:
+    # The moves src[0:n] (tiandi, laizi counted in nibble 15) as real cards:
+    # each move of t laizi once per split of them into the two wild ranks,
+    # in order, into dst[0:cap]; returns how many there are. dst may be src
+    # (then it is filled from the end, each move's copies at or after it).
+    cdef int64_t total = 0, i, pos
+    cdef int t, a, j, lo, hi
+    cdef uint64_t ut = (<uint64_t>1) << (4 * g.lt), ug = (<uint64_t>1) << (4 * g.lg)
+    cdef uint64_t unit, base
+    cdef int splits[9]
+    cdef uint64_t delta[9][5]   # the laizi of each split, packed, most of lt first
+    cdef uint64_t meta
+    cdef int f
+    cdef int64_t top = n if n < cap else cap
+    if g.lwt == 0 or g.lwg == 0:
+        # laizi of one rank: one split each, in place
+        unit = ut if g.lwt else ug
+        for i in range(top):
+            m = src[i]
+            m.cards = (m.cards & 0x0FFFFFFFFFFFFFFFULL) + (m.cards >> 60) * unit
+            dst[i] = m
+        return n
+    for t in range(9):
+        lo = t - g.lwg if t > g.lwg else 0
+        hi = t if t < g.lwt else g.lwt
+        splits[t] = hi - lo + 1 if hi >= lo else 0
+        j = 0
+        for a in range(hi, lo - 1, -1):
+            delta[t][j] = <uint64_t>a * ut + <uint64_t>(t - a) * ug
+            j += 1
+    for i in range(n):
+        total += splits[src[i].cards >> 60]
+    pos = total
+    for i in range(n - 1, -1, -1):
+        # the move's two words read before any store: dst may be src
+        base = src[i].cards
+        memcpy(&meta, (<const char*>(src + i)) + 8, 8)
+        t = <int>(base >> 60)
+        base &= 0x0FFFFFFFFFFFFFFFULL
+        f = splits[t]
+        pos -= f
+        if pos + f <= cap:
+            for j in range(f):
+                _store_cm(dst + pos + j, base + delta[t][j], meta)
+        else:
+            for j in range(f):
+                if pos + j < cap:
+                    _store_cm(dst + pos + j, base + delta[t][j], meta)
+    return total
+
+
+cdef int64_t _td_expand(gen_t* g) noexcept nogil:
+    # _td_expand_into over g's own buffer; -1 when its moves did not all fit
+    # (the caller makes them again in a larger one)
+    if g.n > g.cap:
+        return -1
+    return _td_expand_into(g, g.out, g.n, g.out, g.cap)
 
 
 cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int length,
                               uint64_t cards) noexcept nogil:
-    cdef int L, j, q, d
+    cdef int j, q, d, t, g, a, b
+    cdef unsigned int wild = rules.wild_mask
+    cdef uint64_t natural = cards
     cdef uint32_t subs = 0
-    if not rules.wild_mask or kind < 0 or kind >= NKINDS:
+    if not wild or kind < 0 or kind >= NKINDS:
         return 0
-    L = _ctz(rules.wild_mask)
+    for j in range(13):
+        if (wild >> j) & 1:
+            natural &= ~((<uint64_t>15) << (4 * j))
+    if rules.wild_count >= 2:
+        # the laizi that complete a wild main rank are recorded too: which of
+        # the two ranks fills it is not told by the rank alone
+        t = _ctz(wild)
+        g = _ctz(wild & (wild - 1))
+        a = _nib(cards, t)
+        b = _nib(cards, g)
+        if natural == 0 and cards:
+            return _td_face_subs(t, a, g, b)
+        if kind == K_SOFT_BOMB:
+            return _lz_sub(rank, a + b)
     if kind == K_SOFT_BOMB:
         q = 4
     elif kind == K_SINGLE or kind == K_BOMB or not KIND_SHAPE[kind].q:
@@ -907,21 +1077,41 @@ cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int le
     else:
         q = KIND_SHAPE[kind].q
     for j in range(rank, rank + length):
-        if j != L and j <= 12:
-            d = q - _nib(cards, j)
-            if d > 0:
-                subs += _lz_sub(j, d)
+        if j > 12 or ((wild >> j) & 1 and rules.wild_count < 2):
+            continue
+        d = q - _nib(natural, j)
+        if d > 0:
+            subs += _lz_sub(j, d)
     return subs
 
 
-cdef void _lz_init(gen_t* g, int L) noexcept nogil:
-    # The laizi fields of g for a hand holding laizi of rank L (g.hand, g.ge
-    # set); the tables of the shaped kinds wait for the first of them
-    # (_lz_tables): a follow often needs none.
-    g.lz = L
-    g.lunit = (<uint64_t>1) << (4 * L)
-    g.lw = _nib(g.hand, L)
+cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
+    # The laizi fields of g for a hand holding laizi (g.hand, g.ge set); the
+    # tables of the shaped kinds wait for the first of them (_lz_tables): a
+    # follow often needs none. Two wild ranks: the hand's laizi move to
+    # nibble 15 (see gen_t), and g.hand and g.ge describe that hand.
+    cdef unsigned int wild = rules.wild_mask
+    cdef int i
+    g.rules = rules
+    g.lwild = wild
+    g.lheld = g.ge[1]
     g.lready = 0
+    if rules.wild_count < 2:
+        g.lz = _ctz(wild)
+        g.lunit = (<uint64_t>1) << (4 * g.lz)
+        g.lw = _nib(g.hand, g.lz)
+        return
+    g.lt = _ctz(wild)
+    g.lg = _ctz(wild & (wild - 1))
+    g.lwt = _nib(g.hand, g.lt)
+    g.lwg = _nib(g.hand, g.lg)
+    g.lz = IDX_W
+    g.lunit = WBIT
+    g.lw = g.lwt + g.lwg
+    g.hand = (g.hand - ((<uint64_t>g.lwt) << (4 * g.lt)) - ((<uint64_t>g.lwg) << (4 * g.lg))
+              + (<uint64_t>g.lw) * WBIT)
+    for i in range(1, 5):
+        g.ge[i] = _ranks_holding(g.hand, i)
 
 
 cdef void _lz_tables(gen_t* g) noexcept nogil:

@@ -56,7 +56,8 @@ _OBS_BLOCKS = (
      f"move encoding then a one-hot of its seat (relative); rows before the "
      f"first play are zero"),
     # appended last, so every block before it keeps its offset
-    ("wild_rank", (OBS_RANKS,), "laizi: one-hot of the deal's wild rank (3..2, "
+    ("wild_rank", (OBS_RANKS,), "laizi: one-hot of the deal's wild rank (tiandi: its "
+                                "two, the ground rank once drawn; 3..2, "
                                 "Game.wild_rank), shown from the deal on; zero in "
                                 "other rule sets"),
     # platform play (RULES.md 10), appended: zero but for `deal_phase` and
@@ -274,8 +275,10 @@ cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
         slot = <int>((r.plays - 1 - i) % DDZ_HISTORY_MOVES)
         _obs_move(o + O_HISTORY + i * OBS_SLOT, &r.recent[slot])
         o[O_HISTORY + i * OBS_SLOT + OBS_MOVE + _rel(r.recent_seat[slot], seat)] = 1.0
-    if rules.wild_mask:
-        o[O_WILD_RANK + _ctz(rules.wild_mask)] = 1.0
+    # (tiandi: both wild ranks, the ground rank once it is drawn)
+    for i in range(13):
+        if (rules.wild_mask >> i) & 1:
+            o[O_WILD_RANK + i] = 1.0
     _obs_platform(g, seat, o)
 
 

@@ -135,7 +135,8 @@ cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFF
 _RULE_FIELDS = frozenset({
     "wildcard", "kinds", "tiers", "ranked", "wild_joker_kind", "wild_joker_stands",
     "xdw_kind", "four_wild_kind", "kitty", "multipliers", "wild_max_rank",
-    "mult_cap", "service_fee", "deal_cap", "laizi", "wild_rank"}) | frozenset(PLATFORM_DEFAULTS)
+    "mult_cap", "service_fee", "deal_cap", "laizi", "wild_rank", "wild_count",
+    "wild_ranks", "size_tiers", "pure_step"}) | frozenset(PLATFORM_DEFAULTS)
 
 
 cdef int _kind_field(object value, str field) except -1:
@@ -292,19 +293,70 @@ cdef class Rules:
             raise ValueError("wildcard kinds given for a deck without W")
         c.laizi = _bool_field(d.get("laizi", False), "laizi")
         wild_rank = d.get("wild_rank")
+        wild_ranks = d.get("wild_ranks")
+        c.sky_rank = 255
+        c.wild_count = _int_field(d.get("wild_count", 1), "wild_count", 1, 2)
         if c.laizi:
             if c.has_wild:
                 raise ValueError("a laizi rule set has no W: its wildcards are the "
                                  "cards of the wild rank (wildcard=False)")
-            if wild_rank is not None:
-                c.wild_mask = 1 << _wild_rank_index(wild_rank)
+            if c.wild_count == 1:
+                if wild_ranks is not None:
+                    raise ValueError("wild_ranks is for rule sets of two wild ranks "
+                                     "(wild_count=2); this one takes wild_rank")
+                if wild_rank is not None:
+                    c.wild_mask = 1 << _wild_rank_index(wild_rank)
+            else:
+                if wild_rank is not None:
+                    raise ValueError("a rule set of two wild ranks takes wild_ranks="
+                                     "(sky, ground), not wild_rank")
+                if wild_ranks is not None:
+                    ranks = _wild_rank_pair(wild_ranks)
+                    if ranks:
+                        c.sky_rank = ranks[0]
+                    for k in ranks:
+                        c.wild_mask |= 1 << k
         else:
-            if wild_rank is not None:
-                raise ValueError("wild_rank is for laizi rule sets (laizi=True)")
+            if wild_rank is not None or wild_ranks is not None:
+                raise ValueError("wild_rank and wild_ranks are for laizi rule sets "
+                                 "(laizi=True)")
+            if c.wild_count != 1:
+                raise ValueError("wild_count is for laizi rule sets (laizi=True)")
             for k in (K_SOFT_BOMB, K_LAIZI_BOMB):
                 if c.allowed[k]:
                     raise ValueError(f"{MoveKind(k).name} exists only in laizi rule "
                                      f"sets (laizi=True)")
+        c.bomb_max[K_SOFT_BOMB] = 4
+        c.bomb_max[K_LAIZI_BOMB] = 4
+        size_tiers = d.get("size_tiers", {})
+        if not isinstance(size_tiers, collections.abc.Mapping):
+            raise TypeError(f"size_tiers must map kind names to {{size: tier}}, "
+                            f"not {size_tiers!r}")
+        for name, by_size in size_tiers.items():
+            k = _kind_field(name, "size_tiers")
+            if k not in (K_SOFT_BOMB, K_LAIZI_BOMB):
+                raise ValueError(f"size_tiers: only SOFT_BOMB and LAIZI_BOMB grow "
+                                 f"with their size, not {name}")
+            if not c.tier[k]:
+                raise ValueError(f"size_tiers: {name} has no bomb tier")
+            if not isinstance(by_size, collections.abc.Mapping) or not by_size:
+                raise TypeError(f"size_tiers[{name!r}] must map sizes to tiers, "
+                                f"not {by_size!r}")
+            sizes = [_int_field(sz, f"size_tiers[{name!r}] size", 4, 12) for sz in by_size]
+            if sorted(sizes) != list(range(4, max(sizes) + 1)):
+                raise ValueError(f"size_tiers[{name!r}]: sizes must run from 4 up "
+                                 f"without a gap, not {sorted(sizes)}")
+            if k == K_LAIZI_BOMB and max(sizes) > 8:
+                raise ValueError("size_tiers: a LAIZI_BOMB holds at most 8 cards")
+            c.size_tiered[k] = 1
+            c.bomb_max[k] = max(sizes)
+            for sz, v in by_size.items():
+                c.size_tier[k][sz] = _int_field(v, f"size_tiers[{name!r}][{sz}]", 1, 255)
+        if (c.bomb_max[K_SOFT_BOMB] > 4 or c.bomb_max[K_LAIZI_BOMB] > 4) \
+                and c.wild_count < 2:
+            raise ValueError("size_tiers: bombs of more than four cards need two "
+                             "wild ranks (wild_count=2)")
+        c.pure_step = _int_field(d.get("pure_step", 0), "pure_step", 0, 255)
         _compile_platform(&c, d)
         for k in range(1, NKINDS):
             if c.allowed[k] and c.tier[k]:
@@ -331,8 +383,36 @@ cdef class Rules:
     @property
     def wild_rank(self):
         """The laizi rank as a card index (0 = '3' ... 12 = '2'), or None (not a
-        laizi rule set, or no rank drawn yet)."""
+        laizi rule set of one wild rank, or no rank drawn yet)."""
+        if self.c.wild_count != 1:
+            return None
         return _ctz(self.c.wild_mask) if self.c.wild_mask else None
+
+    @property
+    def wild_count(self) -> int:
+        """How many wild ranks a deal draws (laizi 1, tiandi 2; 1 elsewhere)."""
+        return self.c.wild_count
+
+    @property
+    def wild_ranks(self) -> tuple:
+        """The wild ranks drawn so far as card indices, the sky rank first in
+        a rule set of two (``("7", "J")`` gives ``(4, 8)``); () when none."""
+        cdef unsigned int m = self.c.wild_mask
+        if self.c.wild_count == 1:
+            return (_ctz(m),) if m else ()
+        if self.c.sky_rank == 255:
+            return ()
+        cdef int sky = self.c.sky_rank
+        m &= ~(1u << sky)
+        if m:
+            return (sky, _ctz(m))
+        return (sky,)
+
+    @property
+    def ready(self) -> bool:
+        """The rule set can generate moves: not a laizi rule set, or all its
+        wild ranks are drawn."""
+        return bool(_rules_ready(&self.c))
 
     @property
     def kinds(self):
@@ -361,6 +441,9 @@ cdef class Rules:
         return <size_t>&self.c
 
     def __repr__(self):
+        if self.c.wild_count > 1 and self.c.wild_mask:
+            ranks = tuple(CARD_CHARS[k] for k in self.wild_ranks)
+            return f"Rules({self.name!r}, wild_ranks={ranks!r})"
         if self.c.wild_mask:
             return f"Rules({self.name!r}, wild_rank={CARD_CHARS[_ctz(self.c.wild_mask)]!r})"
         return f"Rules({self.name!r})"
@@ -434,8 +517,44 @@ cdef int _wild_rank_index(object value) except -1:
     return idx
 
 
+cdef tuple _wild_rank_pair(object value):
+    # wild_ranks of a rule set of two: (sky, ground) or (sky,) as card
+    # indices, distinct
+    if isinstance(value, str):
+        value = _rank_chars(value)
+    if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 2:
+        raise TypeError(f"wild_ranks must be (sky, ground), e.g. ('7', 'J'), or "
+                        f"(sky,) before the ground rank is drawn, not {value!r}")
+    ranks = tuple(_wild_rank_index(v) for v in value)
+    if len(ranks) == 2 and ranks[0] == ranks[1]:
+        raise ValueError(f"the sky and ground ranks must differ, not both "
+                         f"{CARD_CHARS[ranks[0]]!r}")
+    return ranks
+
+
+cdef list _rank_chars(str text):
+    # "7J" or "10J" as the rank characters in order
+    cdef list out = []
+    cdef Py_ssize_t i = 0
+    while i < len(text):
+        if text[i] == "1" and text[i + 1:i + 2] == "0":
+            out.append("10")
+            i += 2
+        else:
+            out.append(text[i])
+            i += 1
+    return out
+
+
 cdef int _need_wild(Rules r) except -1:
-    # A laizi rule set generates, classifies and compares only with a wild rank.
+    # A laizi rule set generates, classifies and compares only with its wild
+    # ranks.
+    if r.c.laizi and r.c.wild_count == 2 and not _rules_ready(&r.c):
+        raise ValueError(
+            f"the rule set {r.name!r} needs both wild ranks, sky and ground (it "
+            f"has {', '.join(CARD_CHARS[k] for k in r.wild_ranks) or 'none'}): use "
+            f"get_rules({r.name!r}).with_options(wild_ranks=('7', 'J')) or the "
+            f"name '{r.name}:7J' (two different ranks 3..2, sky first)")
     if r.c.laizi and not r.c.wild_mask:
         raise ValueError(
             f"the laizi rule set {r.name!r} has no wild rank yet: use "
@@ -460,8 +579,16 @@ cdef Rules _ranked_rules(str name):
         if not base.c.laizi:
             raise ValueError(f"{base_name!r} is not a laizi rule set: it takes no "
                              f"wild rank ({name!r})")
+        if base.c.wild_count == 2:
+            ranks = _rank_chars(rank)
+            if len(ranks) != 2:
+                raise ValueError(f"{name!r}: {base_name!r} takes two wild ranks, "
+                                 f"sky then ground ('{base_name}:7J')")
+            option = {"wild_ranks": tuple(ranks)}
+        else:
+            option = {"wild_rank": rank}
         r = _RULES_WITH_RANK.setdefault(
-            name, Rules(base_name, **{**base.description, "wild_rank": rank}))
+            name, Rules(base_name, **{**base.description, **option}))
     return <Rules>r
 
 
@@ -785,11 +912,15 @@ cdef uint64_t _substitute_bits(uint32_t subs) noexcept nogil:
     # ddz_substitutes' encoding as packed cards
     cdef uint64_t bits = 0
     cdef int j
+    if subs >> 31:
+        # four and four: A + 1 in bits 26..29, B + 1 in bits 0..3
+        return (((<uint64_t>4) << (4 * (((subs >> 26) & 15) - 1)))
+                + ((<uint64_t>4) << (4 * ((subs & 15) - 1))))
     for j in range(13):
         bits += (<uint64_t>((subs >> (2 * j)) & 3)) << (4 * j)
     j = (subs >> 26) & 15
     if j:
-        bits += (<uint64_t>4) << (4 * (j - 1))
+        bits += (<uint64_t>(8 if (subs >> 30) & 1 else 4)) << (4 * (j - 1))
     return bits
 
 
@@ -799,6 +930,17 @@ cdef str _substitutes_text(ddz_move m, int64_t rules_id):
     # 8 kicker or 55+8 with a 7), so it comes from the move's rule set.
     cdef uint64_t subs = _substitute_bits(m.substitutes)
     rules = _RULES_BY_ID.get(rules_id)
+    if rules is not None and rules.wild_count == 2:
+        # which physical laizi fill which rank the identity does not tell
+        # (RULES.md 9): the laizi of the move that stand for something
+        wild = 0
+        for j in rules.wild_ranks:
+            wild += m.cards & ((<uint64_t>15) << (4 * j))
+        if wild == subs:
+            return ""   # every laizi as itself: nothing to say
+        laizi = (_cards_text(wild) if _hand_size(wild) == _hand_size(subs)
+                 else "laizi")
+        return f"{laizi} as {_cards_text(subs)}"
     laizi = ("laizi " if rules is None or rules.wild_rank is None
              else CARD_CHARS[rules.wild_rank] * _hand_size(subs))
     return f"{laizi} as {_cards_text(subs)}"

@@ -197,15 +197,19 @@ def _rules_name(text: str) -> str:
 
 
 def _rules_arg(args):
-    """The rule set of --rules, with --wild's laizi rank when given."""
+    """The rule set of --rules, with --wild's laizi rank when given (tiandi:
+    its two ranks, sky first, as 7J)."""
     try:
         rules = get_rules(args.rules)
         wild = getattr(args, "wild", None)
         if wild is not None:
             if not rules.laizi:
-                raise UsageError(f"--wild is the laizi rank: it needs --rules laizi, "
-                                 f"not {args.rules!r}")
-            rules = rules.with_options(wild_rank=wild)
+                raise UsageError(f"--wild is the laizi rank: it needs --rules laizi "
+                                 f"or tiandi, not {args.rules!r}")
+            if rules.wild_count == 2:
+                rules = rules.with_options(wild_ranks=wild)
+            else:
+                rules = rules.with_options(wild_rank=wild)
     except ValueError as e:
         raise UsageError(str(e)) from None
     return rules
@@ -213,7 +217,10 @@ def _rules_arg(args):
 
 def cmd_moves(args) -> int:
     rules = _rules_arg(args)
-    if rules.laizi and rules.wild_rank is None:
+    if rules.laizi and not rules.ready:
+        if rules.wild_count == 2:
+            raise UsageError(f"--rules {rules.name} needs both wild ranks, sky then "
+                             f"ground: --wild 7J")
         raise UsageError("--rules laizi needs the laizi rank: --wild RANK (3..2)")
     try:
         hand = Hand.parse(args.hand, rules)
@@ -227,6 +234,9 @@ def cmd_moves(args) -> int:
     what = f"after {last}" if last else "leading"
     name = rules.name if rules.wild_rank is None else \
         f"{rules.name} (wild rank {CARD_CHARS[rules.wild_rank]})"
+    if rules.wild_count == 2:
+        sky, ground = rules.wild_ranks
+        name = f"{rules.name} (sky rank {CARD_CHARS[sky]}, ground rank {CARD_CHARS[ground]})"
     print(f"{name}: {hand} {what}: {_plural(len(moves), 'legal move')}")
     print(f"{'#':>5}  {'kind':14s} {'cards':22s} {'rank':>4} {'len':>3}  wildcard")
     for i, m in enumerate(moves):
@@ -623,6 +633,9 @@ def cmd_play(args, out=None) -> int:
     if game.wild_rank is not None:
         out.write(f"laizi (wild) rank: {CARD_CHARS[game.wild_rank]} (every "
                   f"{CARD_CHARS[game.wild_rank]} stands for any card 3..2)\n")
+    if rules.wild_count == 2:
+        out.write(f"sky laizi rank: {CARD_CHARS[game.wild_ranks[0]]} (the ground "
+                  f"rank is drawn once the landlord takes the kitty)\n")
     out.write(f"ddzfast {rules.name}: you are seat 0 against two '{args.bots}' bots "
               f"(seed {game.seed}). Type cards like 33 or 34567, 4567W=8 to say W "
               f"stands for 8, 'pass', '?' for your legal moves, #N for move N of that "
@@ -656,6 +669,10 @@ def cmd_play(args, out=None) -> int:
                 landlord_told = True
         if not landlord_told:
             out.write(landlord_line(game, names))
+        if rules.wild_count == 2:
+            sky, ground = game.wild_ranks
+            out.write(f"ground laizi rank: {CARD_CHARS[ground]} (every {CARD_CHARS[sky]} "
+                      f"and {CARD_CHARS[ground]} stands for any card 3..2)\n")
         while not game.done:
             seat = game.to_move
             assert seat is not None
@@ -826,7 +843,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
                    help=RULES_HELP)
     m.add_argument("--wild", default=None, metavar="RANK",
-                   help="the laizi (wild) rank with --rules laizi, e.g. 7")
+                   help="the laizi (wild) rank with --rules laizi, e.g. 7; the "
+                        "sky and ground ranks with --rules tiandi, e.g. 7J")
     m.set_defaults(func=cmd_moves)
 
     seed_type = _int_in(0, MAX_SEED, " (seeds are 0 .. 2**64 - 1)")
@@ -887,7 +905,8 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
                    help=RULES_HELP)
     v.add_argument("--wild", default=None, metavar="RANK",
-                   help="the laizi (wild) rank with --rules laizi, e.g. 7")
+                   help="the laizi (wild) rank with --rules laizi, e.g. 7; the "
+                        "sky and ground ranks with --rules tiandi, e.g. 7J")
     v.add_argument("--ban", action="append", metavar="KIND",
                    help="a move kind the puzzle bans, e.g. TRIPLE_PAIR (3+2); repeatable")
     v.add_argument("--all", action="store_true", help="list every winning move")

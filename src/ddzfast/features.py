@@ -400,6 +400,12 @@ _action_lock = threading.Lock()
 
 
 def _build_action_table(rules: Rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
+    if rules.wild_count == 2:
+        # a whole deck's tiandi moves (docs/moves.md, Buffers) are too many
+        # to list as below and keep as a table
+        raise ValueError(f"no action table for {rules.name!r}: a rule set of two "
+                         f"wild ranks has tens of millions of actions, and its "
+                         f"table is not built (legal_moves and encode_moves work)")
     every = legal_moves(deck_text(rules.wildcard), None, rules).array
     cards = every["cards"]
     sizes = np.zeros(len(every), dtype=np.uint8)

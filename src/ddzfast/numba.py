@@ -149,8 +149,11 @@ def rules_handle(rules="classic") -> int:
     description may be the one pinned, so the handle can differ from
     ``rules.address``)."""
     r = get_rules(rules)
-    if r.laizi and r.wild_rank is None:
+    if not r.ready:
         # the core would generate nothing for it: say why instead
+        if r.wild_count == 2:
+            raise ValueError(f"the rule set {r.name!r} needs both wild ranks, sky "
+                             f"and ground: use rules_handle('{r.name}:7J')")
         raise ValueError(f"the laizi rule set {r.name!r} has no wild rank: use "
                          f"rules_handle('{r.name}:7') (any rank 3..2)")
     key = (r.name, description_key(r))

@@ -26,6 +26,18 @@ Fields of a description:
 * ``wild_rank``: the laizi rank, a card character of ``3..2`` (or its index
   0..12), or None (not drawn yet). ``get_rules("laizi").with_options(
   wild_rank="7")``, or the name ``"laizi:7"``, gives a playable rule set.
+* ``wild_count``: how many wild ranks a deal draws (1, or 2 for ``tiandi``,
+  RULES.md section 9).
+* ``wild_ranks``: with two wild ranks, ``(sky, ground)`` (``(sky,)`` before
+  the ground rank is drawn) as card characters or indices; generating
+  needs both. ``get_rules("tiandi").with_options(wild_ranks=("7", "J"))``,
+  or the name ``"tiandi:7J"``.
+* ``size_tiers``: for SOFT_BOMB and LAIZI_BOMB, the tier of a bomb of each
+  size (4 up to the largest, which is its most cards); without it a kind's
+  bombs are four cards in the tier of ``tiers``.
+* ``pure_step``: tiers a LAIZI_BOMB of one wild rank (pure) stands above a
+  mixed one of its size; pure ones compare by rank, mixed ones never beat
+  each other.
 
 Spring and anti-spring double the multiplier in every rule set (RULES.md 6).
 
@@ -127,6 +139,34 @@ RULE_SETS: dict[str, dict] = {
                          "SOFT_BOMB", "LAIZI_BOMB"),
         tiers={"SOFT_BOMB": 1, "BOMB": 2, "LAIZI_BOMB": 3, "ROCKET": 4},
         ranked=("SOFT_BOMB", "BOMB"),
+        wild_joker_kind=None,
+        wild_joker_stands=False,
+        xdw_kind=None,
+        four_wild_kind=None,
+        kitty=3,
+        multipliers={"SOFT_BOMB": 2, "BOMB": 2, "LAIZI_BOMB": 2, "ROCKET": 2},
+        mult_cap=None,
+        service_fee=0.0,
+        deal_cap=None,
+    ),
+    "tiandi": dict(
+        wildcard=False,
+        laizi=True,
+        wild_count=2,
+        wild_ranks=None,
+        kinds=_COMMON + ("TRIPLE_PAIR", "PLANE_PAIRS", "FOUR_PAIRS",
+                         "SOFT_BOMB", "LAIZI_BOMB"),
+        # RULES.md 9, low to high: SOFT_BOMB 4 < BOMB < mixed LAIZI_BOMB 4 <
+        # pure LAIZI_BOMB 4 < SOFT_BOMB 5 < LAIZI_BOMB 5 < ... < LAIZI_BOMB 8
+        # < SOFT_BOMB 9 < ... < SOFT_BOMB 12 < ROCKET
+        tiers={"SOFT_BOMB": 1, "BOMB": 2, "LAIZI_BOMB": 3, "ROCKET": 17},
+        size_tiers={
+            "SOFT_BOMB": {4: 1, 5: 5, 6: 7, 7: 9, 8: 11, 9: 13, 10: 14, 11: 15,
+                          12: 16},
+            "LAIZI_BOMB": {4: 3, 5: 6, 6: 8, 7: 10, 8: 12},
+        },
+        pure_step=1,
+        ranked=("SOFT_BOMB", "BOMB", "LAIZI_BOMB"),
         wild_joker_kind=None,
         wild_joker_stands=False,
         xdw_kind=None,

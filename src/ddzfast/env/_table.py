@@ -55,6 +55,10 @@ def check_rules(rules):
     ("laizi:7"): its action index depends on the wild rank, and an
     environment's action space is fixed."""
     r = get_rules(rules)
+    if r.wild_count == 2:
+        raise ValueError(
+            f"no environment for {r.name!r}: its action space (tens of millions "
+            f"of actions per pair of wild ranks) has no table yet")
     if r.laizi and r.wild_rank is None:
         raise ValueError(
             f"an environment needs a fixed action space, and a laizi rule set's "

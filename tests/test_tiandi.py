@@ -1,0 +1,624 @@
+"""The ``tiandi`` rule set (RULES.md section 9, two wild ranks) in the core:
+every count of perft/tiandi.txt and every move list of tiandi-moves.json;
+the core against tests/oracles/reference_tiandi.py move for move (and
+substitute for substitute) on random hands of one to eight laizi, leading
+and following; classify and beats against the reference on the worked
+readings and on every pair of bomb tiers and sizes, both ways; the rule
+set's values and what it refuses."""
+import json
+import os
+import random
+
+import pytest
+
+import ddzfast
+from ddzfast import MoveKind
+from oracles import reference_tiandi as RT
+from helpers import core_move, identity
+
+PERFT_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "perft")
+RANKS = "3456789TJQKA2"
+HANDS_LEADING = 1500
+HANDS_FOLLOWING = 1500
+
+
+def _rules(T, G):
+    return ddzfast.get_rules(f"tiandi:{T}{G}")
+
+
+def _subs(move):
+    return tuple(move.substitutes.counts[:13])
+
+
+def _core_moves(hand, last, T, G):
+    """{identity: substitutes} of the core's legal moves (asserting no
+    identity comes twice)."""
+    r = _rules(T, G)
+    last_move = None if last is None else core_move(last, r)
+    moves = ddzfast.legal_moves(ddzfast.Hand(sum(c << (4 * i) for i, c in enumerate(hand))),
+                                last_move, r)
+    out = {identity(m): _subs(m) for m in moves}
+    assert len(out) == len(moves), "an identity listed twice"
+    return out
+
+
+# ---- the perft files -----------------------------------------------------------
+
+def _perft_rows():
+    rows = []
+    with open(os.path.join(PERFT_DIR, "tiandi.txt")) as f:
+        for line in f:
+            words = line.split()
+            if words and words[0] != "total":
+                idx, _, T, G, hand, last, count = words
+                rows.append((int(idx), T, G, hand, last, int(count)))
+    return rows
+
+
+def test_perft_counts():
+    failures = []
+    for idx, T, G, hand, last, count in _perft_rows():
+        r = _rules(T, G)
+        last_move = None if last == "-" else ddzfast.Move.parse(last, r)
+        moves = ddzfast.legal_moves(hand, last_move, r)
+        ids = {identity(m) for m in moves}
+        if len(moves) != count or len(ids) != count:
+            failures.append(f"#{idx} {T}{G} {hand} {last}: {len(moves)} != {count}")
+    assert len(_perft_rows()) == 300
+    assert not failures, "\n".join(failures[:10])
+
+
+with open(os.path.join(PERFT_DIR, "tiandi-moves.json")) as _f:
+    _JSON = json.load(_f)["positions"]
+
+
+@pytest.mark.parametrize("i", range(len(_JSON)))
+def test_perft_move_lists(i):
+    pos = _JSON[i]
+    T, G = pos["sky_rank"], pos["ground_rank"]
+    r = _rules(T, G)
+    last = None if pos["last"] == "-" else ddzfast.Move.parse(pos["last"], r)
+    got = {identity(m) for m in ddzfast.legal_moves(pos["hand"], last, r)}
+    expected = set()
+    for kind, rank, n, cards in pos["moves"]:
+        if kind == "PASS":
+            expected.add(("PASS", 0, 0, (0,) * 16))
+        else:
+            expected.add((kind, rank, n, RT.parse_cards(cards)))
+    assert got == expected, (f"missing {sorted(expected - got)[:5]} "
+                             f"extra {sorted(got - expected)[:5]}")
+
+
+# ---- the core against the reference, random hands ------------------------------
+
+def _random_hand(rng, T, G, laizi):
+    """A random hand of 1..13 cards holding `laizi` laizi of the ranks T, G."""
+    t, g = RANKS.index(T), RANKS.index(G)
+    counts = [0] * 16
+    a = rng.randint(max(0, laizi - 4), min(4, laizi))
+    counts[t], counts[g] = a, laizi - a
+    others = [i for i in range(15) if i not in (t, g)]
+    target = rng.randint(0, 13 - laizi) if laizi < 13 else 0
+    if rng.random() < 0.4:
+        # dense: a few ranks with pairs, triples, fours
+        for i in rng.sample(others[:13 - 2], rng.randint(1, 3)):
+            counts[i] = rng.randint(2, 4)
+    while sum(counts) - laizi < target:
+        i = rng.choice(others)
+        if counts[i] < (4 if i < 13 else 1):
+            counts[i] += 1
+    return tuple(counts)
+
+
+def _pair(rng):
+    T, G = rng.sample(RANKS, 2)
+    return T, G
+
+
+def test_leading_equals_reference_with_one_to_eight_laizi():
+    rng = random.Random("tiandi-leading")
+    for k in range(HANDS_LEADING):
+        T, G = _pair(rng)
+        hand = _random_hand(rng, T, G, 1 + k % 8)
+        expected = RT.legal_moves_subst(hand, None, T, G)
+        got = _core_moves(hand, None, T, G)
+        assert set(got) == set(expected), (
+            f"{T}{G} {RT.cards_text(hand)}: missing "
+            f"{sorted(RT.move_text(m) for m in set(expected) - set(got))[:5]}, extra "
+            f"{sorted(RT.move_text(m) for m in set(got) - set(expected))[:5]}")
+        for m, s in expected.items():
+            assert got[m] == s, f"{T}{G} {RT.move_text(m)}: substitutes {got[m]} != {s}"
+
+
+def test_following_equals_reference_with_one_to_eight_laizi():
+    rng = random.Random("tiandi-following")
+    followed = 0
+    for k in range(HANDS_FOLLOWING):
+        T, G = _pair(rng)
+        hand = _random_hand(rng, T, G, 1 + k % 8)
+        # the last move: a move of another random hand (bombs often)
+        other = _random_hand(rng, T, G, rng.randint(0, 6))
+        moves = sorted(RT.all_moves(other, T, G))
+        if not moves:
+            continue
+        bombs = [m for m in moves if m[0] in RT.BOMB_KINDS]
+        last = rng.choice(bombs if bombs and rng.random() < 0.5 else moves)
+        expected = RT.legal_moves_subst(hand, last, T, G)
+        got = _core_moves(hand, last, T, G)
+        assert set(got) == set(expected), (
+            f"{T}{G} {RT.cards_text(hand)} after {RT.move_text(last)}: missing "
+            f"{sorted(RT.move_text(m) for m in set(expected) - set(got))[:5]}, extra "
+            f"{sorted(RT.move_text(m) for m in set(got) - set(expected))[:5]}")
+        for m, s in expected.items():
+            assert got[m] == s, f"{RT.move_text(m)}: substitutes {got[m]} != {s}"
+        followed += len(expected) > 1
+    assert followed > HANDS_FOLLOWING // 4
+
+
+# ---- classify and beats ----------------------------------------------------------
+
+WORKED = ["7J", "7J3", "777J", "7777", "33337", "777JJ", "3333777JJ", "7777JJJJ",
+          "7777JJ", "33377", "3777", "777X", "5577", "4477", "33337777JJJJ",
+          "7JJJJ", "77JJ", "3333", "XD", "7", "J"]
+
+
+@pytest.mark.parametrize("cards", WORKED)
+def test_classify_equals_reference_on_worked_readings(cards):
+    got = {identity(m): _subs(m) for m in ddzfast.classify(cards, "tiandi:7J")}
+    expected = dict(RT.readings(RT.parse_cards(cards), "7", "J"))
+    assert got == expected
+
+
+def test_classify_neighbouring_wild_ranks():
+    got = {identity(m) for m in ddzfast.classify("777888", "tiandi:78")}
+    assert got == RT.classify(RT.parse_cards("777888"), "7", "8")
+    assert {k for k, *_ in got} == {"PLANE", "LAIZI_BOMB"}
+
+
+def _bombs(T, G):
+    """One or more moves of every bomb tier of RULES.md 9, several ranks each."""
+    t, g = RANKS.index(T), RANKS.index(G)
+    out = []
+    naturals = [i for i in range(13) if i not in (t, g)]
+    for r in (naturals[0], naturals[5], naturals[-1]):
+        for a in range(1, 5):
+            for lt in range(5):
+                for lg in range(5):
+                    if lt + lg and 4 <= a + lt + lg <= 12:
+                        c = [0] * 16
+                        c[r], c[t], c[g] = a, lt, lg
+                        out.append(("SOFT_BOMB", r, 1, tuple(c)))
+        c = [0] * 16
+        c[r] = 4
+        out.append(("BOMB", r, 1, tuple(c)))
+    for lt in range(5):
+        for lg in range(5):
+            if 4 <= lt + lg:
+                c = [0] * 16
+                c[t], c[g] = lt, lg
+                out.append(("LAIZI_BOMB", RT.laizi_bomb_rank(c), 1, tuple(c)))
+    c = [0] * 16
+    c[13] = c[14] = 1
+    out.append(("ROCKET", 13, 1, tuple(c)))
+    return out
+
+
+@pytest.mark.parametrize("T,G", [("7", "J"), ("J", "7"), ("2", "3"), ("3", "4")])
+def test_every_pair_of_bomb_kinds_and_sizes_both_ways(T, G):
+    r = _rules(T, G)
+    bombs = _bombs(T, G)
+    moves = [core_move(b, r) for b in bombs]
+    assert {(b[0], RT.size(b)) for b in bombs} >= {(k, s) for k, s, _ in RT.TIER_ORDER}
+    plain = core_move(("PAIR", 11, 1, RT.parse_cards("AA")), r)
+    for b, m in zip(bombs, moves):
+        assert ddzfast.beats(m, plain, r) and not ddzfast.beats(plain, m, r)
+        for b2, m2 in zip(bombs, moves):
+            assert ddzfast.beats(m, m2, r) == RT.beats(b, b2), \
+                f"{RT.move_text(b)} vs {RT.move_text(b2)}"
+
+
+def test_tiers_of_the_rule_set_are_section_9s_order():
+    r = _rules("7", "J")
+    bombs = _bombs("7", "J")
+    tiers = {}
+    for b in bombs:
+        tiers.setdefault(RT.tier(b), set()).add(ddzfast.Move(b[0], b[1], 1, sum(
+            c << (4 * i) for i, c in enumerate(b[3])), rules=r))
+    # the core agrees on which bombs share a tier: none beats another of its
+    # tier unless both are ranked (SOFT_BOMB, BOMB, pure LAIZI_BOMB) by r
+    for same in tiers.values():
+        for m in same:
+            for m2 in same:
+                if ddzfast.beats(m, m2, r):
+                    assert m.rank > m2.rank and m.kind == m2.kind
+
+
+# ---- the rule set's values -------------------------------------------------------
+
+def test_wild_ranks_are_rule_values():
+    r = ddzfast.get_rules("tiandi").with_options(wild_ranks=("7", "J"))
+    assert r.wild_ranks == (4, 8)
+    assert r.ready and r.wild_count == 2 and r.laizi and r.wild_rank is None
+    assert ddzfast.get_rules("tiandi:7J").rules_id == r.rules_id
+    # the sky rank is kept: (J, 7) is another rule set with the same moves
+    r2 = ddzfast.get_rules("tiandi:J7")
+    assert r2.wild_ranks == (8, 4)
+    assert {identity(m) for m in ddzfast.legal_moves("3377JJ", None, r)} == \
+        {identity(m) for m in ddzfast.legal_moves("3377JJ", None, r2)}
+    assert repr(r) == "Rules('tiandi', wild_ranks=('7', 'J'))"
+    assert ddzfast.get_rules("tiandi:10J").wild_ranks == (7, 8)
+
+
+@pytest.mark.parametrize("rules", [
+    "tiandi", ddzfast.get_rules("tiandi").with_options(wild_ranks=("7",))])
+def test_without_both_ranks_nothing_is_generated(rules):
+    for call in (lambda: ddzfast.legal_moves("3377", None, rules),
+                 lambda: ddzfast.classify("3377", rules),
+                 lambda: ddzfast.beats("PAIR/7/1/77", "PAIR/3/1/33", rules)):
+        with pytest.raises(ValueError, match="both wild ranks"):
+            call()
+
+
+@pytest.mark.parametrize("bad, error", [
+    ("tiandi:77", ValueError), ("tiandi:7", ValueError), ("tiandi:7JQ", ValueError),
+    ("tiandi:7X", ValueError)])
+def test_bad_rank_pairs_are_refused(bad, error):
+    with pytest.raises(error):
+        ddzfast.get_rules(bad)
+
+
+def test_bad_options_are_refused():
+    base = ddzfast.get_rules("tiandi")
+    with pytest.raises(ValueError, match="wild_ranks"):
+        base.with_options(wild_rank="7")
+    with pytest.raises(ValueError, match="differ"):
+        base.with_options(wild_ranks=("7", "7"))
+    with pytest.raises(ValueError, match="wild_ranks"):
+        ddzfast.get_rules("laizi").with_options(wild_ranks=("7", "J"))
+    with pytest.raises(ValueError, match="two wild ranks"):
+        ddzfast.get_rules("laizi").with_options(
+            size_tiers={"SOFT_BOMB": {4: 1, 5: 2}})
+
+
+def test_substitutes_of_eight_laizi():
+    r = _rules("7", "J")
+    (sb,) = [m for m in ddzfast.classify("33337777JJJJ", r)]
+    assert sb.kind == MoveKind.SOFT_BOMB and str(sb.substitutes) == "3" * 8
+    (lb,) = ddzfast.classify("7777JJJJ", r)
+    assert str(lb.substitutes) == "7777JJJJ"
+    assert str(lb) == "LAIZI_BOMB 7777JJJJ"      # every laizi as itself
+    (sb,) = [m for m in ddzfast.classify("3337J", r) if m.kind == MoveKind.SOFT_BOMB]
+    assert str(sb) == "SOFT_BOMB 3337J (7J as 33)"
+    # the row stays 16 bytes
+    assert ddzfast.MOVE_DTYPE.itemsize == 16
+
+
+def test_a_hand_without_laizi_plays_as_classic():
+    rng = random.Random("tiandi-classic")
+    deck = [c for c in RANKS * 4 + "XD" if c not in "7J"]
+    for _ in range(200):
+        hand = "".join(rng.sample(deck, rng.randint(1, 17)))
+        got = {identity(m) for m in ddzfast.legal_moves(hand, None, "tiandi:7J")}
+        assert got == {identity(m) for m in ddzfast.legal_moves(hand, None, "classic")}
+
+
+def test_largest_hands():
+    """20 cards with eight laizi: the list grows past the stack buffer and
+    every move is distinct (its count is in docs/moves.md)."""
+    r = _rules("7", "J")
+    hand = "34567777899JJJJQQKKA"
+    moves = ddzfast.legal_moves(hand, None, r)
+    ids = {identity(m) for m in moves}
+    assert len(ids) == len(moves) > ddzfast.MOVE_BUFFER
+    # every move is one of the hand's readings
+    for m in list(moves)[::97]:
+        assert identity(m) in {identity(x) for x in ddzfast.classify(m.cards, r)}
+
+
+# ---- whole deals through Game (RULES.md 9: the two draws, scoring) ---------------
+
+TIANDI_DEALS = 2000
+DOUBLING = ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET")    # x2 each (section 9)
+DECK_COUNTS = (4,) * 13 + (1, 1, 0)
+
+
+def _add(*hands):
+    return tuple(map(sum, zip(*hands)))
+
+
+def _play_deal(seed, rng):
+    """One random deal of Game("tiandi"), every step checked against the
+    reference; returns the game."""
+    import pickle
+    game = ddzfast.Game("tiandi", seed=seed, bidding=rng.random() < 0.7)
+    sky = game.wild_ranks[0]
+    assert game.wild_ranks == ((sky,) if game.phase == "bidding" else game.wild_ranks)
+    while game.phase == "bidding":
+        # bidding sees only the sky rank
+        assert game.wild_ranks == (sky,)
+        game.bid(rng.choice(game.legal_bids()))
+    assert len(game.wild_ranks) == 2 and game.wild_ranks[0] == sky
+    T, G = game.wild_ranks
+    assert T != G
+    played = [(0,) * 16] * 3
+    if rng.random() < 0.1:
+        game = pickle.loads(pickle.dumps(game))
+        assert game.wild_ranks == (T, G)
+    while not game.done:
+        seat = game.to_move
+        hand = game.hands[seat].counts
+        last = game.last_move
+        last_id = identity(last) if last is not None else None
+        moves = game.legal_moves()
+        assert len(moves) > 0
+        if sum(hand) <= 6:
+            assert {identity(m) for m in moves} == RT.legal_moves(hand, last_id, T, G)
+        bombs = [m for m in moves if m.kind.name in DOUBLING]
+        move = rng.choice(bombs) if bombs and rng.random() < 0.5 else \
+            moves[rng.randrange(len(moves))]
+        ident = identity(move)
+        if ident[0] == "PASS":
+            assert last is not None
+        else:
+            assert all(c <= h for c, h in zip(ident[3], hand))
+            assert ident in RT.classify(ident[3], T, G), RT.move_text(ident)
+            if last is not None:
+                assert RT.beats(ident, last_id)
+            played[seat] = _add(played[seat], ident[3])
+        game.play(move)
+        assert _add(*[h.counts for h in game.hands], *played) == DECK_COUNTS
+    return game
+
+
+def test_random_deals_against_the_reference():
+    import collections
+    rng = random.Random("tiandi-deals")
+    skies, grounds, kinds = collections.Counter(), collections.Counter(), collections.Counter()
+    for _ in range(TIANDI_DEALS):
+        game = _play_deal(rng.getrandbits(64), rng)
+        res = game.result
+        history = [(s, identity(m)) for s, m in game.history]
+        landlord = game.landlord
+        landlord_wins = res.winner_seat == landlord
+        farmers_played = any(m[0] != "PASS" for s, m in history if s != landlord)
+        landlord_moves = sum(1 for s, m in history if s == landlord and m[0] != "PASS")
+        spring = landlord_wins and not farmers_played
+        anti = not landlord_wins and landlord_moves == 1
+        mult = 2 ** sum(1 for _, m in history if m[0] in DOUBLING) * (2 if spring or anti else 1)
+        assert res.multiplier == mult
+        sign = 1 if landlord_wins else -1
+        want = [-sign * game.base * mult] * 3
+        want[landlord] = 2 * sign * game.base * mult
+        assert list(res.scores) == want
+        skies[game.wild_ranks[0]] += 1
+        grounds[game.wild_ranks[1]] += 1
+        kinds.update(m[0] for _, m in history)
+    assert set(skies) == set(grounds) == set(range(13))
+    for kind in DOUBLING:
+        assert kinds[kind] > 0, kinds
+
+
+def test_the_sky_rank_before_bidding_the_ground_rank_after_the_kitty():
+    seen = set()
+    for seed in range(40):
+        g = ddzfast.Game("tiandi", seed=seed)
+        assert g.phase == "bidding" and len(g.wild_ranks) == 1
+        assert len(g.legal_moves()) == 0
+        again = ddzfast.Game("tiandi", seed=seed)
+        assert again.wild_ranks == g.wild_ranks and again.hands == g.hands
+        while g.phase == "bidding":
+            g.bid(0)
+        T, G = g.wild_ranks
+        assert T != G and g.rules.ready
+        assert g.rules.rules_id == ddzfast.get_rules(
+            f"tiandi:{RANKS[T]}{RANKS[G]}").rules_id
+        g.undo()
+        assert g.phase == "bidding" and g.wild_ranks == (T,)
+        g.bid(0)
+        assert g.wild_ranks == (T, G)     # the same draw from the same stream
+        seen.add((T, G))
+    assert len(seen) > 20
+    # a rule set naming both ranks keeps them; without bidding play starts at once
+    g = ddzfast.Game("tiandi:7J", seed=3, bidding=False)
+    assert g.wild_ranks == (4, 8) and g.phase == "play"
+
+
+def test_rollout_and_simulate_rows_carry_both_ranks():
+    g = ddzfast.Game("tiandi", seed=11)
+    res = g.rollout("random", seed=3)
+    assert sum(res.scores) == 0
+    rows = ddzfast.simulate(300, "tiandi", "random", seed=5)
+    assert (rows["wild_rank"] >= 0).all() and (rows["ground_rank"] >= 0).all()
+    assert (rows["wild_rank"] != rows["ground_rank"]).all()
+    for i in (0, 7, 299):
+        game = ddzfast.Game("tiandi", seed=int(rows[i]["seed"]), first_bidder=i % 3)
+        assert game.wild_ranks[0] == rows[i]["wild_rank"]
+    laizi = ddzfast.simulate(50, "laizi", "random", seed=5)
+    assert (laizi["ground_rank"] == -1).all()
+    assert (ddzfast.simulate(20, "tiandi:7J", "greedy", seed=1)["ground_rank"] == 8).all()
+
+
+def test_bombs_double_the_score():
+    r = ddzfast.get_rules("tiandi:7J")
+    for kind in DOUBLING:
+        assert r.description["multipliers"][kind] == 2
+    g = ddzfast.Game.from_position(["33337JJ", "XD5", "4"], r, landlord=0)
+    g.play(ddzfast.Move("SOFT_BOMB", 0, 1, "33337JJ", rules=r))
+    assert g.done and g.result.multiplier == 2 * 2      # the bomb, then spring
+
+
+# ---- above the generator: Numba, batches, play, refusals --------------------------
+
+def test_numba_equals_python_api():
+    numba = pytest.importorskip("numba")
+    import numpy as np
+    from ddzfast import numba as dn
+
+    @numba.njit
+    def moves(rules, hand, last, out):
+        return dn.legal_moves_into(rules, hand, last, out)
+
+    @numba.njit
+    def beats(rules, move, last):
+        return dn.beats(rules, move, last)
+
+    rules = "tiandi:7J"
+    handle = dn.rules_handle(rules)
+    with pytest.raises(ValueError, match="both wild ranks"):
+        dn.rules_handle("tiandi")
+    rng = random.Random("tiandi-numba")
+    deck = RANKS * 4 + "XD"
+    out = np.empty(1 << 17, ddzfast.MOVE_DTYPE)
+    for _ in range(200):
+        hand = ddzfast.Hand("".join(rng.sample(deck, rng.choice([5, 12, 17, 20]))))
+        expected = ddzfast.legal_moves(hand, None, rules).array
+        n = moves(handle, int(hand), dn.no_last(), out)
+        assert np.array_equal(out[:n], expected), str(hand)
+        bombs = expected[(expected["kind"] == MoveKind.SOFT_BOMB)
+                         | (expected["kind"] == MoveKind.LAIZI_BOMB)]
+        if len(bombs):
+            last = bombs[rng.randrange(len(bombs))][None]
+            other = ddzfast.Hand("".join(rng.sample(deck, 17)))
+            n = moves(handle, int(other), last, out)
+            assert np.array_equal(out[:n], ddzfast.legal_moves(other, last[0], rules).array)
+            for k in range(min(n, 4)):
+                assert beats(handle, out[k:k + 1], last) == ddzfast.beats(out[k], last[0], rules)
+
+
+def test_batches_and_play():
+    import numpy as np
+    r = _rules("7", "J")
+    hands = ["34567777899JJJJQQKKA", "33337JJ", "7J", "", "3456789TQKA2XD"]
+    offsets, rows = ddzfast.legal_moves_batch(
+        np.array([int(ddzfast.Hand(h)) for h in hands], np.uint64), None, r, threads=2)
+    for i, h in enumerate(hands):
+        assert np.array_equal(rows[offsets[i]:offsets[i + 1]],
+                              ddzfast.legal_moves(h, None, r).array)
+    left = ddzfast.play("33337JJ4", ddzfast.Move("SOFT_BOMB", 0, 1, "33337JJ", rules=r), r)
+    assert str(left) == "4"
+    with pytest.raises(ValueError, match="both wild ranks"):
+        ddzfast.play("33337JJ4", ddzfast.Move("SOFT_BOMB", 0, 1, "33337JJ", rules=r),
+                     "tiandi")
+
+
+def test_no_action_table_yet():
+    from ddzfast import features
+    with pytest.raises(ValueError, match="action table"):
+        features.action_moves("tiandi:7J")
+
+
+def test_command_line(capsys):
+    from ddzfast import cli
+    assert cli.main(["moves", "33337JJ", "--rules", "tiandi", "--wild", "7J"]) == 0
+    out = capsys.readouterr().out
+    assert "sky rank 7, ground rank J" in out
+    assert f"{len(ddzfast.legal_moves('33337JJ', None, 'tiandi:7J'))} legal moves" in out
+    assert "SOFT_BOMB" in out and "7J as 33" in out
+    for bad, says in ((["--wild", "77"], "must differ"), (["--wild", "7"], "both wild ranks"),
+                      ([], "both wild ranks")):
+        assert cli.main(["moves", "33337JJ", "--rules", "tiandi", *bad]) != 0
+        assert says in capsys.readouterr().err
+    assert cli.main(["simulate", "--rules", "tiandi", "--games", "30"]) == 0
+    assert "deals per second" in capsys.readouterr().out
+
+
+# ---- the random policy's draw ----------------------------------------------------
+
+@pytest.mark.parametrize("hand", ["37J", "3377JJ", "34567JJ7", "3456777JJ"])
+def test_the_random_lead_is_uniform_over_the_legal_moves(hand):
+    """A lead drawn without listing (a move as walked, then a split of its
+    laizi, again until the split exists) is uniform over the legal moves:
+    every move comes out, each about as often, and each is legal."""
+    import collections
+    r = _rules("7", "J")
+    legal = {identity(m) for m in ddzfast.legal_moves(hand, None, r)}
+    draws = 60 * len(legal) if len(legal) < 200 else 20 * len(legal)
+    game = ddzfast.Game.from_position([hand, "XD", "3"], r, landlord=0, seed=9)
+    seen = collections.Counter(identity(game.policy_move("random")) for _ in range(draws))
+    assert set(seen) <= legal
+    if len(legal) < 200:
+        assert set(seen) == legal
+        expected = draws / len(legal)
+        # a binomial count of mean 60 is within 60 +- 35 but once in
+        # millions of draws
+        assert all(abs(c - expected) < 35 for c in seen.values()), seen.most_common(3)
+    else:
+        assert len(seen) > 0.95 * len(legal)
+
+
+def test_simulate_with_the_draw_and_with_listing():
+    """simulate with the draw on and off (every move listed): both play
+    every deal to its end on the same deals and wild ranks (the two pick
+    different uniform moves, so the plays differ)."""
+    from ddzfast._engine import _draw_by_count
+    a = ddzfast.simulate(300, "tiandi", "random", seed=4)
+    _draw_by_count(False)
+    try:
+        b = ddzfast.simulate(300, "tiandi", "random", seed=4)
+    finally:
+        _draw_by_count(True)
+    assert (a["wild_rank"] == b["wild_rank"]).all()
+    assert (a["ground_rank"] == b["ground_rank"]).all()
+    assert (a["moves"] > 0).all() and (b["moves"] > 0).all()
+    assert (a["scores"].sum(axis=1) == 0).all() and (b["scores"].sum(axis=1) == 0).all()
+
+
+def test_observation_shows_the_sky_rank_then_both():
+    block = ddzfast.OBSERVATION_LAYOUT["wild_rank"]
+    g = ddzfast.Game("tiandi", seed=21)
+    shown = g.observation_tensor(0)[block.offset:block.offset + 13]
+    assert list(shown.nonzero()[0]) == [g.wild_ranks[0]]
+    while g.phase == "bidding":
+        g.bid(0)
+    for seat in range(3):
+        shown = g.observation_tensor(seat)[block.offset:block.offset + 13]
+        assert list(shown.nonzero()[0]) == sorted(g.wild_ranks)
+
+
+def test_the_solver_against_plain_minimax():
+    """The solver runs on the generator, so it takes tiandi as it is; two
+    seats, small random hands with laizi of both ranks."""
+    from functools import lru_cache
+
+    def naive(rules):
+        @lru_cache(maxsize=None)
+        def wins(me, other, last):
+            lm = None if last is None else ddzfast.Move.parse(last, rules)
+            for m in ddzfast.legal_moves(me, lm, rules):
+                if m.kind.name == "PASS":
+                    if not wins(other, me, None):
+                        return True
+                    continue
+                left = ddzfast.play(me, m)
+                if not left or not wins(other, str(left), m.text):
+                    return True
+            return False
+        return wins
+
+    rng = random.Random("tiandi-solve")
+    for i in range(40):
+        T, G = _pair(rng)
+        rules = f"tiandi:{T}{G}"
+        deck = [c for c in RANKS * 4 + "XD" if c not in (T, G)]
+        cards = rng.sample(deck, 7) + [T] * rng.randint(0, 2) + [G] * rng.randint(1, 2)
+        rng.shuffle(cards)
+        a, b = str(ddzfast.Hand("".join(cards[:5]))), str(ddzfast.Hand("".join(cards[5:])))
+        assert ddzfast.solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, rules)
+
+
+def test_copy_and_pickle_keep_the_draws():
+    """A game copied or pickled while bidding draws the same ground rank
+    when play starts; pickled in play, it keeps both ranks and plays on the
+    same."""
+    import pickle
+    for seed in range(60):
+        g = ddzfast.Game("tiandi", seed=seed)
+        g.bid(0)
+        others = [pickle.loads(pickle.dumps(g)), g.copy()]
+        for x in [g] + others:
+            while x.phase == "bidding":
+                x.bid(0)
+        assert all(x.wild_ranks == g.wild_ranks and x.hands == g.hands for x in others)
+        loaded = pickle.loads(pickle.dumps(g))
+        assert loaded.rules.rules_id == g.rules.rules_id
+        assert loaded.rollout("random", seed=1) == g.rollout("random", seed=1)
