@@ -100,7 +100,10 @@ def test_sample_refuses_shown_hands_of_the_wrong_length():
     for bad in ((ddzfast.Hand("3"),), (), [None] * 4, {0: None, 1: None, 2: None}):
         with pytest.raises((ValueError, TypeError)):
             obs._replace(shown_hands=bad).sample(1)
-    for bad in ((1, 1), {0: 1, 1: 1, 2: 1}):
+    while g.phase != "play":
+        g.choose(g.legal_choices()[-1])
+    obs = g.observation(0)
+    for bad in ((1, 1), {0: 1, 1: 1, 2: 1}, "124"):
         with pytest.raises((ValueError, TypeError)):
             obs._replace(doubles=bad).sample(1)
 
