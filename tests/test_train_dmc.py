@@ -13,7 +13,7 @@ SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "examples" / "train_dm
 def test_smoke_run(run_python, tmp_path):
     ckpt = tmp_path / "dmc.pt"
     done = run_python(SCRIPT, "--seconds", 3, "--envs", 8, "--hidden", 16, "--lstm", 16,
-                      "--eval-deals", 6, "--eval-every", 1, "--batch", 64,
+                      "--eval-deals", 6, "--greedy-deals", 4, "--eval-every", 1, "--batch", 64,
                       "--checkpoint", ckpt, "--checkpoint-every", 1, timeout=240)
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
@@ -21,6 +21,12 @@ def test_smoke_run(run_python, tmp_path):
     assert len(lines) >= 4                      # header, start, at least one evaluation, end
     last = lines[-1]
     assert last.startswith("done: ") and "decisions/s" in last and "WP against random" in last
+    import re
+    greedy = re.search(r"against greedy: ([0-9.]+) as the landlord, ([0-9.]+) as the farmers "
+                       r"\((\d+) agent decisions at random", last)
+    assert greedy, last
+    # 4 deals: each WP a multiple of 1/4
+    assert all(float(g) * 4 == round(float(g) * 4) for g in greedy.groups()[:2])
     decisions = int(last.split()[1])
     assert decisions > 0
     import torch
