@@ -18,9 +18,11 @@ What it does, as DouZero's ``dmc`` does it, in one process:
   ``--layers`` hidden layers of ``--hidden`` to one value (``--lstm 128
   --layers 5 --hidden 512`` is DouZero's own size).
 * Actors: ``--envs`` deals step together. At each step, for each position,
-  the rows of ``x_batch[p]``/``z_batch[p]`` (every candidate action of
-  every deal at that position, one buffer) go through that position's model
-  in one forward pass; each deal takes the candidate with the highest value
+  the rows of ``x_batch[p]`` (every candidate action of every deal at that
+  position, one buffer) go through that position's model in one forward
+  pass, the LSTM run once per deal on its ``z`` (``VecEnv(...,
+  z_batch=False)``: DouZero's ``z_batch`` repeats ``z`` for every
+  candidate, and its model runs the LSTM on each copy); each deal takes the candidate with the highest value
   (``np.maximum.reduceat`` over its rows), or a uniform random one with
   probability ``--epsilon``.
 * Monte Carlo targets: when a deal ends, every decision of it gets the
@@ -80,8 +82,15 @@ class Model(nn.Module):
         self.mlp = nn.Sequential(*parts, nn.Linear(hidden, 1))
 
     def forward(self, z, x):
+        """Values of rows (z, x), z one per row (DouZero's z_batch)."""
         out, _ = self.lstm(z)
         return self.mlp(torch.cat([out[:, -1, :], x], dim=-1)).squeeze(-1)
+
+    def values(self, z, owner, x):
+        """forward(z[owner], x), the LSTM run once per deal: z one per deal,
+        owner[j] the deal of row j."""
+        out, _ = self.lstm(z)
+        return self.mlp(torch.cat([out[:, -1, :][owner], x], dim=-1)).squeeze(-1)
 
 
 def choose(models, vec, rng, epsilon):
@@ -94,12 +103,13 @@ def choose(models, vec, rng, epsilon):
             rows = np.flatnonzero(vec.position == p)
             if rows.size == 0:
                 continue
-            xb, zb = vec.x_batch[p], vec.z_batch[p]
-            values = models[p](torch.from_numpy(zb), torch.from_numpy(xb)).numpy()
+            seg = np.repeat(np.arange(rows.size), vec.counts[rows])     # each row's deal
+            z = torch.from_numpy(vec.z[rows].astype(np.float32))
+            values = models[p].values(z, torch.from_numpy(seg),
+                                      torch.from_numpy(vec.x_batch[p])).numpy()
             starts = vec.offsets[rows]
             best = np.maximum.reduceat(values, starts)
             # the first row of each deal's segment holding its maximum
-            seg = np.repeat(np.arange(rows.size), vec.counts[rows])
             index = np.arange(values.size)
             first = np.minimum.reduceat(np.where(values == best[seg], index, values.size),
                                         starts)
@@ -115,7 +125,7 @@ def evaluate(models, deals, seed):
     wins = []
     rng = np.random.default_rng(seed)
     for agent_landlord in (True, False):
-        vec = VecEnv(deals, "wp", seed=seed)
+        vec = VecEnv(deals, "wp", seed=seed, z_batch=False)
         vec.reset()
         won = np.zeros(deals, dtype=bool)
         over = np.zeros(deals, dtype=bool)
@@ -214,7 +224,9 @@ def main(argv=None):
     rng = np.random.default_rng(args.seed)
     models = [Model(X_WIDTH[p], args.lstm, args.hidden, args.layers) for p in range(3)]
     optims = [torch.optim.Adam(m.parameters(), lr=args.lr) for m in models]
-    vec = VecEnv(args.envs, "adp", seed=args.seed + 1)
+    # z_batch (z repeated for every candidate) is not written: the actors
+    # run the LSTM once per deal on z
+    vec = VecEnv(args.envs, "adp", seed=args.seed + 1, z_batch=False)
     vec.reset()
     # the decisions of each deal in progress: lists of (position, x, z)
     episodes = [[] for _ in range(args.envs)]
@@ -254,7 +266,7 @@ def main(argv=None):
         for i in range(args.envs):
             q = int(vec.position[i])
             row = int(vec.offsets[i] + actions[i])
-            episodes[i].append((q, vec.x_batch[q][row].copy(), vec.z_batch[q][row].copy()))
+            episodes[i].append((q, vec.x_batch[q][row].copy(), vec.z[i].astype(np.float32)))
         ts = time.perf_counter()
         rewards, done = vec.step(actions)
         env_time += time.perf_counter() - ts
