@@ -5,8 +5,10 @@ in one run.
     python benchmarks/vector_env_speed.py [--envs N] [--rounds R] [--seconds S]
                                           [--rules RULES]
 
-Each configuration is timed for R rounds of about S seconds each and the
-median round is reported. A VectorEnv step is one ``step(actions)`` call
+Each configuration is timed for R rounds of about S seconds each, the
+rounds of all configurations interleaved (round 1 of each, then round 2,
+...), and the median round is reported; the ratio to raw_env is the median
+of the rounds' ratios, each against raw_env's round of the same pass. A VectorEnv step is one ``step(actions)`` call
 over N deals and counts N steps; the actions are random legal actions
 chosen from ``legal_indices`` in NumPy (one uniform draw per row over its
 CSR range), the cost of choosing them included. Configurations:
@@ -39,15 +41,16 @@ import numpy as np
 from ddzfast.env import VectorEnv, doudizhu_v0
 
 
-def time_vector(args, threads=1, mask=None, seat=None):
+def vector_runner(args, threads=1, mask=None, seat=None):
+    """A function timing one round of the configuration: steps/s."""
     opponents = ("greedy", "greedy") if seat is not None else None
     env = VectorEnv(args.envs, args.rules, seat=seat, opponents=opponents, seed=1,
                     threads=threads, mask=mask)
     env.reset()
     rng = np.random.default_rng(0)
     n = env.num_envs
-    rates = []
-    for _ in range(args.rounds):
+
+    def one_round():
         steps = 0
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < args.seconds:
@@ -55,16 +58,17 @@ def time_vector(args, threads=1, mask=None, seat=None):
             pick = off[:-1] + (rng.random(n) * np.diff(off)).astype(np.int64)
             env.step(env.legal_indices[pick].astype(np.int32))
             steps += n
-        rates.append(steps / (time.perf_counter() - t0))
-    return statistics.median(rates)
+        return steps / (time.perf_counter() - t0)
+    return one_round
 
 
-def time_raw_env(args):
+def raw_env_runner(args):
+    """A function timing one round of raw_env: steps/s."""
     env = doudizhu_v0.raw_env(args.rules)
     rng = random.Random(1)
-    rates = []
     env.reset(seed=1)
-    for _ in range(args.rounds):
+
+    def one_round():
         steps = 0
         t0 = time.perf_counter()
         while time.perf_counter() - t0 < args.seconds:
@@ -78,8 +82,8 @@ def time_raw_env(args):
                 env.step(action)
                 steps += 1
             env.reset()
-        rates.append(steps / (time.perf_counter() - t0))
-    return statistics.median(rates)
+        return steps / (time.perf_counter() - t0)
+    return one_round
 
 
 def main(argv=None):
@@ -91,18 +95,26 @@ def main(argv=None):
     args = p.parse_args(argv)
     print(f"rules={args.rules} envs={args.envs} rounds={args.rounds} x {args.seconds} s; "
           f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    raw = time_raw_env(args)
-    rows = [("raw_env (peer, 1 core)", 1, raw, None)]
+    configs = [("raw_env (peer, 1 core)", raw_env_runner(args), 1, None)]
     for label, kw, per, goal in [
             ("self-play float32, 1 thread", {}, 1, None),
             ("self-play float32, 2 threads", {"threads": 2}, 2, 1_000_000),
             ("mask=bits, 1 thread", {"mask": "bits"}, 1, 400_000),
             ("opponents greedy, 1 thread", {"seat": 0}, 1, 250_000)]:
-        rows.append((label, per, time_vector(args, **kw), goal))
+        configs.append((label, vector_runner(args, **kw), per, goal))
+    # rounds interleaved, so that each ratio compares rates measured a few
+    # seconds apart on a machine whose load drifts
+    rates = [[] for _ in configs]
+    for _ in range(args.rounds):
+        for k, (_label, one_round, _per, _goal) in enumerate(configs):
+            rates[k].append(one_round())
+    raw = rates[0]
     print(f"{'configuration':32} {'steps/s':>12} {'per thread':>12} {'x raw_env/core':>15}"
           f" {'goal':>10}")
-    for label, per, rate, goal in rows:
-        print(f"{label:32} {rate:12,.0f} {rate / per:12,.0f} {rate / per / raw:15.1f}"
+    for (label, _run, per, goal), rs in zip(configs, rates):
+        rate = statistics.median(rs)
+        ratio = statistics.median(r / per / w for r, w in zip(rs, raw))
+        print(f"{label:32} {rate:12,.0f} {rate / per:12,.0f} {ratio:15.1f}"
               f" {'' if goal is None else f'{goal:,}':>10}")
 
 

@@ -15,7 +15,13 @@ not counted:
   one thread, in each rule set;
 * game-python-50: 50 seeded classic deals driven from Python through
   ``Game.legal_moves`` and ``Game.play`` (those two methods counted);
-* solve-puzzle-7: the seventh published two-player puzzle.
+* solve-puzzle-7: the seventh published two-player puzzle;
+* vector-self-play: ``VectorEnv.step`` (self-play, float32 observations, no
+  mask) over 1,024 classic deals for 20 steps, the actions random legal ones
+  chosen outside the count (divide by 20,480 for a step);
+* douzero-vec: ``compat.douzero.VecEnv.step`` (its engine's ``step``) over
+  256 deals for 20 steps, random legal actions (divide by 5,120 for a
+  decision).
 
 ``--against DIR`` runs every case again with DIR (a folder holding a built
 ``ddzfast`` package) first on ``PYTHONPATH`` and prints the ratio. The counts
@@ -41,6 +47,8 @@ CASES = {
     **{f"simulate-{name}": ("*ddz_simulate",) for name in SIMULATE_RULES},
     "game-python-50": ("__pyx_pw_*4Game_*legal_moves", "__pyx_pw_*4Game_*play"),
     "solve-puzzle-7": ("__pyx_pw_*_solve",),
+    "vector-self-play": ("__pyx_pw_*9VectorEnv_*step",),
+    "douzero-vec": ("__pyx_pw_*10DouZeroVec_*step",),
 }
 
 
@@ -77,6 +85,22 @@ def run_case(name: str) -> None:
         from ddzfast.solve import from_puzzle_notation
         hands7 = [from_puzzle_notation(h) for h in ("Y2AK998553", "ZQQJJ0953")]
         assert ddzfast.solve(hands7).win
+    elif name == "vector-self-play":
+        from ddzfast.env import VectorEnv
+        env = VectorEnv(1024, "classic", seed=1)
+        env.reset()
+        pick = np.random.default_rng(0)
+        for _ in range(20):
+            off = env.legal_offsets
+            chosen = off[:-1] + (pick.random(1024) * np.diff(off)).astype(np.int64)
+            env.step(env.legal_indices[chosen].astype(np.int32))
+    elif name == "douzero-vec":
+        from ddzfast.compat.douzero import VecEnv
+        vec = VecEnv(256, "adp", seed=1)
+        vec.reset()
+        pick = np.random.default_rng(0)
+        for _ in range(20):
+            vec.step((pick.random(256) * vec.counts).astype(np.int64))
     else:
         raise SystemExit(f"unknown case {name!r}; cases: {', '.join(CASES)}")
 

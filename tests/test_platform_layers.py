@@ -90,6 +90,24 @@ def test_sample_keeps_what_is_public_in_every_phase(rules):
     assert phases >= {"show", "bidding", "doubling", "play"}
 
 
+def test_sample_refuses_shown_hands_of_the_wrong_length():
+    """shown_hands shorter than three seats was read past its end (the core
+    is built without bounds checks): a crash, now a ValueError."""
+    g = Game("classic+happy", seed=3)
+    while g.phase == "show":
+        g.choose(1)
+    obs = g.observation(0)
+    for bad in ((ddzfast.Hand("3"),), (), [None] * 4, {0: None, 1: None, 2: None}):
+        with pytest.raises((ValueError, TypeError)):
+            obs._replace(shown_hands=bad).sample(1)
+    while g.phase != "play":
+        g.choose(g.legal_choices()[-1])
+    obs = g.observation(0)
+    for bad in ((1, 1), {0: 1, 1: 1, 2: 1}, "124"):
+        with pytest.raises((ValueError, TypeError)):
+            obs._replace(doubles=bad).sample(1)
+
+
 def test_sample_refuses_a_shown_hand_it_is_not_given():
     g = Game("classic+happy", seed=3)
     while g.phase == "show":

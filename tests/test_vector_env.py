@@ -316,28 +316,64 @@ def test_uninitialised_objects_raise():
 
 def test_concurrent_calls_are_refused():
     """A step while another step of the same VectorEnv runs (from another
-    thread) raises RuntimeError instead of racing on its buffers."""
+    thread) raises RuntimeError instead of racing on its buffers, and
+    changes nothing: after each round the buffers equal those of a twin
+    stepped once with the same actions. The actions are picked while no
+    step runs (reading the buffers during a step would itself race); the
+    intruding thread sends an illegal action, so a call that slips in
+    between steps raises ValueError and changes nothing either (and while
+    it runs, the main thread's step is refused and retried)."""
     import threading
-    env = VectorEnv(4096, "classic", seed=1, threads=2)
+    import time
+    n = 4096
+    env = VectorEnv(n, "classic", seed=1, threads=2)
+    twin = VectorEnv(n, "classic", seed=1, threads=1)
     env.reset()
-    errors = []
-    actions = np.zeros(4096, dtype=np.int32)
+    twin.reset()
+    rng = np.random.default_rng(0)
+    illegal = np.full(n, env.action_count, dtype=np.int32)
+    refused = []
+    for _ in range(8):
+        actions = random_actions(env, rng)
+        started = threading.Event()
+        done = threading.Event()
+        failures = []
 
-    def run():
-        rng = np.random.default_rng(0)
-        for _ in range(30):
-            try:
-                env.step(random_actions(env, rng))
-            except RuntimeError as e:
-                errors.append(str(e))
-            except ValueError:
-                pass                 # the other thread moved the deals on: stale actions
+        def intrude():
+            started.set()
+            while not done.is_set():
+                try:
+                    env.step(illegal)
+                except RuntimeError as e:
+                    refused.append(str(e))
+                except ValueError as e:
+                    if "not a legal action" not in str(e):
+                        failures.append(e)
+                except Exception as e:      # noqa: BLE001 - reported below
+                    failures.append(e)
+                else:
+                    failures.append(AssertionError("an illegal step was accepted"))
+                time.sleep(0.0005)  # not a spin: the main thread's step gets in
 
-    workers = [threading.Thread(target=run) for _ in range(2)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    del actions
-    assert all("one call at a time" in e for e in errors)
-    env.step(random_actions(env, np.random.default_rng(1)))     # still usable
+        intruder = threading.Thread(target=intrude)
+        intruder.start()
+        started.wait()
+        try:
+            while True:
+                try:
+                    env.step(actions)
+                    break
+                except RuntimeError as e:
+                    assert "one call at a time" in str(e)
+                    time.sleep(0.0005)  # the intruder's call was running: retried
+        finally:
+            done.set()
+            intruder.join()
+        assert not failures, failures
+        twin.step(actions)
+        for name, value in snapshot(twin).items():
+            np.testing.assert_array_equal(getattr(env, name), value, err_msg=name)
+        if refused:
+            break
+    assert refused, "no call overlapped a running step: the refusal went untested"
+    assert all("one call at a time" in e for e in refused)

@@ -343,17 +343,46 @@ cdef int64_t dz_legal(dz_scratch* s, const ddz_rules* rules, uint64_t hand,
 
 # ---- DouZero's observation ------------------------------------------------
 
+# A rank's four slots holding `count` cards (0..4): the first `count` set.
+# Copied whole, so that the encoding has no branch on the cards (a loop
+# over each count mispredicted at most ranks).
+cdef int8_t _DZ_SLOTS[5][4]
+cdef float _DZ_FSLOTS[5][4]
+
+
+def _dz_slot_tables():
+    cdef int c, k
+    for c in range(5):
+        for k in range(4):
+            _DZ_SLOTS[c][k] = 1 if k < c else 0
+            _DZ_FSLOTS[c][k] = 1.0 if k < c else 0.0
+
+
+_dz_slot_tables()
+
+
+cdef inline int _dz_count(uint64_t cards, int i) noexcept nogil:
+    cdef int c = _nib(cards, i)
+    return c if c <= 4 else 4
+
+
 cdef inline void _dz_encode(uint64_t cards, int8_t* out) noexcept nogil:
     # DouZero's _cards2array: four slots per rank 3..2 (the first `count`
     # set), then X and D.
-    cdef int i, k, c
-    memset(out, 0, DZ_CARDS)
+    cdef int i
     for i in range(13):
-        c = _nib(cards, i)
-        for k in range(c):
-            out[4 * i + k] = 1
+        memcpy(out + 4 * i, _DZ_SLOTS[_dz_count(cards, i)], 4)
     out[52] = <int8_t>_nib(cards, IDX_X)
     out[53] = <int8_t>_nib(cards, IDX_D)
+
+
+cdef inline void _dz_encode_float(uint64_t cards, float* out) noexcept nogil:
+    # _dz_encode as float32 (a candidate action's part of an x_batch row)
+    cdef int i
+    for i in range(13):
+        memcpy(out + 4 * i, _DZ_FSLOTS[_dz_count(cards, i)], 4 * sizeof(float))
+    out[52] = <float>_nib(cards, IDX_X)
+    out[53] = <float>_nib(cards, IDX_D)
 
 
 cdef inline void _dz_one_hot(int value, int n, int8_t* out) noexcept nogil:
@@ -431,7 +460,6 @@ cdef void dz_batches(const int8_t* x, int width, const int8_t* z,
                      const uint64_t* acts, int64_t n, float* xb, float* zb) noexcept nogil:
     """Fill x_batch (n rows: x then the action's 54 slots) and z_batch (n
     copies of z), as float32."""
-    cdef int8_t a[DZ_CARDS]
     cdef int64_t j
     cdef int k, row = width + DZ_CARDS
     for k in range(width):
@@ -442,9 +470,7 @@ cdef void dz_batches(const int8_t* x, int width, const int8_t* z,
         if j:
             memcpy(xb + j * row, xb, width * sizeof(float))
             memcpy(zb + j * DZ_Z, zb, DZ_Z * sizeof(float))
-        _dz_encode(acts[j], a)
-        for k in range(DZ_CARDS):
-            xb[j * row + width + k] = a[k]
+        _dz_encode_float(acts[j], xb + j * row + width)
 
 
 # ---- Python side: conversions ---------------------------------------------

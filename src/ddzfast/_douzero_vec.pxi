@@ -51,7 +51,6 @@ cdef int _dzv_play(dz_state* g, uint64_t c) noexcept nogil:
 cdef void _dzv_x_rows(const int8_t* x, int width, const uint64_t* acts, int64_t n,
                       float* xb) noexcept nogil:
     # dz_batches' x_batch alone (no z_batch): n rows of x then the action
-    cdef int8_t a[DZ_CARDS]
     cdef int64_t j
     cdef int k, row = width + DZ_CARDS
     for k in range(width):
@@ -59,9 +58,7 @@ cdef void _dzv_x_rows(const int8_t* x, int width, const uint64_t* acts, int64_t 
     for j in range(n):
         if j:
             memcpy(xb + j * row, xb, width * sizeof(float))
-        _dz_encode(acts[j], a)
-        for k in range(DZ_CARDS):
-            xb[j * row + width + k] = a[k]
+        _dz_encode_float(acts[j], xb + j * row + width)
 
 
 cdef class DouZeroVec:

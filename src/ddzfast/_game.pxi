@@ -1188,7 +1188,7 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
 cdef tuple _shown_codes(object shown):
     # Observation.shown (None, "before_bidding" or "before_play" per seat) as
     # the engine's codes 0..2
-    if isinstance(shown, (str, bytes)) or not isinstance(shown, collections.abc.Sized) \
+    if isinstance(shown, (str, bytes)) or not isinstance(shown, collections.abc.Sequence) \
             or len(shown) != 3:
         raise ValueError("shown holds one entry per seat")
     codes = []
@@ -1217,9 +1217,10 @@ cdef int _set_platform(Game game, Rules r, object platform) except -1:
         raise ValueError("robs without rob bidding")
     if any(shown) and not r.c.show:
         raise ValueError("a seat showed its hand in a rule set without showing")
-    if isinstance(doubles, (str, bytes)) or not isinstance(doubles, collections.abc.Sized) \
+    if isinstance(doubles, (str, bytes)) or not isinstance(doubles, collections.abc.Sequence) \
             or len(doubles) != 3:
         raise ValueError("doubles holds one factor (or None) per seat")
+    doubles = tuple(doubles)
     if phase not in ("landlord_show", "doubling", "play"):
         raise ValueError(f"a position with platform decisions is in its landlord_show, "
                          f"doubling or play phase, not {phase!r}")
@@ -1501,12 +1502,18 @@ def _sample_observation(obs, rng):
         known = _add_within_deck(known, played[s], r, "the observation")
     # a seat that showed its hand hides nothing
     open_hands = {}
+    shown_hands = obs.shown_hands
+    if shown_hands is not None and (
+            isinstance(shown_hands, (str, bytes))
+            or not isinstance(shown_hands, collections.abc.Sequence)
+            or len(shown_hands) != 3):
+        raise ValueError("shown_hands holds one entry (a hand or None) per seat")
     for s in range(3):
         if s != seat and shown[s]:
-            if obs.shown_hands is None or obs.shown_hands[s] is None:
+            if shown_hands is None or shown_hands[s] is None:
                 raise ValueError(f"seat {s} showed its hand, but shown_hands does not "
                                  f"hold it")
-            open_hands[s] = _to_bits(obs.shown_hands[s], r, "shown_hands")
+            open_hands[s] = _to_bits(shown_hands[s], r, "shown_hands")
             known = _add_within_deck(known, open_hands[s], r, "the observation")
     unseen = deck - known
     history = _seat_moves(obs.history, r, "history")

@@ -129,26 +129,57 @@ cdef int O_SIZE = OBSERVATION_SIZE
 cdef int O_HISTORY_MOVES = HISTORY_MOVES
 
 
-cdef inline int _ctz64(uint64_t x) noexcept nogil:
-    # index of the lowest set bit of x != 0, from the core's 32-bit helper
-    cdef unsigned int lo = <unsigned int>(x & 0xFFFFFFFFu)
-    if lo:
-        return _ctz(lo)
-    return 32 + _ctz(<unsigned int>(x >> 32))
+cdef extern from *:
+    """
+    /* The card encoding's four planes of 15 (plane j, column i: 1.0 when
+       more than j cards of index i), every entry stored, without a branch
+       on the cards: visiting only the indices held mispredicted at the end
+       of every set and of every count, the most of an observation's cost.
+       Plane j goes out as 16 floats from o[15 j]; the 16th (the W nibble's)
+       lands on the next plane's first, which that plane then stores, or on
+       o[60], which the caller stores after. */
+    #include <stdint.h>
+    #if (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)) \
+        && !defined(DDZFAST_PLAIN_C)
+    #include <emmintrin.h>
+    static inline void ddz_obs_planes(float* o, uint64_t cards) {
+        __m128i w = _mm_loadl_epi64((const __m128i*)&cards);
+        __m128i m = _mm_set1_epi8(0x0F);
+        __m128i nib = _mm_unpacklo_epi8(_mm_and_si128(w, m),
+                                        _mm_and_si128(_mm_srli_epi16(w, 4), m));
+        __m128i z = _mm_setzero_si128();
+        __m128i lo = _mm_unpacklo_epi8(nib, z), hi = _mm_unpackhi_epi8(nib, z);
+        __m128i n[4];
+        __m128i one = _mm_castps_si128(_mm_set1_ps(1.0f));
+        int j, k;
+        n[0] = _mm_unpacklo_epi16(lo, z);
+        n[1] = _mm_unpackhi_epi16(lo, z);
+        n[2] = _mm_unpacklo_epi16(hi, z);
+        n[3] = _mm_unpackhi_epi16(hi, z);
+        for (j = 0; j < 4; j++) {
+            __m128i t = _mm_set1_epi32(j);
+            for (k = 0; k < 4; k++)
+                _mm_storeu_ps(o + 15 * j + 4 * k,
+                              _mm_castsi128_ps(_mm_and_si128(_mm_cmpgt_epi32(n[k], t), one)));
+        }
+    }
+    #else
+    static inline void ddz_obs_planes(float* o, uint64_t cards) {
+        int32_t nib[16];
+        int i, j;
+        for (i = 0; i < 16; i++)
+            nib[i] = (int32_t)((cards >> (4 * i)) & 0xF);
+        for (j = 0; j < 4; j++)
+            for (i = 0; i < 16; i++)
+                o[15 * j + i] = (float)(nib[i] > j);
+    }
+    #endif
+    """
+    void ddz_obs_planes(float* o, uint64_t cards) noexcept nogil
 
 
 cdef inline void _obs_cards(float* o, uint64_t cards) noexcept nogil:
-    # only the card indices held are visited (the rest of `o` is zero already)
-    cdef int i, j, c
-    cdef uint64_t rest = cards & ((<uint64_t>1 << (4 * IDX_W)) - 1)
-    while rest:
-        i = _ctz64(rest) >> 2
-        c = _nib(cards, i)
-        if c > 4:
-            c = 4
-        for j in range(c):
-            o[j * 15 + i] = 1.0
-        rest &= ~((<uint64_t>0xF) << (4 * i))
+    ddz_obs_planes(o, cards)
     o[60] = <float>_nib(cards, IDX_W)
 
 

@@ -1,0 +1,187 @@
+#!/usr/bin/env python
+"""Decisions per second of a Deep Monte Carlo loop: DouZero's own actor loop
+against examples/train_dmc.py, with the same network, in one run.
+
+    python benchmarks/dmc_loop_speed.py [--seconds S] [--envs N]
+
+Needs torch and the douzero package (``douzero.dmc`` imports gitpython for
+its logs' metadata; without it an empty stand-in module is put in its
+place). Every part runs on the CPU with
+``torch.set_num_threads(1)`` and DouZero's network size (an LSTM of 128 over
+``z``, five layers of 512), one after the other for about S seconds each:
+
+* ``douzero act, douzero Env``: DouZero's actor loop itself,
+  ``douzero.dmc.utils.act`` (one deal, the model's forward pass on one
+  decision's candidates, then ``Environment.step``, its buffers filled
+  every ``unroll_length`` = 100 steps), on a thread, with a stand-in for the
+  learner that hands the filled buffers straight back; decisions are
+  counted at the model's forward pass (one a decision), the time in the
+  environment around its ``reset`` and ``step``;
+* ``douzero act, compat.douzero.Env``: the same loop with ddzfast's
+  ``compat.douzero.Env`` in place of DouZero's (``create_env`` patched);
+* ``train_dmc, actors only``: ``examples/train_dmc.py --lstm 128 --layers 5
+  --hidden 512 --envs N`` with its learner off (``--learn-every`` beyond the
+  run): the actors batched over N deals of ``compat.douzero.VecEnv``;
+* ``train_dmc, with its learner``: the same with an Adam step per position
+  every 12 actor steps on the latest 1,024 targets (``--learn-every 12
+  --batch 1024``: with 256 deals each decision is trained on about once, as
+  DouZero's learner uses each sample once).
+
+DouZero's actor loop is timed without its learner (which runs in other
+threads or processes there); train_dmc's second figure includes it.
+Printed: decisions/s, the share in the environment (ddzfast's for the
+last three) and the ratio to DouZero's actor loop.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import pathlib
+import queue
+import re
+import subprocess
+import sys
+import threading
+import time
+import types
+
+SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
+
+
+def _import_dmc():
+    # douzero.dmc imports gitpython for its log's metadata only (file_writer);
+    # without it installed, an empty stand-in lets the actor code load
+    try:
+        import git  # noqa: F401
+    except ImportError:
+        sys.modules["git"] = types.ModuleType("git")
+    from douzero.dmc import models, utils
+    return models, utils
+
+
+class _Stop(KeyboardInterrupt):
+    """Raised inside the actor to end it (act returns on KeyboardInterrupt)."""
+
+
+def time_douzero_act(seconds: float, env_factory) -> tuple[float, float]:
+    """(decisions/s, share of the time in the environment) of DouZero's act."""
+    models, utils = _import_dmc()
+
+    flags = types.SimpleNamespace(unroll_length=100, num_buffers=8, objective="adp",
+                                  exp_epsilon=0.01)
+    buffers = utils.create_buffers(flags, ["cpu"])["cpu"]
+    positions = ("landlord", "landlord_up", "landlord_down")
+    free = {p: queue.Queue() for p in positions}
+    full = {p: queue.Queue() for p in positions}
+    for p in positions:
+        for k in range(flags.num_buffers):
+            free[p].put(k)
+    model = models.Model(device="cpu")
+    model.eval()
+    stop = threading.Event()
+    count = {"decisions": 0, "env": 0.0}
+    forward = model.forward
+
+    def counted_forward(*args, **kw):
+        if stop.is_set():
+            raise _Stop()
+        count["decisions"] += 1
+        return forward(*args, **kw)
+    model.forward = counted_forward
+
+    class TimedEnv:
+        def __init__(self, env):
+            self.env = env
+
+        def reset(self):
+            t = time.perf_counter()
+            try:
+                return self.env.reset()
+            finally:
+                count["env"] += time.perf_counter() - t
+
+        def step(self, action):
+            t = time.perf_counter()
+            try:
+                return self.env.step(action)
+            finally:
+                count["env"] += time.perf_counter() - t
+
+    saved = utils.create_env
+    utils.create_env = lambda flags: TimedEnv(env_factory(flags.objective))
+
+    def recycle():
+        while not stop.is_set():
+            for p in positions:
+                try:
+                    free[p].put(full[p].get(timeout=0.01))
+                except queue.Empty:
+                    pass
+
+    try:
+        actor = threading.Thread(target=utils.act,
+                                 args=(0, "cpu", free, full, model, buffers, flags))
+        helper = threading.Thread(target=recycle)
+        helper.start()
+        actor.start()
+        time.sleep(min(2.0, seconds / 10))              # past the start
+        d0, e0, t0 = count["decisions"], count["env"], time.perf_counter()
+        time.sleep(seconds)
+        d1, e1, t1 = count["decisions"], count["env"], time.perf_counter()
+        stop.set()
+        actor.join()
+        helper.join()
+    finally:
+        utils.create_env = saved
+    return (d1 - d0) / (t1 - t0), (e1 - e0) / (t1 - t0)
+
+
+def time_train_dmc(seconds: float, envs: int, learner: bool) -> tuple[float, float]:
+    """(decisions/s, share in VecEnv.step) of train_dmc's loop."""
+    learn = ["--learn-every", "12", "--batch", "1024"] if learner else \
+        ["--learn-every", str(10 ** 9)]
+    cmd = [sys.executable, str(SCRIPT), "--seconds", str(seconds), "--envs", str(envs),
+           "--lstm", "128", "--layers", "5", "--hidden", "512", "--eval-deals", "4",
+           "--greedy-deals", "0", "--eval-every", str(10 ** 9), *learn]
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    line = done.stdout.strip().splitlines()[-1]
+    found = re.search(r"([0-9]+) decisions/s, ([0-9.]+)% in VecEnv.step", line)
+    if not found:
+        raise SystemExit(f"no rate in train_dmc's output: {line}")
+    return float(found.group(1)), float(found.group(2)) / 100
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=60.0)
+    p.add_argument("--envs", type=int, default=256)
+    args = p.parse_args(argv)
+    import torch
+    from douzero.env import Env as DouZeroEnv
+
+    from ddzfast.compat.douzero import Env as CompatEnv
+    torch.set_num_threads(1)
+    print(f"{args.seconds:.0f} s each, envs={args.envs}; load average "
+          f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; torch {torch.__version__}, "
+          f"1 thread", flush=True)
+    rows = []
+    for label, run in [
+            ("douzero act, douzero Env", lambda: time_douzero_act(args.seconds, DouZeroEnv)),
+            ("douzero act, compat.douzero.Env",
+             lambda: time_douzero_act(args.seconds, CompatEnv)),
+            ("train_dmc, actors only", lambda: time_train_dmc(args.seconds, args.envs, False)),
+            ("train_dmc, with its learner",
+             lambda: time_train_dmc(args.seconds, args.envs, True))]:
+        rate, env = run()
+        rows.append((label, rate, env))
+        print(f"  {label}: {rate:,.0f} decisions/s, {100 * env:.1f}% in the environment",
+              flush=True)
+    base = rows[0][1]
+    print(f"{'loop':34} {'decisions/s':>12} {'env %':>7} {'x douzero act':>14}")
+    for label, rate, env in rows:
+        print(f"{label:34} {rate:12,.0f} {100 * env:7.1f} {rate / base:14.1f}")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
