@@ -1003,7 +1003,16 @@ def test_random_deals_through_game(rules):
         game = Game(r, deal_seed(77, i), bidding=bidding, first_bidder=fb)
         length = desc.get("session", 10) if desc.get("deal") == "no_shuffle" else 1
         for pos in range(length):
+            initial = snapshot(game)
             model = drive(game, rng, fb, bidding, reference=reference if i % 10 == 0 else None)
+            if i % 20 == 0:
+                # the whole deal pickles, and undoes back to its start
+                loaded = pickle.loads(pickle.dumps(game))
+                assert snapshot(loaded) == snapshot(game) and loaded.result == game.result
+                back = game.copy()
+                while back.can_undo:
+                    back.undo()
+                assert snapshot(back) == initial
             redeals += game.redeals
             robs += game.robs
             cases.update(case_names(game, model))
