@@ -40,34 +40,19 @@ def test_simulate_platform(benchmark, rules, variant):
     benchmark.extra_info["deals"] = DEALS
 
 
-def test_python_driven_happy_deals(benchmark):
+@pytest.mark.parametrize("rules, bidding", [("classic", False), ("classic+happy", True)])
+def test_python_driven_deals(benchmark, rules, bidding):
     benchmark.group = "python-driven"
     n = 200
 
     def run():
         rng = random.Random(1)
         for i in range(n):
-            game = ddzfast.Game("classic+happy", i)
+            game = ddzfast.Game(rules, i, bidding=bidding)
             while not game.done:
-                if game.phase != "play":
+                if game.phase != "play":            # the platform decisions
                     game.choose(rng.choice(game.legal_choices()))
                     continue
-                legal = game.legal_moves()
-                game.play(legal[rng.randrange(len(legal))])
-
-    benchmark(run)
-    benchmark.extra_info["deals"] = n
-
-
-def test_python_driven_deals(benchmark):
-    benchmark.group = "python-driven"
-    n = 200
-
-    def run():
-        rng = random.Random(1)
-        for i in range(n):
-            game = ddzfast.Game("classic", i, bidding=False)
-            while not game.done:
                 legal = game.legal_moves()
                 game.play(legal[rng.randrange(len(legal))])
 
