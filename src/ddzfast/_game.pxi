@@ -1135,9 +1135,10 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     _add_within_deck(farmers, k, r, "the kitty (the landlord's) and the farmers' hands")
     fb = ll if first_bidder is None else _seat_arg(first_bidder, "first_bidder")
     ddz_game_new(&scratch, &r.c, 0, fb, 1)
+    while scratch.phase == PHASE_SHOW:
+        ddz_game_choose(&scratch, 0)        # shows do not change who may bid
     _replay_bids(&scratch, bids, "bids")
-    if bids and (scratch.phase != PHASE_PLAY or scratch.landlord != ll
-                 or scratch.base != base):
+    if bids and (scratch.landlord != ll or scratch.base != base):
         raise ValueError(f"the bids {tuple(bids)!r} do not make seat {ll} the landlord "
                          f"at base {base}")
     game._rules = game._given = r
@@ -1151,6 +1152,14 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
         g.bids_made = scratch.bids_made
         g.high_bid = scratch.high_bid
         g.high_bidder = scratch.high_bidder
+        # rob bidding (RULES.md 10): who called and robbed, and the robs
+        memcpy(g.called, scratch.called, sizeof(g.called))
+        memcpy(g.robbed, scratch.robbed, sizeof(g.robbed))
+        g.rob_stage = scratch.rob_stage
+        g.calls_made = scratch.calls_made
+        g.caller = scratch.caller
+        g.leader = scratch.leader
+        g.robs = scratch.robs
     for s in range(3):
         g.hands[s] = bits[s]
     g.kitty = k
@@ -1233,6 +1242,8 @@ cdef int _set_platform(Game game, Rules r, object platform) except -1:
             raise ValueError(f"doubles {tuple(doubles)!r} are not factors this rule "
                              f"set's doubling gives")
         g.doubles[s] = d
+    if g.calls_made and robs != g.robs:
+        raise ValueError(f"robs {robs} is not what the calls give ({g.robs})")
     g.robs = robs
     g.show_mult = factor
     g.mult = _mul_saturated(_mul_saturated(g.mult, 1 << robs), factor)
@@ -1587,8 +1598,7 @@ def _sample_observation(obs, rng):
             raise ValueError(f"phase {obs.phase!r} needs the platform options of RULES.md "
                              f"10, which {r.name!r} does not have")
         game = _position_game(r, hands, kitty, ll, obs.base, to_move, obs.last_move,
-                              obs.last_seat, history,
-                              () if r.c.rob else tuple(obs.bids), fb, platform)
+                              obs.last_seat, history, tuple(obs.bids), fb, platform)
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
                              f"gives ({game.g.mult})")
