@@ -447,6 +447,23 @@ def test_bombs_double_the_score():
     assert g.done and g.result.multiplier == 2 * 2      # the bomb, then spring
 
 
+
+@pytest.mark.parametrize("farmer", ["J7777JJJ2825595AA5", "77J96555A9K5"])
+def test_greedy_answers_with_its_weakest_bomb(farmer):
+    """Against an opponent close to going out, greedy answers with a bomb: the
+    weakest of them by tier, which grows with a bomb's size. It used to rank
+    bombs by kind alone and spent the five-card SOFT_BOMB 55557 (tier 5)
+    where 5557 (tier 1) beats the same single."""
+    r = ddzfast.get_rules("tiandi:7J")
+    g = ddzfast.Game.from_position(["33", farmer, "44"], r, landlord=0, to_move=1,
+                                   last_move=ddzfast.classify("2", r)[0], last_seat=0)
+    bombs = [m for m in g.legal_moves() if m.kind in (MoveKind.SOFT_BOMB, MoveKind.BOMB,
+                                                      MoveKind.LAIZI_BOMB)]
+    chosen = g.policy_move("greedy")
+    assert str(chosen.cards) == "5557" and chosen.kind == MoveKind.SOFT_BOMB
+    # and no other answer is weaker: the chosen bomb beats none of them
+    assert not any(ddzfast.beats(chosen, m, r) for m in bombs if m != chosen)
+
 # ---- above the generator: Numba, batches, play, refusals --------------------------
 
 def test_numba_equals_python_api():

@@ -746,7 +746,7 @@ cdef int64_t _greedy_pick(const ddz_game* g, const ddz_rules* rules,
     if danger:
         for i in range(n):
             if moves[i].kind != K_PASS:
-                score = (1 << 20) - rules.tier[moves[i].kind] * 64 - moves[i].rank
+                score = (1 << 20) - ddz_move_tier(rules, &moves[i]) * 64 - moves[i].rank
                 if score > best_score:
                     best_score = score
                     best = i
