@@ -74,29 +74,23 @@ tiandi-moves.json agree with it, so the perft files never had to decide)
 
 from __future__ import annotations
 
-import functools
-import itertools
-from typing import Dict, Iterator, List, Optional, Set, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from .reference import (  # shared conventions
-    CARD_CHARS, D, EMPTY, LAST_CHAIN_RANK, NUM_CARDS, PASS, TWO, W, X,
+    D, EMPTY, LAST_CHAIN_RANK, NUM_CARDS, PASS, TWO, W, X,
     cards_text, parse_cards,
 )
+# Section 9 builds on section 8: its main parts, kicker rules, identities
+# and text forms are reference_laizi's. The second formulation
+# (reference_tiandi_assign) shares none of them.
+from .reference_laizi import (
+    KINDS, NO_SUBST, RANKS, Identity, Subst, _kickers_ok, _kinds_of_size, move_text, parse_last, sub_multisets,
+    subst_text, wild_index,
+)
 
-Counts = Tuple[int, ...]          # 16 counts
-Subst = Tuple[int, ...]           # 13 counts, ranks 3..2
-Identity = Tuple[str, int, int, Counts]
-
-RANKS = TWO + 1                   # 13 ranks 3..2 a laizi may stand for
-NO_SUBST: Subst = (0,) * RANKS
 MAX_SOFT_BOMB = 12                # four natural cards + eight laizi
 MAX_LAIZI_BOMB = 8                # the eight laizi of two wild ranks
 
-KINDS = (
-    "PASS", "SINGLE", "PAIR", "TRIPLE", "TRIPLE_SINGLE", "TRIPLE_PAIR",
-    "STRAIGHT", "PAIR_STRAIGHT", "PLANE", "PLANE_SINGLES", "PLANE_PAIRS",
-    "FOUR_SINGLES", "FOUR_PAIRS", "BOMB", "ROCKET", "SOFT_BOMB", "LAIZI_BOMB",
-)
 BOMB_KINDS = ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET")
 
 # RULES.md section 9, "Tiers, low to high", as written: (kind, size, purity)
@@ -114,36 +108,6 @@ TIER_ORDER = (
     ("ROCKET", 2, None),
 )
 
-# Kinds with a main part: (kind, k cards per main rank, kicker style,
-# kickers per main rank). The bombs are read apart.
-_MAIN_KINDS = (
-    ("PAIR", 2, None, 0),
-    ("TRIPLE", 3, None, 0),
-    ("TRIPLE_SINGLE", 3, "single", 1),
-    ("TRIPLE_PAIR", 3, "pair", 1),
-    ("FOUR_SINGLES", 4, "single", 2),
-    ("FOUR_PAIRS", 4, "pair", 2),
-    ("STRAIGHT", 1, None, 0),
-    ("PAIR_STRAIGHT", 2, None, 0),
-    ("PLANE", 3, None, 0),
-    ("PLANE_SINGLES", 3, "single", 1),
-    ("PLANE_PAIRS", 3, "pair", 1),
-)
-_CHAIN_MIN = {"STRAIGHT": 5, "PAIR_STRAIGHT": 3, "PLANE": 2,
-              "PLANE_SINGLES": 2, "PLANE_PAIRS": 2}
-
-
-def wild_index(q) -> int:
-    """A wild rank as a card index 0..12 (accepts a card character)."""
-    if isinstance(q, str):
-        s = q.upper().replace("10", "T")
-        if len(s) != 1 or s not in CARD_CHARS[:RANKS]:
-            raise ValueError(f"bad wild rank {q!r}")
-        return CARD_CHARS.index(s)
-    if not (isinstance(q, int) and 0 <= q < RANKS):
-        raise ValueError(f"bad wild rank {q!r}")
-    return q
-
 
 def wild_pair(T, G) -> Tuple[int, int]:
     """(T, G) as card indices; both are needed and they must differ."""
@@ -153,49 +117,6 @@ def wild_pair(T, G) -> Tuple[int, int]:
     if t == g:
         raise ValueError("the sky and ground ranks must differ")
     return t, g
-
-
-@functools.lru_cache(maxsize=None)
-def _kinds_of_size(total):
-    """(kind, k, kicker style, kickers per rank, n) playing ``total`` cards."""
-    out = []
-    for kind, k, style, per in _MAIN_KINDS:
-        per_rank_cards = k + (2 * per if style == "pair" else per)
-        if kind in _CHAIN_MIN:
-            if total % per_rank_cards:
-                continue
-            n = total // per_rank_cards
-            if n < _CHAIN_MIN[kind] or n > LAST_CHAIN_RANK + 1:
-                continue
-        else:
-            if total != per_rank_cards:
-                continue
-            n = 1
-        out.append((kind, k, style, per, n))
-    return tuple(out)
-
-
-def _kickers_ok(style, m, n, rest, rest_l):
-    """Do the natural cards ``rest`` (15 counts, none of a main rank) and
-    ``rest_l`` laizi make exactly ``m`` kickers of ``style``?"""
-    if style is None:
-        return sum(rest) == 0 and rest_l == 0
-    if style == "single":
-        return sum(rest) + rest_l == m
-    # pairs of distinct ranks 3..2, none a main rank
-    if rest[X] or rest[D]:
-        return False
-    if any(c > 2 for c in rest):
-        return False
-    natural_pairs = sum(1 for c in rest if c == 2)
-    halves = sum(1 for c in rest if c == 1)   # each needs one laizi
-    if rest_l < halves or (rest_l - halves) % 2:
-        return False
-    laizi_pairs = (rest_l - halves) // 2
-    free_ranks = RANKS - n - natural_pairs - halves
-    if laizi_pairs > free_ranks:
-        return False
-    return natural_pairs + halves + laizi_pairs == m
 
 
 def _main_part_readings(nat, l):
@@ -359,10 +280,6 @@ def beats(m: Identity, p: Identity) -> bool:
     return m[0] == p[0] and m[2] == p[2] and m[1] > p[1]
 
 
-def sub_multisets(counts) -> Iterator[Counts]:
-    return itertools.product(*[range(c + 1) for c in counts])
-
-
 def all_moves_subst(counts, T, G, sizes=None) -> Dict[Identity, Subst]:
     """Every non-pass move of the hand ``counts`` under ``T``, ``G`` (only
     moves of ``sizes`` cards, if given), with its substitutes."""
@@ -398,33 +315,6 @@ def legal_moves(counts, last: Optional[Identity], T, G) -> Set[Identity]:
     """Legal moves: leading (``last`` None) every move; following, PASS plus
     every move that beats ``last``."""
     return set(legal_moves_subst(counts, last, T, G))
-
-
-# ---------------------------------------------------------------------------
-# Text
-# ---------------------------------------------------------------------------
-
-def parse_last(text: str) -> Optional[Identity]:
-    """Perft last-move field ``-`` or ``KIND/r/n/cards`` (r a card char)."""
-    text = text.strip()
-    if text == "-":
-        return None
-    kind, r, n, cards = text.split("/")
-    if kind not in KINDS:
-        raise ValueError(f"unknown kind {kind!r}")
-    r_idx = CARD_CHARS.find(r.upper().replace("10", "T"))
-    if r_idx < 0 or r_idx >= W:
-        raise ValueError(f"bad rank {r!r}")
-    return (kind, r_idx, int(n), parse_cards(cards))
-
-
-def move_text(m: Identity) -> str:
-    kind, r, n, counts = m
-    return f"{kind}/{CARD_CHARS[r]}/{n}/{cards_text(counts)}"
-
-
-def subst_text(s: Subst) -> str:
-    return "".join(CARD_CHARS[q] * c for q, c in enumerate(s))
 
 
 __all__ = [
