@@ -808,18 +808,10 @@ cdef inline int _draws_by_count(const ddz_game* g, const ddz_rules* rules,
     return 0
 
 
-cdef int _grow_buffer(ddz_move** buf, int64_t* cap, int64_t n) noexcept nogil:
-    # *buf (of *cap moves) grown (realloc) to hold n moves; DDZ_OK, or
-    # DDZ_ERR_NOMEM with *buf untouched
-    cdef ddz_move* grown
-    if n <= cap[0]:
-        return DDZ_OK
-    grown = <ddz_move*>realloc(buf[0], n * sizeof(ddz_move))
-    if grown == NULL:
-        return DDZ_ERR_NOMEM
-    buf[0] = grown
-    cap[0] = n
-    return DDZ_OK
+cdef inline int _grow_buffer(ddz_move** buf, int64_t* cap, int64_t n) noexcept nogil:
+    # *buf (of *cap moves) grown to hold n moves; DDZ_OK, or DDZ_ERR_NOMEM
+    # with *buf untouched
+    return DDZ_OK if ddz_grow(<void**>buf, cap, n, sizeof(ddz_move)) == 0 else DDZ_ERR_NOMEM
 
 
 cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** buf,

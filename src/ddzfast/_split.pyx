@@ -16,7 +16,7 @@ remainders of plays_left.
 """
 
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memset, memcmp, memcpy
 cimport numpy as cnp
 import numpy as np
@@ -25,7 +25,8 @@ import threading
 from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid,
                             _hand_contains, _hand_size, _ctz, K_PASS, WBIT,
                             Rules, Move, MoveList, _get_rules, _need_wild, _to_bits,
-                            _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER)
+                            _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER,
+                            ddz_grow)
 from ddzfast._core import MOVE_DTYPE, _parallel, _sliced
 from ddzfast.constants import check_threads, worker_count
 
@@ -133,26 +134,17 @@ cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
 cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noexcept nogil:
     # The root's moves, their distinct card sets by lowest card, an empty table.
     cdef int64_t n, i, k, j
-    cdef ddz_move* grown
-    cdef ddz_split_set* gsets
     cdef int c, key
     cdef int32_t counts[ORDER_KEYS + 1]
     cdef uint64_t cards, slot, mask
     ctx.root = 0
     n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
     if n > ctx.moves_cap:
-        grown = <ddz_move*>realloc(ctx.moves, n * sizeof(ddz_move))
-        if grown == NULL:
+        if ddz_grow(<void**>&ctx.moves, &ctx.moves_cap, n, sizeof(ddz_move)) < 0:
             return DDZ_SPLIT_NOMEM
-        ctx.moves = grown
-        ctx.moves_cap = n
         n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
-    if n > ctx.sets_cap:
-        gsets = <ddz_split_set*>realloc(ctx.sets, n * sizeof(ddz_split_set))
-        if gsets == NULL:
-            return DDZ_SPLIT_NOMEM
-        ctx.sets = gsets
-        ctx.sets_cap = n
+    if ddz_grow(<void**>&ctx.sets, &ctx.sets_cap, n, sizeof(ddz_split_set)) < 0:
+        return DDZ_SPLIT_NOMEM
     # the moves' card sets by lowest card, largest first within a group (a
     # counting sort on low * 64 + 63 - size, stable), then each set once
     # (the first move of its cards), the hash of the sets made on the way
