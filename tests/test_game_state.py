@@ -113,6 +113,28 @@ def test_a_recorded_play_that_is_not_legal_there_is_refused():
         load(args[0], args[1], args[2], steps, args[4][:-1], args[5])
 
 
+
+@pytest.mark.parametrize("position, error", [(2 ** 70, ValueError), (-1, ValueError),
+                                             (2 ** 31, ValueError), ("1", TypeError)])
+def test_a_pile_start_with_a_position_out_of_range_is_refused(position, error):
+    """A no-shuffle pickle's session position went to a C int before it was
+    checked: 2**70 raised OverflowError (found by the state fuzzer)."""
+    r = ddzfast.get_rules("classic").with_options(deal="no_shuffle")
+    g = Game(r, seed=3)
+    while not g.done:
+        if g.phase == "play":
+            g.play(g.policy_move("greedy"))
+        else:
+            g.choose(g.policy_choice("greedy"))
+    nxt = g.next_deal(5)
+    load, args = nxt.__reduce__()
+    start = args[2]
+    assert start[0] == "pile"
+    assert load(*args).position_key() == nxt.position_key()
+    with pytest.raises(error, match="position"):
+        load(args[0], args[1], start[:5] + (position,), *args[3:])
+
+
 def _legacy():
     with open(LEGACY, encoding="utf-8") as f:
         return json.load(f)

@@ -1007,7 +1007,7 @@ cdef tuple _start_prefix(tuple start):
 
 
 cdef Game _pile_game(Rules r, tuple pile, uint64_t seed, bint bidding, int first_bidder,
-                     int position):
+                     object position):
     """A deal dealt from a no-shuffle pile (Game.next_deal, a pickle's "pile"
     start): the pile checked to be the deck of ``r``."""
     cdef Game game = Game.__new__(Game)
