@@ -402,7 +402,7 @@ cdef inline void _lz_spread(const gen_t* g, uint64_t main, int nat, int top,
         return
     # the natural cards of the main ranks (main but L's nibble, its laizi):
     # ge1..ge4 ranks hold at least 1..4 of them
-    x = main & ~((<uint64_t>15) << (4 * g.lz))
+    x = main & ~((<uint64_t>15) << g.lshift)
     ge1 = _nibble_sum(((x + 7 * nib13) & (8 * nib13)) >> 3)
     ge2 = _nibble_sum(((x + 6 * nib13) & (8 * nib13)) >> 3)
     ge3 = _nibble_sum(((x + 5 * nib13) & (8 * nib13)) >> 3) if g.lq >= 3 else 0
@@ -620,7 +620,7 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
     cnt = g.lbase_n
     base = g.lbase_main
     lunit = g.lunit
-    shift = 4 * g.lz
+    shift = g.lshift
     for i in range(cnt):
         k = src[i].cards - base     # the kickers
         t = (k >> shift) & 15       # laizi among them
@@ -1004,12 +1004,9 @@ cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
     cdef int f
     cdef int64_t top = n if n < cap else cap
     if g.lwt == 0 or g.lwg == 0:
-        # laizi of one rank: one split each, in place
-        unit = ut if g.lwt else ug
-        for i in range(top):
-            m = src[i]
-            m.cards = (m.cards & 0x0FFFFFFFFFFFFFFFULL) + (m.cards >> 60) * unit
-            dst[i] = m
+        # laizi of one rank: the walks wrote the real cards (see _lz_init)
+        if dst != src:
+            memcpy(dst, src, top * sizeof(ddz_move))
         return n
     for t in range(9):
         lo = t - g.lwg if t > g.lwg else 0
@@ -1099,6 +1096,7 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     if rules.wild_count < 2:
         g.lz = _ctz(wild)
         g.lunit = (<uint64_t>1) << (4 * g.lz)
+        g.lshift = 4 * g.lz
         g.lw = _nib(g.hand, g.lz)
         return
     g.lt = _ctz(wild)
@@ -1106,7 +1104,12 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     g.lwt = _nib(g.hand, g.lt)
     g.lwg = _nib(g.hand, g.lg)
     g.lz = IDX_W
-    g.lunit = WBIT
+    g.lshift = 4 * IDX_W
+    if g.lwt == 0 or g.lwg == 0:
+        # one wild rank held: the laizi stand in their own nibble (no natural
+        # card of a wild rank is left in the hand the walks see)
+        g.lshift = 4 * (g.lt if g.lwt else g.lg)
+    g.lunit = (<uint64_t>1) << g.lshift
     g.lw = g.lwt + g.lwg
     g.hand = (g.hand - ((<uint64_t>g.lwt) << (4 * g.lt)) - ((<uint64_t>g.lwg) << (4 * g.lg))
               + (<uint64_t>g.lw) * WBIT)
