@@ -126,13 +126,55 @@ cdef extern from *:
         *ppos = pos;
     }
 
+    /* In place with room for most + 1 moves per move: the moves copied up
+       to dst[most * n], then each written from there to its place, in
+       order, with `most` stores whatever its number of splits (the extra
+       ones land where the next move goes; no store reaches a move not yet
+       read): no pass to count the splits first, no test per move. Returns
+       their number. */
+    static CYTHON_INLINE int64_t ddz_td_split_low(unsigned char* dst, int64_t n,
+            const int64_t* step, ddz_v16 (*rf)[8], ddz_v16 mask, const int most) {
+        unsigned char* src = dst + 16 * (int64_t)most * n;
+        unsigned char* q = dst;
+        const ddz_v16* r;
+        ddz_v16 v, w, x, y;
+        int64_t i;
+        int j, t;
+        /* (a copy loop of our own: a bulk copy would be one rep movsb,
+           which callgrind counts byte by byte) */
+        for (i = 0; i + 4 <= n; i += 4) {
+            v = DDZ_V_LOAD(dst + 16 * i);
+            w = DDZ_V_LOAD(dst + 16 * i + 16);
+            x = DDZ_V_LOAD(dst + 16 * i + 32);
+            y = DDZ_V_LOAD(dst + 16 * i + 48);
+            DDZ_V_STORE(src + 16 * i, v);
+            DDZ_V_STORE(src + 16 * i + 16, w);
+            DDZ_V_STORE(src + 16 * i + 32, x);
+            DDZ_V_STORE(src + 16 * i + 48, y);
+        }
+        for (; i < n; i++)
+            DDZ_V_STORE(src + 16 * i, DDZ_V_LOAD(dst + 16 * i));
+        for (i = 0; i < n; i++) {
+            v = DDZ_V_LOAD(src + 16 * i);
+            t = (int)(DDZ_V_LOW(v) >> 60);
+            v = DDZ_V_AND(v, mask);
+            r = rf[t];
+            for (j = 0; j < most; j++)
+                DDZ_V_STORE(q + 16 * j, DDZ_V_ADD(v, r[j]));
+            q += step[t];
+        }
+        return (int64_t)((q - dst) / 16);
+    }
+
     static int64_t ddz_td_split_moves(const void* src_, int64_t n, void* dst_,
                                       int64_t cap, int lt, int lg, int wt, int wg) {
         const unsigned char* src = (const unsigned char*)src_;
         unsigned char* dst = (unsigned char*)dst_;
         uint64_t ut = (uint64_t)1 << (4 * lt), ug = (uint64_t)1 << (4 * lg);
         int splits[9];        /* a hand holds 8 laizi at most */
+        int64_t step[9];      /* 16 * splits[t] */
         ddz_v16 rd[9][8];     /* rd[t][j]: split f - 1 - j of t laizi, as cards */
+        ddz_v16 rf[9][8];     /* rf[t][j]: split j */
         ddz_v16 mask = DDZ_V_MAKE(0x0FFFFFFFFFFFFFFFULL, ~(uint64_t)0);
         int64_t total = 0, total2 = 0, i, pos;
         int t, j, lo, hi;
@@ -141,9 +183,21 @@ cdef extern from *:
             lo = t > wg ? t - wg : 0;
             hi = t < wt ? t : wt;
             splits[t] = hi - lo + 1;
-            for (j = 0; j < most; j++)
+            step[t] = 16 * splits[t];
+            for (j = 0; j < most; j++) {
                 rd[t][j] = DDZ_V_MAKE(j < splits[t]
                     ? (uint64_t)(lo + j) * ut + (uint64_t)(t - lo - j) * ug : 0, 0);
+                rf[t][j] = DDZ_V_MAKE(j < splits[t]
+                    ? (uint64_t)(hi - j) * ut + (uint64_t)(t - hi + j) * ug : 0, 0);
+            }
+        }
+        if (src == dst && (int64_t)(most + 1) * n <= cap) {
+            switch (most) {
+            case 2: return ddz_td_split_low(dst, n, step, rf, mask, 2);
+            case 3: return ddz_td_split_low(dst, n, step, rf, mask, 3);
+            case 4: return ddz_td_split_low(dst, n, step, rf, mask, 4);
+            default: return ddz_td_split_low(dst, n, step, rf, mask, 5);
+            }
         }
         /* (two sums: the loads of one do not wait for the other's adds) */
         for (i = 0; i + 1 < n; i += 2) {
