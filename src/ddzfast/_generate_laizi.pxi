@@ -133,7 +133,7 @@ cdef extern from *:
        read): no pass to count the splits first, no test per move. Returns
        their number. */
     static CYTHON_INLINE int64_t ddz_td_split_low(unsigned char* dst, int64_t n,
-            const int64_t* step, ddz_v16 (*rf)[8], ddz_v16 mask, const int most) {
+            const int64_t* step, const ddz_v16* const* rows, const int most) {
         unsigned char* src = dst + 16 * (int64_t)most * n;
         unsigned char* q = dst;
         const ddz_v16* r;
@@ -155,10 +155,11 @@ cdef extern from *:
         for (; i < n; i++)
             DDZ_V_STORE(src + 16 * i, DDZ_V_LOAD(dst + 16 * i));
         for (i = 0; i < n; i++) {
+            /* (the rows take the laizi out of nibble 15 as they add their
+               split: no mask) */
             v = DDZ_V_LOAD(src + 16 * i);
             t = (int)(DDZ_V_LOW(v) >> 60);
-            v = DDZ_V_AND(v, mask);
-            r = rf[t];
+            r = rows[t];
             for (j = 0; j < most; j++)
                 DDZ_V_STORE(q + 16 * j, DDZ_V_ADD(v, r[j]));
             q += step[t];
@@ -174,7 +175,8 @@ cdef extern from *:
         int splits[9];        /* a hand holds 8 laizi at most */
         int64_t step[9];      /* 16 * splits[t] */
         ddz_v16 rd[9][8];     /* rd[t][j]: split f - 1 - j of t laizi, as cards */
-        ddz_v16 rf[9][8];     /* rf[t][j]: split j */
+        ddz_v16 rf[9][8];     /* rf[t][j]: split j, less t laizi in nibble 15 */
+        const ddz_v16* rows[9];
         ddz_v16 mask = DDZ_V_MAKE(0x0FFFFFFFFFFFFFFFULL, ~(uint64_t)0);
         int64_t total = 0, total2 = 0, i, pos;
         int t, j, lo, hi;
@@ -187,16 +189,18 @@ cdef extern from *:
             for (j = 0; j < most; j++) {
                 rd[t][j] = DDZ_V_MAKE(j < splits[t]
                     ? (uint64_t)(lo + j) * ut + (uint64_t)(t - lo - j) * ug : 0, 0);
-                rf[t][j] = DDZ_V_MAKE(j < splits[t]
-                    ? (uint64_t)(hi - j) * ut + (uint64_t)(t - hi + j) * ug : 0, 0);
+                rf[t][j] = DDZ_V_MAKE((j < splits[t]
+                    ? (uint64_t)(hi - j) * ut + (uint64_t)(t - hi + j) * ug : 0)
+                    - ((uint64_t)t << 60), 0);
             }
+            rows[t] = rf[t];
         }
         if (src == dst && (int64_t)(most + 1) * n <= cap) {
             switch (most) {
-            case 2: return ddz_td_split_low(dst, n, step, rf, mask, 2);
-            case 3: return ddz_td_split_low(dst, n, step, rf, mask, 3);
-            case 4: return ddz_td_split_low(dst, n, step, rf, mask, 4);
-            default: return ddz_td_split_low(dst, n, step, rf, mask, 5);
+            case 2: return ddz_td_split_low(dst, n, step, rows, 2);
+            case 3: return ddz_td_split_low(dst, n, step, rows, 3);
+            case 4: return ddz_td_split_low(dst, n, step, rows, 4);
+            default: return ddz_td_split_low(dst, n, step, rows, 5);
             }
         }
         /* (two sums: the loads of one do not wait for the other's adds) */
