@@ -126,15 +126,15 @@ cdef extern from *:
         *ppos = pos;
     }
 
-    /* In place with room for most + 1 moves per move: the moves copied up
-       to dst[most * n], then each written from there to its place, in
-       order, with `most` stores whatever its number of splits (the extra
-       ones land where the next move goes; no store reaches a move not yet
-       read): no pass to count the splits first, no test per move. Returns
-       their number. */
-    static CYTHON_INLINE int64_t ddz_td_split_low(unsigned char* dst, int64_t n,
-            const int64_t* step, const ddz_v16* const* rows, const int most) {
-        unsigned char* src = dst + 16 * (int64_t)most * n;
+    /* The moves src[0:n], src at dst[most * n] or higher in one buffer
+       (copy: the moves are at dst[0:n], copied there first), each written
+       to its place from dst[0] on, in order, with `most` stores whatever
+       its number of splits (the extra ones land where the next move goes;
+       no store reaches src): no pass to count the splits first, no test
+       per move. Returns their number. */
+    static CYTHON_INLINE int64_t ddz_td_split_low(unsigned char* dst,
+            unsigned char* src, int64_t n, int copy, const int64_t* step,
+            const ddz_v16* const* rows, const int most) {
         unsigned char* q = dst;
         const ddz_v16* r;
         ddz_v16 v, w, x, y;
@@ -142,7 +142,7 @@ cdef extern from *:
         int j, t;
         /* (a copy loop of our own: a bulk copy would be one rep movsb,
            which callgrind counts byte by byte) */
-        for (i = 0; i + 4 <= n; i += 4) {
+        for (i = 0; copy && i + 4 <= n; i += 4) {
             v = DDZ_V_LOAD(dst + 16 * i);
             w = DDZ_V_LOAD(dst + 16 * i + 16);
             x = DDZ_V_LOAD(dst + 16 * i + 32);
@@ -152,7 +152,7 @@ cdef extern from *:
             DDZ_V_STORE(src + 16 * i + 32, x);
             DDZ_V_STORE(src + 16 * i + 48, y);
         }
-        for (; i < n; i++)
+        for (; copy && i < n; i++)
             DDZ_V_STORE(src + 16 * i, DDZ_V_LOAD(dst + 16 * i));
         for (i = 0; i < n; i++) {
             /* (the rows take the laizi out of nibble 15 as they add their
@@ -167,8 +167,11 @@ cdef extern from *:
         return (int64_t)((q - dst) / 16);
     }
 
+    /* high: src is dst[off:] with off >= most * n, where the walk wrote its
+       moves (_td_moves) */
     static int64_t ddz_td_split_moves(const void* src_, int64_t n, void* dst_,
-                                      int64_t cap, int lt, int lg, int wt, int wg) {
+                                      int64_t cap, int lt, int lg, int wt, int wg,
+                                      int high) {
         const unsigned char* src = (const unsigned char*)src_;
         unsigned char* dst = (unsigned char*)dst_;
         uint64_t ut = (uint64_t)1 << (4 * lt), ug = (uint64_t)1 << (4 * lg);
@@ -195,12 +198,14 @@ cdef extern from *:
             }
             rows[t] = rf[t];
         }
-        if (src == dst && (int64_t)(most + 1) * n <= cap) {
+        if (high || (src == dst && (int64_t)(most + 1) * n <= cap)) {
+            unsigned char* from = high ? (unsigned char*)src_ : dst + 16 * (int64_t)most * n;
+            int copy = !high;
             switch (most) {
-            case 2: return ddz_td_split_low(dst, n, step, rows, 2);
-            case 3: return ddz_td_split_low(dst, n, step, rows, 3);
-            case 4: return ddz_td_split_low(dst, n, step, rows, 4);
-            default: return ddz_td_split_low(dst, n, step, rows, 5);
+            case 2: return ddz_td_split_low(dst, from, n, copy, step, rows, 2);
+            case 3: return ddz_td_split_low(dst, from, n, copy, step, rows, 3);
+            case 4: return ddz_td_split_low(dst, from, n, copy, step, rows, 4);
+            default: return ddz_td_split_low(dst, from, n, copy, step, rows, 5);
             }
         }
         /* (two sums: the loads of one do not wait for the other's adds) */
@@ -240,7 +245,8 @@ cdef extern from *:
                                         uint32_t subs) noexcept nogil
     int64_t _td_split_moves "ddz_td_split_moves"(const ddz_move* src, int64_t n,
                                                  ddz_move* dst, int64_t cap, int lt,
-                                                 int lg, int wt, int wg) noexcept nogil
+                                                 int lg, int wt, int wg,
+                                                 int high) noexcept nogil
     uint64_t _meta_subs "ddz_meta_subs"(uint64_t meta, uint32_t subs) noexcept nogil
     void _store_cm "ddz_store_cards_meta"(ddz_move* slot, uint64_t cards,
                                           uint64_t meta) noexcept nogil
@@ -1187,7 +1193,7 @@ cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
         if dst != src:
             memcpy(dst, src, (n if n < cap else cap) * sizeof(ddz_move))
         return n
-    return _td_split_moves(src, n, dst, cap, g.lt, g.lg, g.lwt, g.lwg)
+    return _td_split_moves(src, n, dst, cap, g.lt, g.lg, g.lwt, g.lwg, 0)
 
 
 cdef int64_t _td_expand(gen_t* g) noexcept nogil:
