@@ -51,14 +51,19 @@ cdef extern from *:
         memcpy(p, &cards, 8);
         memcpy(p + 8, &meta, 8);
     }
-    /* The split pass of tiandi (_td_expand_into) for a hand holding laizi of
-       both wild ranks: each 16-byte move of src[0:n] whose cards hold t
-       laizi in nibble 15 becomes its splits, in place from the end (dst may
-       be src). Where a move's place is `most` moves or more past its own
-       (all but the first few moves), it is written with `most` stores
-       whatever its number of splits, its last split first downwards: the
-       extra stores land below it, on places the earlier moves write
-       afterwards, so the move loop has no loop of its own to mispredict. */
+    /* The split pass of tiandi (_td_expand_into, _td_moves) for a hand
+       holding laizi of both wild ranks: each 16-byte move of src[0:n] whose
+       cards hold t laizi in nibble 15 becomes its splits, `most` of them at
+       most (the fewer laizi of one rank, plus one). Each move is written
+       with `most` stores whatever its number of splits, the extra ones
+       landing on places written afterwards, so the move loop has no loop of
+       its own to mispredict: forward from a copy of the moves, or from the
+       walk's own moves above dst, when the buffer has room
+       (ddz_td_split_low); else in place from the end after counting the
+       splits (dst may be src), where a move's place is `most` or more past
+       its own, its last split first downwards (ddz_td_split_run), the
+       first few moves and those past cap one store at a time
+       (ddz_td_split_one). */
     #if defined(__SSE2__) || defined(_M_X64)
     #include <emmintrin.h>
     typedef __m128i ddz_v16;
