@@ -11,6 +11,10 @@ not counted:
 * lead-classic-20 / follow-classic-20: ``legal_moves_into`` (the Python
   entry point and the generator) on 256 seeded 20-card classic hands,
   leading, then following a seeded legal lead of another hand;
+* lead-laizi-K / lead-tiandi-K: ``legal_moves_into`` on 256 seeded 20-card
+  leads holding K laizi (laizi: K of one wild rank; tiandi: K split between
+  the two wild ranks at random, at most four of each), the wild ranks drawn
+  per hand, rule sets passed as Rules objects;
 * simulate-RULES: ``ddz_simulate`` for 2,000 deals with random policies on
   one thread, in each rule set;
 * game-python-50: 50 seeded classic deals driven from Python through
@@ -44,12 +48,32 @@ SIMULATE_RULES = ("classic", "biegang", "super", "laizi")
 CASES = {
     "lead-classic-20": ("__pyx_pw_*legal_moves_into",),
     "follow-classic-20": ("__pyx_pw_*legal_moves_into",),
+    **{f"lead-laizi-{k}": ("__pyx_pw_*legal_moves_into",) for k in (2, 4)},
+    **{f"lead-tiandi-{k}": ("__pyx_pw_*legal_moves_into",) for k in (2, 4, 8)},
     **{f"simulate-{name}": ("*ddz_simulate",) for name in SIMULATE_RULES},
     "game-python-50": ("__pyx_pw_*4Game_*legal_moves", "__pyx_pw_*4Game_*play"),
     "solve-puzzle-7": ("__pyx_pw_*_solve",),
     "vector-self-play": ("__pyx_pw_*9VectorEnv_*step",),
     "douzero-vec": ("__pyx_pw_*10DouZeroVec_*step",),
 }
+
+
+def wild_leads(rng: random.Random, rules: str, laizi: int) -> list:
+    """256 (Rules, hand) of 20 cards holding `laizi` laizi."""
+    import ddzfast
+    from ddzfast import Hand
+
+    ranks = DECK54[:13]
+    out = []
+    for _ in range(256):
+        wild = rng.sample(ranks, 2 if rules == "tiandi" else 1)
+        others = [c for c in DECK54 if c not in wild]
+        rng.shuffle(others)
+        a = rng.randint(max(0, laizi - 4), min(4, laizi)) if rules == "tiandi" else laizi
+        hand = wild[0] * a + (wild[1] * (laizi - a) if rules == "tiandi" else "")
+        out.append((ddzfast.get_rules(f"{rules}:{''.join(wild)}"),
+                    int(Hand(hand + "".join(others[:20 - laizi])))))
+    return out
 
 
 def run_case(name: str) -> None:
@@ -73,6 +97,13 @@ def run_case(name: str) -> None:
             lasts.append(leads[rng.randrange(len(leads))])
         for h, last in zip(hands, lasts):
             legal_moves_into(h, last, "classic", out)
+    elif name.startswith(("lead-laizi-", "lead-tiandi-")):
+        _, rules, laizi = name.split("-")
+        leads = wild_leads(rng, rules, int(laizi))
+        # large enough for every lead (a tiandi one can pass 80,000 moves)
+        out = np.empty(1 << 17, MOVE_DTYPE)
+        for rules_obj, h in leads:
+            legal_moves_into(h, None, rules_obj, out)
     elif name.startswith("simulate-"):
         ddzfast.simulate(2000, name[len("simulate-"):], ("random",) * 3, seed=1, threads=1)
     elif name == "game-python-50":

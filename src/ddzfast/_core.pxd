@@ -291,6 +291,7 @@ ctypedef struct gen_t:
     int lz
     int lw
     uint64_t lunit
+    int lshift          # 4 * the nibble lunit is in (lz's, but see lt below)
     unsigned int lmainmask
     int lnmain
     int lq
@@ -343,6 +344,9 @@ ctypedef struct gen_t:
     # nibble: no W in a laizi deck) and each move of t laizi is written out
     # once per split of t into the two ranks (_td_expand); the moves of
     # laizi alone (face value) are made from the real cards (_td_face).
+    # When the hand's laizi are all of one wild rank, each move has one
+    # split: lunit is then that rank's card, so the walks write the real
+    # cards and no second pass is needed.
     const ddz_rules* rules
     unsigned int lwild   # the wild ranks (a rank mask)
     unsigned int lheld   # the ranks the real hand holds (singles)

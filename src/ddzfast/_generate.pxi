@@ -545,18 +545,41 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
     return _gen_moves(&g, rules, last, 0)
 
 
+cdef enum:
+    # _td_moves: the buffers (in moves) whose top part a walk may use
+    TD_HIGH_CAP = 16384
+
+
 cdef int64_t _td_moves(gen_t* g, const ddz_rules* rules, uint64_t hand,
                        const ddz_move* last) noexcept nogil:
     # ddz_legal_moves of a hand holding laizi of two wild ranks (g made by
     # _gen_init): its moves, then each written out for every split of its
     # laizi (_td_expand); when they do not fit, they are made again in a
     # buffer of their number to count the splits, the first cap kept.
-    cdef int64_t n = _gen_moves(g, rules, last, 1)
+    cdef int64_t n
     cdef int64_t total
     cdef ddz_move* heap
     cdef ddz_move* out = g.out
     cdef int64_t cap = g.cap
+    cdef int64_t off
+    cdef int most
     cdef gen_t h
+    if g.lwt and g.lwg:
+        # In a large buffer the walk writes its moves in its top part, from
+        # where each goes to its place with its splits, not copied first
+        # (_td_split_moves). Only for hands of at most three splits a move,
+        # whose walks that part nearly always holds: else it is walked again.
+        most = (g.lwt if g.lwt < g.lwg else g.lwg) + 1
+        if most <= 3 and cap >= TD_HIGH_CAP:
+            off = cap - cap // (most + 1)
+            g.out = out + off
+            g.cap = <int>(cap - off)
+            n = _gen_moves(g, rules, last, 1)
+            if n <= cap - off:
+                return _td_split_moves(out + off, n, out, cap, g.lt, g.lg, g.lwt,
+                                       g.lwg, 1)
+            _gen_init(g, rules, hand, out, cap)
+    n = _gen_moves(g, rules, last, 1)
     total = _td_expand(g)
     if total >= 0:
         return total

@@ -51,9 +51,221 @@ cdef extern from *:
         memcpy(p, &cards, 8);
         memcpy(p + 8, &meta, 8);
     }
+    /* The split pass of tiandi (_td_expand_into, _td_moves) for a hand
+       holding laizi of both wild ranks: each 16-byte move of src[0:n] whose
+       cards hold t laizi in nibble 15 becomes its splits, `most` of them at
+       most (the fewer laizi of one rank, plus one). Each move is written
+       with `most` stores whatever its number of splits, the extra ones
+       landing on places written afterwards, so the move loop has no loop of
+       its own to mispredict: forward from a copy of the moves, or from the
+       walk's own moves above dst, when the buffer has room
+       (ddz_td_split_low); else in place from the end after counting the
+       splits (dst may be src), where a move's place is `most` or more past
+       its own, its last split first downwards (ddz_td_split_run), the
+       first few moves and those past cap one store at a time
+       (ddz_td_split_one). */
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    typedef __m128i ddz_v16;
+    #define DDZ_V_LOAD(p) _mm_loadu_si128((const __m128i*)(p))
+    #define DDZ_V_STORE(p, v) _mm_storeu_si128((__m128i*)(p), (v))
+    #define DDZ_V_ADD(a, b) _mm_add_epi64((a), (b))
+    #define DDZ_V_AND(a, b) _mm_and_si128((a), (b))
+    #define DDZ_V_LOW(v) ((uint64_t)_mm_cvtsi128_si64(v))
+    #define DDZ_V_MAKE(lo, hi) _mm_set_epi64x((long long)(hi), (long long)(lo))
+    #else
+    typedef struct { uint64_t lo, hi; } ddz_v16;
+    static CYTHON_INLINE ddz_v16 ddz_v_load(const void* p) {
+        ddz_v16 v; memcpy(&v.lo, p, 8); memcpy(&v.hi, (const char*)p + 8, 8); return v; }
+    static CYTHON_INLINE void ddz_v_store(void* p, ddz_v16 v) {
+        memcpy(p, &v.lo, 8); memcpy((char*)p + 8, &v.hi, 8); }
+    static CYTHON_INLINE ddz_v16 ddz_v_make(uint64_t lo, uint64_t hi) {
+        ddz_v16 v; v.lo = lo; v.hi = hi; return v; }
+    static CYTHON_INLINE ddz_v16 ddz_v_add(ddz_v16 a, ddz_v16 b) {
+        a.lo += b.lo; a.hi += b.hi; return a; }
+    static CYTHON_INLINE ddz_v16 ddz_v_and(ddz_v16 a, ddz_v16 b) {
+        a.lo &= b.lo; a.hi &= b.hi; return a; }
+    #define DDZ_V_LOAD(p) ddz_v_load(p)
+    #define DDZ_V_STORE(p, v) ddz_v_store((p), (v))
+    #define DDZ_V_ADD(a, b) ddz_v_add((a), (b))
+    #define DDZ_V_AND(a, b) ddz_v_and((a), (b))
+    #define DDZ_V_LOW(v) ((v).lo)
+    #define DDZ_V_MAKE(lo, hi) ddz_v_make((lo), (hi))
+    #endif
+
+    /* One move, any place: its splits at dst[pos - f .. pos), those below
+       cap; returns pos - f. */
+    static CYTHON_INLINE int64_t ddz_td_split_one(const unsigned char* src, int64_t i,
+            unsigned char* dst, int64_t pos, int64_t cap, const int* splits,
+            ddz_v16 (*rd)[8], ddz_v16 mask) {
+        ddz_v16 v = DDZ_V_LOAD(src + 16 * i);
+        int t = (int)(DDZ_V_LOW(v) >> 60);
+        int f = splits[t], j;
+        v = DDZ_V_AND(v, mask);
+        for (j = 0; j < f; j++)
+            if (pos - 1 - j < cap)
+                DDZ_V_STORE(dst + 16 * (pos - 1 - j), DDZ_V_ADD(v, rd[t][j]));
+        return pos - f;
+    }
+
+    /* The moves i down, while move i's place ends `most` or more past i;
+       `most` a constant where it is inlined. */
+    static CYTHON_INLINE void ddz_td_split_run(const unsigned char* src, int64_t* pi,
+            unsigned char* dst, int64_t* ppos, const int* splits, ddz_v16 (*rd)[8],
+            ddz_v16 mask, const int most) {
+        int64_t i = *pi, pos = *ppos;
+        int j, t;
+        ddz_v16 v;
+        unsigned char* q;
+        while (i >= 0 && pos - i >= most) {
+            v = DDZ_V_LOAD(src + 16 * i);
+            t = (int)(DDZ_V_LOW(v) >> 60);
+            v = DDZ_V_AND(v, mask);
+            q = dst + 16 * (pos - 1);
+            for (j = 0; j < most; j++)
+                DDZ_V_STORE(q - 16 * j, DDZ_V_ADD(v, rd[t][j]));
+            pos -= splits[t];
+            i--;
+        }
+        *pi = i;
+        *ppos = pos;
+    }
+
+    /* The moves src[0:n], src at dst[most * n] or higher in one buffer
+       (copy: the moves are at dst[0:n], copied there first), each written
+       to its place from dst[0] on, in order, with `most` stores whatever
+       its number of splits (the extra ones land where the next move goes;
+       no store reaches src): no pass to count the splits first, no test
+       per move. Returns their number. */
+    static CYTHON_INLINE int64_t ddz_td_split_low(unsigned char* dst,
+            unsigned char* src, int64_t n, int copy, const int64_t* step,
+            const ddz_v16* const* rows, const int most) {
+        unsigned char* q = dst;
+        const ddz_v16* r;
+        ddz_v16 v, w, x, y;
+        int64_t i;
+        int j, t;
+        /* (a copy loop of our own: a bulk copy would be one rep movsb,
+           which callgrind counts byte by byte) */
+        for (i = 0; copy && i + 4 <= n; i += 4) {
+            v = DDZ_V_LOAD(dst + 16 * i);
+            w = DDZ_V_LOAD(dst + 16 * i + 16);
+            x = DDZ_V_LOAD(dst + 16 * i + 32);
+            y = DDZ_V_LOAD(dst + 16 * i + 48);
+            DDZ_V_STORE(src + 16 * i, v);
+            DDZ_V_STORE(src + 16 * i + 16, w);
+            DDZ_V_STORE(src + 16 * i + 32, x);
+            DDZ_V_STORE(src + 16 * i + 48, y);
+        }
+        for (; copy && i < n; i++)
+            DDZ_V_STORE(src + 16 * i, DDZ_V_LOAD(dst + 16 * i));
+        /* (the rows take the laizi out of nibble 15 as they add their
+           split: no mask; two moves a turn) */
+        for (i = 0; i + 2 <= n; i += 2) {
+            v = DDZ_V_LOAD(src + 16 * i);
+            w = DDZ_V_LOAD(src + 16 * i + 16);
+            t = (int)(DDZ_V_LOW(v) >> 60);
+            r = rows[t];
+            for (j = 0; j < most; j++)
+                DDZ_V_STORE(q + 16 * j, DDZ_V_ADD(v, r[j]));
+            q += step[t];
+            t = (int)(DDZ_V_LOW(w) >> 60);
+            r = rows[t];
+            for (j = 0; j < most; j++)
+                DDZ_V_STORE(q + 16 * j, DDZ_V_ADD(w, r[j]));
+            q += step[t];
+        }
+        if (i < n) {
+            v = DDZ_V_LOAD(src + 16 * i);
+            t = (int)(DDZ_V_LOW(v) >> 60);
+            r = rows[t];
+            for (j = 0; j < most; j++)
+                DDZ_V_STORE(q + 16 * j, DDZ_V_ADD(v, r[j]));
+            q += step[t];
+        }
+        return (int64_t)((q - dst) / 16);
+    }
+
+    /* high: src is dst[off:] with off >= most * n, where the walk wrote its
+       moves (_td_moves) */
+    static int64_t ddz_td_split_moves(const void* src_, int64_t n, void* dst_,
+                                      int64_t cap, int lt, int lg, int wt, int wg,
+                                      int high) {
+        const unsigned char* src = (const unsigned char*)src_;
+        unsigned char* dst = (unsigned char*)dst_;
+        uint64_t ut = (uint64_t)1 << (4 * lt), ug = (uint64_t)1 << (4 * lg);
+        int splits[9];        /* a hand holds 8 laizi at most */
+        int64_t step[9];      /* 16 * splits[t] */
+        ddz_v16 rd[9][8];     /* rd[t][j]: split f - 1 - j of t laizi, as cards */
+        ddz_v16 rf[9][8];     /* rf[t][j]: split j, less t laizi in nibble 15 */
+        const ddz_v16* rows[9];
+        ddz_v16 mask = DDZ_V_MAKE(0x0FFFFFFFFFFFFFFFULL, ~(uint64_t)0);
+        int64_t total = 0, total2 = 0, i, pos;
+        int t, j, lo, hi;
+        int most = (wt < wg ? wt : wg) + 1;
+        for (t = 0; t <= wt + wg; t++) {
+            lo = t > wg ? t - wg : 0;
+            hi = t < wt ? t : wt;
+            splits[t] = hi - lo + 1;
+            step[t] = 16 * splits[t];
+            for (j = 0; j < most; j++) {
+                rd[t][j] = DDZ_V_MAKE(j < splits[t]
+                    ? (uint64_t)(lo + j) * ut + (uint64_t)(t - lo - j) * ug : 0, 0);
+                rf[t][j] = DDZ_V_MAKE((j < splits[t]
+                    ? (uint64_t)(hi - j) * ut + (uint64_t)(t - hi + j) * ug : 0)
+                    - ((uint64_t)t << 60), 0);
+            }
+            rows[t] = rf[t];
+        }
+        if (high || (src == dst && (int64_t)(most + 1) * n <= cap)) {
+            unsigned char* from = high ? (unsigned char*)src_ : dst + 16 * (int64_t)most * n;
+            int copy = !high;
+            switch (most) {
+            case 2: return ddz_td_split_low(dst, from, n, copy, step, rows, 2);
+            case 3: return ddz_td_split_low(dst, from, n, copy, step, rows, 3);
+            case 4: return ddz_td_split_low(dst, from, n, copy, step, rows, 4);
+            default: return ddz_td_split_low(dst, from, n, copy, step, rows, 5);
+            }
+        }
+        /* (two sums: the loads of one do not wait for the other's adds) */
+        for (i = 0; i + 1 < n; i += 2) {
+            uint64_t c0, c1;
+            memcpy(&c0, src + 16 * i, 8);
+            memcpy(&c1, src + 16 * (i + 1), 8);
+            total += splits[c0 >> 60];
+            total2 += splits[c1 >> 60];
+        }
+        if (i < n) {
+            uint64_t c0;
+            memcpy(&c0, src + 16 * i, 8);
+            total += splits[c0 >> 60];
+        }
+        total += total2;
+        pos = total;
+        i = n - 1;
+        while (i >= 0 && pos > cap) {
+            pos = ddz_td_split_one(src, i, dst, pos, cap, splits, rd, mask);
+            i--;
+        }
+        switch (most) {
+        case 2: ddz_td_split_run(src, &i, dst, &pos, splits, rd, mask, 2); break;
+        case 3: ddz_td_split_run(src, &i, dst, &pos, splits, rd, mask, 3); break;
+        case 4: ddz_td_split_run(src, &i, dst, &pos, splits, rd, mask, 4); break;
+        default: ddz_td_split_run(src, &i, dst, &pos, splits, rd, mask, 5); break;
+        }
+        while (i >= 0) {
+            pos = ddz_td_split_one(src, i, dst, pos, cap, splits, rd, mask);
+            i--;
+        }
+        return total;
+    }
     """
     uint64_t _meta_word "ddz_meta_word"(int kind, int rank, int length, int wild,
                                         uint32_t subs) noexcept nogil
+    int64_t _td_split_moves "ddz_td_split_moves"(const ddz_move* src, int64_t n,
+                                                 ddz_move* dst, int64_t cap, int lt,
+                                                 int lg, int wt, int wg,
+                                                 int high) noexcept nogil
     uint64_t _meta_subs "ddz_meta_subs"(uint64_t meta, uint32_t subs) noexcept nogil
     void _store_cm "ddz_store_cards_meta"(ddz_move* slot, uint64_t cards,
                                           uint64_t meta) noexcept nogil
@@ -402,7 +614,7 @@ cdef inline void _lz_spread(const gen_t* g, uint64_t main, int nat, int top,
         return
     # the natural cards of the main ranks (main but L's nibble, its laizi):
     # ge1..ge4 ranks hold at least 1..4 of them
-    x = main & ~((<uint64_t>15) << (4 * g.lz))
+    x = main & ~((<uint64_t>15) << g.lshift)
     ge1 = _nibble_sum(((x + 7 * nib13) & (8 * nib13)) >> 3)
     ge2 = _nibble_sum(((x + 6 * nib13) & (8 * nib13)) >> 3)
     ge3 = _nibble_sum(((x + 5 * nib13) & (8 * nib13)) >> 3) if g.lq >= 3 else 0
@@ -620,7 +832,7 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
     cnt = g.lbase_n
     base = g.lbase_main
     lunit = g.lunit
-    shift = 4 * g.lz
+    shift = g.lshift
     for i in range(cnt):
         k = src[i].cards - base     # the kickers
         t = (k >> shift) & 15       # laizi among them
@@ -944,6 +1156,9 @@ cdef void _td_face(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
     cdef int a, b, x, y, cx, cy, r, q, kick
     cdef int t = g.lt, gr = g.lg
     cdef uint64_t cards
+    if g.lwt < 2 and g.lwg < 2:
+        # each kind below needs two cards of one wild rank, or four laizi
+        return
     if kind == K_LAIZI_BOMB:
         for a in range(g.lwt + 1):
             for b in range(g.lwg + 1):
@@ -991,53 +1206,16 @@ cdef void _td_face(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
 cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
                              ddz_move* dst, int64_t cap) noexcept nogil:
     # The moves src[0:n] (tiandi, laizi counted in nibble 15) as real cards:
-    # each move of t laizi once per split of them into the two wild ranks,
-    # in order, into dst[0:cap]; returns how many there are. dst may be src
-    # (then it is filled from the end, each move's copies at or after it).
-    cdef int64_t total = 0, i, pos
-    cdef int t, a, j, lo, hi
-    cdef uint64_t ut = (<uint64_t>1) << (4 * g.lt), ug = (<uint64_t>1) << (4 * g.lg)
-    cdef uint64_t unit, base
-    cdef int splits[9]
-    cdef uint64_t delta[9][5]   # the laizi of each split, packed, most of lt first
-    cdef uint64_t meta
-    cdef int f
-    cdef int64_t top = n if n < cap else cap
+    # each move of t laizi once per split of them into the two wild ranks
+    # (most of lt first), in order, into dst[0:cap]; returns how many there
+    # are. dst may be src (then it is filled from the end, each move's
+    # copies at or after it).
     if g.lwt == 0 or g.lwg == 0:
-        # laizi of one rank: one split each, in place
-        unit = ut if g.lwt else ug
-        for i in range(top):
-            m = src[i]
-            m.cards = (m.cards & 0x0FFFFFFFFFFFFFFFULL) + (m.cards >> 60) * unit
-            dst[i] = m
+        # laizi of one rank: the walks wrote the real cards (see _lz_init)
+        if dst != src:
+            memcpy(dst, src, (n if n < cap else cap) * sizeof(ddz_move))
         return n
-    for t in range(9):
-        lo = t - g.lwg if t > g.lwg else 0
-        hi = t if t < g.lwt else g.lwt
-        splits[t] = hi - lo + 1 if hi >= lo else 0
-        j = 0
-        for a in range(hi, lo - 1, -1):
-            delta[t][j] = <uint64_t>a * ut + <uint64_t>(t - a) * ug
-            j += 1
-    for i in range(n):
-        total += splits[src[i].cards >> 60]
-    pos = total
-    for i in range(n - 1, -1, -1):
-        # the move's two words read before any store: dst may be src
-        base = src[i].cards
-        memcpy(&meta, (<const char*>(src + i)) + 8, 8)
-        t = <int>(base >> 60)
-        base &= 0x0FFFFFFFFFFFFFFFULL
-        f = splits[t]
-        pos -= f
-        if pos + f <= cap:
-            for j in range(f):
-                _store_cm(dst + pos + j, base + delta[t][j], meta)
-        else:
-            for j in range(f):
-                if pos + j < cap:
-                    _store_cm(dst + pos + j, base + delta[t][j], meta)
-    return total
+    return _td_split_moves(src, n, dst, cap, g.lt, g.lg, g.lwt, g.lwg, 0)
 
 
 cdef int64_t _td_expand(gen_t* g) noexcept nogil:
@@ -1099,6 +1277,7 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     if rules.wild_count < 2:
         g.lz = _ctz(wild)
         g.lunit = (<uint64_t>1) << (4 * g.lz)
+        g.lshift = 4 * g.lz
         g.lw = _nib(g.hand, g.lz)
         return
     g.lt = _ctz(wild)
@@ -1106,7 +1285,12 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     g.lwt = _nib(g.hand, g.lt)
     g.lwg = _nib(g.hand, g.lg)
     g.lz = IDX_W
-    g.lunit = WBIT
+    g.lshift = 4 * IDX_W
+    if g.lwt == 0 or g.lwg == 0:
+        # one wild rank held: the laizi stand in their own nibble (no natural
+        # card of a wild rank is left in the hand the walks see)
+        g.lshift = 4 * (g.lt if g.lwt else g.lg)
+    g.lunit = (<uint64_t>1) << g.lshift
     g.lw = g.lwt + g.lwg
     g.hand = (g.hand - ((<uint64_t>g.lwt) << (4 * g.lt)) - ((<uint64_t>g.lwg) << (4 * g.lg))
               + (<uint64_t>g.lw) * WBIT)
