@@ -54,6 +54,7 @@ from __future__ import annotations
 import argparse
 import copy
 import queue
+import sys
 import threading
 import time
 
@@ -133,6 +134,11 @@ class Learner:
         self.queue = queue.Queue(maxsize=2) if threaded else None
         self.thread = None
         if threaded:
+            # a thread waiting for the GIL after a torch operation gets it
+            # within 0.2 ms instead of Python's default 5 ms (each of the
+            # two threads would otherwise wait out the other's Python code
+            # after its every operation)
+            sys.setswitchinterval(2e-4)
             self.thread = threading.Thread(target=self._run, name="learner", daemon=True)
             self.thread.start()
 
@@ -387,6 +393,7 @@ def main(argv=None):
     print(f"{0.0:8.1f} {0:10d} {0:8.0f} {0:6.1f} {'':>22} {wp[0]:14.3f} {wp[1]:15.3f} "
           f"{wp[2]:14.3f} {wp[3]:15.3f}", flush=True)
     losses = learner.losses
+    first_step = None             # (time, decisions, eval_time) at the learner's first step
     while True:
         now = time.perf_counter()
         if now - t0 >= args.seconds:
@@ -434,6 +441,8 @@ def main(argv=None):
                     learner.submit(q, x, np.stack([b[2] for b in batch]),
                                    np.array([b[3] for b in batch], np.float32))
         now = time.perf_counter()
+        if first_step is None and learner.steps:
+            first_step = (now, decisions, eval_time)
         if now - last_eval >= args.eval_every:
             wp = evaluations()
             last_eval = time.perf_counter()
@@ -448,14 +457,21 @@ def main(argv=None):
             save()
             last_ckpt = now
     learner.close()                 # the queued learner steps are part of the loop's time
-    spent = time.perf_counter() - t0
+    end = time.perf_counter()
+    spent = end - t0
     train = spent - eval_time
+    if first_step is not None and end > first_step[0]:
+        # past the start, when no deal had ended yet and the actors ran alone
+        steady = (f"{(decisions - first_step[1]) / (end - first_step[0] - eval_time + first_step[2]):.0f} "
+                  f"decisions/s after the learner's first step")
+    else:
+        steady = "no learner step"
     wp = evaluations()
     print(f"done: {decisions} decisions in {spent:.1f} s ({train:.1f} s training, the "
           f"evaluations excluded), {decisions / train:.0f} decisions/s, "
           f"{100 * env_time / train:.1f}% in VecEnv.step, {learner.steps} learner steps "
           f"({'inline, --learn-every' if window else args.learner}), "
-          f"{100 * learner.wait / train:.1f}% waiting for the learner; "
+          f"{100 * learner.wait / train:.1f}% waiting for the learner, {steady}; "
           f"WP against random: {wp[0]:.3f} as the landlord, {wp[1]:.3f} as the farmers; "
           f"against greedy: {wp[2]:.3f} as the landlord, {wp[3]:.3f} as the farmers "
           f"({unreplayable} agent decisions at random after a move DouZero's rules lack)",
