@@ -5,9 +5,10 @@ ddzfast.compat.douzero.VecEnv: actors batched across deals.
     pip install torch          # a CPU or CUDA build; this script uses the CPU
     python examples/train_dmc.py [--seconds S] [--envs N] [--hidden H] [--lstm L]
                                  [--layers K] [--lr LR] [--epsilon E] [--batch B]
-                                 [--learn-every K] [--eval-every S] [--eval-deals D]
-                                 [--greedy-deals G]
+                                 [--learn-every K] [--learner thread|inline|off]
+                                 [--eval-every S] [--eval-deals D] [--greedy-deals G]
                                  [--checkpoint PATH] [--checkpoint-every S] [--seed S]
+                                 [--threads T]
 
 What it does, as DouZero's ``dmc`` does it, in one process:
 
@@ -17,20 +18,31 @@ What it does, as DouZero's ``dmc`` does it, in one process:
   position's features and one candidate action), then an MLP of
   ``--layers`` hidden layers of ``--hidden`` to one value (``--lstm 128
   --layers 5 --hidden 512`` is DouZero's own size).
-* Actors: ``--envs`` deals step together. At each step, for each position,
-  the rows of ``x_batch[p]`` (every candidate action of every deal at that
-  position, one buffer) go through that position's model in one forward
-  pass, the LSTM run once per deal on its ``z`` (``VecEnv(...,
-  z_batch=False)``: DouZero's ``z_batch`` repeats ``z`` for every
-  candidate, and its model runs the LSTM on each copy); each deal takes the candidate with the highest value
-  (``np.maximum.reduceat`` over its rows), or a uniform random one with
-  probability ``--epsilon``.
+* Actors: ``--envs`` deals step together, under ``torch.inference_mode``.
+  At each step, for each position, every candidate action of every deal at
+  that position goes through that position's model in one forward pass,
+  read from ``VecEnv(..., z_batch=False, x_batch=False, dtype="int8")``:
+  the LSTM runs once per deal on its ``z`` (DouZero's ``z_batch`` repeats
+  ``z`` for every candidate, and its model runs the LSTM on each copy), the
+  first layer's weights for the LSTM output and ``x_no_action`` are applied
+  once per deal and those for the action once per candidate
+  (``x_action``; the same sum as over DouZero's ``x_batch`` row), and a
+  deal with one legal action plays it without a forward pass; each deal
+  takes the candidate with the highest value (``np.maximum.reduceat`` over
+  its rows), or a uniform random one with probability ``--epsilon``.
 * Monte Carlo targets: when a deal ends, every decision of it gets the
   deal's final reward (``adp``: +-2**bombs for the landlord, the negative
   for the farmers), as DouZero's buffers hold them.
-* Learner: after every ``--learn-every`` actor steps, one Adam step per
-  position on the latest ``--batch`` targets of that position (mean squared
-  error).
+* Learner: one Adam step (mean squared error) per position for every
+  ``--batch`` new targets of that position, each target used once, as
+  DouZero's learner uses each sample once. ``--learner thread`` (the
+  default) makes the steps on a thread of its own, concurrently with the
+  actors (torch releases the GIL in its operations; DouZero's learner runs
+  beside its actors too), the actors reading a copy of each model
+  published after each step; ``inline`` makes them between actor steps;
+  ``off`` does not learn. ``--learn-every K`` (K > 0) is the earlier
+  schedule instead: a step per position every K actor steps on its latest
+  ``--batch`` targets, inline.
 * Evaluation every ``--eval-every`` seconds: win probability (WP) over
   ``--eval-deals`` fixed deals (``--greedy-deals`` against greedy), the agent as the landlord and, on the same
   deals, as both farmers (seats swapped), against a uniform random player
@@ -46,7 +58,10 @@ What it does, as DouZero's ``dmc`` does it, in one process:
 
 Printed as it trains: wall time, decisions, decisions/s of the whole loop
 (evaluations excluded), the fraction of it spent in ddzfast
-(``VecEnv.step``), the losses and the last WPs. ``--seconds 3 --envs 8 --hidden 16 --lstm 16`` is the smoke run
+(``VecEnv.step``), the losses and the last WPs; at the end also the
+learner's steps, the share of the time the actors waited for it, and the
+rate after its first step (before it no deal has ended and the actors run
+alone). ``--seconds 3 --envs 8 --hidden 16 --lstm 16`` is the smoke run
 the tests make.
 """
 from __future__ import annotations
