@@ -35,12 +35,12 @@ What it does, as DouZero's ``dmc`` does it, in one process:
   for the farmers), as DouZero's buffers hold them.
 * Learner: one Adam step (mean squared error) per position for every
   ``--batch`` new targets of that position, each target used once, as
-  DouZero's learner uses each sample once. ``--learner thread`` (the
-  default) makes the steps on a thread of its own, concurrently with the
-  actors (torch releases the GIL in its operations; DouZero's learner runs
-  beside its actors too), the actors reading a copy of each model
-  published after each step; ``inline`` makes them between actor steps;
-  ``off`` does not learn. ``--learn-every K`` (K > 0) is the earlier
+  DouZero's learner uses each sample once. ``--learner inline`` (the
+  default) makes the steps between actor steps; ``thread`` makes them on a
+  thread of its own, concurrently with the actors (torch releases the GIL
+  in its operations; DouZero's learner runs beside its actors too), the
+  actors reading a copy of each model published after each step (it needs
+  a free core to gain); ``off`` does not learn. ``--learn-every K`` (K > 0) is the earlier
   schedule instead: a step per position every K actor steps on its latest
   ``--batch`` targets, inline.
 * Evaluation every ``--eval-every`` seconds: win probability (WP) over
@@ -345,9 +345,10 @@ def main(argv=None):
                         "target used once; K > 0: one step per position every K actor "
                         "steps on its latest --batch targets (the earlier schedule; the "
                         "learner then runs inline)")
-    p.add_argument("--learner", choices=("thread", "inline", "off"), default="thread",
-                   help="thread: the learner runs concurrently with the actors on a "
-                        "thread of its own; inline: between actor steps; off: no learning")
+    p.add_argument("--learner", choices=("thread", "inline", "off"), default="inline",
+                   help="inline: the learner's steps between actor steps; thread: "
+                        "concurrently with the actors, on a thread of its own; off: no "
+                        "learning")
     p.add_argument("--eval-every", type=float, default=120.0)
     p.add_argument("--eval-deals", type=int, default=500)
     p.add_argument("--greedy-deals", type=int, default=100,
