@@ -148,6 +148,14 @@ def test_compact_forms_expand_to_the_default(form):
     assert ends > 0
 
 
+def test_z_is_read_only():
+    """Each step shifts a row's z in place, so the buffer is read-only."""
+    vec = VecEnv(3, "wp", seed=1)
+    vec.reset()
+    with pytest.raises(ValueError, match="read-only"):
+        vec.z[0, 0, 0] = 1
+
+
 def test_bad_forms():
     for bad in ("float64", np.uint16, "bool"):
         with pytest.raises(ValueError, match="dtype"):

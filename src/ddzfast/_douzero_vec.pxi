@@ -15,8 +15,7 @@ _DZ_WIDTH[:] = [DZ_X_LANDLORD, DZ_X_FARMER, DZ_X_FARMER]
 ctypedef struct dzv_deal:
     dz_state g
     int64_t deal
-    int zn                    # the history length z below was encoded at (-1: none)
-    int8_t z[DZ_Z]            # DouZero's z of the deal (the public copy is the user's)
+    int zn                    # the history length the row's z was encoded at (-1: none)
 
 
 cdef void _dzv_deal(dzv_deal* d, uint64_t seed, int64_t index) noexcept nogil:
@@ -33,17 +32,17 @@ cdef void _dzv_deal(dzv_deal* d, uint64_t seed, int64_t index) noexcept nogil:
     d.zn = -1
 
 
-cdef void _dzv_z(dzv_deal* d, int8_t* out) noexcept nogil:
-    # the deal's z into out: its 15 latest actions are those z was encoded
-    # at shifted by one when one action was played since (all but a new deal)
+cdef void _dzv_z(dzv_deal* d, int8_t* z) noexcept nogil:
+    # the deal's z in its row z (read-only to Python, so that it holds what
+    # was written last): its 15 latest actions are those z was encoded at
+    # shifted by one when one action was played since (all but a new deal)
     cdef int n = d.g.nhistory
     if d.zn >= 0 and n == d.zn + 1:
-        memmove(d.z, d.z + DZ_CARDS, (DZ_Z_ROWS - 1) * DZ_CARDS)
-        _dz_encode(d.g.history[n - 1], d.z + (DZ_Z_ROWS - 1) * DZ_CARDS)
+        memmove(z, z + DZ_CARDS, (DZ_Z_ROWS - 1) * DZ_CARDS)
+        _dz_encode(d.g.history[n - 1], z + (DZ_Z_ROWS - 1) * DZ_CARDS)
     elif n != d.zn:
-        dz_z(&d.g, d.z)
+        dz_z(&d.g, z)
     d.zn = n
-    memcpy(out, d.z, DZ_Z)
 
 
 cdef int _dzv_play(dz_state* g, uint64_t c) noexcept nogil:
@@ -160,6 +159,7 @@ cdef class DouZeroVec:
         self.done = np.zeros(num_envs, dtype=np.bool_)
         self.x_no_action = np.zeros((num_envs, DZ_X_FARMER), dtype=np.int8)
         self.z = np.zeros((num_envs, 5, 3 * DZ_CARDS), dtype=np.int8)
+        self.z.flags.writeable = False    # each step shifts a row's z in place
         self.deal_numbers = np.zeros(num_envs, dtype=np.int64)
         self.nrows[0] = self.nrows[1] = self.nrows[2] = 0
         self._xb = [None] * 3

@@ -253,7 +253,8 @@ class VecEnv:
       ``offsets[i] : offsets[i] + counts[i]`` of its position's buffers,
       equal to ``Env``'s ``x_batch``/``z_batch`` of that deal.
     * ``x_no_action`` (int8, num_envs x 430: the landlord's 319 entries
-      zero-padded) and ``z`` (int8, num_envs x 5 x 162), as ``Env``'s.
+      zero-padded) and ``z`` (int8, num_envs x 5 x 162, read-only: each
+      step shifts a row's z by the move played), as ``Env``'s.
     * ``deal_of_rows(p)`` (int64): for each of position ``p``'s candidate
       rows, the row of this environment (the deal) it is a candidate of.
     * ``z_batch=False`` leaves ``z_batch`` empty (0 rows): DouZero's z_batch
@@ -353,7 +354,9 @@ class VecEnv:
     done = property(lambda self: self._vec.done, doc="bool: the rows whose deal ended")
     x_no_action = property(lambda self: self._vec.x_no_action,
                            doc="int8 (num_envs, 430): DouZero's x_no_action, zero-padded")
-    z = property(lambda self: self._vec.z, doc="int8 (num_envs, 5, 162): DouZero's z")
+    z = property(lambda self: self._vec.z,
+                 doc="int8 (num_envs, 5, 162): DouZero's z (read-only: each step "
+                     "shifts a row's z by the move played)")
 
     @property
     def x_batch(self) -> tuple:
