@@ -2,13 +2,14 @@
 """Decisions per second of a Deep Monte Carlo loop: DouZero's own actor loop
 against examples/train_dmc.py, with the same network, in one run.
 
-    python benchmarks/dmc_loop_speed.py [--seconds S] [--envs N]
+    python benchmarks/dmc_loop_speed.py [--seconds S] [--envs N] [--rounds R]
 
 Needs torch and the douzero package (``douzero.dmc`` imports gitpython for
 its logs' metadata; without it an empty stand-in module is put in its
 place). Every part runs on the CPU with
 ``torch.set_num_threads(1)`` and DouZero's network size (an LSTM of 128 over
-``z``, five layers of 512), one after the other for about S seconds each:
+``z``, five layers of 512), one after the other for about S seconds each (R rounds of them,
+interleaved):
 
 * ``douzero act, douzero Env``: DouZero's actor loop itself,
   ``douzero.dmc.utils.act`` (one deal, the model's forward pass on one
@@ -20,17 +21,25 @@ place). Every part runs on the CPU with
 * ``douzero act, compat.douzero.Env``: the same loop with ddzfast's
   ``compat.douzero.Env`` in place of DouZero's (``create_env`` patched);
 * ``train_dmc, actors only``: ``examples/train_dmc.py --lstm 128 --layers 5
-  --hidden 512 --envs N`` with its learner off (``--learn-every`` beyond the
-  run): the actors batched over N deals of ``compat.douzero.VecEnv``;
-* ``train_dmc, with its learner``: the same with an Adam step per position
-  every 12 actor steps on the latest 1,024 targets (``--learn-every 12
-  --batch 1024``: with 256 deals each decision is trained on about once, as
-  DouZero's learner uses each sample once).
+  --hidden 512 --envs N --learner off``: the actors batched over N deals of
+  ``compat.douzero.VecEnv``;
+* ``train_dmc, learner inline (1 thread)``: the same learning, one Adam
+  step per position for every 1,024 new targets of it, each target used
+  once (``--batch 1024``, as DouZero's learner uses each sample once), the
+  steps made between actor steps on the same thread;
+* ``train_dmc, learner thread (2 threads)``: the same with the learner on
+  a thread of its own, concurrent with the actors (``--learner thread``, as
+  DouZero's learner runs beside its actors), ``torch.set_num_threads(1)``
+  in each.
 
 DouZero's actor loop is timed without its learner (which runs in other
-threads or processes there); train_dmc's second figure includes it.
-Printed: decisions/s, the share in the environment (ddzfast's for the
-last three) and the ratio to DouZero's actor loop.
+threads or processes there); train_dmc's last two figures include it,
+timed from the learner's first step (before it no deal has ended and the
+actors run alone) to when it has made the steps queued.
+Printed: decisions/s, the share in the environment (ddzfast's
+``VecEnv.step`` for train_dmc), the share train_dmc's actors waited for the
+learner, and the ratio to DouZero's actor loop (the issue's goal: 5 for
+the whole loop).
 """
 from __future__ import annotations
 
@@ -39,6 +48,7 @@ import os
 import pathlib
 import queue
 import re
+import statistics
 import subprocess
 import sys
 import threading
@@ -136,25 +146,32 @@ def time_douzero_act(seconds: float, env_factory) -> tuple[float, float]:
     return (d1 - d0) / (t1 - t0), (e1 - e0) / (t1 - t0)
 
 
-def time_train_dmc(seconds: float, envs: int, learner: bool) -> tuple[float, float]:
-    """(decisions/s, share in VecEnv.step) of train_dmc's loop."""
-    learn = ["--learn-every", "12", "--batch", "1024"] if learner else \
-        ["--learn-every", str(10 ** 9)]
+def time_train_dmc(seconds: float, envs: int, learner: str) -> tuple[float, float, float]:
+    """(decisions/s, share in VecEnv.step, share waiting for the learner) of
+    train_dmc's loop with ``--learner learner``."""
     cmd = [sys.executable, str(SCRIPT), "--seconds", str(seconds), "--envs", str(envs),
            "--lstm", "128", "--layers", "5", "--hidden", "512", "--eval-deals", "4",
-           "--greedy-deals", "0", "--eval-every", str(10 ** 9), *learn]
+           "--greedy-deals", "0", "--eval-every", str(10 ** 9), "--batch", "1024",
+           "--learner", learner, "--threads", "1"]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     line = done.stdout.strip().splitlines()[-1]
-    found = re.search(r"([0-9]+) decisions/s, ([0-9.]+)% in VecEnv.step", line)
+    found = re.search(r"([0-9]+) decisions/s, ([0-9.]+)% in VecEnv.step, .*?"
+                      r"([0-9.]+)% waiting for the learner, (?:([0-9]+) decisions/s after)?",
+                      line)
     if not found:
         raise SystemExit(f"no rate in train_dmc's output: {line}")
-    return float(found.group(1)), float(found.group(2)) / 100
+    # with a learner: the rate after its first step (before it, no deal had
+    # ended and the actors ran alone)
+    rate = float(found.group(4) if found.group(4) else found.group(1))
+    return rate, float(found.group(2)) / 100, float(found.group(3)) / 100
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=60.0)
     p.add_argument("--envs", type=int, default=256)
+    p.add_argument("--rounds", type=int, default=1,
+                   help="rounds of every part, interleaved (medians printed)")
     args = p.parse_args(argv)
     import torch
     from douzero.env import Env as DouZeroEnv
@@ -164,22 +181,32 @@ def main(argv=None):
     print(f"{args.seconds:.0f} s each, envs={args.envs}; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; torch {torch.__version__}, "
           f"1 thread", flush=True)
-    rows = []
-    for label, run in [
-            ("douzero act, douzero Env", lambda: time_douzero_act(args.seconds, DouZeroEnv)),
-            ("douzero act, compat.douzero.Env",
-             lambda: time_douzero_act(args.seconds, CompatEnv)),
-            ("train_dmc, actors only", lambda: time_train_dmc(args.seconds, args.envs, False)),
-            ("train_dmc, with its learner",
-             lambda: time_train_dmc(args.seconds, args.envs, True))]:
-        rate, env = run()
-        rows.append((label, rate, env))
-        print(f"  {label}: {rate:,.0f} decisions/s, {100 * env:.1f}% in the environment",
-              flush=True)
-    base = rows[0][1]
-    print(f"{'loop':34} {'decisions/s':>12} {'env %':>7} {'x douzero act':>14}")
-    for label, rate, env in rows:
-        print(f"{label:34} {rate:12,.0f} {100 * env:7.1f} {rate / base:14.1f}")
+    parts = [
+        ("douzero act, douzero Env",
+         lambda: time_douzero_act(args.seconds, DouZeroEnv) + (float("nan"),)),
+        ("douzero act, compat.douzero.Env",
+         lambda: time_douzero_act(args.seconds, CompatEnv) + (float("nan"),)),
+        ("train_dmc, actors only", lambda: time_train_dmc(args.seconds, args.envs, "off")),
+        ("train_dmc, learner inline (1 thread)",
+         lambda: time_train_dmc(args.seconds, args.envs, "inline")),
+        ("train_dmc, learner thread (2 threads)",
+         lambda: time_train_dmc(args.seconds, args.envs, "thread"))]
+    # rounds interleaved, each ratio taken to DouZero's loop of the same
+    # round, so that a load that drifts hits every part alike
+    results = [[] for _ in parts]
+    for r in range(args.rounds):
+        for k, (label, run) in enumerate(parts):
+            results[k].append(run())
+            rate, env, _wait = results[k][-1]
+            print(f"  round {r + 1}, {label}: {rate:,.0f} decisions/s, {100 * env:.1f}% in "
+                  f"the environment (load average {os.getloadavg()[0]:.2f})", flush=True)
+    base = [res[0] for res in results[0]]
+    print(f"medians of {args.rounds} round(s); the ratio is the median of the rounds' ratios")
+    print(f"{'loop':38} {'decisions/s':>12} {'env %':>7} {'wait %':>7} {'x douzero act':>14}")
+    for (label, _), res in zip(parts, results):
+        rate, env, wait = (statistics.median(x[j] for x in res) for j in range(3))
+        ratio = statistics.median(x[0] / b for x, b in zip(res, base))
+        print(f"{label:38} {rate:12,.0f} {100 * env:7.1f} {100 * wait:7.1f} {ratio:14.1f}")
     print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 

@@ -11,10 +11,13 @@ position built (for ``Env``: ``step`` returning DouZero's observation dict,
 one ``step`` over N deals, which counts N decisions). Actions are uniform
 random legal ones (``Env``: drawn from ``legal_actions`` with
 ``random.Random``; ``VecEnv``: one NumPy draw per row over its count).
-Median of R rounds of about S seconds, the three timed in turn round by
-round; printed with the ratio (the median of the rounds' ratios; the
-issue's goal is 10), and the same for ``VecEnv(z_batch=False)``, which writes
-``x_batch`` without DouZero's repeated ``z_batch``.
+Median of R rounds of about S seconds, the configurations timed in turn
+round by round; printed with the ratio to ``Env`` (the median of the
+rounds' ratios; the issue's goal is 10) for each ``VecEnv`` form: the
+default (float32 ``x_batch`` and ``z_batch``, equal row for row to
+``Env``'s), ``z_batch=False`` (no repeated ``z``), ``x_batch=False`` (only
+each candidate's 54 action columns, the rest per deal in ``x_no_action``
+and ``z``), each in float32 and in ``dtype="int8"``.
 """
 from __future__ import annotations
 
@@ -50,9 +53,18 @@ def env_runner(args):
     return one_round
 
 
-def vec_runner(args, z_batch=True):
-    """A function timing one round of VecEnv: decisions/s."""
-    vec = VecEnv(args.envs, "adp", seed=1, z_batch=z_batch)
+FORMS = [("VecEnv", {}),
+         ("VecEnv(z_batch=False)", dict(z_batch=False)),
+         ("VecEnv(z_batch=False, x_batch=False)", dict(z_batch=False, x_batch=False)),
+         ("VecEnv(dtype=int8)", dict(dtype="int8")),
+         ("VecEnv(z_batch=False, dtype=int8)", dict(z_batch=False, dtype="int8")),
+         ("VecEnv(z_batch=False, x_batch=False, dtype=int8)",
+          dict(z_batch=False, x_batch=False, dtype="int8"))]
+
+
+def vec_runner(args, form):
+    """A function timing one round of VecEnv(**form): decisions/s."""
+    vec = VecEnv(args.envs, "adp", seed=1, **form)
     vec.reset()
     rng = np.random.default_rng(1)
 
@@ -74,21 +86,19 @@ def main(argv=None):
     args = p.parse_args(argv)
     print(f"envs={args.envs} rounds={args.rounds} x {args.seconds} s; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
-    runners = [env_runner(args), vec_runner(args), vec_runner(args, z_batch=False)]
+    runners = [env_runner(args)] + [vec_runner(args, form) for _, form in FORMS]
     # rounds interleaved, so that each ratio compares rates measured a few
     # seconds apart on a machine whose load drifts
     rates = [[] for _ in runners]
     for _ in range(args.rounds):
         for k, one_round in enumerate(runners):
             rates[k].append(one_round())
-    env, vec, bare = (statistics.median(r) for r in rates)
-    ratio = [statistics.median(v / e for v, e in zip(rates[k], rates[0])) for k in (1, 2)]
-    print(f"compat.douzero.Env                 {env:12,.0f} decisions/s")
-    print(f"compat.douzero.VecEnv              {vec:12,.0f} decisions/s  "
-          f"({ratio[0]:.1f} x Env; goal 10)")
-    print(f"compat.douzero.VecEnv(z_batch=False) {bare:10,.0f} decisions/s  "
-          f"({ratio[1]:.1f} x Env)")
-
+    print(f"{'compat.douzero.Env':50} {statistics.median(rates[0]):12,.0f} decisions/s")
+    for k, (label, _) in enumerate(FORMS, 1):
+        ratio = statistics.median(v / e for v, e in zip(rates[k], rates[0]))
+        print(f"{'compat.douzero.' + label:50} {statistics.median(rates[k]):12,.0f} "
+              f"decisions/s  ({ratio:.1f} x Env; goal 10)")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 if __name__ == "__main__":
     main()

@@ -9,13 +9,19 @@ import pytest
 from ddzfast.compat.douzero import OBJECTIVES, POSITIONS, Env, VecEnv
 
 
-@pytest.mark.parametrize("objective, z_batch", [(o, True) for o in OBJECTIVES]
-                         + [("adp", False)])
-def test_rows_equal_env(objective, z_batch):
-    """(z_batch=False: observation() rebuilds z_batch from z, and x_batch,
-    written without it, must still equal Env's.)"""
+FORMS = [dict(z_batch=zb, x_batch=xb, dtype=dt) for dt in ("float32", "int8")
+         for zb in (True, False) for xb in (True, False)]
+
+
+@pytest.mark.parametrize("objective, form", [(o, FORMS[0]) for o in OBJECTIVES]
+                         + [("adp", f) for f in FORMS[1:]])
+def test_rows_equal_env(objective, form):
+    """(z_batch=False / x_batch=False: observation() rebuilds the batches
+    from z, x_no_action and x_action; dtype="int8": observation() converts
+    to float32, and the int8 values must be exact.)"""
     n = 7
-    vec = VecEnv(n, objective, seed=11, z_batch=z_batch)
+    z_batch = form["z_batch"]
+    vec = VecEnv(n, objective, seed=11, **form)
     vec.reset()
     assert list(vec.deals) == list(range(n))
     envs = [Env(objective) for _ in range(n)]
@@ -32,10 +38,14 @@ def test_rows_equal_env(objective, z_batch):
                 np.testing.assert_array_equal(got[key], want[key], err_msg=key)
         if not z_batch:
             assert all(b.shape[0] == 0 for b in vec.z_batch)
-            for p in range(3):
-                deals = vec.deal_of_rows(p)
-                assert deals.shape == (vec.x_batch[p].shape[0],)
-                assert (vec.position[deals] == p).all()
+        if not form["x_batch"]:
+            assert all(b.shape[0] == 0 for b in vec.x_batch)
+        for p in range(3):
+            deals = vec.deal_of_rows(p)
+            assert deals.shape == (vec.x_action[p].shape[0],) == (vec.legal_packed[p].shape[0],)
+            assert (vec.position[deals] == p).all()
+            for b in vec.x_batch[p], vec.z_batch[p], vec.x_action[p]:
+                assert b.dtype == np.dtype(form["dtype"])
         actions = (rng.random(n) * vec.counts).astype(np.int64)
         chosen = [vec.legal_actions(i)[actions[i]] for i in range(n)]
         rewards, done = vec.step(actions)
@@ -99,3 +109,67 @@ def test_bad_input_changes_nothing():
         VecEnv(2, "win")
     with pytest.raises(IndexError, match="row 4"):
         vec.legal_actions(4)
+
+
+@pytest.mark.parametrize("form", FORMS[1:])
+def test_compact_forms_expand_to_the_default(form):
+    """Every form's buffers, expanded (x_no_action and z gathered by
+    deal_of_rows, x_action appended, converted to float32), equal the
+    default VecEnv's x_batch/z_batch row for row, over the same deals and
+    actions, across autoresets; x_action is x_batch's last 54 columns."""
+    n = 13
+    full, vec = VecEnv(n, "adp", seed=4), VecEnv(n, "adp", seed=4, **form)
+    full.reset()
+    vec.reset()
+    rng = np.random.default_rng(3)
+    ends = 0
+    for _ in range(120):
+        for name in ("position", "offsets", "counts", "deals", "x_no_action", "z"):
+            np.testing.assert_array_equal(getattr(vec, name), getattr(full, name), err_msg=name)
+        for p in range(3):
+            xb, zb = vec.expand(p)
+            assert xb.dtype == zb.dtype == np.dtype(form["dtype"])
+            np.testing.assert_array_equal(xb.astype(np.float32), full.x_batch[p])
+            np.testing.assert_array_equal(zb.astype(np.float32), full.z_batch[p])
+            np.testing.assert_array_equal(vec.x_action[p].astype(np.float32),
+                                          full.x_batch[p][:, -54:])
+            np.testing.assert_array_equal(vec.legal_packed[p], full.legal_packed[p])
+            np.testing.assert_array_equal(vec.deal_of_rows(p), full.deal_of_rows(p))
+            rows = np.flatnonzero(full.position == p)
+            np.testing.assert_array_equal(full.deal_of_rows(p), np.repeat(rows, full.counts[rows]))
+            if form["x_batch"] and len(vec.x_action[p]):
+                assert np.shares_memory(vec.x_action[p], vec.x_batch[p])
+        actions = (rng.random(n) * vec.counts).astype(np.int64)
+        r1, d1 = vec.step(actions)
+        r2, d2 = full.step(actions)
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(d1, d2)
+        ends += int(d1.sum())
+    assert ends > 0
+
+
+def test_z_is_read_only():
+    """Each step shifts a row's z in place, so the buffer is read-only."""
+    vec = VecEnv(3, "wp", seed=1)
+    vec.reset()
+    with pytest.raises(ValueError, match="read-only"):
+        vec.z[0, 0, 0] = 1
+
+
+def test_bad_forms():
+    for bad in ("float64", np.uint16, "bool"):
+        with pytest.raises(ValueError, match="dtype"):
+            VecEnv(2, "wp", dtype=bad)
+    for bad in (None, 3, [np.int8], "nonsense-dtype"):
+        with pytest.raises((TypeError, ValueError), match="dtype"):
+            VecEnv(2, "wp", dtype=bad)
+    for name in ("x_batch", "z_batch"):
+        with pytest.raises(TypeError, match=name):
+            VecEnv(2, "wp", **{name: 1})
+    vec = VecEnv(3, "wp", seed=1, x_batch=False, dtype=np.int8)
+    vec.reset()
+    for bad in (3, -1, True, "0", 1.0):
+        with pytest.raises(ValueError, match="position"):
+            vec.expand(bad)
+        with pytest.raises(ValueError, match="position"):
+            vec.deal_of_rows(bad)

@@ -34,21 +34,30 @@ def test_smoke_run(run_python, tmp_path):
     assert len(saved["models"]) == 3 and saved["decisions"] == decisions
 
 
-def test_lstm_once_per_deal_equals_douzero_rows():
-    """The actors' values (the LSTM once per deal on z, repeated over the
-    deal's candidates) equal the model run on DouZero's z_batch rows."""
+def _load_dmc():
     import importlib.util
+    spec = importlib.util.spec_from_file_location("train_dmc", SCRIPT)
+    dmc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dmc)
+    return dmc
 
+
+def test_lstm_once_per_deal_equals_douzero_rows():
+    """The actors' values (the LSTM and the deal's part of the first layer
+    once per deal on z and x_no_action, the action's part per candidate)
+    equal the model run on DouZero's z_batch/x_batch rows, and the model's
+    forward equals DouZero's concatenation through nn.LSTM and the first
+    layer whole."""
     import numpy as np
     import torch
 
     from ddzfast.compat.douzero import VecEnv
-    spec = importlib.util.spec_from_file_location("train_dmc", SCRIPT)
-    dmc = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(dmc)
+    dmc = _load_dmc()
     torch.manual_seed(0)
     vec = VecEnv(24, "adp", seed=3)
+    lean = dmc.lean_vec(24, "adp", 3)
     vec.reset()
+    lean.reset()
     rng = np.random.default_rng(1)
     seen = set()
     for _ in range(12):
@@ -59,10 +68,52 @@ def test_lstm_once_per_deal_equals_douzero_rows():
             seen.add(p)
             model = dmc.Model(dmc.X_WIDTH[p], 8, 8, 2)
             owner = np.repeat(np.arange(rows.size), vec.counts[rows])
+            width = dmc.X_WIDTH[p] - 54
             with torch.no_grad():
-                rows_z = model(torch.from_numpy(vec.z_batch[p]), torch.from_numpy(vec.x_batch[p]))
-                once = model.values(torch.from_numpy(vec.z[rows].astype(np.float32)),
-                                    torch.from_numpy(owner), torch.from_numpy(vec.x_batch[p]))
+                zb, xb = torch.from_numpy(vec.z_batch[p]), torch.from_numpy(vec.x_batch[p])
+                rows_z = model(zb, xb)
+                out, _ = model.lstm(zb)
+                whole = model.mlp(torch.cat([out[:, -1, :], xb], dim=-1)).squeeze(-1)
+                once = model.values(torch.from_numpy(lean.z[rows]).float(),
+                                    torch.from_numpy(lean.x_no_action[rows, :width]).float(),
+                                    torch.from_numpy(owner),
+                                    torch.from_numpy(lean.x_action[p]).float())
+            np.testing.assert_allclose(rows_z.numpy(), whole.numpy(), rtol=1e-5, atol=1e-6)
             np.testing.assert_allclose(once.numpy(), rows_z.numpy(), rtol=1e-5, atol=1e-6)
-        vec.step((rng.random(24) * vec.counts).astype(np.int64))
+        actions = (rng.random(24) * vec.counts).astype(np.int64)
+        vec.step(actions)
+        lean.step(actions)
     assert seen == {0, 1, 2}
+
+
+def test_choose_takes_the_best_candidate():
+    """choose (epsilon 0) picks in every deal a candidate of the highest
+    value over DouZero's rows (deals with one legal action included)."""
+    import numpy as np
+    import torch
+
+    from ddzfast.compat.douzero import VecEnv
+    dmc = _load_dmc()
+    torch.manual_seed(1)
+    models = [dmc.Model(dmc.X_WIDTH[p], 8, 16, 2) for p in range(3)]
+    n = 32
+    vec, lean = VecEnv(n, "adp", seed=5), dmc.lean_vec(n, "adp", 5)
+    vec.reset()
+    lean.reset()
+    rng = np.random.default_rng(2)
+    forced = 0
+    for _ in range(40):
+        actions = dmc.choose(models, lean, rng, 0.0)
+        for i in range(n):
+            p, a, c = int(vec.position[i]), int(vec.offsets[i]), int(vec.counts[i])
+            assert 0 <= actions[i] < c
+            if c == 1:
+                forced += 1
+                continue
+            with torch.no_grad():
+                v = models[p](torch.from_numpy(vec.z_batch[p][a:a + c]),
+                              torch.from_numpy(vec.x_batch[p][a:a + c])).numpy()
+            assert v[actions[i]] >= v.max() - 1e-5
+        vec.step(actions)
+        lean.step(actions)
+    assert forced > 0

@@ -22,7 +22,7 @@ from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int8_t, uint8_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 
 cimport numpy as cnp
 import numpy as np
@@ -348,14 +348,26 @@ cdef int64_t dz_legal(dz_scratch* s, const ddz_rules* rules, uint64_t hand,
 # over each count mispredicted at most ranks).
 cdef int8_t _DZ_SLOTS[5][4]
 cdef float _DZ_FSLOTS[5][4]
+# The same for a byte of packed cards (two ranks, low nibble first): eight
+# slots, so that a rank pair is one copy.
+cdef int8_t _DZ_PAIRS[256][8]
+cdef float _DZ_FPAIRS[256][8]
 
 
 def _dz_slot_tables():
-    cdef int c, k
+    cdef int c, k, b, lo, hi
     for c in range(5):
         for k in range(4):
             _DZ_SLOTS[c][k] = 1 if k < c else 0
             _DZ_FSLOTS[c][k] = 1.0 if k < c else 0.0
+    for b in range(256):
+        lo = min(b & 15, 4)
+        hi = min(b >> 4, 4)
+        for k in range(4):
+            _DZ_PAIRS[b][k] = _DZ_SLOTS[lo][k]
+            _DZ_PAIRS[b][4 + k] = _DZ_SLOTS[hi][k]
+            _DZ_FPAIRS[b][k] = _DZ_FSLOTS[lo][k]
+            _DZ_FPAIRS[b][4 + k] = _DZ_FSLOTS[hi][k]
 
 
 _dz_slot_tables()
@@ -370,8 +382,9 @@ cdef inline void _dz_encode(uint64_t cards, int8_t* out) noexcept nogil:
     # DouZero's _cards2array: four slots per rank 3..2 (the first `count`
     # set), then X and D.
     cdef int i
-    for i in range(13):
-        memcpy(out + 4 * i, _DZ_SLOTS[_dz_count(cards, i)], 4)
+    for i in range(6):                  # ranks 3..A, two a byte
+        memcpy(out + 8 * i, _DZ_PAIRS[(cards >> (8 * i)) & 0xFF], 8)
+    memcpy(out + 48, _DZ_SLOTS[_dz_count(cards, 12)], 4)
     out[52] = <int8_t>_nib(cards, IDX_X)
     out[53] = <int8_t>_nib(cards, IDX_D)
 
@@ -379,8 +392,9 @@ cdef inline void _dz_encode(uint64_t cards, int8_t* out) noexcept nogil:
 cdef inline void _dz_encode_float(uint64_t cards, float* out) noexcept nogil:
     # _dz_encode as float32 (a candidate action's part of an x_batch row)
     cdef int i
-    for i in range(13):
-        memcpy(out + 4 * i, _DZ_FSLOTS[_dz_count(cards, i)], 4 * sizeof(float))
+    for i in range(6):
+        memcpy(out + 8 * i, _DZ_FPAIRS[(cards >> (8 * i)) & 0xFF], 8 * sizeof(float))
+    memcpy(out + 48, _DZ_FSLOTS[_dz_count(cards, 12)], 4 * sizeof(float))
     out[52] = <float>_nib(cards, IDX_X)
     out[53] = <float>_nib(cards, IDX_D)
 

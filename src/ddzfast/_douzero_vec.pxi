@@ -15,6 +15,7 @@ _DZ_WIDTH[:] = [DZ_X_LANDLORD, DZ_X_FARMER, DZ_X_FARMER]
 ctypedef struct dzv_deal:
     dz_state g
     int64_t deal
+    int zn                    # the history length the row's z was encoded at (-1: none)
 
 
 cdef void _dzv_deal(dzv_deal* d, uint64_t seed, int64_t index) noexcept nogil:
@@ -28,6 +29,20 @@ cdef void _dzv_deal(dzv_deal* d, uint64_t seed, int64_t index) noexcept nogil:
     d.g.hand[DZ_DOWN] = game.hands[1]
     d.g.hand[DZ_UP] = game.hands[2]
     d.deal = index
+    d.zn = -1
+
+
+cdef void _dzv_z(dzv_deal* d, int8_t* z) noexcept nogil:
+    # the deal's z in its row z (read-only to Python, so that it holds what
+    # was written last): its 15 latest actions are those z was encoded at
+    # shifted by one when one action was played since (all but a new deal)
+    cdef int n = d.g.nhistory
+    if d.zn >= 0 and n == d.zn + 1:
+        memmove(z, z + DZ_CARDS, (DZ_Z_ROWS - 1) * DZ_CARDS)
+        _dz_encode(d.g.history[n - 1], z + (DZ_Z_ROWS - 1) * DZ_CARDS)
+    elif n != d.zn:
+        dz_z(&d.g, z)
+    d.zn = n
 
 
 cdef int _dzv_play(dz_state* g, uint64_t c) noexcept nogil:
@@ -61,6 +76,42 @@ cdef void _dzv_x_rows(const int8_t* x, int width, const uint64_t* acts, int64_t 
         _dz_encode_float(acts[j], xb + j * row + width)
 
 
+cdef void _dzv_rows_i8(const int8_t* x, int width, const int8_t* z,
+                       const uint64_t* acts, int64_t n, int8_t* xb, int8_t* zb,
+                       int8_t* xa) noexcept nogil:
+    # the candidate rows of one deal as int8 (every entry is 0 or 1): x_batch
+    # rows when xb, z_batch rows when zb, the 54 action columns alone when xa
+    cdef int64_t j
+    cdef int row = width + DZ_CARDS
+    for j in range(n):
+        if xb != NULL:
+            memcpy(xb + j * row, x, width)
+            _dz_encode(acts[j], xb + j * row + width)
+        if zb != NULL:
+            memcpy(zb + j * DZ_Z, z, DZ_Z)
+        if xa != NULL:
+            _dz_encode(acts[j], xa + j * DZ_CARDS)
+
+
+cdef void _dzv_z_rows(const int8_t* z, int64_t n, float* zb) noexcept nogil:
+    # z_batch alone (no x_batch): n copies of z as float32
+    cdef int64_t j
+    cdef int k
+    if n == 0:
+        return
+    for k in range(DZ_Z):
+        zb[k] = z[k]
+    for j in range(1, n):
+        memcpy(zb + j * DZ_Z, zb, DZ_Z * sizeof(float))
+
+
+cdef void _dzv_actions_f32(const uint64_t* acts, int64_t n, float* xa) noexcept nogil:
+    # the 54 action columns of x_batch alone, float32
+    cdef int64_t j
+    for j in range(n):
+        _dz_encode_float(acts[j], xa + j * DZ_CARDS)
+
+
 cdef class DouZeroVec:
     """The engine of ddzfast.compat.douzero.VecEnv; use that."""
 
@@ -73,15 +124,18 @@ cdef class DouZeroVec:
     cdef readonly int64_t next_deal
     cdef readonly int objective   # 0 wp, 1 adp, 2 logadp
     cdef readonly bint fill_z_batch
+    cdef readonly bint fill_x_batch
+    cdef readonly bint int8        # int8 candidate buffers instead of float32
     cdef uint64_t seed
     cdef bint started
     cdef int64_t* roff           # deal i's first row in its position's buffers
     cdef int64_t nrows[3]
-    cdef list _xb, _zb, _pk      # per position (private: C writes through them)
+    cdef list _xb, _zb, _pk, _xa, _rd   # per position (private: C writes through them)
     cdef readonly object position, offsets, counts, rewards, done, x_no_action, z
     cdef readonly object deal_numbers
 
-    def __cinit__(self, int64_t num_envs, int objective, bint fill_z_batch=True):
+    def __cinit__(self, int64_t num_envs, int objective, bint fill_z_batch=True,
+                  bint fill_x_batch=True, bint int8=False):
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         self.deals = <dzv_deal*>calloc(num_envs, sizeof(dzv_deal))
@@ -95,6 +149,8 @@ cdef class DouZeroVec:
         self.num_envs = num_envs
         self.objective = objective
         self.fill_z_batch = fill_z_batch
+        self.fill_x_batch = fill_x_batch
+        self.int8 = int8
         self.started = False
         self.position = np.zeros(num_envs, dtype=np.int8)
         self.offsets = np.zeros(num_envs, dtype=np.int64)
@@ -103,13 +159,26 @@ cdef class DouZeroVec:
         self.done = np.zeros(num_envs, dtype=np.bool_)
         self.x_no_action = np.zeros((num_envs, DZ_X_FARMER), dtype=np.int8)
         self.z = np.zeros((num_envs, 5, 3 * DZ_CARDS), dtype=np.int8)
+        self.z.flags.writeable = False    # each step shifts a row's z in place
         self.deal_numbers = np.zeros(num_envs, dtype=np.int64)
         self.nrows[0] = self.nrows[1] = self.nrows[2] = 0
-        self._xb = [np.zeros((16 * num_envs, _DZ_WIDTH[p] + DZ_CARDS), np.float32)
-                        for p in range(3)]
-        self._zb = [np.zeros((16 * num_envs if fill_z_batch else 0, 5, 3 * DZ_CARDS),
-                             np.float32) for p in range(3)]
-        self._pk = [np.zeros(16 * num_envs, np.uint64) for p in range(3)]
+        self._xb = [None] * 3
+        self._zb = [None] * 3
+        self._xa = [None] * 3
+        self._pk = [None] * 3
+        self._rd = [None] * 3
+        for p in range(3):
+            self._alloc(p, 16 * num_envs)
+
+    cdef _alloc(self, int p, int64_t size):
+        # position p's candidate buffers for `size` rows (the ones not
+        # written get 0 rows)
+        dt = np.int8 if self.int8 else np.float32
+        self._xb[p] = np.zeros((size if self.fill_x_batch else 0, _DZ_WIDTH[p] + DZ_CARDS), dt)
+        self._zb[p] = np.zeros((size if self.fill_z_batch else 0, 5, 3 * DZ_CARDS), dt)
+        self._xa[p] = np.zeros((0 if self.fill_x_batch else size, DZ_CARDS), dt)
+        self._pk[p] = np.zeros(size, np.uint64)
+        self._rd[p] = np.zeros(size, np.int64)
 
     def __dealloc__(self):
         free(self.roff)
@@ -141,11 +210,17 @@ cdef class DouZeroVec:
         return 0
 
     def buffers(self, int p):
-        """Position p's (x_batch, z_batch, packed) rows, as views."""
+        """Position p's (x_batch, z_batch, packed, action columns, row's
+        deal) rows, as views (x_batch, z_batch or the action columns with 0
+        rows when not written; the action columns are x_batch's last 54 when
+        it is)."""
         if not 0 <= p < 3:
             raise IndexError(f"position {p} out of range 0..2")
         n = self.nrows[p]
-        return self._xb[p][:n], self._zb[p][:n if self.fill_z_batch else 0], self._pk[p][:n]
+        xb = self._xb[p][:n if self.fill_x_batch else 0]
+        xa = xb[:, _DZ_WIDTH[p]:] if self.fill_x_batch else self._xa[p][:n]
+        return (xb, self._zb[p][:n if self.fill_z_batch else 0], self._pk[p][:n], xa,
+                self._rd[p][:n])
 
     def check(self, cnp.ndarray actions not None):
         """The first row whose action (int64) is out of its legal range, or -1."""
@@ -200,9 +275,13 @@ cdef class DouZeroVec:
         cdef int64_t* numbers = <int64_t*>cnp.PyArray_DATA(self.deal_numbers)
         cdef int8_t* xna = <int8_t*>cnp.PyArray_DATA(self.x_no_action)
         cdef int8_t* za = <int8_t*>cnp.PyArray_DATA(self.z)
-        cdef float* xb[3]
-        cdef float* zb[3]
+        cdef char* xb[3]
+        cdef char* zb[3]
+        cdef char* xa[3]
         cdef uint64_t* pk[3]
+        cdef int64_t* rd[3]
+        cdef int64_t j, r0
+        cdef bint fx = self.fill_x_batch, fz = self.fill_z_batch, i8 = self.int8
         cdef uint64_t* grown
         cdef int status = 0
         cdef int width
@@ -239,14 +318,12 @@ cdef class DouZeroVec:
             raise MemoryError()
         for p in range(3):
             if rows[p] > self._pk[p].shape[0]:
-                size = max(rows[p], 2 * self._pk[p].shape[0])
-                self._xb[p] = np.zeros((size, _DZ_WIDTH[p] + DZ_CARDS), np.float32)
-                if self.fill_z_batch:
-                    self._zb[p] = np.zeros((size, 5, 3 * DZ_CARDS), np.float32)
-                self._pk[p] = np.zeros(size, np.uint64)
-            xb[p] = <float*>cnp.PyArray_DATA(self._xb[p])
-            zb[p] = <float*>cnp.PyArray_DATA(self._zb[p])
+                self._alloc(p, max(rows[p], 2 * self._pk[p].shape[0]))
+            xb[p] = <char*>cnp.PyArray_DATA(self._xb[p])
+            zb[p] = <char*>cnp.PyArray_DATA(self._zb[p])
+            xa[p] = <char*>cnp.PyArray_DATA(self._xa[p])
             pk[p] = <uint64_t*>cnp.PyArray_DATA(self._pk[p])
+            rd[p] = <int64_t*>cnp.PyArray_DATA(self._rd[p])
             self.nrows[p] = rows[p]
         with nogil:
             for i in range(self.num_envs):
@@ -255,18 +332,33 @@ cdef class DouZeroVec:
                 width = dz_x_no_action(g, xna + i * DZ_X_FARMER)
                 if width < DZ_X_FARMER:
                     memset(xna + i * DZ_X_FARMER + width, 0, DZ_X_FARMER - width)
-                dz_z(g, za + i * DZ_Z)
+                _dzv_z(&self.deals[i], za + i * DZ_Z)
                 n = self.acts_start[i + 1] - self.acts_start[i]
-                memcpy(pk[p] + self.roff[i], self.acts + self.acts_start[i],
-                       n * sizeof(uint64_t))
-                if self.fill_z_batch:
+                r0 = self.roff[i]
+                memcpy(pk[p] + r0, self.acts + self.acts_start[i], n * sizeof(uint64_t))
+                for j in range(n):
+                    rd[p][r0 + j] = i
+                if i8:
+                    _dzv_rows_i8(xna + i * DZ_X_FARMER, width, za + i * DZ_Z,
+                                 self.acts + self.acts_start[i], n,
+                                 <int8_t*>xb[p] + r0 * (width + DZ_CARDS) if fx else NULL,
+                                 <int8_t*>zb[p] + r0 * DZ_Z if fz else NULL,
+                                 NULL if fx else <int8_t*>xa[p] + r0 * DZ_CARDS)
+                elif fx and fz:
                     dz_batches(xna + i * DZ_X_FARMER, width, za + i * DZ_Z,
                                self.acts + self.acts_start[i], n,
-                               xb[p] + self.roff[i] * (width + DZ_CARDS),
-                               zb[p] + self.roff[i] * DZ_Z)
+                               <float*>xb[p] + r0 * (width + DZ_CARDS),
+                               <float*>zb[p] + r0 * DZ_Z)
                 else:
-                    _dzv_x_rows(xna + i * DZ_X_FARMER, width, self.acts + self.acts_start[i],
-                                n, xb[p] + self.roff[i] * (width + DZ_CARDS))
+                    if fx:
+                        _dzv_x_rows(xna + i * DZ_X_FARMER, width,
+                                    self.acts + self.acts_start[i], n,
+                                    <float*>xb[p] + r0 * (width + DZ_CARDS))
+                    else:
+                        _dzv_actions_f32(self.acts + self.acts_start[i], n,
+                                         <float*>xa[p] + r0 * DZ_CARDS)
+                    if fz:
+                        _dzv_z_rows(za + i * DZ_Z, n, <float*>zb[p] + r0 * DZ_Z)
         return 0
 
     def legal_lists(self, int64_t i) -> list:

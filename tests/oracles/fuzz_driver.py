@@ -581,7 +581,10 @@ def fuzz_vector(f: Fuzzer) -> None:
     if r.random() < 0.3:
         vec = f.call(douzero.VecEnv, r.choice([1, 2, 5, 0, -1, f.nasty()]),
                      r.choice(["wp", "adp", "logadp", f.nasty()]),
-                     seed=r.choice([None, 1, f.nasty()]))
+                     seed=r.choice([None, 1, f.nasty()]),
+                     z_batch=r.choice([True, False, f.nasty()]),
+                     x_batch=r.choice([True, False, f.nasty()]),
+                     dtype=r.choice(["float32", "int8", np.int8, np.float32, f.nasty()]))
         if vec is None:
             return
         f.call(vec.step, np.zeros(vec.num_envs, np.int64))      # before reset
@@ -595,6 +598,8 @@ def fuzz_vector(f: Fuzzer) -> None:
                                     np.int64), np.zeros(vec.num_envs, np.float32), f.nasty()])
             f.call(vec.step, actions)
         f.call(vec.legal_actions, r.choice([0, vec.num_envs, -1, f.nasty()]), index_ok=True)
+        f.call(vec.expand, r.choice([0, 1, 2, 3, -1, f.nasty()]))
+        f.call(vec.deal_of_rows, r.choice([0, 1, 2, 3, -1, f.nasty()]))
         return
     rules = r.choice(RULE_SETS) if r.random() < 0.8 else f.rules()
     seat = r.choice([None, None, 0, 1, 2, 3, f.nasty()])

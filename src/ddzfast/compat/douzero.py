@@ -229,7 +229,8 @@ class VecEnv:
     buffers filled in C, so that a DouZero model evaluates the candidates of
     every deal at one position in one forward pass.
 
-    ``VecEnv(num_envs, objective, seed=None, z_batch=True)``; ``reset(seed=None)`` deals
+    ``VecEnv(num_envs, objective, seed=None, z_batch=True, x_batch=True,
+    dtype="float32")``; ``reset(seed=None)`` deals
     deals 0 .. num_envs - 1 of the run seeded ``seed`` (the constructor's,
     or a random one; a later ``reset()`` without a seed deals the run's next
     num_envs deals), ``step(actions)`` plays one action per deal: row i's
@@ -252,18 +253,33 @@ class VecEnv:
       ``offsets[i] : offsets[i] + counts[i]`` of its position's buffers,
       equal to ``Env``'s ``x_batch``/``z_batch`` of that deal.
     * ``x_no_action`` (int8, num_envs x 430: the landlord's 319 entries
-      zero-padded) and ``z`` (int8, num_envs x 5 x 162), as ``Env``'s.
+      zero-padded) and ``z`` (int8, num_envs x 5 x 162, read-only: each
+      step shifts a row's z by the move played), as ``Env``'s.
+    * ``deal_of_rows(p)`` (int64): for each of position ``p``'s candidate
+      rows, the row of this environment (the deal) it is a candidate of.
     * ``z_batch=False`` leaves ``z_batch`` empty (0 rows): DouZero's z_batch
       repeats the deal's ``z`` for every candidate (3.2 KB a row, most of
       the buffers' bytes); a model can run its LSTM once per deal on ``z``
-      and repeat the result (``deal_of_rows(p)`` maps position ``p``'s rows
-      to their deals).
+      and repeat the result (``z[deal_of_rows(p)]`` is ``z_batch[p]``).
+    * ``x_batch=False`` leaves ``x_batch`` empty too and writes only each
+      candidate's action, ``x_action[p]`` (rows x 54: the last 54 columns
+      of ``x_batch``); ``x_batch[p]`` is then
+      ``concatenate([x_no_action[deal_of_rows(p), :width], x_action[p]], 1)``
+      (width 319 for the landlord, 430 for a farmer; ``expand(p)`` builds
+      both batches so). A model can apply its first layer to the deal's
+      part once per deal and to the action's part per candidate.
+      With ``x_batch=True`` ``x_action[p]`` is a view of ``x_batch[p]``.
+    * ``dtype="int8"`` (or ``np.int8``) writes ``x_batch``, ``z_batch`` and
+      ``x_action`` as int8 instead of float32: every entry of DouZero's
+      observation is 0 or 1, so the values are exact (a quarter of the
+      bytes; a model converts them, e.g. ``torch.from_numpy(b).float()``).
 
     Bad actions (wrong shape or dtype, an index out of a row's range) raise
     ValueError or TypeError naming the row, and change nothing."""
 
     def __init__(self, num_envs: int, objective: str, seed: Optional[int] = None,
-                 z_batch: bool = True) -> None:
+                 z_batch: bool = True, x_batch: bool = True,
+                 dtype: Any = "float32") -> None:
         from ddzfast.simulate import check_seed
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
@@ -275,9 +291,20 @@ class VecEnv:
         self.num_envs: int = num_envs
         self.objective: str = objective
         self.seed: Optional[int] = None if seed is None else check_seed(seed)
-        if not isinstance(z_batch, (bool, np.bool_)):
-            raise TypeError(f"z_batch must be True or False, not {z_batch!r}")
-        self._vec: DouZeroVec = DouZeroVec(num_envs, OBJECTIVES.index(objective), bool(z_batch))
+        for name, flag in (("z_batch", z_batch), ("x_batch", x_batch)):
+            if not isinstance(flag, (bool, np.bool_)):
+                raise TypeError(f"{name} must be True or False, not {flag!r}")
+        try:
+            dt = np.dtype(dtype) if isinstance(dtype, (str, type, np.dtype)) else None
+        except TypeError:
+            dt = None
+        if dt is None:
+            raise TypeError(f"dtype must be 'float32' or 'int8', not {dtype!r}")
+        if dt not in (np.dtype(np.float32), np.dtype(np.int8)):
+            raise ValueError(f"dtype must be 'float32' or 'int8', not {dtype!r}")
+        self.dtype: np.dtype = dt
+        self._vec: DouZeroVec = DouZeroVec(num_envs, OBJECTIVES.index(objective), bool(z_batch),
+                                           bool(x_batch), dt == np.int8)
         self._started: bool = False
         self._next: int = 0
 
@@ -327,30 +354,68 @@ class VecEnv:
     done = property(lambda self: self._vec.done, doc="bool: the rows whose deal ended")
     x_no_action = property(lambda self: self._vec.x_no_action,
                            doc="int8 (num_envs, 430): DouZero's x_no_action, zero-padded")
-    z = property(lambda self: self._vec.z, doc="int8 (num_envs, 5, 162): DouZero's z")
+    z = property(lambda self: self._vec.z,
+                 doc="int8 (num_envs, 5, 162): DouZero's z (read-only: each step "
+                     "shifts a row's z by the move played)")
 
     @property
     def x_batch(self) -> tuple:
-        """Per position, float32 (rows, width + 54): every candidate row."""
+        """Per position, (rows, width + 54) of ``dtype``: every candidate row
+        (0 rows with ``x_batch=False``)."""
         return tuple(self._vec.buffers(p)[0] for p in range(3))
 
     @property
     def z_batch(self) -> tuple:
-        """Per position, float32 (rows, 5, 162): every candidate's z."""
+        """Per position, (rows, 5, 162) of ``dtype``: every candidate's z (0
+        rows with ``z_batch=False``)."""
         return tuple(self._vec.buffers(p)[1] for p in range(3))
+
+    @property
+    def x_action(self) -> tuple:
+        """Per position, (rows, 54) of ``dtype``: every candidate's action,
+        ``x_batch``'s last 54 columns (a view of it with ``x_batch=True``)."""
+        return tuple(self._vec.buffers(p)[3] for p in range(3))
 
     @property
     def legal_packed(self) -> tuple:
         """Per position, uint64: every candidate action as packed cards."""
         return tuple(self._vec.buffers(p)[2] for p in range(3))
 
+    @property
+    def x_batch_written(self) -> bool:
+        """Whether ``x_batch`` is written (the constructor's ``x_batch``)."""
+        return bool(self._vec.fill_x_batch)
+
+    @property
+    def z_batch_written(self) -> bool:
+        """Whether ``z_batch`` is written (the constructor's ``z_batch``)."""
+        return bool(self._vec.fill_z_batch)
+
     def deal_of_rows(self, p: int) -> np.ndarray:
         """For each row of position ``p``'s buffers, the deal (row of this
-        environment) it is a candidate of (int64)."""
+        environment) it is a candidate of (int64; a view of a buffer
+        rewritten by every step)."""
+        return self._vec.buffers(self._position(p))[4]
+
+    def expand(self, p: int) -> tuple[np.ndarray, np.ndarray]:
+        """Position ``p``'s ``(x_batch, z_batch)`` as ``dtype`` arrays, built
+        from the per-deal ``x_no_action``/``z`` and ``x_action`` where they
+        are not written (new arrays then; the buffers themselves where they
+        are)."""
+        p = self._position(p)
+        xb, zb, _pk, xa, owner = self._vec.buffers(p)
+        width = 319 if p == 0 else 430
+        if not self._vec.fill_x_batch:
+            xb = np.concatenate([self.x_no_action[owner, :width].astype(self.dtype), xa], axis=1)
+        if not self._vec.fill_z_batch:
+            zb = self.z[owner].astype(self.dtype)
+        return xb, zb
+
+    @staticmethod
+    def _position(p) -> int:
         if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 0 <= p < 3:
             raise ValueError(f"a position is 0, 1 or 2, not {p!r}")
-        rows = np.flatnonzero(self.position == p)
-        return np.repeat(rows, self.counts[rows])
+        return int(p)
 
     def legal_actions(self, i: int) -> list[list[int]]:
         """Row i's legal actions as DouZero card lists (``Env``'s order)."""
@@ -363,11 +428,10 @@ class VecEnv:
         p = int(self.position[i])
         a, n = int(self.offsets[i]), int(self.counts[i])
         width = 319 if p == 0 else 430
-        z_batch = (self.z_batch[p][a:a + n].copy() if self._vec.fill_z_batch else
-                   np.repeat(self.z[i][None].astype(np.float32), n, axis=0))
+        x_batch, z_batch = self.expand(p)
         return {"position": POSITIONS[p],
-                "x_batch": self.x_batch[p][a:a + n].copy(),
-                "z_batch": z_batch,
+                "x_batch": x_batch[a:a + n].astype(np.float32),
+                "z_batch": z_batch[a:a + n].astype(np.float32),
                 "legal_actions": self.legal_actions(i),
                 "x_no_action": self.x_no_action[i, :width].copy(),
                 "z": self.z[i].copy()}
