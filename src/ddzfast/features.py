@@ -392,6 +392,10 @@ _SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap
 #: How many rule sets' action tables are kept (a few MB each): the three
 #: built-in sets and a few custom ones. Least recently used goes first.
 ACTION_CACHE_SIZE = 8
+#: How many bytes of action tables are kept (moves, keys and the core's
+#: hash): past it the least recently used go too, the newest always stays.
+#: A tiandi table is hundreds of MB, so two or three fill it.
+ACTION_CACHE_BYTES = 2 << 30
 
 _action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] = OrderedDict()
 # Held while a table is built, so two threads asking for one rule set build it
@@ -399,31 +403,48 @@ _action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] 
 _action_lock = threading.Lock()
 
 
+_LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_BYTE_SUM = np.uint64(0x0101010101010101)
+
+
+def _playable(every: np.ndarray, most: int) -> np.ndarray:
+    """The rows of ``every`` with at most ``most`` cards, in their order."""
+    # in chunks: a whole deck's tiandi moves are tens of millions of rows,
+    # and full-length temporaries would be gigabytes. The card count is the
+    # sum of the 16 nibbles: pairs of nibbles summed into bytes (at most 8
+    # each), then the bytes summed into the top byte by one multiplication.
+    parts = []
+    for start in range(0, len(every), 1 << 20):
+        chunk = every[start:start + (1 << 20)]
+        cards = chunk["cards"]
+        pairs = (cards & _LOW_NIBBLES) + ((cards >> np.uint64(4)) & _LOW_NIBBLES)
+        sizes = (pairs * _BYTE_SUM) >> np.uint64(56)
+        parts.append(chunk[sizes <= most])
+    return np.concatenate(parts) if parts else every[:0].copy()
+
+
 def _build_action_table(rules: Rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
-    if rules.wild_count == 2:
-        # a whole deck's tiandi moves (docs/moves.md, Buffers) are too many
-        # to list as below and keep as a table
-        raise ValueError(f"no action table for {rules.name!r}: a rule set of two "
-                         f"wild ranks has tens of millions of actions, and its "
-                         f"table is not built (legal_moves and encode_moves work)")
-    every = legal_moves(deck_text(rules.wildcard), None, rules).array
-    cards = every["cards"]
-    sizes = np.zeros(len(every), dtype=np.uint8)
-    for i in range(16):
-        sizes += ((cards >> _SHIFTS[i]) & np.uint64(15)).astype(np.uint8)
-    playable = every[sizes <= MAX_HAND[rules.wildcard]]
+    # legal_moves refuses a laizi set without its wild rank (tiandi: without
+    # both), so such a set has no table
+    listed = legal_moves(deck_text(rules.wildcard), None, rules)
     pass_row = np.zeros(1, dtype=MOVE_DTYPE)
     pass_row["wild"] = WILD_NONE
-    moves = np.concatenate([pass_row, playable])
+    moves = np.concatenate([pass_row, _playable(listed.array, MAX_HAND[rules.wildcard])])
+    del listed
     keys = _keys(moves)
     order = np.argsort(keys, kind="stable")
     moves = moves[order]
-    keys = keys[order]
+    del order
+    keys.sort()
     # PASS's key is 0, the smallest: it lands at index 0.
     moves.flags.writeable = False
     keys.flags.writeable = False
     # the core's hash lookup over these very rows (it keeps them alive)
     return moves, keys, _ActionTable(moves)
+
+
+def _table_bytes(table) -> int:
+    return table[0].nbytes + table[1].nbytes + table[2].slot_bytes
 
 
 def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
@@ -433,7 +454,9 @@ def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
         table = _action_tables.get(key)
         if table is None:
             table = _action_tables[key] = _build_action_table(r)
-            while len(_action_tables) > ACTION_CACHE_SIZE:
+            while len(_action_tables) > ACTION_CACHE_SIZE or (
+                    len(_action_tables) > 1 and sum(map(_table_bytes, _action_tables.values()))
+                    > ACTION_CACHE_BYTES):
                 _action_tables.popitem(last=False)
         else:
             _action_tables.move_to_end(key)
