@@ -623,6 +623,26 @@ def test_observation_shows_the_sky_rank_then_both():
         assert list(shown.nonzero()[0]) == sorted(g.wild_ranks)
 
 
+def test_observation_of_a_fixed_pair():
+    """A rule set naming both ranks shows both from the deal on, as
+    Game.wild_ranks does (as "laizi:7" shows its rank: the rule set names
+    them, nothing is drawn); a SOFT_BOMB's eight laizi reach last_move
+    within OBSERVATION_HIGH."""
+    import numpy as np
+    block = ddzfast.OBSERVATION_LAYOUT["wild_rank"]
+    g = ddzfast.Game("tiandi:7J", seed=21)
+    assert g.phase == "bidding" and g.wild_ranks == (4, 8)
+    shown = g.observation_tensor(0)[block.offset:block.offset + 13]
+    assert list(shown.nonzero()[0]) == [4, 8]
+    g = ddzfast.Game.from_position(["3337777JJJJ4", "44", "55"], landlord=0,
+                                   rules="tiandi:7J")
+    g.play(ddzfast.Move("SOFT_BOMB", 0, 1, "3337777JJJJ", rules="tiandi:7J"))
+    t = g.observation_tensor(1)
+    last = ddzfast.OBSERVATION_LAYOUT["last_move"].offset
+    assert t[last + 61] == 8 and t[last + 62:last + 61 + 16].sum() == 0
+    assert (t <= ddzfast.OBSERVATION_HIGH).all()
+
+
 def test_the_solver_against_plain_minimax():
     """The solver runs on the generator, so it takes tiandi as it is; two
     seats, small random hands with laizi of both ranks."""
