@@ -55,8 +55,7 @@ their sizes and build times (about 4.7 million actions and 250 MB for
 keeps ACTION_CACHE_SIZE tables and at most ACTION_CACHE_BYTES of them (the
 newest always), so a program cycling through all 13 laizi wild ranks
 (``Game("laizi")`` over many deals) rebuilds them as it goes and may hold
-about 650 MB of them, and one cycling through tiandi pairs holds two or
-three tables.
+about 650 MB of them, and one cycling through tiandi pairs holds a few.
 """
 from __future__ import annotations
 
@@ -407,7 +406,7 @@ _SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap
 ACTION_CACHE_SIZE = 8
 #: How many bytes of action tables are kept (moves, keys and the core's
 #: hash): past it the least recently used go too, the newest always stays.
-#: A tiandi table is hundreds of MB, so two or three fill it.
+#: A tiandi table is hundreds of MB, so a few fill it.
 ACTION_CACHE_BYTES = 2 << 30
 
 _action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] = OrderedDict()
