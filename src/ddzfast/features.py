@@ -54,8 +54,8 @@ their sizes and build times (about 4.7 million actions and 250 MB for
 ``"tiandi:7J"``, 17 million and 950 MB for ``"tiandi:32"``). The cache
 keeps ACTION_CACHE_SIZE tables and at most ACTION_CACHE_BYTES of them (the
 newest always), so a program cycling through all 13 laizi wild ranks
-(``Game("laizi")`` over many deals) rebuilds them as it goes and may hold
-about 650 MB of them, and one cycling through tiandi pairs holds a few.
+(``Game("laizi")`` over many deals) keeps them all (877 MB together), and
+one cycling through tiandi pairs keeps a few and rebuilds the others.
 """
 from __future__ import annotations
 
@@ -401,9 +401,10 @@ def description_key(rules, ignore=frozenset()) -> tuple:
 # shared between rule sets that might generate different moves.
 _SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap"})
 
-#: How many rule sets' action tables are kept (a few MB each): the three
-#: built-in sets and a few custom ones. Least recently used goes first.
-ACTION_CACHE_SIZE = 8
+#: How many rule sets' action tables are kept: the built-in sets, laizi's 13
+#: wild ranks and a few custom ones (ACTION_CACHE_BYTES bounds their memory).
+#: Least recently used goes first.
+ACTION_CACHE_SIZE = 16
 #: How many bytes of action tables are kept (moves, keys and the core's
 #: hash): past it the least recently used go too, the newest always stays.
 #: A tiandi table is hundreds of MB, so a few fill it.
