@@ -96,6 +96,18 @@ def identity(move) -> tuple:
     return (move.kind.name, move.rank, move.length, move.cards.counts)
 
 
+def identities_repeat(arr) -> bool:
+    """Whether two rows of a MOVE_DTYPE array share an identity (kind, rank,
+    length, cards): by sorting, as a tiandi list has millions of rows."""
+    import numpy as np
+    fields = ("cards", "length", "rank", "kind")
+    ids = arr[np.lexsort([arr[f] for f in fields])]
+    same = np.ones(max(len(arr) - 1, 0), dtype=bool)
+    for f in fields:
+        same &= ids[f][1:] == ids[f][:-1]
+    return bool(same.any())
+
+
 def core_move(ident, rules=None) -> "ddzfast.Move":
     """A reference identity as a core Move."""
     kind, r, n, counts = ident

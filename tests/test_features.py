@@ -18,7 +18,7 @@ from ddzfast import (HAND_FEATURES, MOVE_DTYPE, MOVE_FEATURES, Hand, action_coun
                      action_index, action_moves, decode_hands, encode_hands,
                      encode_moves, features, legal_action_mask, legal_moves)
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
-from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS, identities_repeat
 
 
 def test_encode_hands_shapes_and_round_trip():
@@ -60,13 +60,7 @@ def test_action_index_is_a_bijection(rules):
     assert len(actions) == n and actions.dtype == MOVE_DTYPE
     assert actions[0]["kind"] == 0
     assert np.array_equal(action_index(actions, rules), np.arange(n))
-    # no identity twice (sorted as arrays: a tiandi table has millions of rows)
-    fields = ("cards", "length", "rank", "kind")
-    ids = actions[np.lexsort([actions[f] for f in fields])]
-    same = np.ones(n - 1, dtype=bool)
-    for f in fields:
-        same &= ids[f][1:] == ids[f][:-1]
-    assert not same.any()
+    assert not identities_repeat(actions)
     # every action is a move of the rule set that fits in a hand
     limit = 21 if ddzfast.get_rules(rules).wildcard else 20
     rng = random.Random(rules)
