@@ -203,8 +203,11 @@ def test_equal_descriptions_share_one_table():
     b = ddzfast.Rules("mine", **ddzfast.RULE_SETS["classic"])
     assert a is not b
     assert action_moves(a) is action_moves(b) is action_moves("classic")
-    # fields only scoring reads do not change which moves exist
+    # fields only scoring reads do not change which moves exist, nor do the
+    # platform options
     assert action_moves(a.with_options(service_fee=0.1, mult_cap=8)) is action_moves(a)
+    assert action_moves("classic+happy") is action_moves("classic")
+    assert action_moves("laizi:7+happy") is action_moves("laizi:7")
 
 
 def test_with_options_copies_do_not_grow_the_cache():

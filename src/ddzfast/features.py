@@ -72,7 +72,7 @@ from ddzfast._core import (MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup, _A
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
-from ddzfast.rulesets import RULE_SETS
+from ddzfast.rulesets import PLATFORM_DEFAULTS, RULE_SETS
 
 HAND_FEATURES = 61
 MOVE_FEATURES = 77
@@ -395,11 +395,14 @@ def description_key(rules, ignore=frozenset()) -> tuple:
                         if name not in ignore))
 
 
-# Fields that only scoring reads. Which moves exist (the action table) does not
-# depend on them, so rule sets differing only there share a table. Any other
-# field, including one added later, is part of the key: a table is never
-# shared between rule sets that might generate different moves.
-_SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap"})
+# Fields that only scoring reads, and the platform options (RULES.md 10:
+# bidding, showing, doubling, dealing). Which moves exist (the action table)
+# does not depend on them, so rule sets differing only there share a table
+# ("tiandi:7J+happy" and "tiandi:7J"). Any other field, including one added
+# later, is part of the key: a table is never shared between rule sets that
+# might generate different moves.
+_SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap"}
+                            | set(PLATFORM_DEFAULTS))
 
 #: How many rule sets' action tables are kept: the built-in sets, laizi's 13
 #: wild ranks and a few custom ones (ACTION_CACHE_BYTES bounds their memory).
