@@ -7,7 +7,8 @@ references' identities (kind name, r, n, 16 counts).
 per rule set: a laizi rule set is named with the wild rank that move
 generation needs, ``"laizi:7"`` (``get_rules("laizi")`` alone has no wild
 rank; a deal of ``Game("laizi")`` draws one from its seed, and tests of that
-draw name ``"laizi"`` themselves). A test of a feature that holds for every
+draw name ``"laizi"`` themselves), and tiandi with its two, sky then ground,
+``"tiandi:7J"``. A test of a feature that holds for every
 rule set is parametrised over ``RULE_SETS``; adding a rule set is adding its
 name here (and, when it is neither of the classic family nor laizi, teaching
 ``reference_for`` which oracle checks it).
@@ -18,7 +19,7 @@ from types import SimpleNamespace
 import ddzfast
 from ddzfast.constants import CARD_CHARS, deck_text
 
-RULE_SETS = ("classic", "biegang", "super", "laizi:7")
+RULE_SETS = ("classic", "biegang", "super", "laizi:7", "tiandi:7J")
 
 #: the laizi rule set of RULES.md section 8's worked readings (wild rank 7)
 L7 = "laizi:7"
@@ -42,15 +43,19 @@ def base_name(rules: str) -> str:
 
 
 def wild_char(rules: str):
-    """The wild rank's card character of a laizi name (``"laizi:7"`` -> ``"7"``),
-    None for the other rule sets."""
-    rank = ddzfast.get_rules(rules).wild_rank
-    return None if rank is None else CARD_CHARS[rank]
+    """The wild ranks' card characters of a laizi or tiandi name
+    (``"laizi:7"`` -> ``"7"``, ``"tiandi:7J"`` -> ``"7J"``), None for the
+    other rule sets."""
+    r = ddzfast.get_rules(rules)
+    ranks = r.wild_ranks if r.wild_count == 2 else (
+        () if r.wild_rank is None else (r.wild_rank,))
+    return "".join(CARD_CHARS[k] for k in ranks) or None
 
 
 def cli_rules(rules: str) -> list:
     """The command line's arguments naming a rule set: ``--rules NAME``, and
-    ``--wild RANK`` for a laizi rule set (the CLI takes no ``laizi:7``)."""
+    ``--wild RANK`` for a laizi rule set (the CLI takes no ``laizi:7``;
+    ``--wild 7J`` for tiandi)."""
     args = ["--rules", base_name(rules)]
     wild = wild_char(rules)
     return args + (["--wild", wild] if wild is not None else [])
@@ -61,9 +66,18 @@ def reference_for(rules: str) -> SimpleNamespace:
     references' identities and 16-count tuples: ``classify(counts)``,
     ``beats(move, last)``, ``legal_moves(counts, last)``
     (tests/oracles/reference.py for the classic family,
-    tests/oracles/reference_laizi.py with the wild rank for laizi)."""
-    from oracles import reference, reference_laizi
+    tests/oracles/reference_laizi.py with the wild rank for laizi,
+    tests/oracles/reference_tiandi.py with both for tiandi)."""
+    from oracles import reference, reference_laizi, reference_tiandi
     wild = ddzfast.get_rules(rules).wild_rank
+    if ddzfast.get_rules(rules).wild_count == 2:
+        T, G = ddzfast.get_rules(rules).wild_ranks
+        return SimpleNamespace(
+            classify=lambda counts: reference_tiandi.classify(counts, T, G),
+            beats=lambda m, p: reference_tiandi.beats(m, p),
+            legal_moves=lambda counts, last: reference_tiandi.legal_moves(counts, last,
+                                                                          T, G),
+            PASS=reference_tiandi.PASS)
     if ddzfast.get_rules(rules).laizi:
         return SimpleNamespace(
             classify=lambda counts: reference_laizi.classify(counts, wild),
@@ -80,6 +94,18 @@ def reference_for(rules: str) -> SimpleNamespace:
 def identity(move) -> tuple:
     """A core Move as the reference's identity."""
     return (move.kind.name, move.rank, move.length, move.cards.counts)
+
+
+def identities_repeat(arr) -> bool:
+    """Whether two rows of a MOVE_DTYPE array share an identity (kind, rank,
+    length, cards): by sorting, as a tiandi list has millions of rows."""
+    import numpy as np
+    fields = ("cards", "length", "rank", "kind")
+    ids = arr[np.lexsort([arr[f] for f in fields])]
+    same = np.ones(max(len(arr) - 1, 0), dtype=bool)
+    for f in fields:
+        same &= ids[f][1:] == ids[f][:-1]
+    return bool(same.any())
 
 
 def core_move(ident, rules=None) -> "ddzfast.Move":

@@ -166,6 +166,12 @@ def test_laizi_needs_a_wild_rank():
     assert env.game.wild_rank == 12 and env.observation_space.contains(obs)
 
 
+def test_tiandi_needs_both_wild_ranks():
+    for rules in ("tiandi", ddzfast.get_rules("tiandi").with_options(wild_ranks=("7",))):
+        with pytest.raises(ValueError, match="tiandi:7J"):
+            gym_env(rules)
+
+
 def test_step_before_reset():
     with pytest.raises(ValueError, match="reset"):
         gym_env().step(1)

@@ -101,9 +101,11 @@ def test_deals_equal_the_engines_simulation(rules, bidding):
 def test_random_episodes_score_as_game_result(rules):
     rng = np.random.default_rng(3)
     moves = action_moves(rules)
+    # each step's mask is an action_count vector: millions in tiandi
+    deals = 3 if ddzfast.get_rules(rules).wild_count == 2 else 8
     for bidding in (False, True):
         e = doudizhu_v0.env(rules, bidding)
-        for deal in range(8):
+        for deal in range(deals):
             e.reset(seed=100 + deal)
             raw = e.unwrapped
             seed = raw.game.seed
@@ -231,6 +233,17 @@ def test_bad_arguments(bad, error):
         doudizhu_v0.env(**bad)
     with pytest.raises(error):
         doudizhu_v0.raw_env(**bad)
+
+
+def test_tiandi_needs_both_wild_ranks():
+    for make in (doudizhu_v0.env, doudizhu_v0.raw_env):
+        with pytest.raises(ValueError, match="tiandi:7J"):
+            make("tiandi")
+    e = doudizhu_v0.raw_env("tiandi:7J", bidding=True)
+    assert e.action_space("player_0").n == action_count("tiandi:7J") + BID_ACTIONS
+    for seed in range(3):
+        e.reset(seed=seed)
+        assert e.game.wild_ranks == (4, 8)                  # every deal: 7 and J
 
 
 def test_laizi_needs_a_wild_rank():

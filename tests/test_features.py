@@ -18,7 +18,7 @@ from ddzfast import (HAND_FEATURES, MOVE_DTYPE, MOVE_FEATURES, Hand, action_coun
                      action_index, action_moves, decode_hands, encode_hands,
                      encode_moves, features, legal_action_mask, legal_moves)
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
-from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS
+from helpers import DECKS, L7, LAIZI_BIG, RULE_SETS, identities_repeat
 
 
 def test_encode_hands_shapes_and_round_trip():
@@ -60,9 +60,7 @@ def test_action_index_is_a_bijection(rules):
     assert len(actions) == n and actions.dtype == MOVE_DTYPE
     assert actions[0]["kind"] == 0
     assert np.array_equal(action_index(actions, rules), np.arange(n))
-    ids = set(zip(actions["kind"].tolist(), actions["rank"].tolist(),
-                  actions["length"].tolist(), actions["cards"].tolist()))
-    assert len(ids) == n
+    assert not identities_repeat(actions)
     # every action is a move of the rule set that fits in a hand
     limit = 21 if ddzfast.get_rules(rules).wildcard else 20
     rng = random.Random(rules)
@@ -205,8 +203,11 @@ def test_equal_descriptions_share_one_table():
     b = ddzfast.Rules("mine", **ddzfast.RULE_SETS["classic"])
     assert a is not b
     assert action_moves(a) is action_moves(b) is action_moves("classic")
-    # fields only scoring reads do not change which moves exist
+    # fields only scoring reads do not change which moves exist, nor do the
+    # platform options
     assert action_moves(a.with_options(service_fee=0.1, mult_cap=8)) is action_moves(a)
+    assert action_moves("classic+happy") is action_moves("classic")
+    assert action_moves("laizi:7+happy") is action_moves("laizi:7")
 
 
 def test_with_options_copies_do_not_grow_the_cache():

@@ -137,8 +137,17 @@ class RuleData:
         self.service_fee = desc["service_fee"]
         self.deal_cap = desc["deal_cap"]
         self.laizi = bool(desc.get("laizi"))
-        # laizi: the rule set names its wild rank ("laizi:7"), which every deal keeps
-        self.wild_rank = CARDS.index(desc["wild_rank"]) if self.laizi else None
+        # laizi: the rule set names its wild rank ("laizi:7"), which every deal
+        # keeps; tiandi its two, sky then ground ("tiandi:7J")
+        two = desc.get("wild_count", 1) == 2
+        self.wild_rank = CARDS.index(desc["wild_rank"]) if self.laizi and not two else None
+        self.wild_ranks = (tuple(CARDS.index(c) for c in desc["wild_ranks"]) if two else
+                           (self.wild_rank,) if self.laizi else ())
+        # tiandi (RULES.md 9): a bomb's tier by its kind and size, a pure
+        # LAIZI_BOMB (of one wild rank) pure_step above a mixed one
+        self.size_tiers = {KIND_NAMES.index(k): by_size
+                           for k, by_size in (desc.get("size_tiers") or {}).items()}
+        self.pure_step = desc.get("pure_step") or 0
         self._actions = None
 
     @property
@@ -150,22 +159,48 @@ class RuleData:
 
     def beats(self, move, last) -> bool:
         """RULES.md 4 on identities: a higher tier; or the same ranked bomb
-        tier and a higher rank; or, outside the bomb tiers, the same kind and
-        length and a higher rank. PASS beats nothing."""
-        return bool(self.beats_rows(np.array([move[:3]]), last)[0])
+        tier and a higher rank (never a mixed LAIZI_BOMB over another); or,
+        outside the bomb tiers, the same kind and length and a higher rank.
+        PASS beats nothing."""
+        row = np.zeros(1, dtype=ddzfast.MOVE_DTYPE)
+        row["kind"], row["rank"], row["length"], row["cards"] = move
+        return bool(self.beats_rows(row, last)[0])
+
+    def tiers(self, kind, cards):
+        """The tier of each move (arrays of kinds and packed cards), and
+        whether it is a mixed LAIZI_BOMB."""
+        kind = np.asarray(kind, dtype=np.int64)
+        cards = np.asarray(cards, dtype=np.uint64)
+        tier = self.tier[kind]
+        mixed = np.zeros(len(kind), dtype=bool)
+        if not self.size_tiers:
+            return tier, mixed
+        counts = (cards[:, None] >> (np.arange(16, dtype=np.uint64) * np.uint64(4))) \
+            & np.uint64(15)
+        size = counts.sum(axis=1).astype(np.int64)
+        tier = tier.copy()
+        for k, by_size in self.size_tiers.items():
+            for n, t in by_size.items():
+                tier[(kind == k) & (size == n)] = t
+        laizi_bomb = kind == KIND_NAMES.index("LAIZI_BOMB")
+        pure = np.zeros(len(kind), dtype=bool)
+        for r in self.wild_ranks:
+            pure |= counts[:, r].astype(np.int64) == size
+        tier[laizi_bomb & pure] += self.pure_step
+        return tier, laizi_bomb & ~pure
 
     def beats_rows(self, rows, last) -> np.ndarray:
-        """beats() over an (N, 3) array of (kind, rank, length), or MOVE_DTYPE rows."""
-        if rows.dtype.names:
-            kind, rank, length = (rows["kind"].astype(np.int64), rows["rank"].astype(np.int64),
-                                  rows["length"].astype(np.int64))
-        else:
-            kind, rank, length = rows[:, 0], rows[:, 1], rows[:, 2]
+        """beats() over MOVE_DTYPE rows."""
+        kind, rank, length = (rows["kind"].astype(np.int64), rows["rank"].astype(np.int64),
+                              rows["length"].astype(np.int64))
         lk, lr, ln = last[0], last[1], last[2]
-        tm, tp = self.tier[kind], self.tier[lk]
+        tm, mixed = self.tiers(kind, rows["cards"])
+        tp, last_mixed = self.tiers([lk], [last[3]])
+        tp, last_mixed = tp[0], bool(last_mixed[0])
         out = tm > tp
         if tp > 0:
-            out |= (tm == tp) & self.ranked[kind] & bool(self.ranked[lk]) & (rank > lr)
+            out |= ((tm == tp) & self.ranked[kind] & bool(self.ranked[lk]) & (rank > lr)
+                    & ~mixed & (not last_mixed))
         else:
             out |= (tm == 0) & (kind == lk) & (length == ln) & (rank > lr)
         return out & (kind != 0)
@@ -430,7 +465,7 @@ def check_move_enc(block, move, d: RuleData, where):
     wild = block[61:61 + 16]
     if d.laizi:
         # how many laizi stand for each rank: at most the laizi the move holds
-        assert wild.sum() <= counts[d.wild_rank], where
+        assert wild.sum() <= sum(counts[r] for r in d.wild_ranks), where
     elif counts[W] == 0:
         assert not wild.any(), where
     else:
@@ -483,8 +518,10 @@ def check_tensor(t: np.ndarray, seat: int, m: Deal):
             assert np.array_equal(history[j][-3:], one_hot(3, rel(s)))
         else:
             assert not history[j].any()
-    assert np.array_equal(block("wild_rank"),
-                          one_hot(13, d.wild_rank) if d.laizi else np.zeros(13))
+    # a rule set naming its wild ranks shows them all from the deal on
+    wild = np.zeros(13, dtype=np.float32)
+    wild[list(d.wild_ranks)] = 1.0
+    assert np.array_equal(block("wild_rank"), wild)
 
 
 def check_observation(obs, seat: int, m: Deal):
@@ -566,7 +603,7 @@ def starts(draw, rules: str):
 
 def not_in_hand(counts, d: RuleData, k: int):
     """A move of a rank the hand holds too few of (1, 2, 3 or 4 of it)."""
-    ranks = [r for r in range(13) if counts[r] < 4 and r != d.wild_rank]
+    ranks = [r for r in range(13) if counts[r] < 4 and r not in d.wild_ranks]
     r = ranks[k % len(ranks)]
     kind = ("SINGLE", "PAIR", "TRIPLE", "BOMB")[counts[r]]
     return Move(kind, r, 1, pack([counts[r] + 1 if i == r else 0 for i in range(16)]),

@@ -18,7 +18,10 @@ def _positions(rules):
     """The perft positions of a rule set's family, as (index, rules, hand,
     last, count), and the file's total. The laizi file (RULES.md section 8)
     names a wild rank in each position: every laizi rule set reads all of
-    them, each with its own wild rank."""
+    them, each with its own wild rank; the tiandi file (section 9) names a
+    pair in each, read the same way."""
+    if ddzfast.get_rules(rules).wild_count == 2:
+        return _tiandi_positions()
     if ddzfast.get_rules(rules).laizi:
         return _laizi_positions()
     with open(os.path.join(HERE, f"{rules}.txt")) as f:
@@ -52,19 +55,38 @@ def _laizi_positions():
     return positions, total
 
 
+def _tiandi_positions():
+    positions, total = [], None
+    with open(os.path.join(HERE, "tiandi.txt")) as f:
+        for line in f.read().splitlines():
+            words = line.split()
+            if words and words[0] == "total":
+                total = int(words[1])
+            elif words and not words[0].startswith("#"):
+                index, name, sky, ground, hand, last, count = words
+                assert name == "tiandi"
+                positions.append((int(index), f"tiandi:{sky}{ground}", hand,
+                                  None if last == "-" else last, int(count)))
+    assert len(positions) == 300
+    return positions, total
+
+
 def _move_lists(rules):
     """The full move lists of the family's -moves.json: (hand, last move,
     rules, expected identities as (kind, r, n, card text), count)."""
     laizi = ddzfast.get_rules(rules).laizi
-    with open(os.path.join(HERE, "laizi-moves.json" if laizi else f"{rules}-moves.json")) as f:
+    family = ("tiandi" if ddzfast.get_rules(rules).wild_count == 2 else "laizi" if laizi
+              else rules)
+    with open(os.path.join(HERE, f"{family}-moves.json")) as f:
         data = json.load(f)
     assert data["positions"]
     if laizi:
-        assert len(data["positions"]) == 60
+        assert len(data["positions"]) == {"laizi": 60, "tiandi": 50}[family]
     out = []
     for p in data["positions"]:
         if laizi:
-            name = f"laizi:{p['laizi_rank']}"
+            name = (f"tiandi:{p['sky_rank']}{p['ground_rank']}" if family == "tiandi"
+                    else f"laizi:{p['laizi_rank']}")
             last = None if p["last"] == "-" else ddzfast.Move.parse(p["last"], name)
             # the reference writes PASS with r = -1
             expected = {("PASS", 0, 0, "") if m[0] == "PASS" else tuple(m) for m in p["moves"]}
@@ -128,8 +150,10 @@ def test_perft_move_lists(rules):
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_perft_buffer_form_agrees(rules):
     import numpy as np
-    buf = np.empty(ddzfast.MOVE_BUFFER, ddzfast.MOVE_DTYPE)
     positions, _ = _positions(rules)
+    # tiandi positions of eight laizi have more moves than MOVE_BUFFER
+    most = max(ddzfast.MOVE_BUFFER, max(p[-1] for p in positions))
+    buf = np.empty(most, ddzfast.MOVE_DTYPE)
     for index, name, hand, last, count in positions:
         last_move = ddzfast.Move.parse(last, name) if last else None
         n = ddzfast.legal_moves_into(int(ddzfast.Hand(hand)), last_move, name, buf)

@@ -518,10 +518,58 @@ def test_batches_and_play():
                      "tiandi")
 
 
-def test_no_action_table_yet():
+def _many_laizi_hand(rng, T, G):
+    """A random hand of 1..20 cards of the deck, holding 0..8 laizi."""
+    wild = [T] * 4 + [G] * 4
+    rest = [c for c in RANKS * 4 + "XD" if c not in (T, G)]
+    k = rng.randint(0, 8)
+    size = rng.choice([1, 3, 6, 10, 14, 17, 20, 20])
+    k = min(k, size)
+    return "".join(rng.sample(wild, k) + rng.sample(rest, size - k))
+
+
+@pytest.mark.parametrize("rules, positions", [("tiandi:7J", 300), ("tiandi:32", 60)])
+def test_action_table(rules, positions):
+    """Every legal move of random positions (0..8 laizi, leading and
+    following) has an action, no two moves share one, the action's row is
+    the move's identity, and the C indices and masks agree with it."""
+    import numpy as np
     from ddzfast import features
-    with pytest.raises(ValueError, match="action table"):
-        features.action_moves("tiandi:7J")
+    r = ddzfast.get_rules(rules)
+    T, G = (RANKS[k] for k in r.wild_ranks)
+    table = features.action_moves(r)
+    assert features.action_count(r) == len(table)
+    assert table[0]["kind"] == MoveKind.PASS
+    keys = features._action_table(r)[1]
+    assert (keys[1:] > keys[:-1]).all()
+    rng = random.Random(f"tiandi-actions-{rules}")
+    ident = ["kind", "rank", "length", "cards"]
+    for i in range(positions):
+        hand = _many_laizi_hand(rng, T, G)
+        last = None
+        if i % 2:
+            other = ddzfast.legal_moves(_many_laizi_hand(rng, T, G) or "3", None, r)
+            last = other[rng.randrange(len(other))]
+        moves = ddzfast.legal_moves(hand, last, r)
+        idx = features.action_index(moves, r)
+        assert len(set(idx.tolist())) == len(idx), hand
+        for f in ident:
+            assert np.array_equal(table[idx][f], moves.array[f]), (hand, f)
+        assert np.array_equal(ddzfast.legal_action_indices(hand, last, r), idx)
+        mask = features.legal_action_mask(moves, r)
+        assert np.array_equal(np.flatnonzero(mask), np.sort(idx))
+    # the hand no action: more cards than a hand holds
+    with pytest.raises(ddzfast.InvalidCardsError, match="no action"):
+        ddzfast.legal_action_indices(RANKS * 2, None, r)
+
+
+def test_no_action_table_without_both_ranks():
+    from ddzfast import features
+    for rules in ("tiandi", ddzfast.get_rules("tiandi").with_options(wild_ranks=("7",))):
+        with pytest.raises(ValueError, match="both wild ranks"):
+            features.action_moves(rules)
+        with pytest.raises(ValueError, match="both wild ranks"):
+            ddzfast.legal_action_indices("33337JJ", None, rules)
 
 
 def test_command_line(capsys):
@@ -590,6 +638,26 @@ def test_observation_shows_the_sky_rank_then_both():
     for seat in range(3):
         shown = g.observation_tensor(seat)[block.offset:block.offset + 13]
         assert list(shown.nonzero()[0]) == sorted(g.wild_ranks)
+
+
+def test_observation_of_a_fixed_pair():
+    """A rule set naming both ranks shows both from the deal on, as
+    Game.wild_ranks does (as "laizi:7" shows its rank: the rule set names
+    them, nothing is drawn); a SOFT_BOMB's eight laizi reach last_move
+    within OBSERVATION_HIGH."""
+    import numpy as np
+    block = ddzfast.OBSERVATION_LAYOUT["wild_rank"]
+    g = ddzfast.Game("tiandi:7J", seed=21)
+    assert g.phase == "bidding" and g.wild_ranks == (4, 8)
+    shown = g.observation_tensor(0)[block.offset:block.offset + 13]
+    assert list(shown.nonzero()[0]) == [4, 8]
+    g = ddzfast.Game.from_position(["3337777JJJJ4", "44", "55"], landlord=0,
+                                   rules="tiandi:7J")
+    g.play(ddzfast.Move("SOFT_BOMB", 0, 1, "3337777JJJJ", rules="tiandi:7J"))
+    t = g.observation_tensor(1)
+    last = ddzfast.OBSERVATION_LAYOUT["last_move"].offset
+    assert t[last + 61] == 8 and t[last + 62:last + 61 + 16].sum() == 0
+    assert (t <= ddzfast.OBSERVATION_HIGH).all()
 
 
 def test_the_solver_against_plain_minimax():

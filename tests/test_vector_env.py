@@ -139,20 +139,22 @@ def test_deals_are_those_of_simulate():
         np.testing.assert_array_equal(env.obs[d], game.observation_tensor())
 
 
-@pytest.mark.parametrize("rules", ["classic", "laizi:7"])
-def test_masks_equal_the_lists(rules):
+# a tiandi mask row is millions of entries: fewer rows and steps
+@pytest.mark.parametrize("rules, n, steps", [("classic", 5, 80), ("laizi:7", 5, 80),
+                                             ("tiandi:7J", 2, 20)])
+def test_masks_equal_the_lists(rules, n, steps):
     for bidding in (False, True):
-        dense = VectorEnv(5, rules, bidding=bidding, seed=3, mask="dense")
-        bits = VectorEnv(5, rules, bidding=bidding, seed=3, mask="bits")
+        dense = VectorEnv(n, rules, bidding=bidding, seed=3, mask="dense")
+        bits = VectorEnv(n, rules, bidding=bidding, seed=3, mask="bits")
         dense.reset()
         bits.reset()
         count = action_count(rules) + (BID_ACTIONS if bidding else 0)
         assert dense.action_count == count
-        assert dense.mask.dtype == np.int8 and dense.mask.shape == (5, count)
-        assert bits.mask.dtype == np.uint8 and bits.mask.shape == (5, (count + 7) // 8)
+        assert dense.mask.dtype == np.int8 and dense.mask.shape == (n, count)
+        assert bits.mask.dtype == np.uint8 and bits.mask.shape == (n, (count + 7) // 8)
         rng = np.random.default_rng(0)
-        for _ in range(80):
-            for i in range(5):
+        for _ in range(steps):
+            for i in range(n):
                 legal = dense.legal_indices[dense.legal_offsets[i]:dense.legal_offsets[i + 1]]
                 expect = np.zeros(count, dtype=np.int8)
                 expect[legal] = 1
@@ -258,6 +260,9 @@ def test_bad_arguments():
         VectorEnv(2.0)
     with pytest.raises(ValueError, match="wild rank"):
         VectorEnv(2, "laizi")
+    for tiandi in ("tiandi", ddzfast.get_rules("tiandi").with_options(wild_ranks=("7",))):
+        with pytest.raises(ValueError, match="tiandi:7J"):
+            VectorEnv(2, tiandi)
     with pytest.raises(ValueError, match="seat"):
         VectorEnv(2, seat=3)
     with pytest.raises(ValueError, match="opponents"):

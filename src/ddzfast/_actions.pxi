@@ -136,6 +136,11 @@ cdef class _ActionTable:
         object lives)."""
         return <size_t>&self.t
 
+    @property
+    def slot_bytes(self) -> int:
+        """The bytes of the hash's slots (the moves are the caller's)."""
+        return <size_t>(self.t.slot_mask + 1) * sizeof(int32_t)
+
     def lookup(self, moves) -> cnp.ndarray:
         """The action index (int64) of each row of a MOVE_DTYPE array or a
         MoveList, -1 where the identity is no action (``wild`` is not read)."""
@@ -165,11 +170,21 @@ cdef class _ActionTable:
 
 
 # The lookups by rules_id (rule sets the core cannot tell apart share one),
-# oldest first, at most features.ACTION_CACHE_SIZE of them; and the one asked
+# oldest first, within features.ACTION_CACHE_SIZE and ACTION_CACHE_BYTES as
+# features' own cache (each lookup keeps its table alive); and the one asked
 # for last, as one tuple read and replaced whole (thread switches never pair
 # one rule set with another's table).
 cdef dict _ACTION_TABLES = {}
 cdef tuple _last_actions = (None, None)
+
+
+cdef object _tables_bytes():
+    # what the kept lookups hold alive: features' moves (16 bytes a row) and
+    # keys (8), and the slots
+    cdef object total = 0
+    for u in _ACTION_TABLES.values():
+        total += (<_ActionTable>u).count * 24 + (<_ActionTable>u).slot_bytes
+    return total
 
 
 cdef _ActionTable _actions_of(Rules r):
@@ -181,10 +196,11 @@ cdef _ActionTable _actions_of(Rules r):
     if t is None:
         # features owns the action table (its order is defined there); it is
         # imported here, at first use, because it imports this module
-        from ddzfast.features import ACTION_CACHE_SIZE, _action_table
+        from ddzfast.features import ACTION_CACHE_BYTES, ACTION_CACHE_SIZE, _action_table
         t = _action_table(r)[2]
         _ACTION_TABLES[r.rules_id] = t
-        while len(_ACTION_TABLES) > ACTION_CACHE_SIZE:
+        while len(_ACTION_TABLES) > ACTION_CACHE_SIZE or (
+                len(_ACTION_TABLES) > 1 and _tables_bytes() > ACTION_CACHE_BYTES):
             del _ACTION_TABLES[next(iter(_ACTION_TABLES))]
     _last_actions = (r, t)
     return <_ActionTable>t

@@ -19,9 +19,10 @@ HISTORY_MOVES = DDZ_HISTORY_MOVES
 # wildcards stand for, then a one-hot of its kind, PASS included). The 16
 # columns: with a W, a one-hot of what W stands for (WILD_KICKER: kicker or
 # itself); in a laizi move, column i (rank 3..2) is how many laizi stand for
-# rank i in its main part (0..4, Move.substitutes; laizi played as their own
-# rank or as kickers are not counted, as in Move.substitutes), since the W
-# one-hot says nothing there; else zero. As ddzfast.features.encode_moves.
+# rank i in its main part (0..4, tiandi 0..8, Move.substitutes; laizi played
+# as their own rank or as kickers are not counted, as in Move.substitutes),
+# since the W one-hot says nothing there; else zero. As
+# ddzfast.features.encode_moves.
 cdef enum:
     OBS_CARDS = 61
     OBS_MOVE = 61 + 16 + NKINDS
@@ -185,8 +186,9 @@ cdef inline void _obs_cards(float* o, uint64_t cards) noexcept nogil:
 
 # Blocks that count rather than flag, with no small bound in every rule set
 _UNBOUNDED_BLOCKS = ("bombs", "multiplier")
-# The most laizi that stand for one rank in a move (a soft bomb of four)
-_MAX_SUBSTITUTES = 4
+# The most laizi that stand for one rank in a move (tiandi's SOFT_BOMB of
+# twelve: four natural cards and eight laizi)
+_MAX_SUBSTITUTES = 8
 
 
 def _observation_high():

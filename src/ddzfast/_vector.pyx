@@ -347,8 +347,8 @@ cdef class VectorEnv:
       first decision (the landlord's first lead emptying its hand) is not
       reported: the row takes the run's next deal number after those of
       the step.
-    * Rule sets: any; laizi with its wild rank fixed (``"laizi:7"``), as
-      the environments' action space needs.
+    * Rule sets: any; laizi with its wild rank fixed (``"laizi:7"``), tiandi
+      with both (``"tiandi:7J"``), as the environments' action space needs.
     * ``threads``: the rows are split in contiguous ranges over that many
       threads (the buffers are the same for any number).
 
@@ -407,6 +407,12 @@ cdef class VectorEnv:
                              f"not {num_envs}")
         n = num_envs
         r = _get_rules(rules)
+        if r.c.laizi and r.c.wild_count == 2 and not _rules_ready(&r.c):
+            raise ValueError(
+                f"a VectorEnv needs a fixed action space, and the actions of "
+                f"{r.name!r} depend on its two wild ranks: pass both, sky then "
+                f"ground, e.g. rules='{r.name}:7J' (every deal then has them); "
+                f"ranks drawn per deal are not supported")
         if r.c.laizi and not r.c.wild_mask:
             raise ValueError(
                 f"a VectorEnv needs a fixed action space, and a laizi rule set's "

@@ -17,10 +17,15 @@ Encodings (vectorised over any number of hands or moves):
   move, whose laizi are natural cards of the wild rank and play no W:
   column 61 + i (rank i, 3..2) is how many laizi stand for rank i in the
   move's main part, 0..4 (``Move.substitutes``; laizi played as their own
-  rank or as kickers are not counted). All zero otherwise. Each row must be
+  rank or as kickers are not counted). tiandi the same with the laizi of
+  both wild ranks, 0..8 (eight laizi in a SOFT_BOMB), a wild main rank
+  counted too (``Move.substitutes``: a move of laizi alone records each at
+  its own rank); which wild rank's cards fill a rank is not recorded, as
+  the move's identity does not tell it. All zero otherwise. Each row must be
   a move the core would produce: a legal move of ``rules`` (of some built-in
-  rule set when None; laizi moves need a ranked rule set, ``"laizi:7"``),
-  with the ``wild`` and ``substitutes`` the core derives for it.
+  rule set when None; laizi moves need a ranked rule set, ``"laizi:7"`` or
+  ``"tiandi:7J"``), with the ``wild`` and ``substitutes`` the core derives
+  for it.
 * ``decode_hands(features)`` turns either encoding back into packed hands;
   features no hand or move can produce are a ValueError.
 
@@ -43,9 +48,14 @@ laizi set without its wild rank has none: ValueError): 1.05 million actions
 for wild ranks 7..T up to 2.07 million for 2 (1.84 million for 3 and A),
 built in 0.3 to 2 s and holding 59 to 83 MB each with the core's hash (16
 bytes a move, 8 a key, 4 per hash slot, the hash at most a quarter full).
-The cache keeps ACTION_CACHE_SIZE tables, so a program cycling through all
-13 wild ranks (``Game("laizi")`` over many deals) rebuilds them as it goes
-and may hold about 650 MB of them.
+tiandi has a table per pair of wild ranks, sky then ground (a tiandi set
+without both has none: ValueError), far larger: docs/learning.md lists
+their sizes and build times (about 4.7 million actions and 250 MB for
+``"tiandi:7J"``, 17 million and 950 MB for ``"tiandi:32"``). The cache
+keeps ACTION_CACHE_SIZE tables and at most ACTION_CACHE_BYTES of them (the
+newest always), so a program cycling through all 13 laizi wild ranks
+(``Game("laizi")`` over many deals) keeps them all (877 MB together), and
+one cycling through tiandi pairs keeps a few and rebuilds the others.
 """
 from __future__ import annotations
 
@@ -62,7 +72,7 @@ from ddzfast._core import (MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup, _A
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
-from ddzfast.rulesets import RULE_SETS
+from ddzfast.rulesets import PLATFORM_DEFAULTS, RULE_SETS
 
 HAND_FEATURES = 61
 MOVE_FEATURES = 77
@@ -71,7 +81,7 @@ _PLANE_ROWS = 4                       # the most copies of a card (CARD_LIMITS)
 _PLANE_COLS = 15                      # card indices 3..2, X, D (W has its column)
 _WILD_COLS = MOVE_FEATURES - HAND_FEATURES
 _RANKS = 13                           # card indices 3..2: what laizi can stand for
-_MAX_SUBSTITUTES = 4                  # laizi standing for one rank (a soft bomb)
+_MAX_SUBSTITUTES = 8                  # laizi standing for one rank (a tiandi soft bomb)
 
 _SHIFTS = np.arange(16, dtype=np.uint64) * np.uint64(4)
 _ROWS = np.arange(_PLANE_ROWS, dtype=np.uint8)
@@ -228,7 +238,8 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
         candidates = [get_rules(rules)]
     else:
         # an unranked laizi set generates nothing (ValueError): its moves
-        # need the wild rank, so they are only found with rules="laizi:7"
+        # need the wild rank (tiandi: both), so they are only found with
+        # rules="laizi:7" ("tiandi:7J")
         candidates = [r for r in map(get_rules, RULE_SETS)
                       if not r.laizi or r.wild_rank is not None]
     legal = np.zeros(len(arr), dtype=bool)
@@ -247,7 +258,8 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
     i = int(np.argmin(ok))
     where = (f"{candidates[0].name!r}" if rules is not None
              else f"any built-in rule set ({', '.join(r.name for r in candidates)}; "
-                  f"for laizi moves pass rules='laizi:<wild rank>')")
+                  f"for laizi moves pass rules='laizi:<wild rank>', for tiandi "
+                  f"moves 'tiandi:<sky><ground>')")
     if not legal[i]:
         raise IllegalMoveError(illegal.format(row=_row_text(arr, i), where=where))
     if int(arr[i]["substitutes"]) != int(subs[i]):
@@ -288,12 +300,12 @@ def encode_moves(moves, rules=None) -> np.ndarray:
 def decode_hands(features) -> np.ndarray:
     """Packed hands (uint64) from ``encode_hands`` rows (N, 61) or
     ``encode_moves`` rows (N, 77) (for moves: the physical cards played).
-    Every value must be 0 or 1 (0..4 in the substitute columns of a move
+    Every value must be 0 or 1 (0..8 in the substitute columns of a move
     without W), and the rows a pattern an encoding can produce (each card's
     plane column filled from row 0 down, jokers in row 0 only; for moves a W
     one-hot exactly when W is played, else substitute counts of ranks 3..2
-    that the cards of another rank can play); anything else is a ValueError
-    naming the first bad row."""
+    that the cards of one or two ranks can play); anything else is a
+    ValueError naming the first bad row."""
     f = np.asarray(features)
     if f.dtype.kind not in "biuf":
         raise TypeError(f"features must be numeric, not {f.dtype}")
@@ -302,14 +314,14 @@ def decode_hands(features) -> np.ndarray:
                          f"(N, {MOVE_FEATURES}), not {f.shape}")
     binary = (f == 0) | (f == 1)
     if f.shape[1] == MOVE_FEATURES:
-        # laizi substitute counts: 0..4 in the columns of ranks 3..2
+        # laizi substitute counts: 0..8 in the columns of ranks 3..2
         subs = f[:, HAND_FEATURES:HAND_FEATURES + _RANKS]
         binary[:, HAND_FEATURES:HAND_FEATURES + _RANKS] = (
             (subs == np.round(subs)) & (subs >= 0) & (subs <= _MAX_SUBSTITUTES))
     binary = binary.all(axis=1)
     if not binary.all():
         i = int(np.argmin(binary))
-        raise ValueError(f"features[{i}] holds values other than 0 and 1 (0..4 in a "
+        raise ValueError(f"features[{i}] holds values other than 0 and 1 (0..8 in a "
                          f"laizi move's substitute columns)")
     f = f.astype(np.uint8)
     planes = f[:, :60].reshape(len(f), _PLANE_ROWS, _PLANE_COLS)
@@ -325,11 +337,11 @@ def decode_hands(features) -> np.ndarray:
         plays_w = f[:, 60] == 1
         bad |= plays_w & ((wild > 1).any(axis=1) | (wild.sum(axis=1) != 1))
         bad |= ~plays_w & (wild[:, _RANKS:] != 0).any(axis=1)
-        # the laizi are cards of one rank (the wild rank), which stands for
-        # others, not itself: some rank without substitutes holds them all
+        # the laizi are the cards of one wild rank (laizi) or two (tiandi):
+        # the two ranks holding the most cards hold every substitute
         subs = wild[:, :_RANKS].astype(np.int64)
-        held = planes[:, :, :_RANKS].sum(axis=1) * (subs == 0)
-        bad |= ~plays_w & (subs.sum(axis=1) > held.max(axis=1))
+        held = np.sort(planes[:, :, :_RANKS].sum(axis=1), axis=1)
+        bad |= ~plays_w & (subs.sum(axis=1) > held[:, -2:].sum(axis=1))
     if bad.any():
         i = int(np.argmax(bad))
         raise ValueError(f"features[{i}] is no encoding of a hand or move: a plane "
@@ -383,15 +395,23 @@ def description_key(rules, ignore=frozenset()) -> tuple:
                         if name not in ignore))
 
 
-# Fields that only scoring reads. Which moves exist (the action table) does not
-# depend on them, so rule sets differing only there share a table. Any other
-# field, including one added later, is part of the key: a table is never
-# shared between rule sets that might generate different moves.
-_SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap"})
+# Fields that only scoring reads, and the platform options (RULES.md 10:
+# bidding, showing, doubling, dealing). Which moves exist (the action table)
+# does not depend on them, so rule sets differing only there share a table
+# ("tiandi:7J+happy" and "tiandi:7J"). Any other field, including one added
+# later, is part of the key: a table is never shared between rule sets that
+# might generate different moves.
+_SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap"}
+                            | set(PLATFORM_DEFAULTS))
 
-#: How many rule sets' action tables are kept (a few MB each): the three
-#: built-in sets and a few custom ones. Least recently used goes first.
-ACTION_CACHE_SIZE = 8
+#: How many rule sets' action tables are kept: the built-in sets, laizi's 13
+#: wild ranks and a few custom ones (ACTION_CACHE_BYTES bounds their memory).
+#: Least recently used goes first.
+ACTION_CACHE_SIZE = 16
+#: How many bytes of action tables are kept (moves, keys and the core's
+#: hash): past it the least recently used go too, the newest always stays.
+#: A tiandi table is hundreds of MB, so a few fill it.
+ACTION_CACHE_BYTES = 2 << 30
 
 _action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] = OrderedDict()
 # Held while a table is built, so two threads asking for one rule set build it
@@ -399,31 +419,48 @@ _action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] 
 _action_lock = threading.Lock()
 
 
+_LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_BYTE_SUM = np.uint64(0x0101010101010101)
+
+
+def _playable(every: np.ndarray, most: int) -> np.ndarray:
+    """The rows of ``every`` with at most ``most`` cards, in their order."""
+    # in chunks: a whole deck's tiandi moves are tens of millions of rows,
+    # and full-length temporaries would be gigabytes. The card count is the
+    # sum of the 16 nibbles: pairs of nibbles summed into bytes (at most 8
+    # each), then the bytes summed into the top byte by one multiplication.
+    parts = []
+    for start in range(0, len(every), 1 << 20):
+        chunk = every[start:start + (1 << 20)]
+        cards = chunk["cards"]
+        pairs = (cards & _LOW_NIBBLES) + ((cards >> np.uint64(4)) & _LOW_NIBBLES)
+        sizes = (pairs * _BYTE_SUM) >> np.uint64(56)
+        parts.append(chunk[sizes <= most])
+    return np.concatenate(parts) if parts else every[:0].copy()
+
+
 def _build_action_table(rules: Rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
-    if rules.wild_count == 2:
-        # a whole deck's tiandi moves (docs/moves.md, Buffers) are too many
-        # to list as below and keep as a table
-        raise ValueError(f"no action table for {rules.name!r}: a rule set of two "
-                         f"wild ranks has tens of millions of actions, and its "
-                         f"table is not built (legal_moves and encode_moves work)")
-    every = legal_moves(deck_text(rules.wildcard), None, rules).array
-    cards = every["cards"]
-    sizes = np.zeros(len(every), dtype=np.uint8)
-    for i in range(16):
-        sizes += ((cards >> _SHIFTS[i]) & np.uint64(15)).astype(np.uint8)
-    playable = every[sizes <= MAX_HAND[rules.wildcard]]
+    # legal_moves refuses a laizi set without its wild rank (tiandi: without
+    # both), so such a set has no table
+    listed = legal_moves(deck_text(rules.wildcard), None, rules)
     pass_row = np.zeros(1, dtype=MOVE_DTYPE)
     pass_row["wild"] = WILD_NONE
-    moves = np.concatenate([pass_row, playable])
+    moves = np.concatenate([pass_row, _playable(listed.array, MAX_HAND[rules.wildcard])])
+    del listed
     keys = _keys(moves)
     order = np.argsort(keys, kind="stable")
     moves = moves[order]
-    keys = keys[order]
+    del order
+    keys.sort()
     # PASS's key is 0, the smallest: it lands at index 0.
     moves.flags.writeable = False
     keys.flags.writeable = False
     # the core's hash lookup over these very rows (it keeps them alive)
     return moves, keys, _ActionTable(moves)
+
+
+def _table_bytes(table) -> int:
+    return table[0].nbytes + table[1].nbytes + table[2].slot_bytes
 
 
 def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
@@ -433,7 +470,9 @@ def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
         table = _action_tables.get(key)
         if table is None:
             table = _action_tables[key] = _build_action_table(r)
-            while len(_action_tables) > ACTION_CACHE_SIZE:
+            while len(_action_tables) > ACTION_CACHE_SIZE or (
+                    len(_action_tables) > 1 and sum(map(_table_bytes, _action_tables.values()))
+                    > ACTION_CACHE_BYTES):
                 _action_tables.popitem(last=False)
         else:
             _action_tables.move_to_end(key)
@@ -444,7 +483,9 @@ def action_moves(rules="classic") -> np.ndarray:
     """Every action of the rule set as a read-only MOVE_DTYPE array, in index
     order (index 0 is PASS). Built once per rule set (about a second for the
     wildcard sets; laizi has a table per wild rank, 1.05 to 2.07 million
-    actions, 0.3 to 2 s and 59 to 83 MB each with the core's hash)."""
+    actions, 0.3 to 2 s and 59 to 83 MB each with the core's hash; tiandi
+    one per pair of wild ranks, 4.7 to 17 million actions: see the module
+    docstring)."""
     return _action_table(rules)[0]
 
 

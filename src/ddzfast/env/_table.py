@@ -52,14 +52,17 @@ def observation_high() -> np.ndarray:
 
 def check_rules(rules):
     """The environment's rule set. A laizi set must name its wild rank
-    ("laizi:7"): its action index depends on the wild rank, and an
-    environment's action space is fixed."""
+    ("laizi:7"), a tiandi set both ("tiandi:7J"): the action index depends
+    on them, and an environment's action space is fixed."""
     r = get_rules(rules)
-    if r.wild_count == 2:
+    if r.wild_count == 2 and not r.ready:
         raise ValueError(
-            f"no environment for {r.name!r}: its action space (tens of millions "
-            f"of actions per pair of wild ranks) has no table yet")
-    if r.laizi and r.wild_rank is None:
+            f"an environment needs a fixed action space, and the actions of "
+            f"{r.name!r} depend on its two wild ranks: pass both, sky then "
+            f"ground, e.g. rules='{r.name}:7J' or get_rules({r.name!r})"
+            f".with_options(wild_ranks=('7', 'J')) (every deal then has them); "
+            f"ranks drawn per deal are not supported")
+    if r.laizi and r.wild_count == 1 and r.wild_rank is None:
         raise ValueError(
             f"an environment needs a fixed action space, and a laizi rule set's "
             f"actions depend on its wild rank: pass the wild rank, e.g. "
