@@ -354,6 +354,8 @@ ctypedef struct gen_t:
     int lg
     int lwt
     int lwg
+    unsigned int lface   # the kinds _td_face may make moves of (a bit each),
+                         # so that the walks skip its call for the others
     int only_size        # ddz_check, ddz_classify: bombs of this size only (0: all)
     const ddz_move* flast   # the last move, when a bomb kind whose tier
                             # grows with size is walked whole and filtered

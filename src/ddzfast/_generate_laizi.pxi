@@ -136,13 +136,16 @@ cdef extern from *:
        to its place from dst[0] on, in order, with `most` stores whatever
        its number of splits (the extra ones land where the next move goes;
        no store reaches src): no pass to count the splits first, no test
-       per move. Returns their number. */
+       per move. A move of t laizi's first split is it plus first[t] (which
+       also takes the laizi out of nibble 15), and each next one the one
+       before plus `next` (a laizi of lt becomes one of lg): one table load
+       a move, the other adds from a register. Returns their number. */
     static CYTHON_INLINE int64_t ddz_td_split_low(unsigned char* dst,
             unsigned char* src, int64_t n, int copy, const int64_t* step,
-            const ddz_v16* const* rows, const int most) {
+            const uint64_t* first, uint64_t next, const int most) {
         unsigned char* q = dst;
-        const ddz_v16* r;
         ddz_v16 v, w, x, y;
+        ddz_v16 d = DDZ_V_MAKE(next, 0);
         int64_t i;
         int j, t;
         /* (a copy loop of our own: a bulk copy would be one rep movsb,
@@ -159,28 +162,36 @@ cdef extern from *:
         }
         for (; copy && i < n; i++)
             DDZ_V_STORE(src + 16 * i, DDZ_V_LOAD(dst + 16 * i));
-        /* (the rows take the laizi out of nibble 15 as they add their
-           split: no mask; two moves a turn) */
+        /* (two moves a turn) */
         for (i = 0; i + 2 <= n; i += 2) {
             v = DDZ_V_LOAD(src + 16 * i);
             w = DDZ_V_LOAD(src + 16 * i + 16);
             t = (int)(DDZ_V_LOW(v) >> 60);
-            r = rows[t];
-            for (j = 0; j < most; j++)
-                DDZ_V_STORE(q + 16 * j, DDZ_V_ADD(v, r[j]));
+            v = DDZ_V_ADD(v, DDZ_V_MAKE(first[t], 0));
+            DDZ_V_STORE(q, v);
+            for (j = 1; j < most; j++) {
+                v = DDZ_V_ADD(v, d);
+                DDZ_V_STORE(q + 16 * j, v);
+            }
             q += step[t];
             t = (int)(DDZ_V_LOW(w) >> 60);
-            r = rows[t];
-            for (j = 0; j < most; j++)
-                DDZ_V_STORE(q + 16 * j, DDZ_V_ADD(w, r[j]));
+            w = DDZ_V_ADD(w, DDZ_V_MAKE(first[t], 0));
+            DDZ_V_STORE(q, w);
+            for (j = 1; j < most; j++) {
+                w = DDZ_V_ADD(w, d);
+                DDZ_V_STORE(q + 16 * j, w);
+            }
             q += step[t];
         }
         if (i < n) {
             v = DDZ_V_LOAD(src + 16 * i);
             t = (int)(DDZ_V_LOW(v) >> 60);
-            r = rows[t];
-            for (j = 0; j < most; j++)
-                DDZ_V_STORE(q + 16 * j, DDZ_V_ADD(v, r[j]));
+            v = DDZ_V_ADD(v, DDZ_V_MAKE(first[t], 0));
+            DDZ_V_STORE(q, v);
+            for (j = 1; j < most; j++) {
+                v = DDZ_V_ADD(v, d);
+                DDZ_V_STORE(q + 16 * j, v);
+            }
             q += step[t];
         }
         return (int64_t)((q - dst) / 16);
@@ -196,9 +207,8 @@ cdef extern from *:
         uint64_t ut = (uint64_t)1 << (4 * lt), ug = (uint64_t)1 << (4 * lg);
         int splits[9];        /* a hand holds 8 laizi at most */
         int64_t step[9];      /* 16 * splits[t] */
+        uint64_t first[9];    /* split 0 of t laizi, less t laizi in nibble 15 */
         ddz_v16 rd[9][8];     /* rd[t][j]: split f - 1 - j of t laizi, as cards */
-        ddz_v16 rf[9][8];     /* rf[t][j]: split j, less t laizi in nibble 15 */
-        const ddz_v16* rows[9];
         ddz_v16 mask = DDZ_V_MAKE(0x0FFFFFFFFFFFFFFFULL, ~(uint64_t)0);
         int64_t total = 0, total2 = 0, i, pos;
         int t, j, lo, hi;
@@ -208,24 +218,23 @@ cdef extern from *:
             hi = t < wt ? t : wt;
             splits[t] = hi - lo + 1;
             step[t] = 16 * splits[t];
-            for (j = 0; j < most; j++) {
-                rd[t][j] = DDZ_V_MAKE(j < splits[t]
-                    ? (uint64_t)(lo + j) * ut + (uint64_t)(t - lo - j) * ug : 0, 0);
-                rf[t][j] = DDZ_V_MAKE((j < splits[t]
-                    ? (uint64_t)(hi - j) * ut + (uint64_t)(t - hi + j) * ug : 0)
-                    - ((uint64_t)t << 60), 0);
-            }
-            rows[t] = rf[t];
+            first[t] = (uint64_t)hi * ut + (uint64_t)(t - hi) * ug - ((uint64_t)t << 60);
         }
         if (high || (src == dst && (int64_t)(most + 1) * n <= cap)) {
             unsigned char* from = high ? (unsigned char*)src_ : dst + 16 * (int64_t)most * n;
             int copy = !high;
             switch (most) {
-            case 2: return ddz_td_split_low(dst, from, n, copy, step, rows, 2);
-            case 3: return ddz_td_split_low(dst, from, n, copy, step, rows, 3);
-            case 4: return ddz_td_split_low(dst, from, n, copy, step, rows, 4);
-            default: return ddz_td_split_low(dst, from, n, copy, step, rows, 5);
+            case 2: return ddz_td_split_low(dst, from, n, copy, step, first, ug - ut, 2);
+            case 3: return ddz_td_split_low(dst, from, n, copy, step, first, ug - ut, 3);
+            case 4: return ddz_td_split_low(dst, from, n, copy, step, first, ug - ut, 4);
+            default: return ddz_td_split_low(dst, from, n, copy, step, first, ug - ut, 5);
             }
+        }
+        for (t = 0; t <= wt + wg; t++) {
+            lo = t > wg ? t - wg : 0;
+            for (j = 0; j < most; j++)
+                rd[t][j] = DDZ_V_MAKE(j < splits[t]
+                    ? (uint64_t)(lo + j) * ut + (uint64_t)(t - lo - j) * ug : 0, 0);
         }
         /* (two sums: the loads of one do not wait for the other's adds) */
         for (i = 0; i + 1 < n; i += 2) {
@@ -1114,7 +1123,8 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
                 a -= 1
     elif kind == K_LAIZI_BOMB:
         if g.lz == IDX_W:
-            _td_face(g, kind, rmin, rmax, nfix)
+            if (g.lface >> kind) & 1:
+                _td_face(g, kind, rmin, rmax, nfix)
         elif g.lw == 4 and rmin <= L <= rmax:
             _lz_emit(g, 4 * g.lunit, K_LAIZI_BOMB, L, 1, 0)
     elif kind == K_ROCKET:
@@ -1123,7 +1133,7 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
             _lz_emit(g, XBIT | DBIT, K_ROCKET, 13, 1, 0)
     elif KIND_SHAPE[kind].q:
         _lz_generic(g, kind, rmin, rmax, nfix)
-        if g.lz == IDX_W:
+        if g.lz == IDX_W and (g.lface >> kind) & 1:
             _td_face(g, kind, rmin, rmax, nfix)
 
 
@@ -1269,7 +1279,7 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     # follow often needs none. Two wild ranks: the hand's laizi move to
     # nibble 15 (see gen_t), and g.hand and g.ge describe that hand.
     cdef unsigned int wild = rules.wild_mask
-    cdef int i
+    cdef int i, hi, lo
     g.rules = rules
     g.lwild = wild
     g.lheld = g.ge[1]
@@ -1292,6 +1302,17 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
         g.lshift = 4 * (g.lt if g.lwt else g.lg)
     g.lunit = (<uint64_t>1) << g.lshift
     g.lw = g.lwt + g.lwg
+    # what each kind of _td_face needs of the cards of the two wild ranks:
+    # the most of one rank (hi) and the fewest (lo)
+    hi = g.lwt if g.lwt > g.lwg else g.lwg
+    lo = g.lwt + g.lwg - hi
+    g.lface = ((<unsigned int>(hi >= 2) << K_PAIR)
+               | (<unsigned int>(hi >= 3) << K_TRIPLE)
+               | (<unsigned int>(hi >= 3 and lo >= 1) << K_TRIPLE_SINGLE)
+               | (<unsigned int>(hi >= 3 and lo >= 2) << K_TRIPLE_PAIR)
+               | (<unsigned int>(hi >= 4 and lo >= 2) << K_FOUR_SINGLES)
+               | (<unsigned int>(lo >= 3) << K_PLANE)
+               | (<unsigned int>(g.lw >= 4) << K_LAIZI_BOMB))
     g.hand = (g.hand - ((<uint64_t>g.lwt) << (4 * g.lt)) - ((<uint64_t>g.lwg) << (4 * g.lg))
               + (<uint64_t>g.lw) * WBIT)
     for i in range(1, 5):
