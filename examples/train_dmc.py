@@ -85,9 +85,11 @@ except ImportError as e:   # pragma: no cover - exercised without torch
 
 from ddzfast.arena import arena
 from ddzfast._douzero import DouZeroGame
-from ddzfast.compat.douzero import POSITIONS, VecEnv, to_douzero
+from ddzfast.compat.douzero import (ACTION_WIDTH, POSITIONS, X_NO_ACTION_WIDTH, VecEnv,
+                                    to_douzero)
 
-X_WIDTH = (373, 484, 484)      # x_batch's width per position (x_no_action + action)
+# x_batch's width per position (x_no_action, then the action)
+X_WIDTH = tuple(w + ACTION_WIDTH for w in X_NO_ACTION_WIDTH)
 
 
 class Model(nn.Module):
@@ -227,7 +229,7 @@ def choose(models, vec, rng, epsilon):
             if rows.size < np.count_nonzero(at):
                 x_action = x_action[np.repeat(counts[at] > 1, counts[at])]
             seg = np.repeat(np.arange(rows.size), counts[rows])     # each row's deal
-            width = X_WIDTH[p] - 54
+            width = X_NO_ACTION_WIDTH[p]
             values = models[p].values(
                 torch.from_numpy(vec.z[rows]).float(),
                 torch.from_numpy(vec.x_no_action[rows, :width]).float(),
@@ -419,7 +421,7 @@ def main(argv=None):
             # the chosen rows, before step rewrites the buffers
             position = vec.position.copy()
             x_state, z = vec.x_no_action.copy(), vec.z.copy()
-            x_action = np.empty((args.envs, 54), np.int8)
+            x_action = np.empty((args.envs, ACTION_WIDTH), np.int8)
             for q in range(3):
                 rows = position == q
                 x_action[rows] = vec.x_action[q][vec.offsets[rows] + actions[rows]]
@@ -436,7 +438,8 @@ def main(argv=None):
                 y = r if q == 0 else -r
                 if window:
                     k = filled[q] % args.batch
-                    ring_x[q][k, :-54], ring_x[q][k, -54:] = xs[:X_WIDTH[q] - 54], xa
+                    ring_x[q][k, :-ACTION_WIDTH] = xs[:X_NO_ACTION_WIDTH[q]]
+                    ring_x[q][k, -ACTION_WIDTH:] = xa
                     ring_z[q][k], ring_y[q][k] = zq, y
                     filled[q] += 1
                 else:
@@ -451,7 +454,7 @@ def main(argv=None):
             for q in range(3):
                 while len(pending[q]) >= args.batch:
                     batch, pending[q] = pending[q][:args.batch], pending[q][args.batch:]
-                    width = X_WIDTH[q] - 54
+                    width = X_NO_ACTION_WIDTH[q]
                     x = np.concatenate([np.stack([b[0][:width] for b in batch]),
                                         np.stack([b[1] for b in batch])], axis=1)
                     learner.submit(q, x, np.stack([b[2] for b in batch]),

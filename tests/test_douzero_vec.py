@@ -6,7 +6,8 @@ buffers and offsets; bad input that must change nothing."""
 import numpy as np
 import pytest
 
-from ddzfast.compat.douzero import OBJECTIVES, POSITIONS, Env, VecEnv
+from ddzfast.compat.douzero import (ACTION_WIDTH, OBJECTIVES, POSITIONS, X_NO_ACTION_WIDTH, Env,
+                                    VecEnv)
 
 
 FORMS = [dict(z_batch=zb, x_batch=xb, dtype=dt) for dt in ("float32", "int8")
@@ -59,6 +60,21 @@ def test_rows_equal_env(objective, form):
             else:
                 obs[i] = o
     assert ends > 0
+
+
+def test_widths_are_douzeros():
+    """DouZero's observation widths (douzero.env.env: x_no_action 319 for the
+    landlord, 430 for a farmer; an action is a 54-entry card vector), as
+    the package exports them, and as Env's observation has them."""
+    assert X_NO_ACTION_WIDTH == (319, 430, 430)
+    assert ACTION_WIDTH == 54
+    env = Env("wp")
+    obs = env.reset()
+    for p in range(3):
+        while POSITIONS.index(obs["position"]) != p:
+            obs, _, _, _ = env.step(obs["legal_actions"][0])
+        assert obs["x_no_action"].shape == (X_NO_ACTION_WIDTH[p],)
+        assert obs["x_batch"].shape[1] == X_NO_ACTION_WIDTH[p] + ACTION_WIDTH
 
 
 def test_buffers_layout():

@@ -64,6 +64,12 @@ cdef enum:
     DZ_DOWN = 1
     DZ_UP = 2
 
+#: The width of DouZero's ``x_no_action`` for each position in playing order
+#: (the landlord's, then the two farmers'), and of one action's columns:
+#: ``x_batch`` rows are ``x_no_action`` followed by the action's.
+X_NO_ACTION_WIDTH = (DZ_X_LANDLORD, DZ_X_FARMER, DZ_X_FARMER)
+ACTION_WIDTH = DZ_CARDS
+
 # The generator kind of each DouZero type whose moves a follower must match
 # (0: none, only bombs can answer).
 cdef int DZ_KIND_OF_TYPE[16]

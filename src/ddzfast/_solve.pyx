@@ -478,31 +478,27 @@ cdef inline void _tt_store(solve_ctx* c, const tt_key* key, uint64_t hsh, int wi
 
 
 cdef int _reserve(solve_ctx* c, int64_t need) noexcept nogil:
-    # Make room for `need` moves (and keys) in the buffers; 0 when out of memory.
+    # Make room for `need` moves (and keys) in the buffers; 0 when out of
+    # memory (c.cap then still holds for every buffer: those grown before
+    # the failure are only larger).
     cdef int64_t cap = c.cap
-    cdef ddz_move* m
-    cdef uint64_t* k
-    cdef tt_key* ck
+    cdef int64_t had
     if need <= cap:
         return 1
     while cap < need:
         cap *= 2
-    m = <ddz_move*>realloc(c.moves, <size_t>cap * sizeof(ddz_move))
-    if m == NULL:
+    had = c.cap
+    if ddz_grow(<void**>&c.moves, &had, cap, sizeof(ddz_move)) < 0:
         return 0
-    c.moves = m
-    k = <uint64_t*>realloc(c.keys, <size_t>cap * sizeof(uint64_t))
-    if k == NULL:
+    had = c.cap
+    if ddz_grow(<void**>&c.keys, &had, cap, sizeof(uint64_t)) < 0:
         return 0
-    c.keys = k
-    ck = <tt_key*>realloc(c.ckeys, <size_t>cap * sizeof(tt_key))
-    if ck == NULL:
+    had = c.cap
+    if ddz_grow(<void**>&c.ckeys, &had, cap, sizeof(tt_key)) < 0:
         return 0
-    c.ckeys = ck
-    k = <uint64_t*>realloc(c.chash, <size_t>cap * sizeof(uint64_t))
-    if k == NULL:
+    had = c.cap
+    if ddz_grow(<void**>&c.chash, &had, cap, sizeof(uint64_t)) < 0:
         return 0
-    c.chash = k
     c.cap = cap
     return 1
 

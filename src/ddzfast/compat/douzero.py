@@ -51,13 +51,14 @@ from typing import Any, Iterable, Optional, Sequence, Union
 import numpy as np
 
 from ddzfast._core import Hand, Move, MoveList
-from ddzfast._douzero import (DouZeroGame, DouZeroVec, douzero_legal_actions, douzero_list,
+from ddzfast._douzero import (ACTION_WIDTH, X_NO_ACTION_WIDTH, DouZeroGame, DouZeroVec,
+                              douzero_legal_actions, douzero_list,
                               douzero_lists, douzero_pack, douzero_pack_many)
 from ddzfast.compat import _reject_laizi
 from ddzfast.constants import CARD_LIMITS, DOUZERO_CARDS
 
-__all__ = ["Env", "VecEnv", "DECK", "POSITIONS", "OBJECTIVES", "legal_actions", "to_douzero",
-           "from_douzero"]
+__all__ = ["Env", "VecEnv", "DECK", "POSITIONS", "OBJECTIVES", "X_NO_ACTION_WIDTH",
+           "ACTION_WIDTH", "legal_actions", "to_douzero", "from_douzero"]
 
 #: DouZero's positions, in playing order.
 POSITIONS = ("landlord", "landlord_down", "landlord_up")
@@ -404,7 +405,7 @@ class VecEnv:
         are)."""
         p = self._position(p)
         xb, zb, _pk, xa, owner = self._vec.buffers(p)
-        width = 319 if p == 0 else 430
+        width = X_NO_ACTION_WIDTH[p]
         if not self._vec.fill_x_batch:
             xb = np.concatenate([self.x_no_action[owner, :width].astype(self.dtype), xa], axis=1)
         if not self._vec.fill_z_batch:
@@ -427,7 +428,7 @@ class VecEnv:
         i = self._row(i)
         p = int(self.position[i])
         a, n = int(self.offsets[i]), int(self.counts[i])
-        width = 319 if p == 0 else 430
+        width = X_NO_ACTION_WIDTH[p]
         x_batch, z_batch = self.expand(p)
         return {"position": POSITIONS[p],
                 "x_batch": x_batch[a:a + n].astype(np.float32),
