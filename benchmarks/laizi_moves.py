@@ -1,9 +1,10 @@
 """Laizi and tiandi generation and simulation speed beside classic and
 biegang, measured in the same run (medians; nothing is asserted).
 
-    PYTHONPATH=src python benchmarks/laizi_moves.py [--quick]
+    PYTHONPATH=src python benchmarks/laizi_moves.py [--quick] [--positions N]
 
-Moves: for each case, 64 seeded positions; one round calls
+Moves: for each case, 64 seeded positions (N with --positions: more
+positions, a steadier comparison between rule sets); one round calls
 ``legal_moves_into`` once per position into a preallocated buffer, and (the C
 generator alone, without the per-call Python cost) ``legal_moves_batch`` once
 over all 64. Printed: microseconds per call and million moves per second,
@@ -24,6 +25,11 @@ machine wall time mostly measures the other processes.
 A follow position answers a move of another hand of the same deal (a kind
 drawn first, then a move of it). Simulation: ``simulate`` with random
 policies on one thread, deals per second, classic beside laizi and tiandi.
+Last, for leads: tiandi's moves per second as a share of laizi's at the
+same laizi count, from the rounds above (per call, then batch) and from
+rounds timed in turns, a laizi round then a tiandi one, 101 times: the
+median of each turn's ratio, which a machine's load moves far less than it
+moves rounds timed apart.
 """
 import argparse
 import os
@@ -134,10 +140,32 @@ def measure(pos, rounds):
     return moves, call, batch
 
 
+def paired_share(laizi_pos, tiandi_pos, turns):
+    """The median over `turns` turns of (tiandi's moves per second) / (laizi's),
+    each turn one per-call round of each, laizi first."""
+    buf = np.empty(1 << 16, ddzfast.MOVE_DTYPE)
+    lmi = ddzfast.legal_moves_into
+
+    def rate(pos):
+        t = time.process_time()
+        n = 0
+        for name, h, last in pos:
+            n += lmi(h, last, name, buf)
+        return n / max(time.process_time() - t, 1e-9)
+
+    return statistics.median(rate(tiandi_pos) / rate(laizi_pos) for _ in range(turns))
+
+
 def main():
+    global POSITIONS
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--positions", type=int, default=POSITIONS,
+                    help="positions a case (default %(default)s)")
     args = ap.parse_args()
+    if args.positions < 1:
+        ap.error("--positions must be at least 1")
+    POSITIONS = args.positions
     rounds = 5 if args.quick else 25
     cases = [("classic", 17, 0), ("classic", 20, 0), ("biegang", 17, 1),
              ("biegang", 21, 1)]
@@ -145,16 +173,29 @@ def main():
     cases += [("tiandi", size, k) for size in (17, 20) for k in (0, 2, 4, 8)]
     print(f"{'case':28s} {'mode':6s} {'moves/call':>10s} {'us/call':>9s} "
           f"{'Mmoves/s':>9s} {'us/call batch':>14s} {'Mmoves/s batch':>15s}")
+    rates = {}
     for rules, size, k in cases:
         for mode in ("lead", "follow"):
             pos, wild = build(rules, size, k, mode)
             moves, call, batch = measure(pos, rounds)
+            rates[rules, size, k, mode] = (moves / call, moves / batch)
             label = f"{rules} {size}" + (
                 f" ({k} laizi, L={wild})" if rules == "laizi"
                 else f" ({k} laizi, T,G={wild[0]},{wild[1]})" if rules == "tiandi" else "")
             print(f"{label:28s} {mode:6s} {moves:10.1f} {call * 1e6:9.2f} "
                   f"{moves / call / 1e6:9.1f} {batch * 1e6:14.2f} "
                   f"{moves / batch / 1e6:15.1f}", flush=True)
+    turns = 21 if args.quick else 101
+    for size in (17, 20):
+        shares = []
+        for k in (0, 2, 4):
+            t, lz = rates["tiandi", size, k, "lead"], rates["laizi", size, k, "lead"]
+            paired = paired_share(build("laizi", size, k, "lead")[0],
+                                  build("tiandi", size, k, "lead")[0], turns)
+            shares.append(f"{k} laizi {t[0] / lz[0]:.2f} ({t[1] / lz[1]:.2f}; "
+                          f"in turns {paired:.2f})")
+        print(f"tiandi / laizi leads, {size} cards, per call (batch; per call in turns): "
+              + ", ".join(shares), flush=True)
     deals = 5000 if args.quick else 20000
     for rules in ("classic", "laizi", "tiandi"):
         ddzfast.simulate(200, rules)        # warm up
