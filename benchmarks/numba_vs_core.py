@@ -5,7 +5,8 @@
 * a Python loop calling ddzfast.legal_moves;
 
 plus legal_moves_batch over 100,000 hands with 1 and 2 threads (moves per
-second per core). Prints medians and ratios.
+second per core), each into a new array and into a buffer passed as ``out``
+again and again. Prints medians and ratios.
 
     python benchmarks/numba_vs_core.py [--positions 20000] [--repeat 7]
 """
@@ -84,13 +85,18 @@ def main(argv=None):
 
     for rules_name in ("classic", "biegang"):
         big, _ = positions(args.batch, 2, rules_name, follow_share=0.0)
+        moves = len(legal_moves_batch(big, None, rules_name)[1])
+        buf = np.empty(moves, MOVE_DTYPE)
         for threads in (1, 2):
             t = median_time(lambda: legal_moves_batch(big, None, rules_name, threads=threads),
                             max(3, args.repeat // 2))
-            moves = len(legal_moves_batch(big, None, rules_name)[1])
+            t_out = median_time(lambda: legal_moves_batch(big, None, rules_name,
+                                                          threads=threads, out=buf),
+                                max(3, args.repeat // 2))
             print(f"legal_moves_batch {rules_name} {args.batch} 20-card leads, "
                   f"{threads} thread(s): {moves / t / 1e6:6.1f} M moves/s "
-                  f"({moves / t / threads / 1e6:.1f} per thread)")
+                  f"({moves / t / threads / 1e6:.1f} per thread); into out: "
+                  f"{moves / t_out / 1e6:6.1f} M moves/s ({t / t_out:.2f}x)")
 
 
 if __name__ == "__main__":

@@ -39,6 +39,61 @@ def test_batch_equals_per_hand(rules, threads):
                               legal_moves(int(hands[i]), None, rules).array)
 
 
+@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_into_out_equals_a_new_batch(rules, threads):
+    hands, lasts = _positions(rules, 400, f"batch-out-{rules}")
+    offsets, moves = legal_moves_batch(hands, lasts, rules, threads=threads)
+    total = len(moves)
+    # exactly large enough, then with room to spare (scratch, as documented)
+    for room in (0, 1000):
+        out = np.zeros(total + room, MOVE_DTYPE)
+        got_offsets, got = legal_moves_batch(hands, lasts, rules, threads=threads, out=out)
+        assert np.array_equal(got_offsets, offsets)
+        assert np.array_equal(got, moves)
+        assert len(got) == total and np.shares_memory(got, out)
+    # the same buffer again: the same moves
+    got_offsets, got = legal_moves_batch(hands, lasts, rules, threads=threads, out=out)
+    assert np.array_equal(got, moves) and np.array_equal(got_offsets, offsets)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_batch_into_a_small_out_says_how_many_moves(threads):
+    hands, lasts = _positions("laizi:7", 200, "batch-small-out")
+    total = len(legal_moves_batch(hands, lasts, "laizi:7")[1])
+    for size in (0, 1, total // 2, total - 1):
+        with pytest.raises(ValueError, match=f"out holds {size} moves but these positions "
+                                             f"have {total} legal moves"):
+            legal_moves_batch(hands, lasts, "laizi:7", threads=threads,
+                              out=np.zeros(size, MOVE_DTYPE))
+
+
+def test_batch_out_is_checked():
+    hands = np.array([int(Hand("334"))], np.uint64)
+    for bad, error in [([0] * 8, TypeError), (np.zeros(8, np.int64), TypeError),
+                       (np.zeros((2, 4), MOVE_DTYPE), ValueError),
+                       (np.zeros(16, MOVE_DTYPE)[::2], ValueError)]:
+        with pytest.raises(error, match="out"):
+            legal_moves_batch(hands, out=bad)
+    frozen = np.zeros(8, MOVE_DTYPE)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="writable"):
+        legal_moves_batch(hands, out=frozen)
+    # an out over the positions' own memory is refused before anything is written
+    lasts = np.zeros(64, MOVE_DTYPE)
+    with pytest.raises(ValueError, match="shares memory"):
+        legal_moves_batch(np.full(64, int(Hand("334")), np.uint64), lasts, out=lasts)
+    raw = np.zeros(64 * 16, np.uint8)
+    packed = raw[:8].view(np.uint64)
+    packed[0] = int(Hand("334"))
+    with pytest.raises(ValueError, match="shares memory"):
+        legal_moves_batch(packed, out=raw.view(MOVE_DTYPE))
+    assert packed[0] == int(Hand("334")) and (raw[8:] == 0).all()
+    # beside the hands, not over them: allowed
+    offsets, moves = legal_moves_batch(packed, out=raw[16:].view(MOVE_DTYPE))
+    assert packed[0] == int(Hand("334")) and len(moves) == offsets[-1] > 0
+
+
 def test_batch_grows_its_buffers_for_huge_positions():
     deck = ddzfast.Hand(DECKS["biegang"])
     offsets, moves = legal_moves_batch([deck, deck, ddzfast.Hand("34")], None, "biegang",

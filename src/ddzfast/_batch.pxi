@@ -44,9 +44,13 @@ cdef class _Chunk:
     # the whole range that run() serves in slices (for its size guesses)
     cdef Py_ssize_t planned_start
     cdef Py_ssize_t planned_stop
+    # buf is the caller's (legal_moves_batch's out): never grown nor freed;
+    # once the moves pass cap they are only counted (size: all of them)
+    cdef int external
 
     def __dealloc__(self):
-        free(self.buf)
+        if not self.external:
+            free(self.buf)
 
     cdef object as_array(self):
         """The generated moves as a MOVE_DTYPE array that owns this chunk."""
@@ -66,6 +70,19 @@ cdef class _Chunk:
         cdef const ddz_move* last
         cdef ddz_move* grown
         cdef Py_ssize_t first = start, planned = stop
+        if self.external:
+            for i in range(start, stop):
+                last = NULL
+                if lasts != NULL and lasts[i].kind != K_PASS:
+                    last = &lasts[i]
+                if self.size < self.cap:
+                    n = ddz_legal_moves(rules, hands[i], last, self.buf + self.size,
+                                        self.cap - self.size)
+                else:
+                    n = ddz_legal_moves(rules, hands[i], last, NULL, 0)
+                counts[i] = n
+                self.size += n
+            return
         if self.planned_start <= start and stop <= self.planned_stop:
             first = self.planned_start
             planned = self.planned_stop
@@ -126,7 +143,7 @@ def _run_chunk(_Chunk chunk, Rules rules, cnp.ndarray hands, lasts,
     _sliced(positions, start, stop, cancel)
 
 
-def legal_moves_batch(hands, lasts=None, rules="classic", threads=1):
+def legal_moves_batch(hands, lasts=None, rules="classic", threads=1, out=None):
     """The legal moves of many positions at once, in CSR form.
 
     ``hands``: packed hands, a 1-d array-like of uint64 (N). ``lasts``: None
@@ -136,18 +153,39 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1):
     ``moves[offsets[i]:offsets[i + 1]]``, each list exactly as
     ``legal_moves`` gives it. Generation runs without the GIL, on ``threads``
     threads over contiguous ranges of positions.
+
+    ``out``: None (``moves`` is a new array), or a writable, C-contiguous 1-d
+    MOVE_DTYPE array the moves are written into, ``moves`` being
+    ``out[:offsets[-1]]`` (the rest of ``out`` is scratch): a buffer used
+    again and again spares each call the new memory it would touch. When
+    the moves do not all fit, ValueError says how many there are (``out``
+    then holds some of them); an ``out`` sharing memory with ``hands`` or
+    ``lasts`` is a ValueError.
     """
     cdef Rules r = _get_rules(rules)
     cdef cnp.ndarray h, counts, offsets, moves
     cdef Py_ssize_t n, t
+    cdef int64_t total
     cdef _Chunk chunk
     threads = check_threads(threads)
+    if out is not None:
+        _check_move_out(out)
     h, la = _batch_positions(hands, lasts, r)
+    if out is not None and (np.may_share_memory(out, h)
+                            or (la is not None and np.may_share_memory(out, la))):
+        raise ValueError("out shares memory with hands or lasts: the moves would "
+                         "overwrite the positions they are made from")
     n = cnp.PyArray_DIM(h, 0)
     counts = np.zeros(n, dtype=np.int64)
     threads = worker_count(threads, n)
     bounds = [n * t // threads for t in range(threads + 1)]
     chunks = [_Chunk() for _ in range(threads)]
+    if out is not None and threads == 1:
+        # generated in place (the chunk's buffer is out's)
+        chunk = chunks[0]
+        chunk.external = 1
+        chunk.buf = <ddz_move*>cnp.PyArray_DATA(<cnp.ndarray>out)
+        chunk.cap = cnp.PyArray_DIM(<cnp.ndarray>out, 0)
     _parallel(threads, _run_chunk,
               [(chunks[t], r, h, la, counts, bounds[t], bounds[t + 1])
                for t in range(threads)])
@@ -156,11 +194,21 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1):
             raise MemoryError("out of memory generating a batch of moves")
     offsets = np.zeros(n + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
-    if threads == 1:
+    total = offsets[n]
+    if out is not None:
+        if total > cnp.PyArray_DIM(<cnp.ndarray>out, 0):
+            raise ValueError(f"out holds {cnp.PyArray_DIM(<cnp.ndarray>out, 0)} moves "
+                             f"but these positions have {total} legal moves; pass a "
+                             f"larger buffer")
+        moves = out[:total]
+        if threads == 1:
+            return offsets, moves
+    elif threads == 1:
         # The chunk's buffer becomes the result: no copy of what may be
         # hundreds of megabytes.
         return offsets, (<_Chunk>chunks[0]).as_array()
-    moves = np.empty(offsets[n], dtype=MOVE_DTYPE)
+    else:
+        moves = np.empty(total, dtype=MOVE_DTYPE)
     starts = [int(offsets[b]) for b in bounds[:threads]]
     _parallel(threads, _copy_chunk,
               [(chunks[t], moves, starts[t]) for t in range(threads)])

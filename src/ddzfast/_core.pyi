@@ -118,7 +118,8 @@ def beats(move: MoveLike, last: MoveLike, rules: RulesLike = "classic") -> bool:
 def play(hand: CardsLike, move: MoveLike | CardsLike,
          rules: RulesLike | None = None) -> Hand: ...
 def legal_moves_batch(hands: npt.ArrayLike, lasts: npt.NDArray[np.void] | None = None,
-                      rules: RulesLike = "classic", threads: int = 1
+                      rules: RulesLike = "classic", threads: int = 1,
+                      out: npt.NDArray[np.void] | None = None
                       ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.void]]: ...
 
 class _ActionTable:

@@ -152,9 +152,25 @@ cdef inline uint64_t _int_bits(object hand, Rules r) except? 0xFFFFFFFFFFFFFFFF:
     return _to_bits(hand, r, "hand")
 
 
+cdef int _check_move_out(object out) except -1:
+    # A buffer the caller lends for moves: a writable, C-contiguous 1-d
+    # MOVE_DTYPE array
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a MOVE_DTYPE array, not {type(out).__name__}")
+    if <object>cnp.PyArray_DESCR(<cnp.ndarray>out) is not _MOVE_DESCR:
+        if out.dtype != MOVE_DTYPE:
+            raise TypeError(f"out must have dtype MOVE_DTYPE, not {out.dtype}")
+    if (cnp.PyArray_NDIM(<cnp.ndarray>out) != 1
+            or not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>out)
+            or not cnp.PyArray_ISWRITEABLE(<cnp.ndarray>out)):
+        raise ValueError("out must be a writable, C-contiguous 1-d array")
+    return 0
+
+
 def legal_moves_into(hand, last, rules, cnp.ndarray out not None) -> int:
     """Write the legal moves of ``hand`` into ``out`` (a C-contiguous, writable
-    1-d MOVE_DTYPE array) and return how many there are. Nothing is allocated;
+    1-d MOVE_DTYPE array; its rows past them are scratch) and return how many
+    there are. Nothing is allocated;
     a buffer too small for the position raises ValueError with the count
     needed. MOVE_BUFFER entries hold every position of a deal in classic,
     biegang and super (the docs' page on cards and moves says how many moves
@@ -172,12 +188,7 @@ def legal_moves_into(hand, last, rules, cnp.ndarray out not None) -> int:
     if last is not None:
         _last_struct(last, r, &lm)
         lp = &lm
-    if <object>cnp.PyArray_DESCR(out) is not _MOVE_DESCR:
-        if out.dtype != MOVE_DTYPE:
-            raise TypeError(f"out must have dtype MOVE_DTYPE, not {out.dtype}")
-    if (cnp.PyArray_NDIM(out) != 1 or not cnp.PyArray_IS_C_CONTIGUOUS(out)
-            or not cnp.PyArray_ISWRITEABLE(out)):
-        raise ValueError("out must be a writable, C-contiguous 1-d array")
+    _check_move_out(out)
     cap = cnp.PyArray_DIM(out, 0)
     n = ddz_legal_moves(&r.c, bits, lp, <ddz_move*>cnp.PyArray_DATA(out), cap)
     if n > cap:

@@ -243,8 +243,11 @@ def fuzz_core(f: Fuzzer) -> None:
                           np.zeros((2, 2), np.uint64)])
         lasts = r.choice([None, None, np.zeros(len(hands) if hasattr(hands, "__len__")
                                                else 1, MOVE_DTYPE), f.nasty()])
+        out = r.choice([None, None, np.zeros(r.randint(0, 40), MOVE_DTYPE),
+                        np.zeros(r.randint(0, 40), MOVE_DTYPE)[::2], np.zeros(4, np.int64),
+                        f.nasty()])
         f.call(legal_moves_batch, hands, lasts, f.rules(),
-               r.choice([1, 2, f.nasty()]))
+               r.choice([1, 2, f.nasty()]), out)
     elif pick == 13:
         f.call(deal_seed, f.nasty() if r.random() < 0.5 else r.getrandbits(64),
                f.nasty() if r.random() < 0.5 else r.randint(0, 10 ** 6))
