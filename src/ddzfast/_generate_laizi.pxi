@@ -1230,7 +1230,11 @@ cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
 
 cdef int64_t _td_expand(gen_t* g) noexcept nogil:
     # _td_expand_into over g's own buffer; -1 when its moves did not all fit
-    # (the caller makes them again in a larger one)
+    # (the caller makes them again in a larger one). Laizi of one rank: the
+    # walks wrote the real cards, one split each, so their count is the
+    # moves' even when only the first cap were written.
+    if g.lwt == 0 or g.lwg == 0:
+        return g.n
     if g.n > g.cap:
         return -1
     return _td_expand_into(g, g.out, g.n, g.out, g.cap)
