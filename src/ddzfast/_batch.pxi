@@ -66,7 +66,7 @@ cdef class _Chunk:
                   const ddz_move* lasts, int64_t* counts, Py_ssize_t start,
                   Py_ssize_t stop) noexcept nogil:
         cdef Py_ssize_t i
-        cdef int64_t n, newcap
+        cdef int64_t n, newcap, rest
         cdef const ddz_move* last
         cdef ddz_move* grown
         cdef Py_ssize_t first = start, planned = stop
@@ -108,8 +108,12 @@ cdef class _Chunk:
                 if n <= self.cap - self.size:
                     break
                 # room for the rest of the whole range at the mean size so
-                # far, at least double: a few large copies, not many
-                newcap = self.size + n + (planned - i) * ((self.size + n) // (i - first + 1))
+                # far and an eighth more (the mean of the first positions is
+                # an estimate: a growth near the end copies everything),
+                # with room for a tiandi walk's part of the buffer past it
+                # (_td_moves); at least double: a few large copies, not many
+                rest = (planned - i) * ((self.size + n) // (i - first + 1))
+                newcap = self.size + n + rest + rest // 8 + TD_HIGH_CAP
                 if newcap < self.cap * 2:
                     newcap = self.cap * 2
                 grown = <ddz_move*>ddz_alloc_big(newcap * sizeof(ddz_move))
