@@ -415,8 +415,9 @@ cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
 # The moves of one kind of rank rmin..rmax (rmax <= 14; `length` 0: any
 # chain length, else that one), as ddz_legal_moves makes them, appended to
 # out[n:cap]; returns n plus their count (which may exceed cap: then only
-# the first cap - n were written). Building blocks for another game's move
-# rules (ddzfast._douzero).
+# the first cap - n were written; in a tiandi hand holding laizi of both
+# wild ranks, n plus a bound of it, five times the moves as walked).
+# Building blocks for another game's move rules (ddzfast._douzero).
 cdef int64_t ddz_kind_moves(const ddz_rules* rules, uint64_t hand, int kind, int rmin,
                             int rmax, int length, ddz_move* out, int64_t cap,
                             int64_t n) noexcept nogil
