@@ -57,14 +57,15 @@ def test_batch_into_out_equals_a_new_batch(rules, threads):
     assert np.array_equal(got, moves) and np.array_equal(got_offsets, offsets)
 
 
+@pytest.mark.parametrize("rules", RULE_SETS)
 @pytest.mark.parametrize("threads", [1, 2])
-def test_batch_into_a_small_out_says_how_many_moves(threads):
-    hands, lasts = _positions("laizi:7", 200, "batch-small-out")
-    total = len(legal_moves_batch(hands, lasts, "laizi:7")[1])
+def test_batch_into_a_small_out_says_how_many_moves(rules, threads):
+    hands, lasts = _positions(rules, 200, f"batch-small-out-{rules}")
+    total = len(legal_moves_batch(hands, lasts, rules)[1])
     for size in (0, 1, total // 2, total - 1):
         with pytest.raises(ValueError, match=f"out holds {size} moves but these positions "
                                              f"have {total} legal moves"):
-            legal_moves_batch(hands, lasts, "laizi:7", threads=threads,
+            legal_moves_batch(hands, lasts, rules, threads=threads,
                               out=np.zeros(size, MOVE_DTYPE))
 
 

@@ -15,7 +15,7 @@
 # per position, for the side to move, is exact whatever the path to it.
 
 from libc.stdint cimport int8_t, uint8_t, uint16_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
