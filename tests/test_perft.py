@@ -21,9 +21,9 @@ def _positions(rules):
     them, each with its own wild rank; the tiandi file (section 9) names a
     pair in each, read the same way."""
     if ddzfast.get_rules(rules).wild_count == 2:
-        return _tiandi_positions()
+        return _wild_positions("tiandi", 300)
     if ddzfast.get_rules(rules).laizi:
-        return _laizi_positions()
+        return _wild_positions("laizi", 320)
     with open(os.path.join(HERE, f"{rules}.txt")) as f:
         lines = f.read().splitlines()
     total = None
@@ -39,35 +39,22 @@ def _positions(rules):
     return positions, total
 
 
-def _laizi_positions():
+def _wild_positions(family, count):
+    """A laizi-family perft file: each line "index family wild... hand last
+    count", the wild ranks (one for laizi, sky and ground for tiandi) in
+    columns of their own, read as the rule set "family:<ranks>"."""
     positions, total = [], None
-    with open(os.path.join(HERE, "laizi.txt")) as f:
-        for line in f.read().splitlines():
-            words = line.split()
-            if words and words[0] == "total":
-                total = int(words[1])
-            elif words:
-                index, name, wild, hand, last, count = words
-                assert name == "laizi"
-                positions.append((int(index), f"laizi:{wild}", hand,
-                                  None if last == "-" else last, int(count)))
-    assert len(positions) == 320
-    return positions, total
-
-
-def _tiandi_positions():
-    positions, total = [], None
-    with open(os.path.join(HERE, "tiandi.txt")) as f:
+    with open(os.path.join(HERE, f"{family}.txt")) as f:
         for line in f.read().splitlines():
             words = line.split()
             if words and words[0] == "total":
                 total = int(words[1])
             elif words and not words[0].startswith("#"):
-                index, name, sky, ground, hand, last, count = words
-                assert name == "tiandi"
-                positions.append((int(index), f"tiandi:{sky}{ground}", hand,
-                                  None if last == "-" else last, int(count)))
-    assert len(positions) == 300
+                index, name, *wild, hand, last, moves = words
+                assert name == family and len(wild) == (2 if family == "tiandi" else 1)
+                positions.append((int(index), f"{family}:{''.join(wild)}", hand,
+                                  None if last == "-" else last, int(moves)))
+    assert len(positions) == count
     return positions, total
 
 
