@@ -211,6 +211,27 @@ def _action_lookup(rules="classic") -> _ActionTable:
     return _actions_of(_get_rules(rules))
 
 
+def _fixed_action_rules(rules, str who) -> Rules:
+    """The rule set of something whose action space is fixed (``who``: "an
+    environment", "a VectorEnv"): a laizi set must name its wild rank, a
+    tiandi set both, since the action index depends on them."""
+    cdef Rules r = _get_rules(rules)
+    if r.c.laizi and r.c.wild_count == 2 and not _rules_ready(&r.c):
+        raise ValueError(
+            f"{who} needs a fixed action space, and the actions of {r.name!r} "
+            f"depend on its two wild ranks: pass both, sky then ground, e.g. "
+            f"rules='{r.name}:7J' or get_rules({r.name!r})"
+            f".with_options(wild_ranks=('7', 'J')) (every deal then has them); "
+            f"ranks drawn per deal are not supported")
+    if r.c.laizi and not r.c.wild_mask:
+        raise ValueError(
+            f"{who} needs a fixed action space, and a laizi rule set's actions "
+            f"depend on its wild rank: pass the wild rank, e.g. rules='laizi:7' "
+            f"or get_rules({r.name!r}).with_options(wild_rank='7') (every deal "
+            f"then has that wild rank); a wild rank drawn per deal is not supported")
+    return r
+
+
 cdef int _raise_actions_error(int64_t code, Rules r, uint64_t hand) except -1:
     if code == DDZ_ERR_NOMEM:
         raise MemoryError("out of memory generating legal moves")

@@ -41,6 +41,7 @@ from ddzfast._split cimport ddz_split_ctx, ddz_split_free, ddz_split_init
 import numbers
 import os
 
+from ddzfast._core import _fixed_action_rules
 from ddzfast._engine import OBSERVATION_LAYOUT, OBSERVATION_SIZE, POLICIES
 
 cnp.import_array()
@@ -406,19 +407,7 @@ cdef class VectorEnv:
             raise ValueError(f"num_envs must be at most MAX_ENVS = {MAX_ENVS} (2**20), "
                              f"not {num_envs}")
         n = num_envs
-        r = _get_rules(rules)
-        if r.c.laizi and r.c.wild_count == 2 and not _rules_ready(&r.c):
-            raise ValueError(
-                f"a VectorEnv needs a fixed action space, and the actions of "
-                f"{r.name!r} depend on its two wild ranks: pass both, sky then "
-                f"ground, e.g. rules='{r.name}:7J' (every deal then has them); "
-                f"ranks drawn per deal are not supported")
-        if r.c.laizi and not r.c.wild_mask:
-            raise ValueError(
-                f"a VectorEnv needs a fixed action space, and a laizi rule set's "
-                f"actions depend on its wild rank: pass the wild rank, e.g. "
-                f"rules='laizi:7' (every deal then has that wild rank); a wild rank "
-                f"drawn per deal is not supported")
+        r = _fixed_action_rules(rules, "a VectorEnv")
         if r.c.rob or r.c.show or r.c.doubling or r.c.no_shuffle:
             raise ValueError(
                 f"a VectorEnv steps deals without the platform options of RULES.md 10 "

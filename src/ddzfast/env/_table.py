@@ -27,7 +27,7 @@ import os
 
 import numpy as np
 
-from ddzfast._core import Move, get_rules
+from ddzfast._core import Move, _fixed_action_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
 from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
 from ddzfast.errors import IllegalMoveError
@@ -54,22 +54,7 @@ def check_rules(rules):
     """The environment's rule set. A laizi set must name its wild rank
     ("laizi:7"), a tiandi set both ("tiandi:7J"): the action index depends
     on them, and an environment's action space is fixed."""
-    r = get_rules(rules)
-    if r.wild_count == 2 and not r.ready:
-        raise ValueError(
-            f"an environment needs a fixed action space, and the actions of "
-            f"{r.name!r} depend on its two wild ranks: pass both, sky then "
-            f"ground, e.g. rules='{r.name}:7J' or get_rules({r.name!r})"
-            f".with_options(wild_ranks=('7', 'J')) (every deal then has them); "
-            f"ranks drawn per deal are not supported")
-    if r.laizi and r.wild_count == 1 and r.wild_rank is None:
-        raise ValueError(
-            f"an environment needs a fixed action space, and a laizi rule set's "
-            f"actions depend on its wild rank: pass the wild rank, e.g. "
-            f"rules='laizi:7' or get_rules({r.name!r}).with_options(wild_rank='7') "
-            f"(every deal then has that wild rank); a wild rank drawn per deal is "
-            f"not supported")
-    return r
+    return _fixed_action_rules(rules, "an environment")
 
 
 def check_render_mode(render_mode) -> str | None:
