@@ -179,11 +179,12 @@ cdef tuple _last_actions = (None, None)
 
 
 cdef object _tables_bytes():
-    # what the kept lookups hold alive: features' moves (16 bytes a row) and
-    # keys (8), and the slots
+    # what the kept lookups hold alive: features' moves and keys (a row
+    # each), and the slots
     cdef object total = 0
     for u in _ACTION_TABLES.values():
-        total += (<_ActionTable>u).count * 24 + (<_ActionTable>u).slot_bytes
+        total += ((<_ActionTable>u).count * (sizeof(ddz_move) + sizeof(uint64_t))
+                  + (<_ActionTable>u).slot_bytes)
     return total
 
 
