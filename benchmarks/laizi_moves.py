@@ -29,7 +29,10 @@ Last, for leads: tiandi's moves per second as a share of laizi's at the
 same laizi count, from the rounds above (per call, then batch) and from
 rounds timed in turns, a laizi round then a tiandi one, 101 times: the
 median of each turn's ratio, which a machine's load moves far less than it
-moves rounds timed apart.
+moves rounds timed apart; then the same share on paired positions (see
+``paired``), where the hands differ only in their laizi, so that what the
+positions alone make drops out: with no laizi the pairs are the same hand
+and their share reads 1.00.
 """
 import argparse
 import os
@@ -140,6 +143,28 @@ def measure(pos, rounds):
     return moves, call, batch
 
 
+def paired(size, laizi):
+    """POSITIONS pairs of leads (laizi's, tiandi's) of `size` cards with the
+    same natural cards: two wild ranks T, G drawn per pair, the natural
+    cards from the other ranks; laizi's hand holds `laizi` (at most 4)
+    laizi of its wild rank T, tiandi's (tiandi:TG) as many split between T
+    and G at random, at most four of each."""
+    rng = random.Random(f"paired-{size}-{laizi}")
+    laizi_pos, tiandi_pos = [], []
+    for _ in range(POSITIONS):
+        T, G = rng.sample(RANKS, 2)
+        others = [c for c in DECK54 if c not in (T, G)]
+        rng.shuffle(others)
+        a = rng.randint(max(0, laizi - 4), min(4, laizi))
+        natural = others[:size - laizi]
+        laizi_pos.append((ddzfast.get_rules(f"laizi:{T}"),
+                          int(ddzfast.Hand(canonical([T] * laizi + natural))), None))
+        tiandi_pos.append((ddzfast.get_rules(f"tiandi:{T}{G}"),
+                           int(ddzfast.Hand(canonical([T] * a + [G] * (laizi - a) + natural))),
+                           None))
+    return laizi_pos, tiandi_pos
+
+
 def paired_share(laizi_pos, tiandi_pos, turns):
     """The median over `turns` turns of (tiandi's moves per second) / (laizi's),
     each turn one per-call round of each, laizi first."""
@@ -195,6 +220,10 @@ def main():
             shares.append(f"{k} laizi {t[0] / lz[0]:.2f} ({t[1] / lz[1]:.2f}; "
                           f"in turns {paired:.2f})")
         print(f"tiandi / laizi leads, {size} cards, per call (batch; per call in turns): "
+              + ", ".join(shares), flush=True)
+    for size in (17, 20):
+        shares = [f"{k} laizi {paired_share(*paired(size, k), turns):.2f}" for k in (0, 2, 4)]
+        print(f"tiandi / laizi leads, {size} cards, paired positions in turns: "
               + ", ".join(shares), flush=True)
     deals = 5000 if args.quick else 20000
     for rules in ("classic", "laizi", "tiandi"):
