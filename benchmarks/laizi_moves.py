@@ -30,7 +30,7 @@ same laizi count, from the rounds above (per call, then batch) and from
 rounds timed in turns, a laizi round then a tiandi one, 101 times: the
 median of each turn's ratio, which a machine's load moves far less than it
 moves rounds timed apart; then the same share on paired positions (see
-``paired``), where the hands differ only in their laizi, so that what the
+``paired_positions``), where the hands differ only in their laizi, so that what the
 positions alone make drops out: with no laizi the pairs are the same hand
 and their share reads 1.00.
 """
@@ -143,7 +143,7 @@ def measure(pos, rounds):
     return moves, call, batch
 
 
-def paired(size, laizi):
+def paired_positions(size, laizi):
     """POSITIONS pairs of leads (laizi's, tiandi's) of `size` cards with the
     same natural cards: two wild ranks T, G drawn per pair, the natural
     cards from the other ranks; laizi's hand holds `laizi` (at most 4)
@@ -222,7 +222,8 @@ def main():
         print(f"tiandi / laizi leads, {size} cards, per call (batch; per call in turns): "
               + ", ".join(shares), flush=True)
     for size in (17, 20):
-        shares = [f"{k} laizi {paired_share(*paired(size, k), turns):.2f}" for k in (0, 2, 4)]
+        shares = [f"{k} laizi {paired_share(*paired_positions(size, k), turns):.2f}"
+                  for k in (0, 2, 4)]
         print(f"tiandi / laizi leads, {size} cards, paired positions in turns: "
               + ", ".join(shares), flush=True)
     deals = 5000 if args.quick else 20000
