@@ -1,0 +1,84 @@
+"""Every benchmark script runs to its end on a small workload (timings are
+not checked): a script that no test runs breaks unseen.
+
+    python -m pytest benchmarks/test_scripts.py
+
+Each script runs in its own process with the arguments below and must exit
+0 and print the line its last part prints. A script whose optional peer is
+not installed says so and goes on (compare_peers, douzero_env_speed); one
+that cannot run without it is skipped here (dmc_loop_speed needs torch and
+douzero). A new script gets an entry, or test_every_script_is_listed fails.
+"""
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+
+# script -> (arguments, a fragment of its output, modules it cannot run without)
+SCRIPTS = {
+    "compare_peers.py": (["--positions", "5", "--repeat", "1"],
+                         "simulate, 2 threads / 1 thread", ()),
+    "dmc_loop_speed.py": (["--seconds", "0.2", "--envs", "2", "--rounds", "1"],
+                          "load average at the end", ("torch", "douzero")),
+    "douzero_env_speed.py": (["--deals", "3", "--rounds", "1"], "ddzfast", ()),
+    "douzero_vec_speed.py": (["--envs", "4", "--rounds", "1", "--seconds", "0.2"],
+                             "compat.douzero.VecEnv", ()),
+    "expert_speed.py": (["--deals", "10"], "decisions/s", ()),
+    "laizi_moves.py": (["--quick", "--positions", "2"],
+                       "paired positions in turns: 0 laizi", ()),
+    "numba_vs_core.py": (["--positions", "8", "--batch", "8", "--repeat", "1"],
+                         "legal_moves_batch", ()),
+    "platform_speed.py": (["--deals", "10", "--rounds", "1"], "choose / play", ()),
+    "solve_puzzles.py": (["--repeat", "1"], "positions/s", ()),
+    "split_speed.py": (["--hands", "10"], "median laizi:7 / classic", ()),
+    "strength_table.py": (["--deals", "4"], "| row vs column |", ()),
+    "vector_env_speed.py": (["--envs", "4", "--rounds", "1", "--seconds", "0.2"],
+                            "self-play float32, 1 thread", ()),
+}
+
+
+def run_script(name, args):
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    done = subprocess.run([sys.executable, str(HERE / name), *args], cwd=HERE.parent,
+                          env=env, capture_output=True, text=True, timeout=300)
+    return done.returncode, done.stdout + done.stderr
+
+
+def test_every_script_is_listed():
+    scripts = {p.name for p in HERE.glob("*.py")
+               if not p.name.startswith(("test_", "conftest"))}
+    scripts.discard("report.py")    # reads a pytest-benchmark file: its own test below
+    assert scripts == set(SCRIPTS)
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_script_runs(name):
+    args, fragment, needs = SCRIPTS[name]
+    for module in needs:
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{name} needs {module}")
+    code, out = run_script(name, args)
+    assert code == 0, out[-3000:]
+    assert fragment in out, out[-3000:]
+
+
+def test_report_reads_a_benchmark_file(tmp_path):
+    def row(name, median, positions, moves):
+        return {"name": f"test_moves[{name}]", "stats": {"median": median},
+                "extra_info": {"positions": positions, "moves_per_call": moves}}
+
+    path = tmp_path / "bench.json"
+    path.write_text(json.dumps({"benchmarks": [
+        row("classic-20-lead-legal_moves_into", 64e-6, 64, 90.0),
+        row("biegang-21-lead-legal_moves_into", 128e-6, 64, 540.0),
+    ]}))
+    code, out = run_script("report.py", [str(path)])
+    assert code == 0, out
+    # 540 moves in 2 us against 90 in 1 us
+    assert "biegang 21-card lead moves/s vs classic 20-card lead: 3.00x" in out, out
