@@ -15,6 +15,12 @@ not counted:
   leads holding K laizi (laizi: K of one wild rank; tiandi: K split between
   the two wild ranks at random, at most four of each), the wild ranks drawn
   per hand, rule sets passed as Rules objects;
+* pair-laizi-K / pair-tiandi-K: the same on 256 seeded pairs of 20-card
+  leads with the same natural cards (from the ranks other than two wild
+  ranks T and G drawn per pair): laizi's holding K laizi of T, tiandi's K
+  split between T and G at random (as ``benchmarks/laizi_moves.py``
+  pairs them), so that the two rule sets' counts differ by their laizi
+  only;
 * simulate-RULES: ``ddz_simulate`` for 2,000 deals with random policies on
   one thread, in each rule set;
 * game-python-50: 50 seeded classic deals driven from Python through
@@ -27,7 +33,8 @@ not counted:
   256 deals for 20 steps, random legal actions (divide by 5,120 for a
   decision).
 
-``--against DIR`` runs every case again with DIR (a folder holding a built
+For the lead and pair cases the instructions per move listed are printed
+too. ``--against DIR`` runs every case again with DIR (a folder holding a built
 ``ddzfast`` package) first on ``PYTHONPATH`` and prints the ratio. The counts
 are repeatable for the same binary and inputs, whatever else the machine does.
 """
@@ -50,6 +57,8 @@ CASES = {
     "follow-classic-20": ("__pyx_pw_*legal_moves_into",),
     **{f"lead-laizi-{k}": ("__pyx_pw_*legal_moves_into",) for k in (2, 4)},
     **{f"lead-tiandi-{k}": ("__pyx_pw_*legal_moves_into",) for k in (2, 4, 8)},
+    **{f"pair-{rules}-{k}": ("__pyx_pw_*legal_moves_into",)
+       for k in (2, 4) for rules in ("laizi", "tiandi")},
     **{f"simulate-{name}": ("*ddz_simulate",) for name in SIMULATE_RULES},
     "game-python-50": ("__pyx_pw_*4Game_*legal_moves", "__pyx_pw_*4Game_*play"),
     "solve-puzzle-7": ("__pyx_pw_*_solve",),
@@ -76,6 +85,52 @@ def wild_leads(rng: random.Random, rules: str, laizi: int) -> list:
     return out
 
 
+def paired_leads(rng: random.Random, rules: str, laizi: int) -> list:
+    """256 (Rules, hand) of 20 cards holding `laizi` laizi, the natural cards
+    drawn as for the other rule set's (see the pair cases)."""
+    import ddzfast
+    from ddzfast import Hand
+
+    ranks = DECK54[:13]
+    out = []
+    for _ in range(256):
+        sky, ground = rng.sample(ranks, 2)
+        others = [c for c in DECK54 if c not in (sky, ground)]
+        rng.shuffle(others)
+        a = rng.randint(max(0, laizi - 4), min(4, laizi))
+        natural = "".join(others[:20 - laizi])
+        if rules == "tiandi":
+            out.append((ddzfast.get_rules(f"tiandi:{sky}{ground}"),
+                        int(Hand(sky * a + ground * (laizi - a) + natural))))
+        else:
+            out.append((ddzfast.get_rules(f"laizi:{sky}"), int(Hand(sky * laizi + natural))))
+    return out
+
+
+def leads_of(name: str) -> list:
+    """The (Rules, hand) leads of a lead-laizi/tiandi or pair case."""
+    kind, rules, laizi = name.split("-")
+    rng = random.Random(0)
+    if kind == "pair":
+        return paired_leads(rng, rules, int(laizi))
+    # (the draws of the classic hands come first, as in run_case)
+    for _ in range(256):
+        rng.sample(DECK54, 20)
+    return wild_leads(rng, rules, int(laizi))
+
+
+def moves_listed(name: str) -> int | None:
+    """How many moves the case lists (the lead and pair cases), else None."""
+    import numpy as np
+
+    from ddzfast import MOVE_DTYPE, legal_moves_into
+
+    if name.startswith(("lead-laizi-", "lead-tiandi-", "pair-")):
+        out = np.empty(1 << 17, MOVE_DTYPE)
+        return sum(legal_moves_into(h, None, r, out) for r, h in leads_of(name))
+    return None
+
+
 def run_case(name: str) -> None:
     """Run one case once (inside callgrind: only the toggled part counts)."""
     import numpy as np
@@ -97,9 +152,8 @@ def run_case(name: str) -> None:
             lasts.append(leads[rng.randrange(len(leads))])
         for h, last in zip(hands, lasts):
             legal_moves_into(h, last, "classic", out)
-    elif name.startswith(("lead-laizi-", "lead-tiandi-")):
-        _, rules, laizi = name.split("-")
-        leads = wild_leads(rng, rules, int(laizi))
+    elif name.startswith(("lead-laizi-", "lead-tiandi-", "pair-")):
+        leads = leads_of(name)
         # large enough for every lead (a tiandi one can pass 80,000 moves)
         out = np.empty(1 << 17, MOVE_DTYPE)
         for rules_obj, h in leads:
@@ -164,11 +218,12 @@ def main() -> None:
         run_case(args.case)
         return
     names = [n for n in CASES if args.only in n]
-    print(f"{'case':20s} {'this build':>14s}" + (f" {'against':>14s} {'ratio':>7s}"
-                                                  if args.against else ""))
+    print(f"{'case':20s} {'this build':>14s} {'per move':>9s}"
+          + (f" {'against':>14s} {'ratio':>7s}" if args.against else ""))
     for name in names:
         mine = count(name, None)
-        line = f"{name:20s} {mine:14,d}"
+        moves = moves_listed(name)
+        line = f"{name:20s} {mine:14,d} " + (f"{mine / moves:9.2f}" if moves else " " * 9)
         if args.against:
             other = count(name, args.against)
             line += f" {other:14,d} {mine / other:7.4f}"
