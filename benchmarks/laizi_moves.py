@@ -30,9 +30,9 @@ same laizi count, from the rounds above (per call, then batch) and from
 rounds timed in turns, a laizi round then a tiandi one, 101 times: the
 median of each turn's ratio, which a machine's load moves far less than it
 moves rounds timed apart; then the same share on paired positions (see
-``paired_positions``), where the hands differ only in their laizi, so that what the
-positions alone make drops out: with no laizi the pairs are the same hand
-and their share reads 1.00.
+``paired_positions``), where the hands differ only in their laizi, so that
+what the positions alone make drops out: with no laizi the pairs are the
+same hand and their share reads 1.00.
 """
 import argparse
 import os
