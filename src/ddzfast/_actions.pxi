@@ -386,9 +386,7 @@ cdef class _IndexChunk:
             first = self.planned_start
             planned = self.planned_stop
         for i in range(start, stop):
-            last = NULL
-            if lasts != NULL and lasts[i].kind != K_PASS:
-                last = &lasts[i]
+            last = _batch_last(lasts, i)
             while True:
                 n = ddz_legal_action_indices(rules, t, hands[i], last,
                                              self.buf + self.size, self.cap - self.size)
@@ -446,9 +444,7 @@ def _run_mask_chunk(Rules r, _ActionTable t, cnp.ndarray hands, lasts, cnp.ndarr
         cdef int failed = 0
         with nogil:
             for i in range(a, b):
-                last = NULL
-                if lp != NULL and lp[i].kind != K_PASS:
-                    last = &lp[i]
+                last = _batch_last(lp, i)
                 cp[i] = ddz_legal_action_mask(&r.c, &t.t, hp[i], last, op + i * t.count)
                 if cp[i] < 0:
                     failed = 1

@@ -33,6 +33,15 @@ cdef enum:
     BATCH_FIRST_GUESS = 1 << 20     # moves (16 MiB) reserved before the mean is known
 
 
+cdef inline const ddz_move* _batch_last(const ddz_move* lasts,
+                                        Py_ssize_t i) noexcept nogil:
+    # position i's last move in a batch: NULL (it leads) when the batch has
+    # no lasts or its row is a PASS
+    if lasts == NULL or lasts[i].kind == K_PASS:
+        return NULL
+    return &lasts[i]
+
+
 cdef class _Chunk:
     """The moves of hands[start:stop], generated without the GIL into a buffer
     that grows as needed."""
@@ -72,14 +81,11 @@ cdef class _Chunk:
         cdef Py_ssize_t first = start, planned = stop
         if self.external:
             for i in range(start, stop):
-                last = NULL
-                if lasts != NULL and lasts[i].kind != K_PASS:
-                    last = &lasts[i]
                 if self.size < self.cap:
-                    n = ddz_legal_moves(rules, hands[i], last, self.buf + self.size,
-                                        self.cap - self.size)
+                    n = ddz_legal_moves(rules, hands[i], _batch_last(lasts, i),
+                                        self.buf + self.size, self.cap - self.size)
                 else:
-                    n = ddz_legal_moves(rules, hands[i], last, NULL, 0)
+                    n = ddz_legal_moves(rules, hands[i], _batch_last(lasts, i), NULL, 0)
                 counts[i] = n
                 self.size += n
             return
@@ -99,9 +105,7 @@ cdef class _Chunk:
                 return
             self.cap = newcap
         for i in range(start, stop):
-            last = NULL
-            if lasts != NULL and lasts[i].kind != K_PASS:
-                last = &lasts[i]
+            last = _batch_last(lasts, i)
             while True:
                 n = ddz_legal_moves(rules, hands[i], last, self.buf + self.size,
                                     self.cap - self.size)
