@@ -1319,8 +1319,10 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
                | (<unsigned int>(g.lw >= 4) << K_LAIZI_BOMB))
     g.hand = (g.hand - ((<uint64_t>g.lwt) << (4 * g.lt)) - ((<uint64_t>g.lwg) << (4 * g.lg))
               + (<uint64_t>g.lw) * WBIT)
+    # the wild ranks' nibbles are now empty, and _ranks_holding reads no
+    # nibble 15
     for i in range(1, 5):
-        g.ge[i] = _ranks_holding(g.hand, i)
+        g.ge[i] &= ~wild
 
 
 cdef void _lz_tables(gen_t* g) noexcept nogil:
