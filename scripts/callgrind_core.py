@@ -50,6 +50,9 @@ import tempfile
 
 DECK54 = "3456789TJQKA2" * 4 + "XD"
 SIMULATE_RULES = ("classic", "biegang", "super", "laizi")
+# moves: large enough for every lead of the lead and pair cases (a tiandi
+# one can pass 80,000 moves)
+LEAD_BUFFER = 1 << 17
 
 # case name -> the functions callgrind counts inside (valgrind's wildcards)
 CASES = {
@@ -126,7 +129,7 @@ def moves_listed(name: str) -> int | None:
     from ddzfast import MOVE_DTYPE, legal_moves_into
 
     if name.startswith(("lead-laizi-", "lead-tiandi-", "pair-")):
-        out = np.empty(1 << 17, MOVE_DTYPE)
+        out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
         return sum(legal_moves_into(h, None, r, out) for r, h in leads_of(name))
     return None
 
@@ -154,8 +157,7 @@ def run_case(name: str) -> None:
             legal_moves_into(h, last, "classic", out)
     elif name.startswith(("lead-laizi-", "lead-tiandi-", "pair-")):
         leads = leads_of(name)
-        # large enough for every lead (a tiandi one can pass 80,000 moves)
-        out = np.empty(1 << 17, MOVE_DTYPE)
+        out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
         for rules_obj, h in leads:
             legal_moves_into(h, None, rules_obj, out)
     elif name.startswith("simulate-"):
