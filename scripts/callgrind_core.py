@@ -156,9 +156,8 @@ def run_case(name: str) -> None:
         for h, last in zip(hands, lasts):
             legal_moves_into(h, last, "classic", out)
     elif name.startswith(("lead-laizi-", "lead-tiandi-", "pair-")):
-        leads = leads_of(name)
         out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
-        for rules_obj, h in leads:
+        for rules_obj, h in leads_of(name):
             legal_moves_into(h, None, rules_obj, out)
     elif name.startswith("simulate-"):
         ddzfast.simulate(2000, name[len("simulate-"):], ("random",) * 3, seed=1, threads=1)
