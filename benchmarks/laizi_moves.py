@@ -32,7 +32,9 @@ median of each turn's ratio, which a machine's load moves far less than it
 moves rounds timed apart; then the same share on paired positions (see
 ``paired_positions``), where the hands differ only in their laizi, so that
 what the positions alone make drops out: with no laizi the pairs are the
-same hand and their share reads 1.00.
+same hand and their share reads 1.00; last, the same on paired positions
+whose tiandi laizi are split between the two wild ranks as a random deal
+splits them (more hands then hold laizi of both ranks).
 """
 import argparse
 import os
@@ -143,19 +145,28 @@ def measure(pos, rounds):
     return moves, call, batch
 
 
-def paired_positions(size, laizi):
+def paired_positions(size, laizi, split="uniform"):
     """POSITIONS pairs of leads (laizi's, tiandi's) of `size` cards with the
     same natural cards: two wild ranks T, G drawn per pair, the natural
     cards from the other ranks; laizi's hand holds `laizi` (at most 4)
     laizi of its wild rank T, tiandi's (tiandi:TG) as many split between T
-    and G at random, at most four of each."""
-    rng = random.Random(f"paired-{size}-{laizi}")
+    and G, at most four of each: with split "uniform" the number of T drawn
+    uniformly from those possible (as in the tiandi cases above), with
+    "deal" as a random deal splits them (the laizi drawn from the eight
+    cards of T and G, so that with 2 laizi 16 hands in 28 hold one of each,
+    against one in three)."""
+    if split not in ("uniform", "deal"):
+        raise ValueError(f"split must be 'uniform' or 'deal', not {split!r}")
+    rng = random.Random(f"paired-{size}-{laizi}" + ("" if split == "uniform" else "-deal"))
     laizi_pos, tiandi_pos = [], []
     for _ in range(POSITIONS):
         T, G = rng.sample(RANKS, 2)
         others = [c for c in DECK54 if c not in (T, G)]
         rng.shuffle(others)
-        a = rng.randint(max(0, laizi - 4), min(4, laizi))
+        if split == "uniform":
+            a = rng.randint(max(0, laizi - 4), min(4, laizi))
+        else:
+            a = rng.sample([T] * 4 + [G] * 4, laizi).count(T)
         natural = others[:size - laizi]
         laizi_pos.append((ddzfast.get_rules(f"laizi:{T}"),
                           int(ddzfast.Hand(canonical([T] * laizi + natural))), None))
@@ -226,6 +237,11 @@ def main():
                   for k in (0, 2, 4)]
         print(f"tiandi / laizi leads, {size} cards, paired positions in turns: "
               + ", ".join(shares), flush=True)
+    for size in (17, 20):
+        shares = [f"{k} laizi {paired_share(*paired_positions(size, k, 'deal'), turns):.2f}"
+                  for k in (2, 4)]
+        print(f"tiandi / laizi leads, {size} cards, paired positions, laizi split as "
+              "in a deal, in turns: " + ", ".join(shares), flush=True)
     deals = 5000 if args.quick else 20000
     for rules in ("classic", "laizi", "tiandi"):
         ddzfast.simulate(200, rules)        # warm up
