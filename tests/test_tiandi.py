@@ -2,9 +2,10 @@
 every count of perft/tiandi.txt and every move list of tiandi-moves.json;
 the core against tests/oracles/reference_tiandi.py move for move (and
 substitute for substitute) on random hands of one to eight laizi, leading
-and following; classify and beats against the reference on the worked
+and following, and on hands of 17 and 20 cards; classify and beats against the reference on the worked
 readings and on every pair of bomb tiers and sizes, both ways; the rule
 set's values and what it refuses."""
+import itertools
 import json
 import os
 import random
@@ -91,14 +92,18 @@ def test_perft_move_lists(i):
 
 # ---- the core against the reference, random hands ------------------------------
 
-def _random_hand(rng, T, G, laizi):
-    """A random hand of 1..13 cards holding `laizi` laizi of the ranks T, G."""
+def _random_hand(rng, T, G, laizi, size=None):
+    """A random hand of 1..13 cards (of `size` cards when given) holding
+    `laizi` laizi of the ranks T, G."""
     t, g = RANKS.index(T), RANKS.index(G)
     counts = [0] * 16
     a = rng.randint(max(0, laizi - 4), min(4, laizi))
     counts[t], counts[g] = a, laizi - a
     others = [i for i in range(15) if i not in (t, g)]
-    target = rng.randint(0, 13 - laizi) if laizi < 13 else 0
+    if size is not None:
+        target = size - laizi
+    else:
+        target = rng.randint(0, 13 - laizi) if laizi < 13 else 0
     if rng.random() < 0.4:
         # dense: a few ranks with pairs, triples, fours
         for i in rng.sample(others[:13 - 2], rng.randint(1, 3)):
@@ -153,6 +158,37 @@ def test_following_equals_reference_with_one_to_eight_laizi():
             assert got[m] == s, f"{RT.move_text(m)}: substitutes {got[m]} != {s}"
         followed += len(expected) > 1
     assert followed > HANDS_FOLLOWING // 4
+
+
+def test_game_size_hands_equal_reference():
+    """Hands of 17 and 20 cards (a farmer's and the landlord's at the start),
+    each number of laizi from one to eight, leading and following: their
+    lists run to thousands of moves, through the large-buffer split
+    (_td_moves)."""
+    rng = random.Random("tiandi-game-size")
+    largest = 0
+    for size, laizi, follow in itertools.product((17, 20), range(1, 9), (False, True)):
+        T, G = _pair(rng)
+        hand = _random_hand(rng, T, G, laizi, size=size)
+        assert sum(hand) == size
+        last = None
+        if follow:
+            moves = []
+            while not moves:
+                other = _random_hand(rng, T, G, rng.randint(0, 6))
+                moves = sorted(RT.all_moves(other, T, G))
+            bombs = [m for m in moves if m[0] in RT.BOMB_KINDS]
+            last = rng.choice(bombs if bombs and rng.random() < 0.5 else moves)
+        expected = RT.legal_moves_subst(hand, last, T, G)
+        got = _core_moves(hand, last, T, G)
+        assert set(got) == set(expected), (
+            f"{T}{G} {RT.cards_text(hand)}: missing "
+            f"{sorted(RT.move_text(m) for m in set(expected) - set(got))[:5]}, extra "
+            f"{sorted(RT.move_text(m) for m in set(got) - set(expected))[:5]}")
+        for m, s in expected.items():
+            assert got[m] == s, f"{T}{G} {RT.move_text(m)}: substitutes {got[m]} != {s}"
+        largest = max(largest, len(expected))
+    assert largest > ddzfast.MOVE_BUFFER
 
 
 # ---- classify and beats ----------------------------------------------------------
