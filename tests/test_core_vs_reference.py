@@ -1,8 +1,9 @@
 """The fast core against the pure-Python references (tests/oracles/:
 reference.py for the classic family, reference_laizi.py for laizi), move for
 move, on thousands of random small hands of every rule set of
-helpers.RULE_SETS, leading and following, with and without W; and laizi over
-every wild rank, substitutes included."""
+helpers.RULE_SETS, leading and following, with and without W, and on hands
+of 17 and 20 cards dealt from each rule set's deck; and laizi over every
+wild rank, substitutes included."""
 import json
 import os
 import random
@@ -76,6 +77,36 @@ def test_leading_and_following_equal_reference(rules):
             f"extra {sorted(set(got) - expected)[:5]}")
         checked_follow += 1
     assert checked_follow > HANDS_PER_RULE_SET // 2
+
+
+GAME_SIZE_DEALS = 4
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_game_size_hands_equal_reference(rules):
+    """Hands of 17 and 20 cards dealt from the rule set's deck (a farmer's
+    and the landlord's at the start of a deal), leading and following a
+    move of the next 17 cards of the same deck (a bomb when it has one, every
+    other time): the random hands above are small."""
+    rng = random.Random(f"game-size-{rules}")
+    ref = reference_for(rules)
+    for deal in range(GAME_SIZE_DEALS):
+        for size in (17, 20):
+            deck = list(DECKS[rules])
+            rng.shuffle(deck)
+            hand = ddzfast.Hand("".join(deck[:size]))
+            other = ddzfast.Hand("".join(deck[size:size + 17]))
+            lasts = sorted(m for m in ref.legal_moves(other.counts, None) if m[0] != "PASS")
+            bombs = [m for m in lasts if "BOMB" in m[0] or "ROCKET" in m[0]]
+            last = rng.choice(bombs if bombs and deal % 2 else lasts)
+            for prev in (None, last):
+                expected = ref.legal_moves(hand.counts, prev)
+                got = [identity(m) for m in ddzfast.legal_moves(
+                    hand, None if prev is None else core_move(prev, rules), rules)]
+                assert len(got) == len(set(got)), f"{rules} {hand}: an identity listed twice"
+                assert set(got) == expected, (
+                    f"{rules} {hand} after {prev}: missing "
+                    f"{sorted(expected - set(got))[:5]}, extra {sorted(set(got) - expected)[:5]}")
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
