@@ -120,19 +120,37 @@ def _pair(rng):
     return T, G
 
 
+def _random_last(rng, T, G):
+    """A move of another random hand (a bomb every other time when it has
+    one), or None when that hand has no move."""
+    other = _random_hand(rng, T, G, rng.randint(0, 6))
+    moves = sorted(RT.all_moves(other, T, G))
+    if not moves:
+        return None
+    bombs = [m for m in moves if m[0] in RT.BOMB_KINDS]
+    return rng.choice(bombs if bombs and rng.random() < 0.5 else moves)
+
+
+def _check_against_reference(hand, last, T, G):
+    """The core's moves of `hand` after `last` are the reference's, each with
+    its substitutes; returns the reference's {identity: substitutes}."""
+    expected = RT.legal_moves_subst(hand, last, T, G)
+    got = _core_moves(hand, last, T, G)
+    after = "" if last is None else f" after {RT.move_text(last)}"
+    assert set(got) == set(expected), (
+        f"{T}{G} {RT.cards_text(hand)}{after}: missing "
+        f"{sorted(RT.move_text(m) for m in set(expected) - set(got))[:5]}, extra "
+        f"{sorted(RT.move_text(m) for m in set(got) - set(expected))[:5]}")
+    for m, s in expected.items():
+        assert got[m] == s, f"{T}{G} {RT.move_text(m)}{after}: substitutes {got[m]} != {s}"
+    return expected
+
+
 def test_leading_equals_reference_with_one_to_eight_laizi():
     rng = random.Random("tiandi-leading")
     for k in range(HANDS_LEADING):
         T, G = _pair(rng)
-        hand = _random_hand(rng, T, G, 1 + k % 8)
-        expected = RT.legal_moves_subst(hand, None, T, G)
-        got = _core_moves(hand, None, T, G)
-        assert set(got) == set(expected), (
-            f"{T}{G} {RT.cards_text(hand)}: missing "
-            f"{sorted(RT.move_text(m) for m in set(expected) - set(got))[:5]}, extra "
-            f"{sorted(RT.move_text(m) for m in set(got) - set(expected))[:5]}")
-        for m, s in expected.items():
-            assert got[m] == s, f"{T}{G} {RT.move_text(m)}: substitutes {got[m]} != {s}"
+        _check_against_reference(_random_hand(rng, T, G, 1 + k % 8), None, T, G)
 
 
 def test_following_equals_reference_with_one_to_eight_laizi():
@@ -141,22 +159,10 @@ def test_following_equals_reference_with_one_to_eight_laizi():
     for k in range(HANDS_FOLLOWING):
         T, G = _pair(rng)
         hand = _random_hand(rng, T, G, 1 + k % 8)
-        # the last move: a move of another random hand (bombs often)
-        other = _random_hand(rng, T, G, rng.randint(0, 6))
-        moves = sorted(RT.all_moves(other, T, G))
-        if not moves:
+        last = _random_last(rng, T, G)
+        if last is None:
             continue
-        bombs = [m for m in moves if m[0] in RT.BOMB_KINDS]
-        last = rng.choice(bombs if bombs and rng.random() < 0.5 else moves)
-        expected = RT.legal_moves_subst(hand, last, T, G)
-        got = _core_moves(hand, last, T, G)
-        assert set(got) == set(expected), (
-            f"{T}{G} {RT.cards_text(hand)} after {RT.move_text(last)}: missing "
-            f"{sorted(RT.move_text(m) for m in set(expected) - set(got))[:5]}, extra "
-            f"{sorted(RT.move_text(m) for m in set(got) - set(expected))[:5]}")
-        for m, s in expected.items():
-            assert got[m] == s, f"{RT.move_text(m)}: substitutes {got[m]} != {s}"
-        followed += len(expected) > 1
+        followed += len(_check_against_reference(hand, last, T, G)) > 1
     assert followed > HANDS_FOLLOWING // 4
 
 
@@ -172,22 +178,9 @@ def test_game_size_hands_equal_reference():
         hand = _random_hand(rng, T, G, laizi, size=size)
         assert sum(hand) == size
         last = None
-        if follow:
-            moves = []
-            while not moves:
-                other = _random_hand(rng, T, G, rng.randint(0, 6))
-                moves = sorted(RT.all_moves(other, T, G))
-            bombs = [m for m in moves if m[0] in RT.BOMB_KINDS]
-            last = rng.choice(bombs if bombs and rng.random() < 0.5 else moves)
-        expected = RT.legal_moves_subst(hand, last, T, G)
-        got = _core_moves(hand, last, T, G)
-        assert set(got) == set(expected), (
-            f"{T}{G} {RT.cards_text(hand)}: missing "
-            f"{sorted(RT.move_text(m) for m in set(expected) - set(got))[:5]}, extra "
-            f"{sorted(RT.move_text(m) for m in set(got) - set(expected))[:5]}")
-        for m, s in expected.items():
-            assert got[m] == s, f"{T}{G} {RT.move_text(m)}: substitutes {got[m]} != {s}"
-        largest = max(largest, len(expected))
+        while follow and last is None:
+            last = _random_last(rng, T, G)
+        largest = max(largest, len(_check_against_reference(hand, last, T, G)))
     assert largest > ddzfast.MOVE_BUFFER
 
 
