@@ -279,19 +279,40 @@ def test_laizi_random_hands_every_wild_rank(n_laizi):
         for i in range(HANDS_PER_RANK_AND_LAIZI):
             counts = random_laizi_hand(rng, L, n_laizi)
             compare(counts, None, L, rules, f"lead #{i}")
-            # follow a random move of another laizi hand (bombs now and then)
-            options = []
-            while not options:
-                other = random_laizi_hand(rng, L, rng.randint(0, 4))
-                options = sorted(RL.all_moves(other, L))
-            bombs = [m for m in options if RL.tier(m)]
-            if bombs and rng.random() < 0.2:
-                last = rng.choice(bombs)
-            else:
-                last = rng.choice(options)
-            compare(counts, last, L, rules, f"follow #{i}")
+            compare(counts, random_laizi_last(rng, L), L, rules, f"follow #{i}")
             follows += 1
     assert follows == 13 * HANDS_PER_RANK_AND_LAIZI
+
+
+def random_laizi_last(rng, L):
+    """A move of another random laizi hand (a bomb now and then)."""
+    options = []
+    while not options:
+        other = random_laizi_hand(rng, L, rng.randint(0, 4))
+        options = sorted(RL.all_moves(other, L))
+    bombs = [m for m in options if RL.tier(m)]
+    if bombs and rng.random() < 0.2:
+        return rng.choice(bombs)
+    return rng.choice(options)
+
+
+def test_laizi_game_size_hands():
+    """Hands of 17 and 20 cards holding one to four laizi of a random wild
+    rank, leading and following (the random hands above have at most 12)."""
+    rng = random.Random("laizi-game-size")
+    for size in (17, 20):
+        for n_laizi in range(1, 5):
+            L = rng.randrange(13)
+            counts = [0] * 16
+            counts[L] = n_laizi
+            others = [i for i in range(15) if i != L]
+            while sum(counts) < size:
+                i = rng.choice(others)
+                counts[i] = min(counts[i] + 1, 4 if i < 13 else 1)
+            counts = tuple(counts)
+            rules = laizi_rules(L)
+            compare(counts, None, L, rules, f"lead of {size}")
+            compare(counts, random_laizi_last(rng, L), L, rules, f"follow of {size}")
 
 
 def test_laizi_classify_and_beats_every_wild_rank():
