@@ -64,7 +64,8 @@ def cli_rules(rules: str) -> list:
 def reference_for(rules: str) -> SimpleNamespace:
     """The independent oracle of a rule set behind one interface, on the
     references' identities and 16-count tuples: ``classify(counts)``,
-    ``beats(move, last)``, ``legal_moves(counts, last)``
+    ``beats(move, last)``, ``tier(move)`` (0 for a move of no bomb tier),
+    ``legal_moves(counts, last)``
     (tests/oracles/reference.py for the classic family,
     tests/oracles/reference_laizi.py with the wild rank for laizi,
     tests/oracles/reference_tiandi.py with both for tiandi)."""
@@ -75,6 +76,7 @@ def reference_for(rules: str) -> SimpleNamespace:
         return SimpleNamespace(
             classify=lambda counts: reference_tiandi.classify(counts, T, G),
             beats=lambda m, p: reference_tiandi.beats(m, p),
+            tier=reference_tiandi.tier,
             legal_moves=lambda counts, last: reference_tiandi.legal_moves(counts, last,
                                                                           T, G),
             PASS=reference_tiandi.PASS)
@@ -82,11 +84,13 @@ def reference_for(rules: str) -> SimpleNamespace:
         return SimpleNamespace(
             classify=lambda counts: reference_laizi.classify(counts, wild),
             beats=lambda m, p: reference_laizi.beats(m, p),
+            tier=reference_laizi.tier,
             legal_moves=lambda counts, last: reference_laizi.legal_moves(counts, last, wild),
             PASS=reference_laizi.PASS)
     return SimpleNamespace(
         classify=lambda counts: reference.classify(counts, rules),
         beats=lambda m, p: reference.beats(m, p, rules),
+        tier=lambda m: reference.tier(m, rules),
         legal_moves=lambda counts, last: reference.legal_moves(counts, last, rules),
         PASS=reference.PASS)
 

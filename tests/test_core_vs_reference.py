@@ -38,6 +38,21 @@ def _random_hand(rng, rules):
     return ddzfast.Hand(sum(c << (4 * i) for i, c in enumerate(counts)))
 
 
+def _listed(hand, last, rules):
+    """The identities of the core's legal moves (asserting none comes twice)."""
+    got = [identity(m) for m in ddzfast.legal_moves(
+        hand, None if last is None else core_move(last, rules), rules)]
+    assert len(got) == len(set(got)), f"{rules} {hand}: an identity listed twice"
+    return set(got)
+
+
+def _assert_listed_equal(got, expected, rules, hand, last):
+    """The core's identities `got` are the reference's `expected`."""
+    assert got == expected, (
+        f"{rules} {hand}{'' if last is None else f' after {last}'}: missing "
+        f"{sorted(expected - got)[:5]}, extra {sorted(got - expected)[:5]}")
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_leading_and_following_equal_reference(rules):
     rng = random.Random(f"core-vs-reference-{rules}")
@@ -54,9 +69,7 @@ def test_leading_and_following_equal_reference(rules):
         if len(hand) == 0:
             assert got == []
             continue
-        assert set(got) == expected, (
-            f"{rules} {hand}: missing {sorted(expected - set(got))[:5]}, "
-            f"extra {sorted(set(got) - expected)[:5]}")
+        _assert_listed_equal(set(got), expected, rules, hand, None)
         # wild is descriptive but must agree with the reference's reading
         # (laizi plays no W: its substitutes are checked in the laizi tests below)
         for m in core if not laizi else ():
@@ -69,12 +82,8 @@ def test_leading_and_following_equal_reference(rules):
         if not options:
             continue
         last = rng.choice(sorted(options))
-        expected = ref.legal_moves(counts, last)
-        got = [identity(m) for m in ddzfast.legal_moves(hand, core_move(last, rules), rules)]
-        assert len(got) == len(set(got))
-        assert set(got) == expected, (
-            f"{rules} {hand} after {last}: missing {sorted(expected - set(got))[:5]}, "
-            f"extra {sorted(set(got) - expected)[:5]}")
+        _assert_listed_equal(_listed(hand, last, rules), ref.legal_moves(counts, last),
+                             rules, hand, last)
         checked_follow += 1
     assert checked_follow > HANDS_PER_RULE_SET // 2
 
@@ -97,16 +106,11 @@ def test_game_size_hands_equal_reference(rules):
             hand = ddzfast.Hand("".join(deck[:size]))
             other = ddzfast.Hand("".join(deck[size:size + 17]))
             lasts = sorted(m for m in ref.legal_moves(other.counts, None) if m[0] != "PASS")
-            bombs = [m for m in lasts if "BOMB" in m[0] or "ROCKET" in m[0]]
+            bombs = [m for m in lasts if ref.tier(m)]
             last = rng.choice(bombs if bombs and deal % 2 else lasts)
             for prev in (None, last):
-                expected = ref.legal_moves(hand.counts, prev)
-                got = [identity(m) for m in ddzfast.legal_moves(
-                    hand, None if prev is None else core_move(prev, rules), rules)]
-                assert len(got) == len(set(got)), f"{rules} {hand}: an identity listed twice"
-                assert set(got) == expected, (
-                    f"{rules} {hand} after {prev}: missing "
-                    f"{sorted(expected - set(got))[:5]}, extra {sorted(set(got) - expected)[:5]}")
+                _assert_listed_equal(_listed(hand, prev, rules),
+                                     ref.legal_moves(hand.counts, prev), rules, hand, prev)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
