@@ -348,6 +348,56 @@ def test_largest_hands():
         assert identity(m) in {identity(x) for x in ddzfast.classify(m.cards, r)}
 
 
+# Hands holding laizi of both ranks, past the stack buffer and the
+# callers' first guesses: (sky, ground, hand)
+LARGE_BOTH_RANK_HANDS = [
+    ("7", "J", "34567777899JJJJQQKKA"),      # 4 + 4 laizi, 20 cards
+    ("K", "4", "KKK4K44465AJ7AA5T5Q"),       # 4 + 4, 19 cards
+    ("9", "5", "99995335667TTJQQKA2"),      # 4 + 2
+    ("Q", "3", "QQQ3345566778899TTJ"),      # 3 + 2
+]
+
+
+@pytest.mark.parametrize("T, G, hand", LARGE_BOTH_RANK_HANDS)
+def test_counts_and_lists_agree_past_the_buffer(T, G, hand):
+    """Each way of asking for a large hand's moves gives the same moves: the
+    count without a buffer, the list (grown from MOVE_BUFFER), a buffer large
+    enough, a batch, and move k alone (its buffer of k + 1 moves too small
+    for the list, so the list is made again and cut), leading and
+    following."""
+    import numpy as np
+    from ddzfast import _core
+    r = _rules(T, G)
+    rng = random.Random(hand)
+    buf = np.empty(1 << 17, ddzfast.MOVE_DTYPE)
+    last_moves = [None] + [m for m in ddzfast.legal_moves("3456789", None, r)
+                           if m.kind.name in ("SINGLE", "STRAIGHT")][:3]
+    def rows(a):
+        return [(int(x["cards"]), int(x["kind"]), int(x["rank"]), int(x["length"]),
+                 int(x["substitutes"])) for x in a]
+
+    for last in last_moves:
+        moves = ddzfast.legal_moves(hand, last, r)
+        listed = rows(moves.array)
+        n = ddzfast.legal_moves_into(hand, last, r, buf)
+        assert rows(buf[:n]) == listed
+        assert len(set(listed)) == n
+        assert _core._legal_move_count(hand, last, r) == n
+        lasts = None
+        if last is not None:
+            lasts = np.zeros(1, ddzfast.MOVE_DTYPE)
+            lasts[0]["cards"] = int(last.cards)
+            lasts[0]["kind"] = int(last.kind)
+            lasts[0]["rank"] = last.rank
+            lasts[0]["length"] = last.length
+        offsets, batch = ddzfast.legal_moves_batch(
+            np.array([int(ddzfast.Hand(hand))], np.uint64), lasts, r)
+        assert rows(batch[offsets[0]:offsets[1]]) == listed
+        for k in rng.sample(range(n), 6) + [n - 1]:
+            assert identity(_core._legal_move_at(hand, last, r, k)) == identity(moves[k])
+        assert _core._legal_move_at(hand, last, r, n) is None
+
+
 # ---- whole deals through Game (RULES.md 9: the two draws, scoring) ---------------
 
 TIANDI_DEALS = 2000

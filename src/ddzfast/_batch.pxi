@@ -113,11 +113,10 @@ cdef class _Chunk:
                     break
                 # room for the rest of the whole range at the mean size so
                 # far and an eighth more (the mean of the first positions is
-                # an estimate: a growth near the end copies everything),
-                # with room for a tiandi walk's part of the buffer past it
-                # (_td_moves); at least double: a few large copies, not many
+                # an estimate: a growth near the end copies everything);
+                # at least double: a few large copies, not many
                 rest = (planned - i) * ((self.size + n) // (i - first + 1))
-                newcap = self.size + n + rest + rest // 8 + TD_HIGH_CAP
+                newcap = self.size + n + rest + rest // 8
                 if newcap < self.cap * 2:
                     newcap = self.cap * 2
                 grown = <ddz_move*>ddz_alloc_big(newcap * sizeof(ddz_move))

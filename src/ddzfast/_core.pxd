@@ -338,15 +338,42 @@ ctypedef struct gen_t:
     int lkall       # the laizi of the all-laizi choice (99: there is none)
     lz_mark* marks  # NULL, or where each kind's moves start (ddz_draw_count)
     int nmarks      # marks made (more than LZ_MARKS: they ran out)
+    # The laizi of a move as cards: lmu[d] the d laizi of a main part,
+    # lku[k] the k laizi of its kickers, lnext[e] the laizi a main part
+    # takes next when e laizi are still free, lunits[i] laizi i (lmu[d]:
+    # laizi 0..d-1, lku[k]: laizi lw-k..lw-1), so that the main part's and
+    # the kickers' laizi are distinct cards whatever a variant takes (each
+    # is lunit when all laizi are of one rank); lmask: the nibbles the laizi
+    # are in; lshift2: 4 * a second such nibble (60, empty, when there is
+    # one); lkoff: lw less the laizi free for the kickers (_lz_pairs).
+    uint64_t lmu[9]
+    uint64_t lku[9]
+    uint64_t lnext[9]
+    uint64_t lunits[9]
+    uint64_t lmask
+    int lshift2
+    int lkoff
     # Two wild ranks (tiandi, lz == IDX_W): the laizi of both ranks are
     # interchangeable in every move holding a natural card, so the walks
-    # above run on the hand with its laizi counted in nibble 15 (an unused
-    # nibble: no W in a laizi deck) and each move of t laizi is written out
-    # once per split of t into the two ranks (_td_expand); the moves of
-    # laizi alone (face value) are made from the real cards (_td_face).
-    # When the hand's laizi are all of one wild rank, each move has one
-    # split: lunit is then that rank's card, so the walks write the real
-    # cards and no second pass is needed.
+    # run on the hand with its laizi counted together in nibble 15 (an
+    # unused nibble: no W in a laizi deck), and each move is written as its
+    # splits between the two ranks. With laizi of both ranks held (lboth),
+    # lunits[i] is a card of the sky rank lt for i < lwt, else of the ground
+    # rank lg, so that each move the walks make is one split of its laizi,
+    # and the walks' _td_ functions add the others after it (lsc, lsd,
+    # laltk below; lswap: a sky card less a ground card). When the hand's
+    # laizi are all of one wild rank, each move has one split: lunits are
+    # that rank's card and the walks are laizi's. The moves of laizi alone
+    # (face value) are made from the real cards (_td_face).
+    int lboth
+    uint64_t lswap
+    # with lboth: lsc[t][s] other splits of a move of t laizi, s of the sky
+    # rank, and lsd[t][s][j] what each adds to its cards; laltk[d]: the k
+    # for which the moves of a main part of d laizi with k among their
+    # kickers have other splits (a bit each); all 0 after _td_one_split
+    int lsc[9][9]
+    uint64_t lsd[9][9][4]
+    unsigned int laltk[9]
     const ddz_rules* rules
     unsigned int lwild   # the wild ranks (a rank mask)
     unsigned int lheld   # the ranks the real hand holds (singles)

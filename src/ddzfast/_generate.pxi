@@ -545,50 +545,51 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
     return _gen_moves(&g, rules, last, 0)
 
 
-cdef enum:
-    # _td_moves: the buffers (in moves) whose top part a walk may use
-    TD_HIGH_CAP = 16384
+cdef inline int _td_splits(const gen_t* g, uint64_t cards) noexcept nogil:
+    # The splits of a move the walks made without the others (_td_one_split) of a
+    # tiandi hand holding laizi of both ranks: its t laizi, min(t, lwt) -
+    # max(0, t - lwg) + 1; one for a move of laizi alone (face value)
+    cdef int t, lo, hi
+    if not (cards & ~g.lmask):
+        return 1
+    t = _nib(cards, g.lt) + _nib(cards, g.lg)
+    lo = t - g.lwg if t > g.lwg else 0
+    hi = t if t < g.lwt else g.lwt
+    return hi - lo + 1
 
 
 cdef int64_t _td_moves(gen_t* g, const ddz_rules* rules, uint64_t hand,
                        const ddz_move* last) noexcept nogil:
-    # ddz_legal_moves of a hand holding laizi of two wild ranks (g made by
-    # _gen_init): its moves, then each written out for every split of its
-    # laizi (_td_expand); when they do not fit, they are made again in a
-    # buffer of their number to count the splits, the first cap kept.
-    cdef int64_t n
-    cdef int64_t total
+    # ddz_legal_moves of a tiandi hand holding laizi (g made by _gen_init):
+    # the walks write every split of each move (gen_t.lsc). When they do
+    # not all fit, their count falls short (a main part past cap is counted
+    # once, not per split): the moves are walked again, one split each, to
+    # count them, then made in a buffer of that size, the first cap kept.
+    cdef int64_t n = _gen_moves(g, rules, last, 1)
+    cdef int64_t total = 0
+    cdef int64_t i
     cdef ddz_move* heap
-    cdef ddz_move* out = g.out
-    cdef int64_t cap = g.cap
-    cdef int64_t off
-    cdef int most
     cdef gen_t h
-    if g.lwt and g.lwg:
-        # In a large buffer the walk writes its moves in its top part, from
-        # where each goes to its place with its splits, not copied first
-        # (_td_split_moves). Only for hands of at most three splits a move,
-        # whose walks that part nearly always holds: else it is walked again.
-        most = (g.lwt if g.lwt < g.lwg else g.lwg) + 1
-        if most <= 3 and cap >= TD_HIGH_CAP:
-            off = cap - cap // (most + 1)
-            g.out = out + off
-            g.cap = <int>(cap - off)
-            n = _gen_moves(g, rules, last, 1)
-            if n <= cap - off:
-                return _td_split_moves(out + off, n, out, cap, g.lt, g.lg, g.lwt,
-                                       g.lwg, 1)
-            _gen_init(g, rules, hand, out, cap)
-    n = _gen_moves(g, rules, last, 1)
-    total = _td_expand(g)
-    if total >= 0:
-        return total
+    if n <= g.cap or not g.lboth:
+        return n
+    # n is at least the number of moves walked (each has five splits at most)
     heap = <ddz_move*>malloc(n * sizeof(ddz_move))
     if heap == NULL:
         return 5 * n    # at least their number: a caller retrying with this fits
     _gen_init(&h, rules, hand, heap, n)
+    _td_one_split(&h)
     n = _gen_moves(&h, rules, last, 1)
-    total = _td_expand_into(&h, heap, n, out, cap)
+    for i in range(n):
+        total += _td_splits(&h, heap[i].cards)
+    free(heap)
+    if g.cap == 0:
+        return total    # counted only (ddz_draw_count, _legal_move_count)
+    heap = <ddz_move*>malloc(total * sizeof(ddz_move))
+    if heap == NULL:
+        return total
+    _gen_init(&h, rules, hand, heap, total)
+    _gen_moves(&h, rules, last, 1)
+    memcpy(g.out, heap, g.cap * sizeof(ddz_move))
     free(heap)
     return total
 
@@ -621,17 +622,17 @@ cdef int64_t ddz_kind_moves(const ddz_rules* rules, uint64_t hand, int kind, int
                             int rmax, int length, ddz_move* out, int64_t cap,
                             int64_t n) noexcept nogil:
     cdef gen_t g
-    cdef int64_t total
     if not _rules_ready(rules):
         return n
     _gen_init(&g, rules, hand, out, cap)
     if g.lz == IDX_W:
-        # the splits of the moves made here (out[n:] only); when the moves
-        # do not fit, five splits each at most: a bound a retry fits in
+        # the moves made here (out[n:] only, every split); when they do not
+        # fit, their count may fall short of the total (see _td_moves), but
+        # not below the moves walked, of five splits each at most: a bound
+        # a retry fits in
         _gen_init(&g, rules, hand, out + n, cap - n if cap > n else 0)
         _gen_kind(&g, rules, kind, rmin, rmax, length)
-        total = _td_expand(&g)
-        return n + (total if total >= 0 else 5 * g.n)
+        return n + (g.n if g.n <= g.cap or not g.lboth else 5 * <int64_t>g.n)
     g.n = <int>n
     _gen_kind(&g, rules, kind, rmin, rmax, length)
     return g.n
@@ -697,6 +698,8 @@ cdef int64_t ddz_draw_splits_count(ddz_draw* d, const ddz_rules* rules, uint64_t
     _gen_init(&d.g, rules, hand, NULL, 0)
     if d.g.lz != IDX_W:
         return ddz_draw_count(d, rules, hand, last)
+    # the moves one split each (their other splits drawn by ddz_draw_split_make)
+    _td_one_split(&d.g)
     # a move of t laizi has min(t, wt) - max(0, t - wg) + 1 splits, at most
     # min(wt, wg) + 1
     most[0] = (d.g.lwt if d.g.lwt < d.g.lwg else d.g.lwg) + 1
@@ -711,7 +714,7 @@ cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
     cdef gen_t* g = &d.g
     cdef gen_t h
     cdef const lz_mark* mk
-    cdef int i = 0, t, a, lo, hi
+    cdef int i = 0, t, a, hi
     cdef int64_t n
     cdef uint64_t base
     if not d.counted or g.lz != IDX_W:
@@ -721,6 +724,7 @@ cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
     if g.nmarks > LZ_MARKS or g.nmarks == 0 or d.marks[0].n > k:
         # before the first kind (a follow's PASS), or no marks: walked again
         _gen_init(&h, d.rules, d.hand, out, k + 1)
+        _td_one_split(&h)
         n = _gen_moves(&h, d.rules, d.last, 1)
         if n <= k:
             return -1
@@ -741,14 +745,16 @@ cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
         g.flast = NULL
         if g.n <= k:
             return -1
-    t = <int>(out[k].cards >> 60)
-    lo = t - g.lwg if t > g.lwg else 0
-    hi = t if t < g.lwt else g.lwt
-    if split > hi - lo:
+    if split >= _td_splits(g, out[k].cards):
         return 1
-    # the splits in _td_expand_into's order: most of the rank lt first
+    base = out[k].cards & ~g.lmask
+    if not base:
+        # laizi alone (face value): one split, as made
+        return 0
+    t = _nib(out[k].cards, g.lt) + _nib(out[k].cards, g.lg)
+    hi = t if t < g.lwt else g.lwt
+    # split s: hi - s laizi of the sky rank lt (most of them first)
     a = hi - split
-    base = out[k].cards & 0x0FFFFFFFFFFFFFFFULL
     out[k].cards = (base + (<uint64_t>a << (4 * g.lt))
                     + (<uint64_t>(t - a) << (4 * g.lg)))
     return 0
@@ -799,8 +805,6 @@ cdef int ddz_check(const ddz_rules* rules, int kind, int rank, int length,
     _gen_init(&g, rules, cards, buf, READINGS)
     g.only_size = _hand_size(cards)
     _gen_kind(&g, rules, kind, rank, rank, length)
-    if g.lz == IDX_W:
-        g.n = <int>_td_expand(&g)
     n = g.n if 0 <= g.n < READINGS else READINGS
     for i in range(n):
         if buf[i].rank == rank and buf[i].length == length and buf[i].cards == cards:
@@ -846,8 +850,6 @@ cdef int64_t ddz_classify(const ddz_rules* rules, uint64_t cards,
             length = 1
         g.n = 0
         _gen_kind(&g, rules, kind, 0, 14, length)
-        if g.lz == IDX_W:
-            g.n = <int>_td_expand(&g)
         made = g.n if 0 <= g.n < READINGS else READINGS
         for i in range(made):
             if buf[i].cards == cards and buf[i].length == length:

@@ -51,230 +51,9 @@ cdef extern from *:
         memcpy(p, &cards, 8);
         memcpy(p + 8, &meta, 8);
     }
-    /* The split pass of tiandi (_td_expand_into, _td_moves) for a hand
-       holding laizi of both wild ranks: each 16-byte move of src[0:n] whose
-       cards hold t laizi in nibble 15 becomes its splits, `most` of them at
-       most (the fewer laizi of one rank, plus one). Each move is written
-       with `most` stores whatever its number of splits, the extra ones
-       landing on places written afterwards, so the move loop has no loop of
-       its own to mispredict: forward from a copy of the moves, or from the
-       walk's own moves above dst, when the buffer has room
-       (ddz_td_split_low); else in place from the end after counting the
-       splits (dst may be src), where a move's place is `most` or more past
-       its own, its last split first downwards (ddz_td_split_run), the
-       first few moves and those past cap one store at a time
-       (ddz_td_split_one). */
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    typedef __m128i ddz_v16;
-    #define DDZ_V_LOAD(p) _mm_loadu_si128((const __m128i*)(p))
-    #define DDZ_V_STORE(p, v) _mm_storeu_si128((__m128i*)(p), (v))
-    #define DDZ_V_ADD(a, b) _mm_add_epi64((a), (b))
-    #define DDZ_V_AND(a, b) _mm_and_si128((a), (b))
-    #define DDZ_V_LOW(v) ((uint64_t)_mm_cvtsi128_si64(v))
-    #define DDZ_V_MAKE(lo, hi) _mm_set_epi64x((long long)(hi), (long long)(lo))
-    #else
-    typedef struct { uint64_t lo, hi; } ddz_v16;
-    static CYTHON_INLINE ddz_v16 ddz_v_load(const void* p) {
-        ddz_v16 v; memcpy(&v.lo, p, 8); memcpy(&v.hi, (const char*)p + 8, 8); return v; }
-    static CYTHON_INLINE void ddz_v_store(void* p, ddz_v16 v) {
-        memcpy(p, &v.lo, 8); memcpy((char*)p + 8, &v.hi, 8); }
-    static CYTHON_INLINE ddz_v16 ddz_v_make(uint64_t lo, uint64_t hi) {
-        ddz_v16 v; v.lo = lo; v.hi = hi; return v; }
-    static CYTHON_INLINE ddz_v16 ddz_v_add(ddz_v16 a, ddz_v16 b) {
-        a.lo += b.lo; a.hi += b.hi; return a; }
-    static CYTHON_INLINE ddz_v16 ddz_v_and(ddz_v16 a, ddz_v16 b) {
-        a.lo &= b.lo; a.hi &= b.hi; return a; }
-    #define DDZ_V_LOAD(p) ddz_v_load(p)
-    #define DDZ_V_STORE(p, v) ddz_v_store((p), (v))
-    #define DDZ_V_ADD(a, b) ddz_v_add((a), (b))
-    #define DDZ_V_AND(a, b) ddz_v_and((a), (b))
-    #define DDZ_V_LOW(v) ((v).lo)
-    #define DDZ_V_MAKE(lo, hi) ddz_v_make((lo), (hi))
-    #endif
-
-    /* One move, any place: its splits at dst[pos - f .. pos), those below
-       cap; returns pos - f. */
-    static CYTHON_INLINE int64_t ddz_td_split_one(const unsigned char* src, int64_t i,
-            unsigned char* dst, int64_t pos, int64_t cap, const int* splits,
-            ddz_v16 (*rd)[8], ddz_v16 mask) {
-        ddz_v16 v = DDZ_V_LOAD(src + 16 * i);
-        int t = (int)(DDZ_V_LOW(v) >> 60);
-        int f = splits[t], j;
-        v = DDZ_V_AND(v, mask);
-        for (j = 0; j < f; j++)
-            if (pos - 1 - j < cap)
-                DDZ_V_STORE(dst + 16 * (pos - 1 - j), DDZ_V_ADD(v, rd[t][j]));
-        return pos - f;
-    }
-
-    /* The moves i down, while move i's place ends `most` or more past i;
-       `most` a constant where it is inlined. */
-    static CYTHON_INLINE void ddz_td_split_run(const unsigned char* src, int64_t* pi,
-            unsigned char* dst, int64_t* ppos, const int* splits, ddz_v16 (*rd)[8],
-            ddz_v16 mask, const int most) {
-        int64_t i = *pi, pos = *ppos;
-        int j, t;
-        ddz_v16 v;
-        unsigned char* q;
-        while (i >= 0 && pos - i >= most) {
-            v = DDZ_V_LOAD(src + 16 * i);
-            t = (int)(DDZ_V_LOW(v) >> 60);
-            v = DDZ_V_AND(v, mask);
-            q = dst + 16 * (pos - 1);
-            for (j = 0; j < most; j++)
-                DDZ_V_STORE(q - 16 * j, DDZ_V_ADD(v, rd[t][j]));
-            pos -= splits[t];
-            i--;
-        }
-        *pi = i;
-        *ppos = pos;
-    }
-
-    /* The moves src[0:n], src at dst[most * n] or higher in one buffer
-       (copy: the moves are at dst[0:n], copied there first), each written
-       to its place from dst[0] on, in order, with `most` stores whatever
-       its number of splits (the extra ones land where the next move goes;
-       no store reaches src): no pass to count the splits first, no test
-       per move. A move of t laizi's first split is it plus first[t] (which
-       also takes the laizi out of nibble 15), and each next one the one
-       before plus `next` (a laizi of lt becomes one of lg): one table load
-       a move, the other adds from a register. Returns their number. */
-    static CYTHON_INLINE int64_t ddz_td_split_low(unsigned char* dst,
-            unsigned char* src, int64_t n, int copy, const int64_t* step,
-            const uint64_t* first, uint64_t next, const int most) {
-        unsigned char* q = dst;
-        ddz_v16 v, w, x, y;
-        ddz_v16 d = DDZ_V_MAKE(next, 0);
-        int64_t i;
-        int j, t;
-        /* (a copy loop of our own: a bulk copy would be one rep movsb,
-           which callgrind counts byte by byte) */
-        for (i = 0; copy && i + 4 <= n; i += 4) {
-            v = DDZ_V_LOAD(dst + 16 * i);
-            w = DDZ_V_LOAD(dst + 16 * i + 16);
-            x = DDZ_V_LOAD(dst + 16 * i + 32);
-            y = DDZ_V_LOAD(dst + 16 * i + 48);
-            DDZ_V_STORE(src + 16 * i, v);
-            DDZ_V_STORE(src + 16 * i + 16, w);
-            DDZ_V_STORE(src + 16 * i + 32, x);
-            DDZ_V_STORE(src + 16 * i + 48, y);
-        }
-        for (; copy && i < n; i++)
-            DDZ_V_STORE(src + 16 * i, DDZ_V_LOAD(dst + 16 * i));
-        /* (two moves a turn) */
-        for (i = 0; i + 2 <= n; i += 2) {
-            v = DDZ_V_LOAD(src + 16 * i);
-            w = DDZ_V_LOAD(src + 16 * i + 16);
-            t = (int)(DDZ_V_LOW(v) >> 60);
-            v = DDZ_V_ADD(v, DDZ_V_MAKE(first[t], 0));
-            DDZ_V_STORE(q, v);
-            for (j = 1; j < most; j++) {
-                v = DDZ_V_ADD(v, d);
-                DDZ_V_STORE(q + 16 * j, v);
-            }
-            q += step[t];
-            t = (int)(DDZ_V_LOW(w) >> 60);
-            w = DDZ_V_ADD(w, DDZ_V_MAKE(first[t], 0));
-            DDZ_V_STORE(q, w);
-            for (j = 1; j < most; j++) {
-                w = DDZ_V_ADD(w, d);
-                DDZ_V_STORE(q + 16 * j, w);
-            }
-            q += step[t];
-        }
-        if (i < n) {
-            v = DDZ_V_LOAD(src + 16 * i);
-            t = (int)(DDZ_V_LOW(v) >> 60);
-            v = DDZ_V_ADD(v, DDZ_V_MAKE(first[t], 0));
-            DDZ_V_STORE(q, v);
-            for (j = 1; j < most; j++) {
-                v = DDZ_V_ADD(v, d);
-                DDZ_V_STORE(q + 16 * j, v);
-            }
-            q += step[t];
-        }
-        return (int64_t)((q - dst) / 16);
-    }
-
-    /* high: src is dst[off:] with off >= most * n, where the walk wrote its
-       moves (_td_moves) */
-    static int64_t ddz_td_split_moves(const void* src_, int64_t n, void* dst_,
-                                      int64_t cap, int lt, int lg, int wt, int wg,
-                                      int high) {
-        const unsigned char* src = (const unsigned char*)src_;
-        unsigned char* dst = (unsigned char*)dst_;
-        uint64_t ut = (uint64_t)1 << (4 * lt), ug = (uint64_t)1 << (4 * lg);
-        int splits[9];        /* a hand holds 8 laizi at most */
-        int64_t step[9];      /* 16 * splits[t] */
-        uint64_t first[9];    /* split 0 of t laizi, less t laizi in nibble 15 */
-        ddz_v16 rd[9][8];     /* rd[t][j]: split f - 1 - j of t laizi, as cards */
-        ddz_v16 mask = DDZ_V_MAKE(0x0FFFFFFFFFFFFFFFULL, ~(uint64_t)0);
-        int64_t total = 0, total2 = 0, i, pos;
-        int t, j, lo, hi;
-        int most = (wt < wg ? wt : wg) + 1;
-        for (t = 0; t <= wt + wg; t++) {
-            lo = t > wg ? t - wg : 0;
-            hi = t < wt ? t : wt;
-            splits[t] = hi - lo + 1;
-            step[t] = 16 * splits[t];
-            first[t] = (uint64_t)hi * ut + (uint64_t)(t - hi) * ug - ((uint64_t)t << 60);
-        }
-        if (high || (src == dst && (int64_t)(most + 1) * n <= cap)) {
-            unsigned char* from = high ? (unsigned char*)src_ : dst + 16 * (int64_t)most * n;
-            int copy = !high;
-            switch (most) {
-            case 2: return ddz_td_split_low(dst, from, n, copy, step, first, ug - ut, 2);
-            case 3: return ddz_td_split_low(dst, from, n, copy, step, first, ug - ut, 3);
-            case 4: return ddz_td_split_low(dst, from, n, copy, step, first, ug - ut, 4);
-            default: return ddz_td_split_low(dst, from, n, copy, step, first, ug - ut, 5);
-            }
-        }
-        for (t = 0; t <= wt + wg; t++) {
-            lo = t > wg ? t - wg : 0;
-            for (j = 0; j < most; j++)
-                rd[t][j] = DDZ_V_MAKE(j < splits[t]
-                    ? (uint64_t)(lo + j) * ut + (uint64_t)(t - lo - j) * ug : 0, 0);
-        }
-        /* (two sums: the loads of one do not wait for the other's adds) */
-        for (i = 0; i + 1 < n; i += 2) {
-            uint64_t c0, c1;
-            memcpy(&c0, src + 16 * i, 8);
-            memcpy(&c1, src + 16 * (i + 1), 8);
-            total += splits[c0 >> 60];
-            total2 += splits[c1 >> 60];
-        }
-        if (i < n) {
-            uint64_t c0;
-            memcpy(&c0, src + 16 * i, 8);
-            total += splits[c0 >> 60];
-        }
-        total += total2;
-        pos = total;
-        i = n - 1;
-        while (i >= 0 && pos > cap) {
-            pos = ddz_td_split_one(src, i, dst, pos, cap, splits, rd, mask);
-            i--;
-        }
-        switch (most) {
-        case 2: ddz_td_split_run(src, &i, dst, &pos, splits, rd, mask, 2); break;
-        case 3: ddz_td_split_run(src, &i, dst, &pos, splits, rd, mask, 3); break;
-        case 4: ddz_td_split_run(src, &i, dst, &pos, splits, rd, mask, 4); break;
-        default: ddz_td_split_run(src, &i, dst, &pos, splits, rd, mask, 5); break;
-        }
-        while (i >= 0) {
-            pos = ddz_td_split_one(src, i, dst, pos, cap, splits, rd, mask);
-            i--;
-        }
-        return total;
-    }
     """
     uint64_t _meta_word "ddz_meta_word"(int kind, int rank, int length, int wild,
                                         uint32_t subs) noexcept nogil
-    int64_t _td_split_moves "ddz_td_split_moves"(const ddz_move* src, int64_t n,
-                                                 ddz_move* dst, int64_t cap, int lt,
-                                                 int lg, int wt, int wg,
-                                                 int high) noexcept nogil
     uint64_t _meta_subs "ddz_meta_subs"(uint64_t meta, uint32_t subs) noexcept nogil
     void _store_cm "ddz_store_cards_meta"(ddz_move* slot, uint64_t cards,
                                           uint64_t meta) noexcept nogil
@@ -387,8 +166,9 @@ cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int cho
     if need == 0 or idx == g.lpool_n:
         # (with need 0 the rest of the pool could only be skipped: emit now)
         if 2 * need <= left and need <= RANKS_3_2 - g.lnmain - chosen and nat:
-            g.n = _put_meta(g.out, g.n, g.cap, acc + <uint64_t>(2 * need) * g.lunit,
-                          meta)
+            g.n = _put_meta(g.out, g.n, g.cap,
+                            acc + (g.lmu[g.lkoff + left] - g.lmu[g.lkoff + left - 2 * need]),
+                            meta)
         return
     if need > g.lpool_n - idx + left // 2:
         return
@@ -396,7 +176,7 @@ cdef void _lz_pairs(gen_t* g, int idx, int need, uint64_t acc, int left, int cho
     if g.lpool_count[idx] >= 2:
         _lz_pairs(g, idx + 1, need - 1, acc + 2 * unit, left, chosen + 1, 1, meta)
     if left:
-        _lz_pairs(g, idx + 1, need - 1, acc + unit + g.lunit, left - 1,
+        _lz_pairs(g, idx + 1, need - 1, acc + unit + g.lunits[g.lkoff + left - 1], left - 1,
                   chosen + 1, 1, meta)
     _lz_pairs(g, idx + 1, need, acc, left, chosen, nat, meta)
 
@@ -423,8 +203,8 @@ cdef void _lz_two_pairs(gen_t* g, uint64_t main, int left, int nat, uint64_t met
     cdef int n = n0
     cdef int cap = g.cap
     cdef ddz_move* out = g.out
-    cdef uint64_t l1 = g.lunit
-    cdef uint64_t l2 = 2 * g.lunit
+    cdef uint64_t l1 = g.lku[1]
+    cdef uint64_t l2 = g.lku[2]
     cdef uint64_t x
     cdef int free = RANKS_3_2 - g.lnmain
     for seg in range(2):
@@ -460,10 +240,10 @@ cdef void _lz_two_pairs(gen_t* g, uint64_t main, int left, int nat, uint64_t met
     g.lkick_upto[2] = n - n0
     if left >= 3 and free >= 2:
         for a in range(ns):
-            n = _put_meta(out, n, cap, main + su[a] + l1 + l2, meta)
+            n = _put_meta(out, n, cap, main + su[a] + g.lku[3], meta)
     g.lkick_upto[3] = n - n0
     if left >= 4 and nat and free >= 2:
-        n = _put_meta(out, n, cap, main + 2 * l2, meta)
+        n = _put_meta(out, n, cap, main + g.lku[4], meta)
     _lz_set_kick_upto(g, 4, n - n0)
     g.n = n
 
@@ -478,7 +258,7 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
     cdef int need = g.lneed
     cdef int i, j, t, tmax, seg, lo, hi, i0, i1, end, pool_n
     cdef int n0 = g.n
-    cdef uint64_t lunit = g.lunit
+    cdef uint64_t lunit = g.lku[1]
     cdef uint64_t mi
     cdef uint64_t units[16]
     cdef int counts[16]
@@ -493,6 +273,7 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
         _lz_pool(g, left)
         if g.lkick_mode == KICK_PAIRS:
             g.lsorted = 0
+            g.lkoff = g.lw - left
             _lz_pairs(g, 0, need, main, left, 0, nat, meta)
             return
         # t of the single kickers laizi (one kicker each, whatever they
@@ -502,9 +283,9 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
             tmax = need - 1
         for t in range(tmax + 1):
             if t == need:
-                g.n = _put_meta(g.out, g.n, g.cap, main + t * lunit, meta)
+                g.n = _put_meta(g.out, g.n, g.cap, main + g.lku[t], meta)
             else:
-                _lz_nat_singles(g, 0, need - t, main + t * lunit, meta)
+                _lz_nat_singles(g, 0, need - t, main + g.lku[t], meta)
             g.lkick_upto[t] = g.n - n0
         _lz_set_kick_upto(g, tmax + 1, g.n - n0)
         return
@@ -537,7 +318,7 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
                     n = _put_meta(out, n, cap, main + g.lh_unit[i] + lunit, meta)
         g.lkick_upto[1] = n - n0
         if left >= 2 and nat and g.lnmain < RANKS_3_2:
-            n = _put_meta(out, n, cap, main + 2 * lunit, meta)
+            n = _put_meta(out, n, cap, main + g.lku[2], meta)
         _lz_set_kick_upto(g, 2, n - n0)
         g.n = n
         return
@@ -577,7 +358,7 @@ cdef void _lz_kickers(gen_t* g, uint64_t main, int left, int nat,
             n = _put_meta(out, n, cap, main + units[i] + lunit, meta)
     g.lkick_upto[1] = n - n0
     if tmax == 2:
-        n = _put_meta(out, n, cap, main + 2 * lunit, meta)
+        n = _put_meta(out, n, cap, main + g.lku[2], meta)
     _lz_set_kick_upto(g, 2, n - n0)
     g.n = n
 
@@ -623,7 +404,7 @@ cdef inline void _lz_spread(const gen_t* g, uint64_t main, int nat, int top,
         return
     # the natural cards of the main ranks (main but L's nibble, its laizi):
     # ge1..ge4 ranks hold at least 1..4 of them
-    x = main & ~((<uint64_t>15) << g.lshift)
+    x = main & ~g.lmask
     ge1 = _nibble_sum(((x + 7 * nib13) & (8 * nib13)) >> 3)
     ge2 = _nibble_sum(((x + 6 * nib13) & (8 * nib13)) >> 3)
     ge3 = _nibble_sum(((x + 5 * nib13) & (8 * nib13)) >> 3) if g.lq >= 3 else 0
@@ -788,6 +569,91 @@ cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs
     return total
 
 
+cdef inline int _td_sky(const gen_t* g, int d, int k) noexcept nogil:
+    # The laizi of the sky rank in a move the walks make of a main part of d
+    # laizi (lmu[d]) and k among its kickers (lku[k])
+    return (d if d < g.lwt else g.lwt) + (k - g.lwg if k > g.lwg else 0)
+
+
+cdef void _td_alt_sections(gen_t* g, int start, int d, unsigned int ks,
+                           uint64_t meta) noexcept nogil:
+    # Tiandi, laizi of both ranks: the other splits of the moves out[start:]
+    # of one main part of d laizi, made by their number k of laizi among
+    # the kickers (g.lkick_upto), for each k of ks (whose moves have other
+    # splits: g.laltk), each split a copy of the k's moves (RULES.md
+    # section 9: the two ranks' laizi are interchangeable), written after
+    # the moves so far.
+    cdef ddz_move* out = g.out
+    cdef int n = g.n
+    cdef int cap = g.cap
+    cdef int a, b, k, i, j, t, s0, m
+    cdef uint64_t delta
+    cdef const ddz_move* src
+    cdef ddz_move* dst
+    while ks:
+        k = _ctz(ks)
+        ks &= ks - 1
+        a = g.lkick_upto[k - 1] if k else 0
+        b = g.lkick_upto[k]
+        m = b - a
+        if m <= 0:
+            continue
+        t = d + k
+        s0 = _td_sky(g, d, k)
+        src = out + start + a
+        for j in range(g.lsc[t][s0]):
+            delta = g.lsd[t][s0][j]
+            dst = out + n
+            if n + m <= cap:
+                for i in range(m):
+                    _store_cm(dst + i, src[i].cards + delta, meta)
+            else:
+                # src[i] is stored wherever its copy is (it comes first)
+                for i in range(m):
+                    if n + i < cap:
+                        _store_cm(dst + i, src[i].cards + delta, meta)
+            n += m
+    g.n = n
+
+
+cdef void _td_alt_moves(gen_t* g, int start) noexcept nogil:
+    # _td_alt_sections for moves in no such order, out[start:g.n]: each
+    # move's laizi of each rank read off its cards. A move of laizi alone
+    # (face value) has no other split. Moves past cap are not there to
+    # read: the count is then short, and the caller walks again.
+    cdef ddz_move* out = g.out
+    cdef int n = g.n
+    cdef int cap = g.cap
+    cdef int end = n if n < cap else cap
+    cdef int i, j, s0, t
+    cdef uint64_t c
+    for i in range(start, end):
+        c = out[i].cards
+        s0 = <int>((c >> (4 * g.lt)) & 15)
+        t = s0 + <int>((c >> (4 * g.lg)) & 15)
+        if not g.lsc[t][s0] or not (c & ~g.lmask):
+            continue
+        for j in range(g.lsc[t][s0]):
+            if n < cap:
+                out[n] = out[i]
+                out[n].cards = c + g.lsd[t][s0][j]
+            n += 1
+    g.n = n
+
+
+cdef inline int _td_put(gen_t* g, ddz_move* out, int n, int cap, uint64_t cards,
+                        uint64_t meta, int d) noexcept nogil:
+    # _put_meta of a move without kickers of d laizi (lmu[d]), and its other
+    # splits after it
+    cdef int j
+    cdef int s0 = d if d < g.lwt else g.lwt
+    n = _put_meta(out, n, cap, cards, meta)
+    if g.laltk[d] & 1:
+        for j in range(g.lsc[d][s0]):
+            n = _put_meta(out, n, cap, cards + g.lsd[d][s0][j], meta)
+    return n
+
+
 cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
                       uint32_t subs) noexcept nogil:
     # The moves of a main part with more laizi than the base (left laizi
@@ -850,6 +716,68 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
     g.n = n
 
 
+cdef void _td_variant(gen_t* g, uint64_t main, int left, int nat,
+                      uint32_t subs) noexcept nogil:
+    # _lz_variant for laizi of both wild ranks (lboth): its moves with their
+    # other splits (g.lsc); a move's kicker laizi are in two nibbles
+    cdef uint64_t meta = _meta_subs(g.lmeta0, subs)
+    cdef const ddz_move* src
+    cdef ddz_move* out
+    cdef int n, cap, i, cnt, shift, shift2, tl
+    cdef uint64_t base, k, t, delta
+    out = g.out
+    n = g.n
+    cap = g.cap
+    if g.lsorted:
+        # all-laizi kickers (t = need single or 2 * need pair kicker cards)
+        # come last
+        tl = left
+        if not nat:
+            t = g.lneed * (2 if g.lkick_mode == KICK_PAIRS else 1) - 1
+            if tl > <int>t:
+                tl = <int>t
+        cnt = g.lkick_upto[tl if tl < 8 else 8]
+        if n + cnt <= cap:
+            src = out + g.lbase
+            out += n
+            delta = main - g.lbase_main
+            for i in range(cnt):
+                _store_cm(out + i, src[i].cards + delta, meta)
+        elif n < cap:
+            # the buffer fills up here; the base is in it (it comes first)
+            src = out + g.lbase
+            delta = main - g.lbase_main
+            for i in range(cap - n):
+                _store_cm(out + n + i, src[i].cards + delta, meta)
+        # (else the buffer is full, perhaps before the base's end: only the
+        # count matters)
+        g.n = n + cnt
+        if g.laltk[g.lw - left] & ((2u << tl) - 1):
+            _td_alt_sections(g, n, g.lw - left, g.laltk[g.lw - left] & ((2u << tl) - 1),
+                             meta)
+        return
+    if g.lbase + g.lbase_n > cap:
+        # the base's moves are not all in the buffer (it is full: only the
+        # count matters now): walk the kickers again
+        n = g.n
+        _lz_kickers(g, main, left, nat, meta)
+        _td_alt_moves(g, n)
+        return
+    src = out + g.lbase
+    cnt = g.lbase_n
+    base = g.lbase_main
+    shift = g.lshift
+    shift2 = g.lshift2
+    for i in range(cnt):
+        k = src[i].cards - base     # the kickers
+        t = ((k >> shift) & 15) + ((k >> shift2) & 15)     # laizi among them
+        if t <= <uint64_t>left and (nat or k != g.lku[t]):
+            n = _put_meta(out, n, cap, k + main, meta)
+    cnt = g.n
+    g.n = n
+    _td_alt_moves(g, cnt)
+
+
 cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
                    int nat, unsigned int natmask) noexcept nogil:
     # Each of the `extra` laizi not in the main part `main` may replace one
@@ -872,6 +800,30 @@ cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, ui
         _lz_variant(g, m2, extra - 1, nat - 1, s2)
         if extra > 1:
             _lz_replace_naturals(g, j, extra - 1, m2, s2, nat - 1,
+                     natmask if a > 1 else natmask & ~(1u << j))
+
+
+cdef void _td_replace_naturals(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
+                   int nat, unsigned int natmask) noexcept nogil:
+    # _lz_replace_naturals for laizi of both wild ranks (_td_variant): the
+    # laizi a variant takes is lnext[extra]
+    cdef unsigned int cand = natmask & ~((1u << start) - 1)
+    cdef int j, a
+    cdef uint32_t s2
+    cdef uint64_t m2
+    while cand:
+        j = _ctz(cand)
+        cand &= cand - 1
+        # one natural card of rank j out, one laizi in: j's substitutes d -> d+1
+        a = _nib(main, j)
+        if g.lq - a == 3:
+            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
+        else:
+            s2 = subs + ((<uint32_t>1) << (2 * j))
+        m2 = main - ((<uint64_t>1) << (4 * j)) + g.lnext[extra]
+        _td_variant(g, m2, extra - 1, nat - 1, s2)
+        if extra > 1:
+            _td_replace_naturals(g, j, extra - 1, m2, s2, nat - 1,
                      natmask if a > 1 else natmask & ~(1u << j))
 
 
@@ -907,6 +859,55 @@ cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t mai
     return n
 
 
+cdef int _td_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t main,
+                                   uint32_t subs, int nat, unsigned int natmask,
+                                   ddz_move* out, int n, int cap) noexcept nogil:
+    # _lz_replace_naturals_plain for laizi of both wild ranks: each variant with its other
+    # splits (_td_put; it holds lw - extra + 1 laizi)
+    cdef unsigned int cand = natmask & ~((1u << start) - 1)
+    cdef uint64_t meta0 = g.lmeta0
+    cdef uint64_t lunit = g.lnext[extra]
+    cdef uint64_t m2
+    cdef int q = g.lq
+    cdef int d = g.lw - extra + 1
+    cdef int j, a
+    cdef uint32_t s2
+    if nat <= 1:
+        return n
+    if not g.laltk[d] & 1:
+        # (no other splits at this depth: as _lz_replace_naturals_plain)
+        while cand:
+            j = _ctz(cand)
+            cand &= cand - 1
+            a = _nib(main, j)
+            if q - a == 3:
+                s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
+            else:
+                s2 = subs + ((<uint32_t>1) << (2 * j))
+            m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
+            n = _put_meta(out, n, cap, m2, _meta_subs(meta0, s2))
+            if extra > 1:
+                n = _td_replace_naturals_plain(g, j, extra - 1, m2, s2, nat - 1,
+                                               natmask if a > 1 else natmask & ~(1u << j),
+                                               out, n, cap)
+        return n
+    while cand:
+        j = _ctz(cand)
+        cand &= cand - 1
+        a = _nib(main, j)
+        if q - a == 3:
+            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
+        else:
+            s2 = subs + ((<uint32_t>1) << (2 * j))
+        m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
+        n = _td_put(g, out, n, cap, m2, _meta_subs(meta0, s2), d)
+        if extra > 1:
+            n = _td_replace_naturals_plain(g, j, extra - 1, m2, s2, nat - 1,
+                                           natmask if a > 1 else natmask & ~(1u << j),
+                                           out, n, cap)
+    return n
+
+
 cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int nat,
                    unsigned int natmask) noexcept nogil:
     # Every move on the main ranks set in g (rank, length, lmainmask...): the
@@ -926,6 +927,14 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
     g.lmeta0 = _meta_word(g.kind, g.rank, g.length, WILD_NONE, 0)
     meta = _meta_subs(g.lmeta0, subs)
     if g.lkick_mode == KICK_NONE:
+        if g.lboth:
+            # (each move with its other splits)
+            if nat or not subs:
+                g.n = _td_put(g, g.out, g.n, g.cap, main, meta, g.lw - extra)
+            if extra and natmask:
+                g.n = _td_replace_naturals_plain(g, g.rank, extra, main, subs, nat,
+                                                 natmask, g.out, g.n, g.cap)
+            return
         if nat or not subs:
             g.n = _put_meta(g.out, g.n, g.cap, main, meta)
         if extra and natmask:
@@ -936,7 +945,14 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
     g.lbase_main = main
     _lz_kickers(g, main, extra, nat, meta)
     g.lbase_n = g.n - g.lbase
-    if extra and natmask:
+    if g.lboth:
+        if not g.lsorted:
+            _td_alt_moves(g, g.lbase)
+        elif g.laltk[g.lw - extra]:
+            _td_alt_sections(g, g.lbase, g.lw - extra, g.laltk[g.lw - extra], meta)
+        if extra and natmask:
+            _td_replace_naturals(g, g.rank, extra, main, subs, nat, natmask)
+    elif extra and natmask:
         _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask)
 
 
@@ -1024,7 +1040,7 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
             d = _nib(def_q, r)
             g.rank = r
             g.lmainmask = 1u << r
-            _lz_main(g, lw - d, (nat_q & ((<uint64_t>15) << (4 * r))) + d * g.lunit,
+            _lz_main(g, lw - d, (nat_q & ((<uint64_t>15) << (4 * r))) + g.lmu[d],
                      0 if r == L else _lz_sub(r, d), q - d, nat1 & (1u << r))
         return
     # chains: from each start rank, the shortest chain allowed (its laizi
@@ -1056,11 +1072,11 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
             g.lmainmask = mainmask
             if counting:
                 # (the substitutes only matter as none or some there)
-                g.n += _lz_count_main(g, lw - deficit, natpart + deficit * g.lunit,
+                g.n += _lz_count_main(g, lw - deficit, natpart + g.lmu[deficit],
                                       <uint32_t>((def_q & window & ~lnib) != 0),
                                       q * n - deficit)
             else:
-                _lz_main(g, lw - deficit, natpart + deficit * g.lunit,
+                _lz_main(g, lw - deficit, natpart + g.lmu[deficit],
                          _nibbles_to_subs(def_q & window & ~lnib), q * n - deficit,
                          nat1 & mainmask)
             if nfix or r + n > s.max_rank or (n + 1) * unit > g.size:
@@ -1072,7 +1088,7 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
 
 cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
     # The moves of `kind` of rank rmin..rmax in a laizi rule set.
-    cdef int r, a, amin, top, l
+    cdef int r, a, amin, top, l, n0
     cdef int L = g.lz
     cdef unsigned int cand
     # the ranks rmin..rmax (rmax <= 14), as a mask
@@ -1108,6 +1124,7 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
         # natural cards, by a from the most down, then by l
         amin = 4 - g.lw if g.lw < 3 else 1
         top = g.rules.bomb_max[K_SOFT_BOMB]
+        n0 = g.n
         cand = g.ge[amin] & 0x1FFFu & ~(1u << L) & window
         while cand:
             r = _ctz(cand)
@@ -1118,9 +1135,11 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
             while a >= amin:
                 for l in range(4 - a if a < 4 else 1,
                                (g.lw if g.lw < top - a else top - a) + 1):
-                    _lz_bomb(g, ((<uint64_t>a) << (4 * r)) + l * g.lunit,
+                    _lz_bomb(g, ((<uint64_t>a) << (4 * r)) + g.lmu[l],
                              K_SOFT_BOMB, r, a + l, _lz_sub(r, l))
                 a -= 1
+        if g.lboth:
+            _td_alt_moves(g, n0)
     elif kind == K_LAIZI_BOMB:
         if g.lz == IDX_W:
             if (g.lface >> kind) & 1:
@@ -1213,33 +1232,6 @@ cdef void _td_face(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
         _lz_emit(g, cards, kind, r, 1, _td_face_subs(r, q, y, kick))
 
 
-cdef int64_t _td_expand_into(const gen_t* g, const ddz_move* src, int64_t n,
-                             ddz_move* dst, int64_t cap) noexcept nogil:
-    # The moves src[0:n] (tiandi, laizi counted in nibble 15) as real cards:
-    # each move of t laizi once per split of them into the two wild ranks
-    # (most of lt first), in order, into dst[0:cap]; returns how many there
-    # are. dst may be src (then it is filled from the end, each move's
-    # copies at or after it).
-    if g.lwt == 0 or g.lwg == 0:
-        # laizi of one rank: the walks wrote the real cards (see _lz_init)
-        if dst != src:
-            memcpy(dst, src, (n if n < cap else cap) * sizeof(ddz_move))
-        return n
-    return _td_split_moves(src, n, dst, cap, g.lt, g.lg, g.lwt, g.lwg, 0)
-
-
-cdef int64_t _td_expand(gen_t* g) noexcept nogil:
-    # _td_expand_into over g's own buffer; -1 when its moves did not all fit
-    # (the caller makes them again in a larger one). Laizi of one rank: the
-    # walks wrote the real cards, one split each, so their count is the
-    # moves' even when only the first cap were written.
-    if g.lwt == 0 or g.lwg == 0:
-        return g.n
-    if g.n > g.cap:
-        return -1
-    return _td_expand_into(g, g.out, g.n, g.out, g.cap)
-
-
 cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int length,
                               uint64_t cards) noexcept nogil:
     cdef int j, q, d, t, g, a, b
@@ -1277,6 +1269,67 @@ cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int le
     return subs
 
 
+cdef void _lz_units(gen_t* g, uint64_t first, uint64_t second, int nfirst) noexcept nogil:
+    # g's laizi tables (see gen_t) for laizi 0..nfirst-1 of the card `first`
+    # and the others of `second`
+    cdef int i
+    cdef uint64_t u, m = 0, k = 0
+    if nfirst >= 9:
+        for i in range(9):
+            g.lunits[i] = first
+            g.lmu[i] = i * first
+            g.lku[i] = i * first
+            g.lnext[i] = first
+        return
+    for i in range(9):
+        u = first if i < nfirst else second
+        g.lunits[i] = u
+        g.lmu[i] = m
+        m += u
+    for i in range(9):
+        g.lku[i] = k
+        k += g.lunits[g.lw - 1 - i] if i < g.lw else second
+        g.lnext[i] = g.lunits[g.lw - i] if 1 <= i <= g.lw else first
+
+
+cdef void _td_split_tables(gen_t* g) noexcept nogil:
+    # g.lsc, lsd and laltk (see gen_t) for a hand of lwt + lwg laizi: a
+    # move of t laizi has a split for each count s of the sky rank from
+    # max(0, t - lwg) to min(t, lwt); the walks make one (s0, see
+    # _td_alt_sections), and each other is s - s0 sky cards for ground ones
+    cdef int t, s0, s, c, lo, hi, d, k
+    cdef unsigned int m
+    for t in range(g.lw + 1):
+        lo = t - g.lwg if t > g.lwg else 0
+        hi = t if t < g.lwt else g.lwt
+        for s0 in range(lo, hi + 1):
+            c = 0
+            for s in range(lo, hi + 1):
+                if s != s0:
+                    g.lsd[t][s0][c] = (<uint64_t><int64_t>(s - s0)) * g.lswap
+                    c += 1
+            g.lsc[t][s0] = c
+    for d in range(g.lw + 1):
+        m = 0
+        for k in range(g.lw - d + 1):
+            if g.lsc[d + k][_td_sky(g, d, k)]:
+                m |= 1u << k
+        g.laltk[d] = m
+
+
+cdef void _td_one_split(gen_t* g) noexcept nogil:
+    # The walks of a hand holding laizi of both wild ranks (g.lboth) make
+    # one split of each move from here on, not the others (gen_t.lsc): for
+    # a draw of a move and one of its splits (ddz_draw_splits_count), and to
+    # count the moves (_td_splits)
+    cdef int t
+    if not g.lboth:
+        return
+    for t in range(9):
+        g.laltk[t] = 0
+        memset(g.lsc[t], 0, sizeof(g.lsc[t]))
+
+
 cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     # The laizi fields of g for a hand holding laizi (g.hand, g.ge set); the
     # tables of the shaped kinds wait for the first of them (_lz_tables): a
@@ -1284,28 +1337,45 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     # nibble 15 (see gen_t), and g.hand and g.ge describe that hand.
     cdef unsigned int wild = rules.wild_mask
     cdef int i, hi, lo
+    cdef uint64_t ut, ug
     g.rules = rules
     g.lwild = wild
     g.lheld = g.ge[1]
     g.lready = 0
+    g.lboth = 0
+    g.lshift2 = 4 * IDX_W
     if rules.wild_count < 2:
         g.lz = _ctz(wild)
         g.lunit = (<uint64_t>1) << (4 * g.lz)
         g.lshift = 4 * g.lz
         g.lw = _nib(g.hand, g.lz)
+        g.lmask = (<uint64_t>15) << g.lshift
+        _lz_units(g, g.lunit, g.lunit, 9)
         return
     g.lt = _ctz(wild)
     g.lg = _ctz(wild & (wild - 1))
     g.lwt = _nib(g.hand, g.lt)
     g.lwg = _nib(g.hand, g.lg)
     g.lz = IDX_W
-    g.lshift = 4 * IDX_W
+    g.lw = g.lwt + g.lwg
+    ut = (<uint64_t>1) << (4 * g.lt)
+    ug = (<uint64_t>1) << (4 * g.lg)
+    g.lswap = ut - ug
     if g.lwt == 0 or g.lwg == 0:
         # one wild rank held: the laizi stand in their own nibble (no natural
         # card of a wild rank is left in the hand the walks see)
         g.lshift = 4 * (g.lt if g.lwt else g.lg)
-    g.lunit = (<uint64_t>1) << g.lshift
-    g.lw = g.lwt + g.lwg
+        g.lunit = (<uint64_t>1) << g.lshift
+        g.lmask = (<uint64_t>15) << g.lshift
+        _lz_units(g, g.lunit, g.lunit, 9)
+    else:
+        g.lshift = 4 * g.lt
+        g.lshift2 = 4 * g.lg
+        g.lunit = ut
+        g.lmask = ((<uint64_t>15) << (4 * g.lt)) | ((<uint64_t>15) << (4 * g.lg))
+        _lz_units(g, ut, ug, g.lwt)
+        _td_split_tables(g)
+        g.lboth = 1
     # what each kind of _td_face needs of the cards of the two wild ranks:
     # the most of one rank (hi) and the fewest (lo)
     hi = g.lwt if g.lwt > g.lwg else g.lwg
