@@ -338,13 +338,14 @@ ctypedef struct gen_t:
     int lkall       # the laizi of the all-laizi choice (99: there is none)
     lz_mark* marks  # NULL, or where each kind's moves start (ddz_draw_count)
     int nmarks      # marks made (more than LZ_MARKS: they ran out)
-    # The laizi of a move as cards: lmu[d] the d laizi of a main part,
-    # lku[k] the k laizi of its kickers, lnext[e] the laizi a main part
-    # takes next when e laizi are still free, lunits[i] laizi i (lmu[d]:
-    # laizi 0..d-1, lku[k]: laizi lw-k..lw-1), so that the main part's and
-    # the kickers' laizi are distinct cards whatever a variant takes (each
-    # is lunit when all laizi are of one rank); lmask: the nibbles the laizi
-    # are in; lshift2: 4 * a second such nibble (60, empty, when there is
+    # The laizi of a move as cards: lunits[i] laizi i, lmu[d] laizi 0..d-1
+    # (the d laizi of a main part), lku[k] laizi lw-k..lw-1 (the k of its
+    # kickers), lnext[e] laizi lw-e (the one a variant's main part takes
+    # next, e laizi still free): so the main part's and the kickers' laizi
+    # are distinct cards whatever a variant takes. With all laizi of one
+    # rank they are multiples of lunit, and lnext is not set (only the walks
+    # of both wild ranks read it). lmask: the nibbles the laizi are in;
+    # lshift2: 4 * the second one (60, an empty nibble, when there is only
     # one); lkoff: lw less the laizi free for the kickers (_lz_pairs).
     uint64_t lmu[9]
     uint64_t lku[9]
@@ -367,13 +368,6 @@ ctypedef struct gen_t:
     # (face value) are made from the real cards (_td_face).
     int lboth
     uint64_t lswap
-    # with lboth: lsc[t][s] other splits of a move of t laizi, s of the sky
-    # rank, and lsd[t][s][j] what each adds to its cards; laltk[d]: the k
-    # for which the moves of a main part of d laizi with k among their
-    # kickers have other splits (a bit each); all 0 after _td_one_split
-    int lsc[9][9]
-    uint64_t lsd[9][9][4]
-    unsigned int laltk[9]
     const ddz_rules* rules
     unsigned int lwild   # the wild ranks (a rank mask)
     unsigned int lheld   # the ranks the real hand holds (singles)
@@ -386,6 +380,14 @@ ctypedef struct gen_t:
     int only_size        # ddz_check, ddz_classify: bombs of this size only (0: all)
     const ddz_move* flast   # the last move, when a bomb kind whose tier
                             # grows with size is walked whole and filtered
+    # With lboth (last: only the hands of both wild ranks read them):
+    # lsc[t][s] other splits of a move of t laizi, s of the sky rank, and
+    # lsd[t][s][j] what each adds to its cards; laltk[d]: the k for which
+    # the moves of a main part of d laizi with k among their kickers have
+    # other splits (a bit each); all 0 after _td_one_split
+    int lsc[9][9]
+    uint64_t lsd[9][9][4]
+    unsigned int laltk[9]
 
 
 ctypedef struct ddz_draw:

@@ -1275,11 +1275,11 @@ cdef void _lz_units(gen_t* g, uint64_t first, uint64_t second, int nfirst) noexc
     cdef int i
     cdef uint64_t u, m = 0, k = 0
     if nfirst >= 9:
+        # (all laizi of one rank: laizi's walks, which read no lnext)
         for i in range(9):
             g.lunits[i] = first
             g.lmu[i] = i * first
             g.lku[i] = i * first
-            g.lnext[i] = first
         return
     for i in range(9):
         u = first if i < nfirst else second
