@@ -654,8 +654,22 @@ cdef inline int _td_put(gen_t* g, ddz_move* out, int n, int cap, uint64_t cards,
     return n
 
 
+# _lz_variant, _lz_replace_naturals and _lz_replace_naturals_plain are
+# compiled twice, by the type of their last argument (NULL): for laizi and
+# for tiandi (g.ltd), whose moves get their other splits (g.lsc) and whose
+# laizi of two ranks are in two nibbles, so that laizi's walks test nothing
+# of tiandi per variant.
+ctypedef struct laizi_walk:
+    char unused
+ctypedef struct tiandi_walk:
+    char unused
+ctypedef fused walk_t:
+    laizi_walk
+    tiandi_walk
+
+
 cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
-                      uint32_t subs) noexcept nogil:
+                      uint32_t subs, walk_t* walk) noexcept nogil:
     # The moves of a main part with more laizi than the base (left laizi
     # free, nat natural cards in it): the base's moves whose kickers hold at
     # most `left` laizi (and a natural card, when the main part holds none),
@@ -664,11 +678,14 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
     cdef const ddz_move* src
     cdef ddz_move* out
     cdef int n, cap, i, cnt, shift, tl
-    cdef uint64_t base, lunit, k, t, delta
+    cdef uint64_t base, k, t, delta
+    cdef unsigned int ks
     if g.lkick_mode == KICK_NONE:
         # only laizi as themselves (subs == 0) may make a move alone
         if nat or not subs:
             g.n = _put_meta(g.out, g.n, g.cap, main, meta)
+            if walk_t is tiandi_walk:
+                _td_alt_moves(g, g.n - 1)
         return
     out = g.out
     n = g.n
@@ -697,89 +714,40 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
         # (else the buffer is full, perhaps before the base's end: only the
         # count matters)
         g.n = n + cnt
-        return
-    if g.lbase + g.lbase_n > cap:
-        # the base's moves are not all in the buffer (it is full: only the
-        # count matters now): walk the kickers again
-        _lz_kickers(g, main, left, nat, meta)
-        return
-    src = out + g.lbase
-    cnt = g.lbase_n
-    base = g.lbase_main
-    lunit = g.lunit
-    shift = g.lshift
-    for i in range(cnt):
-        k = src[i].cards - base     # the kickers
-        t = (k >> shift) & 15       # laizi among them
-        if t <= <uint64_t>left and (nat or k != t * lunit):
-            n = _put_meta(out, n, cap, k + main, meta)
-    g.n = n
-
-
-cdef void _td_variant(gen_t* g, uint64_t main, int left, int nat,
-                      uint32_t subs) noexcept nogil:
-    # _lz_variant for laizi of both wild ranks (lboth): its moves with their
-    # other splits (g.lsc); a move's kicker laizi are in two nibbles
-    cdef uint64_t meta = _meta_subs(g.lmeta0, subs)
-    cdef const ddz_move* src
-    cdef ddz_move* out
-    cdef int n, cap, i, cnt, shift, shift2, tl
-    cdef uint64_t base, k, t, delta
-    out = g.out
-    n = g.n
-    cap = g.cap
-    if g.lsorted:
-        # all-laizi kickers (t = need single or 2 * need pair kicker cards)
-        # come last
-        tl = left
-        if not nat:
-            t = g.lneed * (2 if g.lkick_mode == KICK_PAIRS else 1) - 1
-            if tl > <int>t:
-                tl = <int>t
-        cnt = g.lkick_upto[tl if tl < 8 else 8]
-        if n + cnt <= cap:
-            src = out + g.lbase
-            out += n
-            delta = main - g.lbase_main
-            for i in range(cnt):
-                _store_cm(out + i, src[i].cards + delta, meta)
-        elif n < cap:
-            # the buffer fills up here; the base is in it (it comes first)
-            src = out + g.lbase
-            delta = main - g.lbase_main
-            for i in range(cap - n):
-                _store_cm(out + n + i, src[i].cards + delta, meta)
-        # (else the buffer is full, perhaps before the base's end: only the
-        # count matters)
-        g.n = n + cnt
-        if g.laltk[g.lw - left] & ((2u << tl) - 1):
-            _td_alt_sections(g, n, g.lw - left, g.laltk[g.lw - left] & ((2u << tl) - 1),
-                             meta)
+        if walk_t is tiandi_walk:
+            ks = g.laltk[g.lw - left] & ((2u << tl) - 1)
+            if ks:
+                _td_alt_sections(g, n, g.lw - left, ks, meta)
         return
     if g.lbase + g.lbase_n > cap:
         # the base's moves are not all in the buffer (it is full: only the
         # count matters now): walk the kickers again
         n = g.n
         _lz_kickers(g, main, left, nat, meta)
-        _td_alt_moves(g, n)
+        if walk_t is tiandi_walk:
+            _td_alt_moves(g, n)
         return
     src = out + g.lbase
     cnt = g.lbase_n
     base = g.lbase_main
     shift = g.lshift
-    shift2 = g.lshift2
     for i in range(cnt):
         k = src[i].cards - base     # the kickers
-        t = ((k >> shift) & 15) + ((k >> shift2) & 15)     # laizi among them
+        # the laizi among them (tiandi: perhaps of both ranks)
+        if walk_t is tiandi_walk:
+            t = ((k >> shift) & 15) + ((k >> g.lshift2) & 15)
+        else:
+            t = (k >> shift) & 15
         if t <= <uint64_t>left and (nat or k != g.lku[t]):
             n = _put_meta(out, n, cap, k + main, meta)
     cnt = g.n
     g.n = n
-    _td_alt_moves(g, cnt)
+    if walk_t is tiandi_walk:
+        _td_alt_moves(g, cnt)
 
 
 cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
-                   int nat, unsigned int natmask) noexcept nogil:
+                               int nat, unsigned int natmask, walk_t* walk) noexcept nogil:
     # Each of the `extra` laizi not in the main part `main` may replace one
     # more natural card of a main rank (natmask: the main ranks still holding
     # one), from rank `start` up so that each main part comes out once.
@@ -796,53 +764,43 @@ cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, ui
             s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
         else:
             s2 = subs + ((<uint32_t>1) << (2 * j))
-        m2 = main - ((<uint64_t>1) << (4 * j)) + g.lunit
-        _lz_variant(g, m2, extra - 1, nat - 1, s2)
+        if walk_t is tiandi_walk:
+            m2 = main - ((<uint64_t>1) << (4 * j)) + g.lnext[extra]
+        else:
+            m2 = main - ((<uint64_t>1) << (4 * j)) + g.lunit
+        _lz_variant(g, m2, extra - 1, nat - 1, s2, walk)
         if extra > 1:
             _lz_replace_naturals(g, j, extra - 1, m2, s2, nat - 1,
-                     natmask if a > 1 else natmask & ~(1u << j))
-
-
-cdef void _td_replace_naturals(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
-                   int nat, unsigned int natmask) noexcept nogil:
-    # _lz_replace_naturals for laizi of both wild ranks (_td_variant): the
-    # laizi a variant takes is lnext[extra]
-    cdef unsigned int cand = natmask & ~((1u << start) - 1)
-    cdef int j, a
-    cdef uint32_t s2
-    cdef uint64_t m2
-    while cand:
-        j = _ctz(cand)
-        cand &= cand - 1
-        # one natural card of rank j out, one laizi in: j's substitutes d -> d+1
-        a = _nib(main, j)
-        if g.lq - a == 3:
-            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
-        else:
-            s2 = subs + ((<uint32_t>1) << (2 * j))
-        m2 = main - ((<uint64_t>1) << (4 * j)) + g.lnext[extra]
-        _td_variant(g, m2, extra - 1, nat - 1, s2)
-        if extra > 1:
-            _td_replace_naturals(g, j, extra - 1, m2, s2, nat - 1,
-                     natmask if a > 1 else natmask & ~(1u << j))
+                                 natmask if a > 1 else natmask & ~(1u << j), walk)
 
 
 cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t main,
-                        uint32_t subs, int nat, unsigned int natmask, ddz_move* out,
-                        int n, int cap) noexcept nogil:
+                                    uint32_t subs, int nat, unsigned int natmask,
+                                    ddz_move* out, int n, int cap,
+                                    walk_t* walk) noexcept nogil:
     # _lz_replace_naturals for the kinds without kickers, each variant one move, stored
     # at out[n] (see _put); returns the new n. A variant keeps a natural
     # card only if nat > 1: else it would be laizi standing for other ranks,
     # alone, which is not a move (face value), nor are its own variants.
+    # Tiandi: each variant (of lw - extra + 1 laizi) with its other splits.
     cdef unsigned int cand = natmask & ~((1u << start) - 1)
     cdef uint64_t meta0 = g.lmeta0
-    cdef uint64_t lunit = g.lunit
-    cdef uint64_t m2
+    cdef uint64_t lunit
+    cdef uint64_t m2, meta
     cdef int q = g.lq
-    cdef int j, a
+    cdef int i, j, a, d, alts = 0
     cdef uint32_t s2
+    cdef const uint64_t* deltas = NULL
     if nat <= 1:
         return n
+    if walk_t is tiandi_walk:
+        lunit = g.lnext[extra]
+        d = g.lw - extra + 1
+        if g.laltk[d] & 1:
+            alts = g.lsc[d][d if d < g.lwt else g.lwt]
+            deltas = g.lsd[d][d if d < g.lwt else g.lwt]
+    else:
+        lunit = g.lunit
     while cand:
         j = _ctz(cand)
         cand &= cand - 1
@@ -852,59 +810,15 @@ cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t mai
         else:
             s2 = subs + ((<uint32_t>1) << (2 * j))
         m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
-        n = _put_meta(out, n, cap, m2, _meta_subs(meta0, s2))
+        meta = _meta_subs(meta0, s2)
+        n = _put_meta(out, n, cap, m2, meta)
+        if walk_t is tiandi_walk:
+            for i in range(alts):
+                n = _put_meta(out, n, cap, m2 + deltas[i], meta)
         if extra > 1:
             n = _lz_replace_naturals_plain(g, j, extra - 1, m2, s2, nat - 1,
-                               natmask if a > 1 else natmask & ~(1u << j), out, n, cap)
-    return n
-
-
-cdef int _td_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t main,
-                                   uint32_t subs, int nat, unsigned int natmask,
-                                   ddz_move* out, int n, int cap) noexcept nogil:
-    # _lz_replace_naturals_plain for laizi of both wild ranks: each variant with its other
-    # splits (_td_put; it holds lw - extra + 1 laizi)
-    cdef unsigned int cand = natmask & ~((1u << start) - 1)
-    cdef uint64_t meta0 = g.lmeta0
-    cdef uint64_t lunit = g.lnext[extra]
-    cdef uint64_t m2
-    cdef int q = g.lq
-    cdef int d = g.lw - extra + 1
-    cdef int j, a
-    cdef uint32_t s2
-    if nat <= 1:
-        return n
-    if not g.laltk[d] & 1:
-        # (no other splits at this depth: as _lz_replace_naturals_plain)
-        while cand:
-            j = _ctz(cand)
-            cand &= cand - 1
-            a = _nib(main, j)
-            if q - a == 3:
-                s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
-            else:
-                s2 = subs + ((<uint32_t>1) << (2 * j))
-            m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
-            n = _put_meta(out, n, cap, m2, _meta_subs(meta0, s2))
-            if extra > 1:
-                n = _td_replace_naturals_plain(g, j, extra - 1, m2, s2, nat - 1,
-                                               natmask if a > 1 else natmask & ~(1u << j),
-                                               out, n, cap)
-        return n
-    while cand:
-        j = _ctz(cand)
-        cand &= cand - 1
-        a = _nib(main, j)
-        if q - a == 3:
-            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
-        else:
-            s2 = subs + ((<uint32_t>1) << (2 * j))
-        m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
-        n = _td_put(g, out, n, cap, m2, _meta_subs(meta0, s2), d)
-        if extra > 1:
-            n = _td_replace_naturals_plain(g, j, extra - 1, m2, s2, nat - 1,
-                                           natmask if a > 1 else natmask & ~(1u << j),
-                                           out, n, cap)
+                               natmask if a > 1 else natmask & ~(1u << j), out, n,
+                               cap, walk)
     return n
 
 
@@ -932,14 +846,15 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
             if nat or not subs:
                 g.n = _td_put(g, g.out, g.n, g.cap, main, meta, g.lw - extra)
             if extra and natmask:
-                g.n = _td_replace_naturals_plain(g, g.rank, extra, main, subs, nat,
-                                                 natmask, g.out, g.n, g.cap)
+                g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat,
+                                                 natmask, g.out, g.n, g.cap,
+                                                 <tiandi_walk*>NULL)
             return
         if nat or not subs:
             g.n = _put_meta(g.out, g.n, g.cap, main, meta)
         if extra and natmask:
             g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat, natmask,
-                                 g.out, g.n, g.cap)
+                                         g.out, g.n, g.cap, <laizi_walk*>NULL)
         return
     g.lbase = g.n
     g.lbase_main = main
@@ -951,9 +866,11 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
         elif g.laltk[g.lw - extra]:
             _td_alt_sections(g, g.lbase, g.lw - extra, g.laltk[g.lw - extra], meta)
         if extra and natmask:
-            _td_replace_naturals(g, g.rank, extra, main, subs, nat, natmask)
+            _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask,
+                                 <tiandi_walk*>NULL)
     elif extra and natmask:
-        _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask)
+        _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask,
+                             <laizi_walk*>NULL)
 
 
 cdef int _lz_count_ranks(gen_t* g, unsigned int cand, uint64_t def_q) noexcept nogil:
