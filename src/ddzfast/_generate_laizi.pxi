@@ -402,7 +402,7 @@ cdef inline void _lz_spread(const gen_t* g, uint64_t main, int nat, int top,
         for e in range(top + 1):
             c[e] = LZ_SPREAD[0][nat][e]
         return
-    # the natural cards of the main ranks (main but L's nibble, its laizi):
+    # the natural cards of the main ranks (main but the laizi's nibbles):
     # ge1..ge4 ranks hold at least 1..4 of them
     x = main & ~g.lmask
     ge1 = _nibble_sum(((x + 7 * nib13) & (8 * nib13)) >> 3)
