@@ -362,13 +362,11 @@ ctypedef struct gen_t:
     # lunits[i] is a card of the sky rank lt for i < lwt, else of the ground
     # rank lg, so that each move the walks make is one split of its laizi,
     # and their tiandi form (tiandi_walk, _td_ functions) adds the others
-    # after it (lsc, lsd, laltk below; lswap: a sky card less a ground
-    # card). When the hand's laizi are all of one wild rank, each move has
-    # one split: lunits are that rank's card and the walks are laizi's. The
-    # moves of laizi alone (face value) are made from the real cards
-    # (_td_face).
+    # after it (lsc, lsd, laltk below). When the hand's laizi are all of
+    # one wild rank, each move has one split: lunits are that rank's card
+    # and the walks are laizi's. The moves of laizi alone (face value) are
+    # made from the real cards (_td_face).
     int lboth
-    uint64_t lswap
     const ddz_rules* rules
     unsigned int lwild   # the wild ranks (a rank mask)
     unsigned int lheld   # the ranks the real hand holds (singles)

@@ -549,13 +549,11 @@ cdef inline int _td_splits(const gen_t* g, uint64_t cards) noexcept nogil:
     # The splits of a move the walks made without the others (_td_one_split) of a
     # tiandi hand holding laizi of both ranks: its t laizi, min(t, lwt) -
     # max(0, t - lwg) + 1; one for a move of laizi alone (face value)
-    cdef int t, lo, hi
+    cdef int t
     if not (cards & ~g.lmask):
         return 1
     t = _nib(cards, g.lt) + _nib(cards, g.lg)
-    lo = t - g.lwg if t > g.lwg else 0
-    hi = t if t < g.lwt else g.lwt
-    return hi - lo + 1
+    return _td_sky_most(g, t) - _td_sky_fewest(g, t) + 1
 
 
 cdef int64_t _td_moves(gen_t* g, const ddz_rules* rules, uint64_t hand,
@@ -714,7 +712,7 @@ cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
     cdef gen_t* g = &d.g
     cdef gen_t h
     cdef const lz_mark* mk
-    cdef int i = 0, t, a, hi
+    cdef int i = 0, t, a
     cdef int64_t n
     cdef uint64_t base
     if not d.counted or g.lz != IDX_W:
@@ -752,9 +750,8 @@ cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
         # laizi alone (face value): one split, as made
         return 0
     t = _nib(out[k].cards, g.lt) + _nib(out[k].cards, g.lg)
-    hi = t if t < g.lwt else g.lwt
-    # split s: hi - s laizi of the sky rank lt (most of them first)
-    a = hi - split
+    # split s: s fewer laizi of the sky rank lt than the most (most first)
+    a = _td_sky_most(g, t) - split
     out[k].cards = (base + (<uint64_t>a << (4 * g.lt))
                     + (<uint64_t>(t - a) << (4 * g.lg)))
     return 0

@@ -569,10 +569,21 @@ cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs
     return total
 
 
+cdef inline int _td_sky_most(const gen_t* g, int t) noexcept nogil:
+    # The most laizi of the sky rank a split of t laizi can have: min(t, lwt)
+    return t if t < g.lwt else g.lwt
+
+
+cdef inline int _td_sky_fewest(const gen_t* g, int t) noexcept nogil:
+    # The fewest: max(0, t - lwg) (the rest are of the ground rank)
+    return t - g.lwg if t > g.lwg else 0
+
+
 cdef inline int _td_sky(const gen_t* g, int d, int k) noexcept nogil:
     # The laizi of the sky rank in a move the walks make of a main part of d
-    # laizi (lmu[d]) and k among its kickers (lku[k])
-    return (d if d < g.lwt else g.lwt) + (k - g.lwg if k > g.lwg else 0)
+    # laizi (lmu[d], the sky rank's first) and k among its kickers (lku[k],
+    # the ground rank's first)
+    return _td_sky_most(g, d) + _td_sky_fewest(g, k)
 
 
 cdef void _td_alt_sections(gen_t* g, int start, int d, unsigned int ks,
@@ -646,7 +657,7 @@ cdef inline int _td_put(gen_t* g, ddz_move* out, int n, int cap, uint64_t cards,
     # _put_meta of a move without kickers of d laizi (lmu[d]), and its other
     # splits after it
     cdef int j
-    cdef int s0 = d if d < g.lwt else g.lwt
+    cdef int s0 = _td_sky_most(g, d)
     n = _put_meta(out, n, cap, cards, meta)
     if g.laltk[d] & 1:
         for j in range(g.lsc[d][s0]):
@@ -797,8 +808,8 @@ cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t mai
         lunit = g.lnext[extra]
         d = g.lw - extra + 1
         if g.laltk[d] & 1:
-            alts = g.lsc[d][d if d < g.lwt else g.lwt]
-            deltas = g.lsd[d][d if d < g.lwt else g.lwt]
+            alts = g.lsc[d][_td_sky_most(g, d)]
+            deltas = g.lsd[d][_td_sky_most(g, d)]
     else:
         lunit = g.lunit
     while cand:
@@ -1216,14 +1227,16 @@ cdef void _td_split_tables(gen_t* g) noexcept nogil:
     # _td_alt_sections), and each other is s - s0 sky cards for ground ones
     cdef int t, s0, s, c, lo, hi, d, k
     cdef unsigned int m
+    # a sky card for a ground one
+    cdef uint64_t swap = ((<uint64_t>1) << (4 * g.lt)) - ((<uint64_t>1) << (4 * g.lg))
     for t in range(g.lw + 1):
-        lo = t - g.lwg if t > g.lwg else 0
-        hi = t if t < g.lwt else g.lwt
+        lo = _td_sky_fewest(g, t)
+        hi = _td_sky_most(g, t)
         for s0 in range(lo, hi + 1):
             c = 0
             for s in range(lo, hi + 1):
                 if s != s0:
-                    g.lsd[t][s0][c] = (<uint64_t><int64_t>(s - s0)) * g.lswap
+                    g.lsd[t][s0][c] = (<uint64_t><int64_t>(s - s0)) * swap
                     c += 1
             g.lsc[t][s0] = c
     for d in range(g.lw + 1):
@@ -1277,7 +1290,6 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     g.lw = g.lwt + g.lwg
     ut = (<uint64_t>1) << (4 * g.lt)
     ug = (<uint64_t>1) << (4 * g.lg)
-    g.lswap = ut - ug
     if g.lwt == 0 or g.lwg == 0:
         # one wild rank held: the laizi stand in their own nibble (no natural
         # card of a wild rank is left in the hand the walks see)
