@@ -691,13 +691,8 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
     cdef int n, cap, i, cnt, shift, tl
     cdef uint64_t base, k, t, delta
     cdef unsigned int ks
-    if g.lkick_mode == KICK_NONE:
-        # only laizi as themselves (subs == 0) may make a move alone
-        if nat or not subs:
-            g.n = _put_meta(g.out, g.n, g.cap, main, meta)
-            if walk_t is tiandi_walk:
-                _td_alt_moves(g, g.n - 1)
-        return
+    # (the kinds without kickers have their variants made by
+    # _lz_replace_naturals_plain, not here)
     out = g.out
     n = g.n
     cap = g.cap
