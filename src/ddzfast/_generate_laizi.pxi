@@ -829,10 +829,11 @@ cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t mai
 
 
 cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int nat,
-                   unsigned int natmask) noexcept nogil:
+                   unsigned int natmask, walk_t* walk) noexcept nogil:
     # Every move on the main ranks set in g (rank, length, lmainmask...): the
     # base `main` (every main rank as natural as the hand allows, `extra`
-    # laizi not in it) and its variants.
+    # laizi not in it) and its variants. walk_t is tiandi_walk for a hand
+    # holding laizi of both wild ranks (g.lboth), laizi_walk otherwise.
     cdef uint64_t meta
     cdef int total
     if g.n >= g.cap or g.n < g.skip:
@@ -847,36 +848,34 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
     g.lmeta0 = _meta_word(g.kind, g.rank, g.length, WILD_NONE, 0)
     meta = _meta_subs(g.lmeta0, subs)
     if g.lkick_mode == KICK_NONE:
-        if g.lboth:
+        if walk_t is tiandi_walk:
             # (each move with its other splits)
             if nat or not subs:
                 g.n = _td_put(g, g.out, g.n, g.cap, main, meta, g.lw - extra)
             if extra and natmask:
                 g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat,
-                                                 natmask, g.out, g.n, g.cap,
-                                                 <tiandi_walk*>NULL)
-            return
-        if nat or not subs:
-            g.n = _put_meta(g.out, g.n, g.cap, main, meta)
-        if extra and natmask:
-            g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat, natmask,
-                                         g.out, g.n, g.cap, <laizi_walk*>NULL)
+                                                 natmask, g.out, g.n, g.cap, walk)
+        else:
+            if nat or not subs:
+                g.n = _put_meta(g.out, g.n, g.cap, main, meta)
+            if extra and natmask:
+                g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat,
+                                                 natmask, g.out, g.n, g.cap, walk)
         return
     g.lbase = g.n
     g.lbase_main = main
     _lz_kickers(g, main, extra, nat, meta)
     g.lbase_n = g.n - g.lbase
-    if g.lboth:
+    if walk_t is tiandi_walk:
         if not g.lsorted:
             _td_alt_moves(g, g.lbase)
         elif g.laltk[g.lw - extra]:
             _td_alt_sections(g, g.lbase, g.lw - extra, g.laltk[g.lw - extra], meta)
         if extra and natmask:
             _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask,
-                                 <tiandi_walk*>NULL)
+                                 walk)
     elif extra and natmask:
-        _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask,
-                             <laizi_walk*>NULL)
+        _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask, walk)
 
 
 cdef int _lz_count_ranks(gen_t* g, unsigned int cand, uint64_t def_q) noexcept nogil:
@@ -915,9 +914,11 @@ cdef inline uint32_t _nibbles_to_subs(uint64_t x) noexcept nogil:
     return <uint32_t>x
 
 
-cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
+cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix,
+                      walk_t* walk) noexcept nogil:
     # The shaped kinds (KIND_SHAPE) with laizi, ranks rmin..rmax, and with
-    # nfix only chains of that length. A main part's ranks as natural as the
+    # nfix only chains of that length; walk_t as in _lz_main, fixed per call
+    # so that its test is made once per kind, not once per main part. A main part's ranks as natural as the
     # hand allows, read off packed vectors: nat = min(count, q) natural cards
     # of each rank (none for L) and q - nat laizi (q for L, as themselves).
     cdef const kind_shape* s = &KIND_SHAPE[kind]
@@ -964,7 +965,7 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
             g.rank = r
             g.lmainmask = 1u << r
             _lz_main(g, lw - d, (nat_q & ((<uint64_t>15) << (4 * r))) + g.lmu[d],
-                     0 if r == L else _lz_sub(r, d), q - d, nat1 & (1u << r))
+                     0 if r == L else _lz_sub(r, d), q - d, nat1 & (1u << r), walk)
         return
     # chains: from each start rank, the shortest chain allowed (its laizi
     # counted at once), then one rank longer while the laizi last
@@ -1001,7 +1002,7 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept
             else:
                 _lz_main(g, lw - deficit, natpart + g.lmu[deficit],
                          _nibbles_to_subs(def_q & window & ~lnib), q * n - deficit,
-                         nat1 & mainmask)
+                         nat1 & mainmask, walk)
             if nfix or r + n > s.max_rank or (n + 1) * unit > g.size:
                 break
             deficit += _nib(def_q, r + n)
@@ -1074,7 +1075,10 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
         if _nib(g.hand, IDX_X) and _nib(g.hand, IDX_D):
             _lz_emit(g, XBIT | DBIT, K_ROCKET, 13, 1, 0)
     elif KIND_SHAPE[kind].q:
-        _lz_generic(g, kind, rmin, rmax, nfix)
+        if g.lboth:
+            _lz_generic(g, kind, rmin, rmax, nfix, <tiandi_walk*>NULL)
+        else:
+            _lz_generic(g, kind, rmin, rmax, nfix, <laizi_walk*>NULL)
         if g.lz == IDX_W and (g.lface >> kind) & 1:
             _td_face(g, kind, rmin, rmax, nfix)
 
