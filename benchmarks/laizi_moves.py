@@ -145,7 +145,7 @@ def measure(pos, rounds):
     return moves, call, batch
 
 
-def paired_positions(size, laizi, split="uniform"):
+def paired_positions(size, laizi, split="uniform", package=ddzfast):
     """POSITIONS pairs of leads (laizi's, tiandi's) of `size` cards with the
     same natural cards: two wild ranks T, G drawn per pair, the natural
     cards from the other ranks; laizi's hand holds `laizi` (at most 4)
@@ -154,7 +154,8 @@ def paired_positions(size, laizi, split="uniform"):
     uniformly from those possible (as in the tiandi cases above), with
     "deal" as a random deal splits them (the laizi drawn from the eight
     cards of T and G, so that with 2 laizi 16 hands in 28 hold one of each,
-    against one in three)."""
+    against one in three). The rules and hands are those of `package` (a
+    ddzfast module: another build's, for tiandi_builds.py)."""
     if split not in ("uniform", "deal"):
         raise ValueError(f"split must be 'uniform' or 'deal', not {split!r}")
     rng = random.Random(f"paired-{size}-{laizi}" + ("" if split == "uniform" else "-deal"))
@@ -168,10 +169,10 @@ def paired_positions(size, laizi, split="uniform"):
         else:
             a = rng.sample([T] * 4 + [G] * 4, laizi).count(T)
         natural = others[:size - laizi]
-        laizi_pos.append((ddzfast.get_rules(f"laizi:{T}"),
-                          int(ddzfast.Hand(canonical([T] * laizi + natural))), None))
-        tiandi_pos.append((ddzfast.get_rules(f"tiandi:{T}{G}"),
-                           int(ddzfast.Hand(canonical([T] * a + [G] * (laizi - a) + natural))),
+        laizi_pos.append((package.get_rules(f"laizi:{T}"),
+                          int(package.Hand(canonical([T] * laizi + natural))), None))
+        tiandi_pos.append((package.get_rules(f"tiandi:{T}{G}"),
+                           int(package.Hand(canonical([T] * a + [G] * (laizi - a) + natural))),
                            None))
     return laizi_pos, tiandi_pos
 

@@ -12,6 +12,7 @@ douzero). A new script gets an entry, or test_every_script_is_listed fails.
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -38,6 +39,8 @@ SCRIPTS = {
     "solve_puzzles.py": (["--repeat", "1"], "positions/s", ()),
     "split_speed.py": (["--hands", "10"], "median laizi:7 / classic", ()),
     "strength_table.py": (["--deals", "4"], "| row vs column |", ()),
+    "tiandi_builds.py": (["--positions", "2", "--turns", "1"],
+                         "20 cards, 4 laizi, uniform split share this", ()),
     "vector_env_speed.py": (["--envs", "4", "--rounds", "1", "--seconds", "0.2"],
                             "self-play float32, 1 thread", ()),
 }
@@ -66,6 +69,20 @@ def test_script_runs(name):
     code, out = run_script(name, args)
     assert code == 0, out[-3000:]
     assert fragment in out, out[-3000:]
+
+
+def test_tiandi_builds_against_another_build(tmp_path):
+    # a copy of this build stands for another: its files are other files, so
+    # the process loads it beside this one
+    import ddzfast
+
+    shutil.copytree(Path(ddzfast.__file__).parent, tmp_path / "ddzfast")
+    code, out = run_script("tiandi_builds.py", ["--against", str(tmp_path),
+                                                 "--positions", "2", "--turns", "1"])
+    assert code == 0, out[-3000:]
+    assert out.count("time this / other: laizi") == 6, out[-3000:]
+    code, out = run_script("tiandi_builds.py", ["--against", str(tmp_path / "none")])
+    assert code != 0 and "holds no ddzfast package" in out, out[-3000:]
 
 
 def test_report_reads_a_benchmark_file(tmp_path):

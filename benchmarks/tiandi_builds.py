@@ -1,0 +1,125 @@
+"""Tiandi's share of laizi's lead moves per second, for this build and,
+with ``--against DIR``, another built ddzfast package beside it in the same
+process and the same turns (medians; nothing is asserted).
+
+    PYTHONPATH=src python benchmarks/tiandi_builds.py [--against DIR]
+        [--positions N] [--turns N]
+
+DIR is a folder holding another built ddzfast package (as for
+``scripts/callgrind_core.py --against``), such as the ``src`` of a
+``git worktree`` of the commit before, built in place. Two builds run in
+separate processes differ by a few percent from the processes alone, which
+is the size of the changes to be measured; loaded in one process and timed
+turn by turn they share the machine's state.
+
+The positions are ``laizi_moves.paired_positions`` (N pairs, default 256):
+17 and 20 cards, 2 laizi with the uniform and the deal split, 4 laizi with
+the uniform split. Each turn times one round of laizi's leads then one of
+tiandi's for each build, the builds' order alternating from turn to turn.
+Printed per set: each build's share (the median over the turns of tiandi's
+moves per second over laizi's, as laizi_moves.py prints it), and this
+build's round times over the other's, for laizi and for tiandi (medians of
+the turns' ratios: below 1 is faster). Both builds must list as many moves
+on every set, or the script stops.
+"""
+import argparse
+import importlib
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+import ddzfast  # noqa: E402
+import laizi_moves  # noqa: E402
+
+SETS = [(size, laizi, split) for size in (17, 20)
+        for laizi, split in ((2, "uniform"), (2, "deal"), (4, "uniform"))]
+
+
+def load_other(folder):
+    """The ddzfast package in `folder`, imported beside this one. Its modules
+    take the names `ddzfast...` in sys.modules from here on, so this build's
+    positions must be made before (a lazy import inside this build would
+    find the other's modules)."""
+    path = Path(folder).resolve()
+    if not (path / "ddzfast" / "__init__.py").is_file():
+        raise SystemExit(f"--against: {folder} holds no ddzfast package")
+    if (path / "ddzfast").resolve() == Path(ddzfast.__file__).resolve().parent:
+        raise SystemExit(f"--against: {folder} holds this build, not another")
+    mine = {k: v for k, v in sys.modules.items() if k == "ddzfast" or k.startswith("ddzfast.")}
+    for k in mine:
+        del sys.modules[k]
+    sys.path.insert(0, str(path))
+    try:
+        other = importlib.import_module("ddzfast")
+        importlib.import_module("ddzfast._core")
+    finally:
+        sys.path.remove(str(path))
+    return other
+
+
+def round_time(package, positions, buf):
+    lmi = package.legal_moves_into
+    t = time.process_time()
+    for rules, hand, last in positions:
+        lmi(hand, last, rules, buf)
+    return time.process_time() - t
+
+
+def moves(package, positions, buf):
+    return sum(package.legal_moves_into(h, last, rules, buf) for rules, h, last in positions)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--against", help="a folder holding another built ddzfast package")
+    ap.add_argument("--positions", type=int, default=256, help="pairs a set (default %(default)s)")
+    ap.add_argument("--turns", type=int, default=101, help="turns a set (default %(default)s)")
+    args = ap.parse_args()
+    if args.positions < 1 or args.turns < 1:
+        ap.error("--positions and --turns must be at least 1")
+    laizi_moves.POSITIONS = args.positions
+    builds = [("this", ddzfast, [laizi_moves.paired_positions(*s) for s in SETS])]
+    if args.against:
+        other = load_other(args.against)
+        builds.append(("other", other,
+                       [laizi_moves.paired_positions(*s, package=other) for s in SETS]))
+    for name, package, _ in builds:
+        print(f"{name} build: {Path(package.__file__).parent}")
+    for i, (size, laizi, split) in enumerate(SETS):
+        counts, times = [], []
+        for _, package, sets in builds:
+            buf = np.empty(1 << 16, package.MOVE_DTYPE)
+            counts.append((moves(package, sets[i][0], buf), moves(package, sets[i][1], buf)))
+            times.append(([], []))
+        if len(set(counts)) > 1:
+            raise SystemExit(f"{size} cards, {laizi} laizi, {split}: the builds list "
+                             f"different numbers of moves (laizi, tiandi): {counts}")
+        n_laizi, n_tiandi = counts[0]
+        order = list(range(len(builds)))
+        bufs = [np.empty(1 << 16, package.MOVE_DTYPE) for _, package, _ in builds]
+        for _ in range(args.turns):
+            for b in order:
+                _, package, sets = builds[b]
+                times[b][0].append(round_time(package, sets[i][0], bufs[b]))
+                times[b][1].append(round_time(package, sets[i][1], bufs[b]))
+            order.reverse()
+        shares = [statistics.median((n_tiandi / t) / (n_laizi / lz) for lz, t in zip(*tt))
+                  for tt in times]
+        line = (f"{size} cards, {laizi} laizi, {split + ' split':13s} share this "
+                f"{shares[0]:.3f}")
+        if len(builds) > 1:
+            lz = statistics.median(a / b for a, b in zip(times[0][0], times[1][0]))
+            td = statistics.median(a / b for a, b in zip(times[0][1], times[1][1]))
+            line += (f", other {shares[1]:.3f}; time this / other: laizi {lz:.3f}, "
+                     f"tiandi {td:.3f}")
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
