@@ -665,11 +665,13 @@ cdef inline int _td_put(gen_t* g, ddz_move* out, int n, int cap, uint64_t cards,
     return n
 
 
-# _lz_variant, _lz_replace_naturals and _lz_replace_naturals_plain are
-# compiled twice, by the type of their last argument (NULL): for laizi and
-# for tiandi (g.ltd), whose moves get their other splits (g.lsc) and whose
-# laizi of two ranks are in two nibbles, so that laizi's walks test nothing
-# of tiandi per variant.
+# The walk of the shaped kinds (_lz_generic, _lz_main, _lz_variant,
+# _lz_replace_naturals, _lz_replace_naturals_plain) is compiled twice, by the
+# type of its last argument (NULL): for the hands whose laizi are of one
+# rank (laizi's, and tiandi's holding one wild rank) and for tiandi's hands
+# holding laizi of both (g.lboth), whose moves get their other splits
+# (g.lsc) and whose laizi are in two nibbles; _lz_kind picks the copy once
+# per kind, so that no walk tests which per main part or variant.
 ctypedef struct laizi_walk:
     char unused
 ctypedef struct tiandi_walk:
@@ -832,8 +834,7 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
                    unsigned int natmask, walk_t* walk) noexcept nogil:
     # Every move on the main ranks set in g (rank, length, lmainmask...): the
     # base `main` (every main rank as natural as the hand allows, `extra`
-    # laizi not in it) and its variants. walk_t is tiandi_walk for a hand
-    # holding laizi of both wild ranks (g.lboth), laizi_walk otherwise.
+    # laizi not in it) and its variants (walk_t: see laizi_walk).
     cdef uint64_t meta
     cdef int total
     if g.n >= g.cap or g.n < g.skip:
@@ -917,10 +918,10 @@ cdef inline uint32_t _nibbles_to_subs(uint64_t x) noexcept nogil:
 cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix,
                       walk_t* walk) noexcept nogil:
     # The shaped kinds (KIND_SHAPE) with laizi, ranks rmin..rmax, and with
-    # nfix only chains of that length; walk_t as in _lz_main, fixed per call
-    # so that its test is made once per kind, not once per main part. A main part's ranks as natural as the
-    # hand allows, read off packed vectors: nat = min(count, q) natural cards
-    # of each rank (none for L) and q - nat laizi (q for L, as themselves).
+    # nfix only chains of that length (walk_t: see laizi_walk). A main
+    # part's ranks as natural as the hand allows, read off packed vectors:
+    # nat = min(count, q) natural cards of each rank (none for L) and
+    # q - nat laizi (q for L, as themselves).
     cdef const kind_shape* s = &KIND_SHAPE[kind]
     cdef int q = s.q
     cdef int unit = _cards_per_rank(s)
