@@ -51,8 +51,7 @@ def load_other(folder):
         raise SystemExit(f"--against: {folder} holds no ddzfast package")
     if (path / "ddzfast").resolve() == Path(ddzfast.__file__).resolve().parent:
         raise SystemExit(f"--against: {folder} holds this build, not another")
-    mine = {k: v for k, v in sys.modules.items() if k == "ddzfast" or k.startswith("ddzfast.")}
-    for k in mine:
+    for k in [k for k in sys.modules if k == "ddzfast" or k.startswith("ddzfast.")]:
         del sys.modules[k]
     sys.path.insert(0, str(path))
     try:
@@ -91,18 +90,16 @@ def main():
                        [laizi_moves.paired_positions(*s, package=other) for s in SETS]))
     for name, package, _ in builds:
         print(f"{name} build: {Path(package.__file__).parent}")
+    bufs = [np.empty(1 << 16, package.MOVE_DTYPE) for _, package, _ in builds]
     for i, (size, laizi, split) in enumerate(SETS):
-        counts, times = [], []
-        for _, package, sets in builds:
-            buf = np.empty(1 << 16, package.MOVE_DTYPE)
-            counts.append((moves(package, sets[i][0], buf), moves(package, sets[i][1], buf)))
-            times.append(([], []))
+        counts = [(moves(package, sets[i][0], buf), moves(package, sets[i][1], buf))
+                  for (_, package, sets), buf in zip(builds, bufs)]
         if len(set(counts)) > 1:
             raise SystemExit(f"{size} cards, {laizi} laizi, {split}: the builds list "
                              f"different numbers of moves (laizi, tiandi): {counts}")
         n_laizi, n_tiandi = counts[0]
+        times = [([], []) for _ in builds]
         order = list(range(len(builds)))
-        bufs = [np.empty(1 << 16, package.MOVE_DTYPE) for _, package, _ in builds]
         for _ in range(args.turns):
             for b in order:
                 _, package, sets = builds[b]

@@ -849,19 +849,15 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
     g.lmeta0 = _meta_word(g.kind, g.rank, g.length, WILD_NONE, 0)
     meta = _meta_subs(g.lmeta0, subs)
     if g.lkick_mode == KICK_NONE:
-        if walk_t is tiandi_walk:
-            # (each move with its other splits)
-            if nat or not subs:
+        if nat or not subs:
+            if walk_t is tiandi_walk:
+                # (each move with its other splits)
                 g.n = _td_put(g, g.out, g.n, g.cap, main, meta, g.lw - extra)
-            if extra and natmask:
-                g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat,
-                                                 natmask, g.out, g.n, g.cap, walk)
-        else:
-            if nat or not subs:
+            else:
                 g.n = _put_meta(g.out, g.n, g.cap, main, meta)
-            if extra and natmask:
-                g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat,
-                                                 natmask, g.out, g.n, g.cap, walk)
+        if extra and natmask:
+            g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat, natmask,
+                                             g.out, g.n, g.cap, walk)
         return
     g.lbase = g.n
     g.lbase_main = main
@@ -872,10 +868,7 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
             _td_alt_moves(g, g.lbase)
         elif g.laltk[g.lw - extra]:
             _td_alt_sections(g, g.lbase, g.lw - extra, g.laltk[g.lw - extra], meta)
-        if extra and natmask:
-            _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask,
-                                 walk)
-    elif extra and natmask:
+    if extra and natmask:
         _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask, walk)
 
 
