@@ -27,7 +27,7 @@ drawn first, then a move of it). Simulation: ``simulate`` with random
 policies on one thread, deals per second, classic beside laizi and tiandi.
 Last, for leads: tiandi's moves per second as a share of laizi's at the
 same laizi count, from the rounds above (per call, then batch) and from
-rounds timed in turns, a laizi round then a tiandi one, 101 times: the
+rounds timed in turns, a tiandi round then a laizi one, 101 times: the
 median of each turn's ratio, which a machine's load moves far less than it
 moves rounds timed apart; then the same share on paired positions (see
 ``paired_positions``), where the hands differ only in their laizi, so that
@@ -107,16 +107,29 @@ def build(rules, size, laizi, mode):
     return out, wild
 
 
+def move_count(pos, buf, package=ddzfast):
+    """The legal moves of all positions `pos` ((rules, hand, last) each) of
+    `package` (a ddzfast module), listed into `buf`."""
+    lmi = package.legal_moves_into
+    return sum(lmi(h, last, rules, buf) for rules, h, last in pos)
+
+
+def round_time(pos, buf, package=ddzfast):
+    """The CPU time of one round of ``legal_moves_into`` calls, one per
+    position of `pos`, into `buf`."""
+    lmi = package.legal_moves_into
+    t = time.process_time()
+    for rules, h, last in pos:
+        lmi(h, last, rules, buf)
+    return time.process_time() - t
+
+
 def measure(pos, rounds):
     buf = np.empty(1 << 16, ddzfast.MOVE_DTYPE)
-    lmi = ddzfast.legal_moves_into
-    total = sum(lmi(h, last, name, buf) for name, h, last in pos)
+    total = move_count(pos, buf)
     per_call = []
     for _ in range(rounds):
-        t = time.process_time()
-        for name, h, last in pos:
-            lmi(h, last, name, buf)
-        per_call.append((time.process_time() - t) / len(pos))
+        per_call.append(round_time(pos, buf) / len(pos))
     # the batch form: positions grouped by rule set (one call per group)
     groups = {}
     for name, h, last in pos:
@@ -179,18 +192,16 @@ def paired_positions(size, laizi, split="uniform", package=ddzfast):
 
 def paired_share(laizi_pos, tiandi_pos, turns):
     """The median over `turns` turns of (tiandi's moves per second) / (laizi's),
-    each turn one per-call round of each, laizi first."""
+    each turn one per-call round of each, tiandi first."""
     buf = np.empty(1 << 16, ddzfast.MOVE_DTYPE)
-    lmi = ddzfast.legal_moves_into
+    n_laizi = move_count(laizi_pos, buf)
+    n_tiandi = move_count(tiandi_pos, buf)
 
-    def rate(pos):
-        t = time.process_time()
-        n = 0
-        for name, h, last in pos:
-            n += lmi(h, last, name, buf)
-        return n / max(time.process_time() - t, 1e-9)
+    def rate(pos, n):
+        return n / max(round_time(pos, buf), 1e-9)
 
-    return statistics.median(rate(tiandi_pos) / rate(laizi_pos) for _ in range(turns))
+    return statistics.median(rate(tiandi_pos, n_tiandi) / rate(laizi_pos, n_laizi)
+                             for _ in range(turns))
 
 
 def main():

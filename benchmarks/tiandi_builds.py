@@ -27,7 +27,6 @@ import importlib
 import os
 import statistics
 import sys
-import time
 from pathlib import Path
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -62,18 +61,6 @@ def load_other(folder):
     return other
 
 
-def round_time(package, positions, buf):
-    lmi = package.legal_moves_into
-    t = time.process_time()
-    for rules, hand, last in positions:
-        lmi(hand, last, rules, buf)
-    return time.process_time() - t
-
-
-def moves(package, positions, buf):
-    return sum(package.legal_moves_into(h, last, rules, buf) for rules, h, last in positions)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--against", help="a folder holding another built ddzfast package")
@@ -92,7 +79,8 @@ def main():
         print(f"{name} build: {Path(package.__file__).parent}")
     bufs = [np.empty(1 << 16, package.MOVE_DTYPE) for _, package, _ in builds]
     for i, (size, laizi, split) in enumerate(SETS):
-        counts = [(moves(package, sets[i][0], buf), moves(package, sets[i][1], buf))
+        counts = [(laizi_moves.move_count(sets[i][0], buf, package),
+                   laizi_moves.move_count(sets[i][1], buf, package))
                   for (_, package, sets), buf in zip(builds, bufs)]
         if len(set(counts)) > 1:
             raise SystemExit(f"{size} cards, {laizi} laizi, {split}: the builds list "
@@ -103,8 +91,8 @@ def main():
         for _ in range(args.turns):
             for b in order:
                 _, package, sets = builds[b]
-                times[b][0].append(round_time(package, sets[i][0], bufs[b]))
-                times[b][1].append(round_time(package, sets[i][1], bufs[b]))
+                times[b][0].append(laizi_moves.round_time(sets[i][0], bufs[b], package))
+                times[b][1].append(laizi_moves.round_time(sets[i][1], bufs[b], package))
             order.reverse()
         shares = [statistics.median((n_tiandi / t) / (n_laizi / lz) for lz, t in zip(*tt))
                   for tt in times]
