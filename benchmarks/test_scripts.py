@@ -41,6 +41,8 @@ SCRIPTS = {
     "strength_table.py": (["--deals", "4"], "| row vs column |", ()),
     "tiandi_builds.py": (["--positions", "2", "--turns", "1"],
                          "20 cards, 4 laizi, uniform split share this", ()),
+    "tiandi_order.py": (["--positions", "4", "--turns", "1", "--repeats", "1"],
+                        "laizi's time between calls over alone", ()),
     "vector_env_speed.py": (["--envs", "4", "--rounds", "1", "--seconds", "0.2"],
                             "self-play float32, 1 thread", ()),
 }

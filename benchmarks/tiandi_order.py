@@ -1,0 +1,187 @@
+"""What the order of the hands does to tiandi's 2-laizi leads against
+laizi's (medians; nothing is asserted).
+
+    PYTHONPATH=src python benchmarks/tiandi_order.py [--positions N]
+        [--turns N] [--repeats N]
+
+The positions are ``laizi_moves.paired_positions`` (N pairs, default 256)
+of 17 and 20 cards with 2 laizi, the uniform and the deal split. A
+tiandi hand's laizi are of one wild rank (the one-rank group: it runs
+laizi's walk) or of both (the both-rank group: the walk that writes the
+other splits). Printed per set:
+
+* **shares**, each the median over the turns of tiandi's moves per second
+  over laizi's, a round of tiandi's leads then one of laizi's, as
+  laizi_moves.py times them: the pairs in the script's order (the groups
+  mixed), the same pairs with the one-rank group first (grouped), each
+  group alone, and the share the groups alone predict for their mix (from
+  their median round times);
+* **per call** (perf_counter_ns, each hand's median over the repeats, the
+  order shuffled each repeat): the median over the hands of a group of
+  tiandi's time over its laizi pair's, in the mixed order (and there by
+  the hand's run: how many hands of its group it is since the last of the
+  other group, 1, 2, 3 or 4 and more) and with the group's hands alone;
+* **laizi between other calls**: laizi's per-call time with one untimed
+  call between each two of its own (a classic 20-card lead, a one-rank
+  tiandi lead, a both-rank one), over its time with none between: the
+  median over the hands.
+"""
+import argparse
+import os
+import random
+import statistics
+import time
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+import ddzfast  # noqa: E402
+import laizi_moves  # noqa: E402
+
+SETS = [(size, split) for split in ("uniform", "deal") for size in (17, 20)]
+# the longest run of one group kept apart in the per-call readings
+RUN_MAX = 4
+
+
+def both_ranks(pos):
+    """Whether each tiandi position's hand holds laizi of both wild ranks."""
+    flags = []
+    for rules, hand, _ in pos:
+        flags.append(all((hand >> (4 * r)) & 15 for r in rules.wild_ranks))
+    return flags
+
+
+def round_times(laizi_pos, tiandi_pos, turns, buf):
+    """Median round times (laizi, tiandi) and the share, in turns."""
+    n_laizi = laizi_moves.move_count(laizi_pos, buf)
+    n_tiandi = laizi_moves.move_count(tiandi_pos, buf)
+    lt, tt, share = [], [], []
+    for _ in range(turns):
+        t = laizi_moves.round_time(tiandi_pos, buf)
+        x = laizi_moves.round_time(laizi_pos, buf)
+        tt.append(t)
+        lt.append(x)
+        share.append((n_tiandi / max(t, 1e-9)) / (n_laizi / max(x, 1e-9)))
+    return (statistics.median(lt), statistics.median(tt), n_laizi, n_tiandi,
+            statistics.median(share))
+
+
+def per_call(pos, order, repeats, rng, buf, between=None, flags=None):
+    """Each position's median per-call time (ns) over `repeats` rounds, its
+    order shuffled each round; `between`: positions one of which is called,
+    untimed, before each timed call. With `flags` (each position's group),
+    the times are also kept by the position's run: how many positions of
+    its group it is since the last of the other (1, 2, 3, RUN_MAX or more),
+    as {(i, run): median}."""
+    lmi = ddzfast.legal_moves_into
+    clock = time.perf_counter_ns
+    times = {i: [] for i in order}
+    by_run = {}
+    order = list(order)
+    for _ in range(repeats):
+        rng.shuffle(order)
+        run, group = 0, None
+        for i in order:
+            if between is not None:
+                rules, hand, last = between[rng.randrange(len(between))]
+                lmi(hand, last, rules, buf)
+            rules, hand, last = pos[i]
+            t = clock()
+            lmi(hand, last, rules, buf)
+            t = clock() - t
+            times[i].append(t)
+            if flags is not None:
+                run = run + 1 if flags[i] == group else 1
+                group = flags[i]
+                by_run.setdefault((i, min(run, RUN_MAX)), []).append(t)
+    medians = {i: statistics.median(v) for i, v in times.items()}
+    if flags is None:
+        return medians
+    return medians, {k: statistics.median(v) for k, v in by_run.items()}
+
+
+def classic_leads(count, rng):
+    rules = ddzfast.get_rules("classic")
+    deck = list(laizi_moves.DECK54)
+    pos = []
+    for _ in range(count):
+        rng.shuffle(deck)
+        pos.append((rules, int(ddzfast.Hand(laizi_moves.canonical(deck[:20]))), None))
+    return pos
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--positions", type=int, default=256,
+                    help="pairs a set (default %(default)s)")
+    ap.add_argument("--turns", type=int, default=41,
+                    help="turns a share (default %(default)s)")
+    ap.add_argument("--repeats", type=int, default=30,
+                    help="rounds of the per-call readings (default %(default)s)")
+    args = ap.parse_args()
+    if args.positions < 2 or args.turns < 1 or args.repeats < 1:
+        ap.error("--positions must be at least 2, --turns and --repeats at least 1")
+    laizi_moves.POSITIONS = args.positions
+    buf = np.empty(1 << 16, ddzfast.MOVE_DTYPE)
+    rng = random.Random("tiandi-order")
+    for size, split in SETS:
+        laizi_pos, tiandi_pos = laizi_moves.paired_positions(size, 2, split)
+        flags = both_ranks(tiandi_pos)
+        one = [i for i, f in enumerate(flags) if not f]
+        both = [i for i, f in enumerate(flags) if f]
+        label = f"{size} cards, {split} split ({len(one)} one-rank, {len(both)} both-rank)"
+        mixed = round_times(laizi_pos, tiandi_pos, args.turns, buf)[4]
+        grouped_order = one + both
+        grouped = round_times([laizi_pos[i] for i in grouped_order],
+                              [tiandi_pos[i] for i in grouped_order], args.turns, buf)[4]
+        alone = {}
+        for name, group in (("one-rank", one), ("both-rank", both)):
+            if group:
+                alone[name] = round_times([laizi_pos[i] for i in group],
+                                          [tiandi_pos[i] for i in group], args.turns, buf)
+        line = f"{label}: share mixed {mixed:.3f}, grouped {grouped:.3f}"
+        for name, (_, _, _, _, share) in alone.items():
+            line += f", {name} alone {share:.3f}"
+        if len(alone) == 2:
+            lt = sum(a[0] for a in alone.values())
+            tt = sum(a[1] for a in alone.values())
+            nl = sum(a[2] for a in alone.values())
+            nt = sum(a[3] for a in alone.values())
+            line += f", the groups predict {(nt / tt) / (nl / lt):.3f}"
+        print(line, flush=True)
+        everyone = range(len(tiandi_pos))
+        laizi_call = per_call(laizi_pos, everyone, args.repeats, rng, buf)
+        tiandi_mixed, tiandi_runs = per_call(tiandi_pos, everyone, args.repeats, rng, buf,
+                                             flags=flags)
+        line = f"{label}: per call, tiandi's time over laizi's"
+        for name, group in (("one-rank", one), ("both-rank", both)):
+            if not group:
+                continue
+            tiandi_alone = per_call(tiandi_pos, group, args.repeats, rng, buf)
+            mixed_ratio = statistics.median(tiandi_mixed[i] / laizi_call[i] for i in group)
+            alone_ratio = statistics.median(tiandi_alone[i] / laizi_call[i] for i in group)
+            line += f"; {name} mixed {mixed_ratio:.3f} (by run"
+            for run in range(1, RUN_MAX + 1):
+                ratios = [tiandi_runs[i, run] / laizi_call[i] for i in group
+                          if (i, run) in tiandi_runs]
+                mark = "+" if run == RUN_MAX else ""
+                line += f" {run}{mark}: " + (f"{statistics.median(ratios):.3f}" if ratios
+                                             else "-")
+            line += f"), alone {alone_ratio:.3f}"
+        print(line, flush=True)
+        fillers = [("a classic lead", classic_leads(len(tiandi_pos), rng))]
+        if one:
+            fillers.append(("a one-rank tiandi lead", [tiandi_pos[i] for i in one]))
+        if both:
+            fillers.append(("a both-rank tiandi lead", [tiandi_pos[i] for i in both]))
+        line = f"{label}: laizi's time between calls over alone"
+        for name, between in fillers:
+            with_between = per_call(laizi_pos, everyone, args.repeats, rng, buf, between)
+            ratio = statistics.median(with_between[i] / laizi_call[i] for i in everyone)
+            line += f"; {name} {ratio:.3f}"
+        print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
