@@ -53,7 +53,8 @@ def both_ranks(pos):
 
 
 def round_times(laizi_pos, tiandi_pos, turns, buf):
-    """Median round times (laizi, tiandi) and the share, in turns."""
+    """(laizi's median round time, tiandi's, laizi's moves, tiandi's, the
+    share), the rounds timed in turns, tiandi's first."""
     n_laizi = laizi_moves.move_count(laizi_pos, buf)
     n_tiandi = laizi_moves.move_count(tiandi_pos, buf)
     lt, tt, share = [], [], []
