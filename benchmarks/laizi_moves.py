@@ -41,6 +41,7 @@ import os
 import random
 import statistics
 import time
+from typing import NamedTuple
 
 # numpy's BLAS threads would otherwise spin in this process and count in its
 # CPU time
@@ -190,18 +191,37 @@ def paired_positions(size, laizi, split="uniform", package=ddzfast):
     return laizi_pos, tiandi_pos
 
 
-def paired_share(laizi_pos, tiandi_pos, turns):
-    """The median over `turns` turns of (tiandi's moves per second) / (laizi's),
-    each turn one per-call round of each, tiandi first."""
-    buf = np.empty(1 << 16, ddzfast.MOVE_DTYPE)
+class PairedRounds(NamedTuple):
+    """Rounds of laizi's and tiandi's positions timed in turns: each one's
+    median round time (CPU seconds) and moves a round, and the share."""
+    laizi_time: float
+    tiandi_time: float
+    laizi_moves: int
+    tiandi_moves: int
+    share: float
+
+
+def paired_rounds(laizi_pos, tiandi_pos, turns, buf):
+    """`turns` turns of one per-call round of each into `buf`, tiandi first;
+    the share is the median over the turns of (tiandi's moves per second) /
+    (laizi's)."""
     n_laizi = move_count(laizi_pos, buf)
     n_tiandi = move_count(tiandi_pos, buf)
+    laizi_times, tiandi_times, shares = [], [], []
+    for _ in range(turns):
+        t = max(round_time(tiandi_pos, buf), 1e-9)
+        x = max(round_time(laizi_pos, buf), 1e-9)
+        tiandi_times.append(t)
+        laizi_times.append(x)
+        shares.append((n_tiandi / t) / (n_laizi / x))
+    return PairedRounds(statistics.median(laizi_times), statistics.median(tiandi_times),
+                        n_laizi, n_tiandi, statistics.median(shares))
 
-    def rate(pos, n):
-        return n / max(round_time(pos, buf), 1e-9)
 
-    return statistics.median(rate(tiandi_pos, n_tiandi) / rate(laizi_pos, n_laizi)
-                             for _ in range(turns))
+def paired_share(laizi_pos, tiandi_pos, turns):
+    """paired_rounds' share."""
+    buf = np.empty(1 << 16, ddzfast.MOVE_DTYPE)
+    return paired_rounds(laizi_pos, tiandi_pos, turns, buf).share
 
 
 def main():

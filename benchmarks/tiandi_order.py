@@ -52,20 +52,10 @@ def both_ranks(pos):
     return flags
 
 
-def round_times(laizi_pos, tiandi_pos, turns, buf):
-    """(laizi's median round time, tiandi's, laizi's moves, tiandi's, the
-    share), the rounds timed in turns, tiandi's first."""
-    n_laizi = laizi_moves.move_count(laizi_pos, buf)
-    n_tiandi = laizi_moves.move_count(tiandi_pos, buf)
-    lt, tt, share = [], [], []
-    for _ in range(turns):
-        t = laizi_moves.round_time(tiandi_pos, buf)
-        x = laizi_moves.round_time(laizi_pos, buf)
-        tt.append(t)
-        lt.append(x)
-        share.append((n_tiandi / max(t, 1e-9)) / (n_laizi / max(x, 1e-9)))
-    return (statistics.median(lt), statistics.median(tt), n_laizi, n_tiandi,
-            statistics.median(share))
+def rounds_in_order(laizi_pos, tiandi_pos, order, turns, buf):
+    """laizi_moves.paired_rounds of the pairs `order` (indices), in that order."""
+    return laizi_moves.paired_rounds([laizi_pos[i] for i in order],
+                                     [tiandi_pos[i] for i in order], turns, buf)
 
 
 def per_call(pos, order, repeats, rng, buf, between=None, flags=None):
@@ -74,7 +64,7 @@ def per_call(pos, order, repeats, rng, buf, between=None, flags=None):
     untimed, before each timed call. With `flags` (each position's group),
     the times are also kept by the position's run: how many positions of
     its group it is since the last of the other (1, 2, 3, RUN_MAX or more),
-    as {(i, run): median}."""
+    as {(i, run): median}. Returns (medians, by run: {} without flags)."""
     lmi = ddzfast.legal_moves_into
     clock = time.perf_counter_ns
     times = {i: [] for i in order}
@@ -96,20 +86,15 @@ def per_call(pos, order, repeats, rng, buf, between=None, flags=None):
                 run = run + 1 if flags[i] == group else 1
                 group = flags[i]
                 by_run.setdefault((i, min(run, RUN_MAX)), []).append(t)
-    medians = {i: statistics.median(v) for i, v in times.items()}
-    if flags is None:
-        return medians
-    return medians, {k: statistics.median(v) for k, v in by_run.items()}
+    return ({i: statistics.median(v) for i, v in times.items()},
+            {k: statistics.median(v) for k, v in by_run.items()})
 
 
 def classic_leads(count, rng):
+    """`count` classic 20-card leads, as laizi_moves.position deals them."""
     rules = ddzfast.get_rules("classic")
-    deck = list(laizi_moves.DECK54)
-    pos = []
-    for _ in range(count):
-        rng.shuffle(deck)
-        pos.append((rules, int(ddzfast.Hand(laizi_moves.canonical(deck[:20]))), None))
-    return pos
+    return [(rules, int(ddzfast.Hand(laizi_moves.position(rng, "classic", 20, 0, None)[1])),
+             None) for _ in range(count)]
 
 
 def main():
@@ -132,34 +117,29 @@ def main():
         one = [i for i, f in enumerate(flags) if not f]
         both = [i for i, f in enumerate(flags) if f]
         label = f"{size} cards, {split} split ({len(one)} one-rank, {len(both)} both-rank)"
-        mixed = round_times(laizi_pos, tiandi_pos, args.turns, buf)[4]
-        grouped_order = one + both
-        grouped = round_times([laizi_pos[i] for i in grouped_order],
-                              [tiandi_pos[i] for i in grouped_order], args.turns, buf)[4]
-        alone = {}
-        for name, group in (("one-rank", one), ("both-rank", both)):
-            if group:
-                alone[name] = round_times([laizi_pos[i] for i in group],
-                                          [tiandi_pos[i] for i in group], args.turns, buf)
+        mixed = rounds_in_order(laizi_pos, tiandi_pos, range(len(tiandi_pos)), args.turns,
+                                buf).share
+        grouped = rounds_in_order(laizi_pos, tiandi_pos, one + both, args.turns, buf).share
+        alone = {name: rounds_in_order(laizi_pos, tiandi_pos, group, args.turns, buf)
+                 for name, group in (("one-rank", one), ("both-rank", both)) if group}
         line = f"{label}: share mixed {mixed:.3f}, grouped {grouped:.3f}"
-        for name, (_, _, _, _, share) in alone.items():
-            line += f", {name} alone {share:.3f}"
+        for name, a in alone.items():
+            line += f", {name} alone {a.share:.3f}"
         if len(alone) == 2:
-            lt = sum(a[0] for a in alone.values())
-            tt = sum(a[1] for a in alone.values())
-            nl = sum(a[2] for a in alone.values())
-            nt = sum(a[3] for a in alone.values())
-            line += f", the groups predict {(nt / tt) / (nl / lt):.3f}"
+            a = alone.values()
+            tiandi_rate = sum(x.tiandi_moves for x in a) / sum(x.tiandi_time for x in a)
+            laizi_rate = sum(x.laizi_moves for x in a) / sum(x.laizi_time for x in a)
+            line += f", the groups predict {tiandi_rate / laizi_rate:.3f}"
         print(line, flush=True)
         everyone = range(len(tiandi_pos))
-        laizi_call = per_call(laizi_pos, everyone, args.repeats, rng, buf)
+        laizi_call = per_call(laizi_pos, everyone, args.repeats, rng, buf)[0]
         tiandi_mixed, tiandi_runs = per_call(tiandi_pos, everyone, args.repeats, rng, buf,
                                              flags=flags)
         line = f"{label}: per call, tiandi's time over laizi's"
         for name, group in (("one-rank", one), ("both-rank", both)):
             if not group:
                 continue
-            tiandi_alone = per_call(tiandi_pos, group, args.repeats, rng, buf)
+            tiandi_alone = per_call(tiandi_pos, group, args.repeats, rng, buf)[0]
             mixed_ratio = statistics.median(tiandi_mixed[i] / laizi_call[i] for i in group)
             alone_ratio = statistics.median(tiandi_alone[i] / laizi_call[i] for i in group)
             line += f"; {name} mixed {mixed_ratio:.3f} (by run"
@@ -178,7 +158,7 @@ def main():
             fillers.append(("a both-rank tiandi lead", [tiandi_pos[i] for i in both]))
         line = f"{label}: laizi's time between calls over alone"
         for name, between in fillers:
-            with_between = per_call(laizi_pos, everyone, args.repeats, rng, buf, between)
+            with_between = per_call(laizi_pos, everyone, args.repeats, rng, buf, between)[0]
             ratio = statistics.median(with_between[i] / laizi_call[i] for i in everyone)
             line += f"; {name} {ratio:.3f}"
         print(line, flush=True)
