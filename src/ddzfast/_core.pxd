@@ -263,6 +263,17 @@ cdef enum:
     LZ_MARKS = NKINDS   # one _lz_kind call per kind at most, leading or not
 
 
+ctypedef struct td_splits:
+    # The other splits of a tiandi hand's moves (RULES.md section 9: the
+    # laizi of the two wild ranks are interchangeable), for one count of
+    # each rank's laizi: count[t][s] the other splits of a move of t laizi,
+    # s of them of the sky rank, and diff[t][s][j] each one's sky cards less
+    # s; altk[d] as gen_t.laltk
+    unsigned char count[9][5]
+    unsigned int altk[9]
+    signed char diff[9][5][4]
+
+
 ctypedef struct gen_t:
     ddz_move* out
     int cap     # int, not int64: fewer registers in the hot loops
@@ -383,10 +394,12 @@ ctypedef struct gen_t:
     # lsc[t][s] other splits of a move of t laizi, s of the sky rank, and
     # lsd[t][s][j] what each adds to its cards; laltk[d]: the k for which
     # the moves of a main part of d laizi with k among their kickers have
-    # other splits (a bit each); all 0 after _td_one_split
-    int lsc[9][9]
-    uint64_t lsd[9][9][4]
+    # other splits (a bit each); all 0 after _td_one_split. Copied from the
+    # shared TD_SPLITS of the hand's lwt and lwg, and lsd made from it, per
+    # hand (_td_split_tables).
+    unsigned char lsc[9][5]
     unsigned int laltk[9]
+    uint64_t lsd[9][5][4]
 
 
 ctypedef struct ddz_draw:

@@ -1213,31 +1213,58 @@ cdef void _lz_units(gen_t* g, uint64_t first, uint64_t second, int nfirst) noexc
         g.lnext[i] = g.lunits[g.lw - i] if 1 <= i <= g.lw else first
 
 
-cdef void _td_split_tables(gen_t* g) noexcept nogil:
-    # g.lsc, lsd and laltk (see gen_t) for a hand of lwt + lwg laizi: a
-    # move of t laizi has a split for each count s of the sky rank from
-    # max(0, t - lwg) to min(t, lwt); the walks make one (s0, see
-    # _td_alt_sections), and each other is s - s0 sky cards for ground ones
-    cdef int t, s0, s, c, lo, hi, d, k
+# TD_SPLITS[lwt][lwg]: the other splits of the moves of a tiandi hand
+# holding lwt laizi of the sky rank and lwg of the ground one, shared by
+# every hand of those counts. A move of t laizi has a split for each count
+# s of the sky rank from max(0, t - lwg) to min(t, lwt); the walks make one,
+# s0 (_td_sky), and each other has s - s0 more sky cards (fewer, when
+# negative) and as many fewer ground ones.
+cdef td_splits TD_SPLITS[5][5]
+
+
+cdef void _td_splits_init() noexcept nogil:
+    cdef int wt, wg, t, s0, s, c, lo, hi, d, k
     cdef unsigned int m
-    # a sky card for a ground one
+    cdef td_splits* ls
+    memset(TD_SPLITS, 0, sizeof(TD_SPLITS))
+    for wt in range(1, 5):
+        for wg in range(1, 5):
+            ls = &TD_SPLITS[wt][wg]
+            for t in range(wt + wg + 1):
+                # (_td_sky_fewest and _td_sky_most of t)
+                lo = t - wg if t > wg else 0
+                hi = t if t < wt else wt
+                for s0 in range(lo, hi + 1):
+                    c = 0
+                    for s in range(lo, hi + 1):
+                        if s != s0:
+                            ls.diff[t][s0][c] = s - s0
+                            c += 1
+                    ls.count[t][s0] = c
+            for d in range(wt + wg + 1):
+                m = 0
+                for k in range(wt + wg - d + 1):
+                    # (_td_sky of d and k)
+                    if ls.count[d + k][(d if d < wt else wt) + (k - wg if k > wg else 0)]:
+                        m |= 1u << k
+                ls.altk[d] = m
+
+
+_td_splits_init()
+
+
+cdef void _td_split_tables(gen_t* g) noexcept nogil:
+    # g.lsc, lsd and laltk (see gen_t) for a hand of lwt + lwg laizi, from
+    # TD_SPLITS: each other split a multiple of a sky card for a ground one
+    cdef const td_splits* ls = &TD_SPLITS[g.lwt][g.lwg]
+    cdef int t, s0, j
     cdef uint64_t swap = ((<uint64_t>1) << (4 * g.lt)) - ((<uint64_t>1) << (4 * g.lg))
+    memcpy(g.lsc, ls.count, sizeof(g.lsc))
+    memcpy(g.laltk, ls.altk, sizeof(g.laltk))
     for t in range(g.lw + 1):
-        lo = _td_sky_fewest(g, t)
-        hi = _td_sky_most(g, t)
-        for s0 in range(lo, hi + 1):
-            c = 0
-            for s in range(lo, hi + 1):
-                if s != s0:
-                    g.lsd[t][s0][c] = (<uint64_t><int64_t>(s - s0)) * swap
-                    c += 1
-            g.lsc[t][s0] = c
-    for d in range(g.lw + 1):
-        m = 0
-        for k in range(g.lw - d + 1):
-            if g.lsc[d + k][_td_sky(g, d, k)]:
-                m |= 1u << k
-        g.laltk[d] = m
+        for s0 in range(_td_sky_fewest(g, t), _td_sky_most(g, t) + 1):
+            for j in range(ls.count[t][s0]):
+                g.lsd[t][s0][j] = (<uint64_t><int64_t>ls.diff[t][s0][j]) * swap
 
 
 cdef void _td_one_split(gen_t* g) noexcept nogil:
