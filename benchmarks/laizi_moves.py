@@ -159,9 +159,10 @@ def measure(pos, rounds):
     return moves, call, batch
 
 
-def paired_positions(size, laizi, split="uniform", package=ddzfast):
-    """POSITIONS pairs of leads (laizi's, tiandi's) of `size` cards with the
-    same natural cards: two wild ranks T, G drawn per pair, the natural
+def paired_positions(size, laizi, split="uniform", package=ddzfast, count=None, seed=""):
+    """`count` (default POSITIONS) pairs of leads (laizi's, tiandi's) of
+    `size` cards with the same natural cards: two wild ranks T, G drawn per
+    pair, the natural
     cards from the other ranks; laizi's hand holds `laizi` (at most 4)
     laizi of its wild rank T, tiandi's (tiandi:TG) as many split between T
     and G, at most four of each: with split "uniform" the number of T drawn
@@ -169,12 +170,14 @@ def paired_positions(size, laizi, split="uniform", package=ddzfast):
     "deal" as a random deal splits them (the laizi drawn from the eight
     cards of T and G, so that with 2 laizi 16 hands in 28 hold one of each,
     against one in three). The rules and hands are those of `package` (a
-    ddzfast module: another build's, for tiandi_builds.py)."""
+    ddzfast module: another build's, for tiandi_builds.py). A `seed` draws
+    other pairs (the default's are the same in every run)."""
     if split not in ("uniform", "deal"):
         raise ValueError(f"split must be 'uniform' or 'deal', not {split!r}")
-    rng = random.Random(f"paired-{size}-{laizi}" + ("" if split == "uniform" else "-deal"))
+    rng = random.Random(f"paired-{size}-{laizi}" + ("" if split == "uniform" else "-deal")
+                        + (f"-{seed}" if seed else ""))
     laizi_pos, tiandi_pos = [], []
-    for _ in range(POSITIONS):
+    for _ in range(POSITIONS if count is None else count):
         T, G = rng.sample(RANKS, 2)
         others = [c for c in DECK54 if c not in (T, G)]
         rng.shuffle(others)

@@ -21,6 +21,12 @@ other splits). Printed per set:
   tiandi's time over its laizi pair's, in the mixed order (and there by
   the hand's run: how many hands of its group it is since the last of the
   other group, 1, 2, 3 or 4 and more) and with the group's hands alone;
+* **fresh pairs**: as many new slices of N pairs (drawn with another
+  seed) as there are turns, timed mixed one after the other, then as many
+  more with each slice's two groups timed alone; each hand's first call
+  is the timed one, tiandi's round first in every other turn. The median
+  over the slices of the share mixed, of each group's alone, and of what
+  a slice's two group rounds predict for their mix;
 * **laizi between other calls**: laizi's per-call time with one untimed
   call between each two of its own (a classic 20-card lead, a one-rank
   tiandi lead, a both-rank one), over its time with none between: the
@@ -90,6 +96,54 @@ def per_call(pos, order, repeats, rng, buf, between=None, flags=None):
             {k: statistics.median(v) for k, v in by_run.items()})
 
 
+def fresh_shares(size, split, count, turns, buf):
+    """The fresh-pairs readings of one set: `turns` new slices of `count`
+    pairs timed mixed, one after the other, then `turns` more with each
+    slice's groups timed alone, every hand's first call timed. Returns
+    (mixed, {group name: share alone}, the groups' prediction); a group with
+    no pairs in a slice leaves that slice out of its readings."""
+    laizi_pos, tiandi_pos = laizi_moves.paired_positions(
+        size, 2, split, count=2 * count * turns, seed="fresh")
+    flags = both_ranks(tiandi_pos)
+    slices = [{"mixed": range(turn * count, (turn + 1) * count)} for turn in range(turns)]
+    for turn in range(turns, 2 * turns):
+        second = range(turn * count, (turn + 1) * count)
+        slices.append({"one-rank": [i for i in second if not flags[i]],
+                       "both-rank": [i for i in second if flags[i]]})
+    timed = []
+    for turn, groups in enumerate(slices):
+        times = {}
+        for name, group in groups.items():
+            lz = [laizi_pos[i] for i in group]
+            td = [tiandi_pos[i] for i in group]
+            if turn % 2:
+                x = laizi_moves.round_time(lz, buf)
+                t = laizi_moves.round_time(td, buf)
+            else:
+                t = laizi_moves.round_time(td, buf)
+                x = laizi_moves.round_time(lz, buf)
+            # (counted after the timing, so that the timed calls are each
+            # hand's first)
+            times[name] = (lz, td, max(x, 1e-9), max(t, 1e-9))
+        timed.append(times)
+    shares = {}
+    predicted = []
+    for times in timed:
+        rates = {}
+        for name, (lz, td, x, t) in times.items():
+            if lz:
+                n_laizi = laizi_moves.move_count(lz, buf)
+                n_tiandi = laizi_moves.move_count(td, buf)
+                rates[name] = (n_laizi, x, n_tiandi, t)
+                shares.setdefault(name, []).append((n_tiandi / t) / (n_laizi / x))
+        if "one-rank" in rates and "both-rank" in rates:
+            a, b = rates["one-rank"], rates["both-rank"]
+            predicted.append(((a[2] + b[2]) / (a[3] + b[3])) / ((a[0] + b[0]) / (a[1] + b[1])))
+    alone = {name: statistics.median(v) for name, v in shares.items() if name != "mixed"}
+    return (statistics.median(shares["mixed"]), alone,
+            statistics.median(predicted) if predicted else None)
+
+
 def classic_leads(count, rng):
     """`count` classic 20-card leads, as laizi_moves.position deals them."""
     rules = ddzfast.get_rules("classic")
@@ -150,6 +204,13 @@ def main():
                 line += f" {run}{mark}: " + (f"{statistics.median(ratios):.3f}" if ratios
                                              else "-")
             line += f"), alone {alone_ratio:.3f}"
+        print(line, flush=True)
+        mixed, alone, predicted = fresh_shares(size, split, len(tiandi_pos), args.turns, buf)
+        line = f"{label}: fresh pairs, share mixed {mixed:.3f}"
+        for name, share in alone.items():
+            line += f", {name} alone {share:.3f}"
+        if predicted is not None:
+            line += f", the groups predict {predicted:.3f}"
         print(line, flush=True)
         fillers = [("a classic lead", classic_leads(len(tiandi_pos), rng))]
         if one:
