@@ -15,7 +15,9 @@ other splits). Printed per set:
   laizi_moves.py times them: the pairs in the script's order (the groups
   mixed), the same pairs with the one-rank group first (grouped), each
   group alone, and the share the groups alone predict for their mix (from
-  their median round times);
+  their median round times); then tiandi's moves over laizi's and its
+  median round time over laizi's, mixed and for each group alone (the
+  goal needs the time at most the moves);
 * **per call** (perf_counter_ns, each hand's median over the repeats, the
   order shuffled each repeat): the median over the hands of a group of
   tiandi's time over its laizi pair's, in the mixed order (and there by
@@ -171,8 +173,9 @@ def main():
         one = [i for i, f in enumerate(flags) if not f]
         both = [i for i, f in enumerate(flags) if f]
         label = f"{size} cards, {split} split ({len(one)} one-rank, {len(both)} both-rank)"
-        mixed = rounds_in_order(laizi_pos, tiandi_pos, range(len(tiandi_pos)), args.turns,
-                                buf).share
+        mixed_rounds = rounds_in_order(laizi_pos, tiandi_pos, range(len(tiandi_pos)),
+                                       args.turns, buf)
+        mixed = mixed_rounds.share
         grouped = rounds_in_order(laizi_pos, tiandi_pos, one + both, args.turns, buf).share
         alone = {name: rounds_in_order(laizi_pos, tiandi_pos, group, args.turns, buf)
                  for name, group in (("one-rank", one), ("both-rank", both)) if group}
@@ -184,6 +187,13 @@ def main():
             tiandi_rate = sum(x.tiandi_moves for x in a) / sum(x.tiandi_time for x in a)
             laizi_rate = sum(x.laizi_moves for x in a) / sum(x.laizi_time for x in a)
             line += f", the groups predict {tiandi_rate / laizi_rate:.3f}"
+        print(line, flush=True)
+        line = f"{label}: tiandi's moves over laizi's, mixed"
+        for name, r in (("", mixed_rounds), *((f" {n}", a) for n, a in alone.items())):
+            line += f"{name} {r.tiandi_moves / r.laizi_moves:.3f}"
+        line += "; round time over laizi's, mixed"
+        for name, r in (("", mixed_rounds), *((f" {n} alone", a) for n, a in alone.items())):
+            line += f"{name} {r.tiandi_time / r.laizi_time:.3f}"
         print(line, flush=True)
         everyone = range(len(tiandi_pos))
         laizi_call = per_call(laizi_pos, everyone, args.repeats, rng, buf)[0]
