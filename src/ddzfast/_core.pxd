@@ -261,6 +261,9 @@ ctypedef struct lz_mark:
 
 cdef enum:
     LZ_MARKS = NKINDS   # one _lz_kind call per kind at most, leading or not
+    # the most (section, split) pairs of other splits of one main part's
+    # moves (four laizi of each wild rank, a main part of none: 16)
+    TD_JOBS = 16
 
 
 ctypedef struct td_splits:
@@ -268,10 +271,15 @@ ctypedef struct td_splits:
     # laizi of the two wild ranks are interchangeable), for one count of
     # each rank's laizi: count[t][s] the other splits of a move of t laizi,
     # s of them of the sky rank, and diff[t][s][j] each one's sky cards less
-    # s; altk[d] as gen_t.laltk
+    # s; altk[d] as gen_t.laltk; njobs[d], job_k[d] and job_diff[d]: the
+    # other splits of the moves of a main part of d laizi, a section (the k
+    # of its kicker laizi) and a split each, by k (as gen_t.ljob_n...)
     unsigned char count[9][5]
     unsigned int altk[9]
     signed char diff[9][5][4]
+    unsigned char njobs[9]
+    unsigned char job_k[9][TD_JOBS]
+    signed char job_diff[9][TD_JOBS]
 
 
 ctypedef struct gen_t:
@@ -400,6 +408,12 @@ ctypedef struct gen_t:
     unsigned char lsc[9][5]
     unsigned int laltk[9]
     uint64_t lsd[9][5][4]
+    # the other splits of a main part of d laizi's moves as ljob_n[d] copies
+    # of a section: ljob_k[d][i] the k of its kicker laizi (in order) and
+    # ljob_delta[d][i] what the copy adds (_td_alt_sections)
+    unsigned char ljob_n[9]
+    unsigned char ljob_k[9][TD_JOBS]
+    uint64_t ljob_delta[9][TD_JOBS]
 
 
 ctypedef struct ddz_draw:

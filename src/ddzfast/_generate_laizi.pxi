@@ -586,44 +586,38 @@ cdef inline int _td_sky(const gen_t* g, int d, int k) noexcept nogil:
     return _td_sky_most(g, d) + _td_sky_fewest(g, k)
 
 
-cdef void _td_alt_sections(gen_t* g, int start, int d, unsigned int ks,
+cdef void _td_alt_sections(gen_t* g, int start, int d, int tl,
                            uint64_t meta) noexcept nogil:
     # Tiandi, laizi of both ranks: the other splits of the moves out[start:]
     # of one main part of d laizi, made by their number k of laizi among
-    # the kickers (g.lkick_upto), for each k of ks (whose moves have other
-    # splits: g.laltk), each split a copy of the k's moves (RULES.md
-    # section 9: the two ranks' laizi are interchangeable), written after
-    # the moves so far.
+    # the kickers (g.lkick_upto) for k up to tl, each split a copy of the
+    # k's moves (g.ljob_n...: RULES.md section 9, the two ranks' laizi are
+    # interchangeable), written after the moves so far.
     cdef ddz_move* out = g.out
     cdef int n = g.n
     cdef int cap = g.cap
-    cdef int a, b, k, i, j, t, s0, m
+    cdef int a, k, i, j, m
     cdef uint64_t delta
     cdef const ddz_move* src
     cdef ddz_move* dst
-    while ks:
-        k = _ctz(ks)
-        ks &= ks - 1
+    for j in range(g.ljob_n[d]):
+        k = g.ljob_k[d][j]
+        if k > tl:
+            break
         a = g.lkick_upto[k - 1] if k else 0
-        b = g.lkick_upto[k]
-        m = b - a
-        if m <= 0:
-            continue
-        t = d + k
-        s0 = _td_sky(g, d, k)
+        m = g.lkick_upto[k] - a
         src = out + start + a
-        for j in range(g.lsc[t][s0]):
-            delta = g.lsd[t][s0][j]
-            dst = out + n
-            if n + m <= cap:
-                for i in range(m):
+        delta = g.ljob_delta[d][j]
+        dst = out + n
+        if n + m <= cap:
+            for i in range(m):
+                _store_cm(dst + i, src[i].cards + delta, meta)
+        else:
+            # src[i] is stored wherever its copy is (it comes first)
+            for i in range(m):
+                if n + i < cap:
                     _store_cm(dst + i, src[i].cards + delta, meta)
-            else:
-                # src[i] is stored wherever its copy is (it comes first)
-                for i in range(m):
-                    if n + i < cap:
-                        _store_cm(dst + i, src[i].cards + delta, meta)
-            n += m
+        n += m
     g.n = n
 
 
@@ -692,7 +686,6 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
     cdef ddz_move* out
     cdef int n, cap, i, cnt, shift, tl
     cdef uint64_t base, k, t, delta
-    cdef unsigned int ks
     # (the kinds without kickers have their variants made by
     # _lz_replace_naturals_plain, not here)
     out = g.out
@@ -723,9 +716,8 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
         # count matters)
         g.n = n + cnt
         if walk_t is tiandi_walk:
-            ks = g.laltk[g.lw - left] & ((2u << tl) - 1)
-            if ks:
-                _td_alt_sections(g, n, g.lw - left, ks, meta)
+            if g.ljob_n[g.lw - left] and g.ljob_k[g.lw - left][0] <= tl:
+                _td_alt_sections(g, n, g.lw - left, tl, meta)
         return
     if g.lbase + g.lbase_n > cap:
         # the base's moves are not all in the buffer (it is full: only the
@@ -866,8 +858,8 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
     if walk_t is tiandi_walk:
         if not g.lsorted:
             _td_alt_moves(g, g.lbase)
-        elif g.laltk[g.lw - extra]:
-            _td_alt_sections(g, g.lbase, g.lw - extra, g.laltk[g.lw - extra], meta)
+        elif g.ljob_n[g.lw - extra]:
+            _td_alt_sections(g, g.lbase, g.lw - extra, 8, meta)
     if extra and natmask:
         _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask, walk)
 
@@ -1243,11 +1235,18 @@ cdef void _td_splits_init() noexcept nogil:
                     ls.count[t][s0] = c
             for d in range(wt + wg + 1):
                 m = 0
+                c = 0
                 for k in range(wt + wg - d + 1):
                     # (_td_sky of d and k)
-                    if ls.count[d + k][(d if d < wt else wt) + (k - wg if k > wg else 0)]:
+                    s0 = (d if d < wt else wt) + (k - wg if k > wg else 0)
+                    if ls.count[d + k][s0]:
                         m |= 1u << k
+                    for s in range(ls.count[d + k][s0]):
+                        ls.job_k[d][c] = k
+                        ls.job_diff[d][c] = ls.diff[d + k][s0][s]
+                        c += 1
                 ls.altk[d] = m
+                ls.njobs[d] = c
 
 
 _td_splits_init()
@@ -1261,10 +1260,14 @@ cdef void _td_split_tables(gen_t* g) noexcept nogil:
     cdef uint64_t swap = ((<uint64_t>1) << (4 * g.lt)) - ((<uint64_t>1) << (4 * g.lg))
     memcpy(g.lsc, ls.count, sizeof(g.lsc))
     memcpy(g.laltk, ls.altk, sizeof(g.laltk))
+    memcpy(g.ljob_n, ls.njobs, sizeof(g.ljob_n))
+    memcpy(g.ljob_k, ls.job_k, sizeof(g.ljob_k))
     for t in range(g.lw + 1):
         for s0 in range(_td_sky_fewest(g, t), _td_sky_most(g, t) + 1):
             for j in range(ls.count[t][s0]):
                 g.lsd[t][s0][j] = (<uint64_t><int64_t>ls.diff[t][s0][j]) * swap
+        for j in range(ls.njobs[t]):
+            g.ljob_delta[t][j] = (<uint64_t><int64_t>ls.job_diff[t][j]) * swap
 
 
 cdef void _td_one_split(gen_t* g) noexcept nogil:
@@ -1277,6 +1280,7 @@ cdef void _td_one_split(gen_t* g) noexcept nogil:
         return
     for t in range(9):
         g.laltk[t] = 0
+        g.ljob_n[t] = 0
         memset(g.lsc[t], 0, sizeof(g.lsc[t]))
 
 
