@@ -271,13 +271,13 @@ ctypedef struct td_splits:
     # laizi of the two wild ranks are interchangeable), for one count of
     # each rank's laizi: count[t][s] the other splits of a move of t laizi,
     # s of them of the sky rank, and diff[t][s][j] each one's sky cards less
-    # s; altk[d] as gen_t.laltk; njobs[d], job_k[d] and job_diff[d]: the
-    # other splits of the moves of a main part of d laizi, a section (the k
-    # of its kicker laizi) and a split each, by k (as gen_t.ljob_n...)
+    # s; njobs[d], job_k[d] and job_diff[d]: the other splits of the moves
+    # of a main part of d laizi, a section (the k of its kicker laizi) and a
+    # split each, by k, the first njobs0[d] of them k = 0 (as gen_t.ljob_n...)
     unsigned char count[9][5]
-    unsigned int altk[9]
     signed char diff[9][5][4]
     unsigned char njobs[9]
+    unsigned char njobs0[9]
     unsigned char job_k[9][TD_JOBS]
     signed char job_diff[9][TD_JOBS]
 
@@ -381,7 +381,7 @@ ctypedef struct gen_t:
     # lunits[i] is a card of the sky rank lt for i < lwt, else of the ground
     # rank lg, so that each move the walks make is one split of its laizi,
     # and their tiandi form (tiandi_walk, _td_ functions) adds the others
-    # after it (lsc, lsd, laltk below). When the hand's laizi are all of
+    # after it (lsc, lsd, ljob_n... below). When the hand's laizi are all of
     # one wild rank, each move has one split: lunits are that rank's card
     # and the walks are laizi's. The moves of laizi alone (face value) are
     # made from the real cards (_td_face).
@@ -398,20 +398,19 @@ ctypedef struct gen_t:
     int only_size        # ddz_check, ddz_classify: bombs of this size only (0: all)
     const ddz_move* flast   # the last move, when a bomb kind whose tier
                             # grows with size is walked whole and filtered
-    # With lboth (last: only the hands of both wild ranks read them):
-    # lsc[t][s] other splits of a move of t laizi, s of the sky rank, and
-    # lsd[t][s][j] what each adds to its cards; laltk[d]: the k for which
-    # the moves of a main part of d laizi with k among their kickers have
-    # other splits (a bit each); all 0 after _td_one_split. Copied from the
-    # shared TD_SPLITS of the hand's lwt and lwg, and lsd made from it, per
-    # hand (_td_split_tables).
+    # With lboth (last: only the hands of both wild ranks read them), per
+    # hand from the shared TD_SPLITS of its lwt and lwg (_td_split_tables),
+    # all counts 0 after _td_one_split: lsc[t][s] other splits of a move of
+    # t laizi, s of the sky rank, and lsd[t][s][j] what each adds to its
+    # cards; the other splits of the moves of a main part of d laizi as
+    # ljob_n[d] copies of a section, ljob_k[d][i] the k of its kicker laizi
+    # (in order, the first ljob0[d] of them 0) and ljob_delta[d][i] what the
+    # copy adds (_td_alt_sections; _td_put and _lz_replace_naturals_plain
+    # take the ones of k = 0)
     unsigned char lsc[9][5]
-    unsigned int laltk[9]
     uint64_t lsd[9][5][4]
-    # the other splits of a main part of d laizi's moves as ljob_n[d] copies
-    # of a section: ljob_k[d][i] the k of its kicker laizi (in order) and
-    # ljob_delta[d][i] what the copy adds (_td_alt_sections)
     unsigned char ljob_n[9]
+    unsigned char ljob0[9]
     unsigned char ljob_k[9][TD_JOBS]
     uint64_t ljob_delta[9][TD_JOBS]
 

@@ -651,11 +651,9 @@ cdef inline int _td_put(gen_t* g, ddz_move* out, int n, int cap, uint64_t cards,
     # _put_meta of a move without kickers of d laizi (lmu[d]), and its other
     # splits after it
     cdef int j
-    cdef int s0 = _td_sky_most(g, d)
     n = _put_meta(out, n, cap, cards, meta)
-    if g.laltk[d] & 1:
-        for j in range(g.lsc[d][s0]):
-            n = _put_meta(out, n, cap, cards + g.lsd[d][s0][j], meta)
+    for j in range(g.ljob0[d]):
+        n = _put_meta(out, n, cap, cards + g.ljob_delta[d][j], meta)
     return n
 
 
@@ -796,9 +794,8 @@ cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t mai
     if walk_t is tiandi_walk:
         lunit = g.lnext[extra]
         d = g.lw - extra + 1
-        if g.laltk[d] & 1:
-            alts = g.lsc[d][_td_sky_most(g, d)]
-            deltas = g.lsd[d][_td_sky_most(g, d)]
+        alts = g.ljob0[d]
+        deltas = g.ljob_delta[d]
     else:
         lunit = g.lunit
     while cand:
@@ -1216,7 +1213,6 @@ cdef td_splits TD_SPLITS[5][5]
 
 cdef void _td_splits_init() noexcept nogil:
     cdef int wt, wg, t, s0, s, c, lo, hi, d, k
-    cdef unsigned int m
     cdef td_splits* ls
     memset(TD_SPLITS, 0, sizeof(TD_SPLITS))
     for wt in range(1, 5):
@@ -1234,18 +1230,16 @@ cdef void _td_splits_init() noexcept nogil:
                             c += 1
                     ls.count[t][s0] = c
             for d in range(wt + wg + 1):
-                m = 0
                 c = 0
                 for k in range(wt + wg - d + 1):
                     # (_td_sky of d and k)
                     s0 = (d if d < wt else wt) + (k - wg if k > wg else 0)
-                    if ls.count[d + k][s0]:
-                        m |= 1u << k
                     for s in range(ls.count[d + k][s0]):
                         ls.job_k[d][c] = k
                         ls.job_diff[d][c] = ls.diff[d + k][s0][s]
                         c += 1
-                ls.altk[d] = m
+                    if k == 0:
+                        ls.njobs0[d] = c
                 ls.njobs[d] = c
 
 
@@ -1253,14 +1247,14 @@ _td_splits_init()
 
 
 cdef void _td_split_tables(gen_t* g) noexcept nogil:
-    # g.lsc, lsd and laltk (see gen_t) for a hand of lwt + lwg laizi, from
+    # g.lsc, lsd and ljob_n... (see gen_t) for a hand of lwt + lwg laizi, from
     # TD_SPLITS: each other split a multiple of a sky card for a ground one
     cdef const td_splits* ls = &TD_SPLITS[g.lwt][g.lwg]
     cdef int t, s0, j
     cdef uint64_t swap = ((<uint64_t>1) << (4 * g.lt)) - ((<uint64_t>1) << (4 * g.lg))
     memcpy(g.lsc, ls.count, sizeof(g.lsc))
-    memcpy(g.laltk, ls.altk, sizeof(g.laltk))
     memcpy(g.ljob_n, ls.njobs, sizeof(g.ljob_n))
+    memcpy(g.ljob0, ls.njobs0, sizeof(g.ljob0))
     memcpy(g.ljob_k, ls.job_k, sizeof(g.ljob_k))
     for t in range(g.lw + 1):
         for s0 in range(_td_sky_fewest(g, t), _td_sky_most(g, t) + 1):
@@ -1279,8 +1273,8 @@ cdef void _td_one_split(gen_t* g) noexcept nogil:
     if not g.lboth:
         return
     for t in range(9):
-        g.laltk[t] = 0
         g.ljob_n[t] = 0
+        g.ljob0[t] = 0
         memset(g.lsc[t], 0, sizeof(g.lsc[t]))
 
 
