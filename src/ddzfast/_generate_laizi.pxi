@@ -579,11 +579,12 @@ cdef inline int _td_sky_fewest(const gen_t* g, int t) noexcept nogil:
     return t - g.lwg if t > g.lwg else 0
 
 
-cdef inline int _td_sky(const gen_t* g, int d, int k) noexcept nogil:
+cdef inline int _td_sky(int lwt, int lwg, int d, int k) noexcept nogil:
     # The laizi of the sky rank in a move the walks make of a main part of d
     # laizi (lmu[d], the sky rank's first) and k among its kickers (lku[k],
-    # the ground rank's first)
-    return _td_sky_most(g, d) + _td_sky_fewest(g, k)
+    # the ground rank's first), in a hand of lwt and lwg laizi of each rank:
+    # min(d, lwt) + max(0, k - lwg)
+    return (d if d < lwt else lwt) + (k - lwg if k > lwg else 0)
 
 
 cdef void _td_alt_sections(gen_t* g, int start, int d, int tl,
@@ -1219,9 +1220,10 @@ cdef void _td_splits_init() noexcept nogil:
         for wg in range(1, 5):
             ls = &TD_SPLITS[wt][wg]
             for t in range(wt + wg + 1):
-                # (_td_sky_fewest and _td_sky_most of t)
-                lo = t - wg if t > wg else 0
-                hi = t if t < wt else wt
+                # the fewest and the most sky laizi a split of t can have
+                # (_td_sky_fewest, _td_sky_most)
+                lo = _td_sky(wt, wg, 0, t)
+                hi = _td_sky(wt, wg, t, 0)
                 for s0 in range(lo, hi + 1):
                     c = 0
                     for s in range(lo, hi + 1):
@@ -1232,8 +1234,7 @@ cdef void _td_splits_init() noexcept nogil:
             for d in range(wt + wg + 1):
                 c = 0
                 for k in range(wt + wg - d + 1):
-                    # (_td_sky of d and k)
-                    s0 = (d if d < wt else wt) + (k - wg if k > wg else 0)
+                    s0 = _td_sky(wt, wg, d, k)
                     for s in range(ls.count[d + k][s0]):
                         ls.job_k[d][c] = k
                         ls.job_diff[d][c] = ls.diff[d + k][s0][s]
