@@ -569,22 +569,31 @@ cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs
     return total
 
 
+cdef inline int _sky_most(int lwt, int t) noexcept nogil:
+    # The most laizi of the sky rank a split of t laizi can have, lwt of
+    # them held: min(t, lwt)
+    return t if t < lwt else lwt
+
+
+cdef inline int _sky_fewest(int lwg, int t) noexcept nogil:
+    # The fewest, lwg of the ground rank held: max(0, t - lwg) (the rest are
+    # of the ground rank)
+    return t - lwg if t > lwg else 0
+
+
 cdef inline int _td_sky_most(const gen_t* g, int t) noexcept nogil:
-    # The most laizi of the sky rank a split of t laizi can have: min(t, lwt)
-    return t if t < g.lwt else g.lwt
+    return _sky_most(g.lwt, t)
 
 
 cdef inline int _td_sky_fewest(const gen_t* g, int t) noexcept nogil:
-    # The fewest: max(0, t - lwg) (the rest are of the ground rank)
-    return t - g.lwg if t > g.lwg else 0
+    return _sky_fewest(g.lwg, t)
 
 
 cdef inline int _td_sky(int lwt, int lwg, int d, int k) noexcept nogil:
     # The laizi of the sky rank in a move the walks make of a main part of d
     # laizi (lmu[d], the sky rank's first) and k among its kickers (lku[k],
-    # the ground rank's first), in a hand of lwt and lwg laizi of each rank:
-    # min(d, lwt) + max(0, k - lwg)
-    return (d if d < lwt else lwt) + (k - lwg if k > lwg else 0)
+    # the ground rank's first), in a hand of lwt and lwg laizi of each rank
+    return _sky_most(lwt, d) + _sky_fewest(lwg, k)
 
 
 cdef void _td_alt_sections(gen_t* g, int start, int d, int tl,
@@ -1220,10 +1229,8 @@ cdef void _td_splits_init() noexcept nogil:
         for wg in range(1, 5):
             ls = &TD_SPLITS[wt][wg]
             for t in range(wt + wg + 1):
-                # the fewest and the most sky laizi a split of t can have
-                # (_td_sky_fewest, _td_sky_most)
-                lo = _td_sky(wt, wg, 0, t)
-                hi = _td_sky(wt, wg, t, 0)
+                lo = _sky_fewest(wg, t)
+                hi = _sky_most(wt, t)
                 for s0 in range(lo, hi + 1):
                     c = 0
                     for s in range(lo, hi + 1):
