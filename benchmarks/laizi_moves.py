@@ -7,8 +7,8 @@ Moves: for each case, 64 seeded positions (N with --positions: more
 positions, a steadier comparison between rule sets); one round calls
 ``legal_moves_into`` once per position into a preallocated buffer, and (the C
 generator alone, without the per-call Python cost) ``legal_moves_batch`` once
-over all 64 into one preallocated ``out``. Printed: microseconds per call and million moves per second,
-medians of the rounds.
+over all 64 into one preallocated ``out``. Printed: microseconds per call and
+million moves per second, medians of the rounds.
 
 * classic 17/20 and biegang 17/21 (every biegang hand holds W), as in
   test_bench_moves.py;
@@ -163,14 +163,13 @@ def measure(pos, rounds):
 
 
 def paired_positions(size, laizi, split="uniform", package=ddzfast, count=None, seed=""):
-    """`count` (default POSITIONS) pairs of leads (laizi's, tiandi's) of
-    `size` cards with the same natural cards: two wild ranks T, G drawn per
-    pair, the natural
-    cards from the other ranks; laizi's hand holds `laizi` (at most 4)
-    laizi of its wild rank T, tiandi's (tiandi:TG) as many split between T
-    and G, at most four of each: with split "uniform" the number of T drawn
-    uniformly from those possible (as in the tiandi cases above), with
-    "deal" as a random deal splits them (the laizi drawn from the eight
+    """`count` (default POSITIONS) pairs of leads (laizi's, tiandi's) of `size`
+    cards with the same natural cards: two wild ranks T, G drawn per pair,
+    the natural cards from the other ranks; laizi's hand holds `laizi` (at
+    most 4) laizi of its wild rank T, tiandi's (tiandi:TG) as many split
+    between T and G, at most four of each: with split "uniform" the number
+    of T drawn uniformly from those possible (as in the tiandi cases above),
+    with "deal" as a random deal splits them (the laizi drawn from the eight
     cards of T and G, so that with 2 laizi 16 hands in 28 hold one of each,
     against one in three). The rules and hands are those of `package` (a
     ddzfast module: another build's, for tiandi_builds.py). A `seed` draws

@@ -98,6 +98,16 @@ def per_call(pos, order, repeats, rng, buf, between=None, flags=None):
             {k: statistics.median(v) for k, v in by_run.items()})
 
 
+def mix_share(rounds):
+    """The share that groups timed apart (laizi_moves.PairedRounds each)
+    predict for their mix: tiandi's moves per second over laizi's, their
+    moves and times added."""
+    rounds = list(rounds)
+    tiandi_rate = sum(r.tiandi_moves for r in rounds) / sum(r.tiandi_time for r in rounds)
+    laizi_rate = sum(r.laizi_moves for r in rounds) / sum(r.laizi_time for r in rounds)
+    return tiandi_rate / laizi_rate
+
+
 def fresh_shares(size, split, count, turns, buf):
     """The fresh-pairs readings of one set: `turns` new slices of `count`
     pairs timed mixed, one after the other, then `turns` more with each
@@ -131,16 +141,16 @@ def fresh_shares(size, split, count, turns, buf):
     shares = {}
     predicted = []
     for times in timed:
-        rates = {}
+        rounds = {}
         for name, (lz, td, x, t) in times.items():
             if lz:
                 n_laizi = laizi_moves.move_count(lz, buf)
                 n_tiandi = laizi_moves.move_count(td, buf)
-                rates[name] = (n_laizi, x, n_tiandi, t)
-                shares.setdefault(name, []).append((n_tiandi / t) / (n_laizi / x))
-        if "one-rank" in rates and "both-rank" in rates:
-            a, b = rates["one-rank"], rates["both-rank"]
-            predicted.append(((a[2] + b[2]) / (a[3] + b[3])) / ((a[0] + b[0]) / (a[1] + b[1])))
+                rounds[name] = laizi_moves.PairedRounds(x, t, n_laizi, n_tiandi,
+                                                        (n_tiandi / t) / (n_laizi / x))
+                shares.setdefault(name, []).append(rounds[name].share)
+        if "one-rank" in rounds and "both-rank" in rounds:
+            predicted.append(mix_share((rounds["one-rank"], rounds["both-rank"])))
     alone = {name: statistics.median(v) for name, v in shares.items() if name != "mixed"}
     return (statistics.median(shares["mixed"]), alone,
             statistics.median(predicted) if predicted else None)
@@ -183,10 +193,7 @@ def main():
         for name, a in alone.items():
             line += f", {name} alone {a.share:.3f}"
         if len(alone) == 2:
-            a = alone.values()
-            tiandi_rate = sum(x.tiandi_moves for x in a) / sum(x.tiandi_time for x in a)
-            laizi_rate = sum(x.laizi_moves for x in a) / sum(x.laizi_time for x in a)
-            line += f", the groups predict {tiandi_rate / laizi_rate:.3f}"
+            line += f", the groups predict {mix_share(alone.values()):.3f}"
         print(line, flush=True)
         line = f"{label}: tiandi's moves over laizi's, mixed"
         for name, r in (("", mixed_rounds), *((f" {n}", a) for n, a in alone.items())):
