@@ -30,9 +30,10 @@ other splits). Printed per set:
   over the slices of the share mixed, of each group's alone, and of what
   a slice's two group rounds predict for their mix;
 * **laizi between other calls**: laizi's per-call time with one untimed
-  call between each two of its own (a classic 20-card lead, a one-rank
-  tiandi lead, a both-rank one), over its time with none between: the
-  median over the hands.
+  call between each two of its own (a classic 20-card lead, another of
+  laizi's 2-laizi leads, a 4-laizi laizi lead, a one-rank tiandi lead, a
+  both-rank one; each with its mean moves a call), over its time with none
+  between: the median over the hands.
 """
 import argparse
 import os
@@ -229,7 +230,9 @@ def main():
         if predicted is not None:
             line += f", the groups predict {predicted:.3f}"
         print(line, flush=True)
-        fillers = [("a classic lead", classic_leads(len(tiandi_pos), rng))]
+        fillers = [("a classic lead", classic_leads(len(tiandi_pos), rng)),
+                   ("another 2-laizi laizi lead", laizi_pos),
+                   ("a 4-laizi laizi lead", laizi_moves.paired_positions(size, 4, split)[0])]
         if one:
             fillers.append(("a one-rank tiandi lead", [tiandi_pos[i] for i in one]))
         if both:
@@ -238,7 +241,8 @@ def main():
         for name, between in fillers:
             with_between = per_call(laizi_pos, everyone, args.repeats, rng, buf, between)[0]
             ratio = statistics.median(with_between[i] / laizi_call[i] for i in everyone)
-            line += f"; {name} {ratio:.3f}"
+            moves = laizi_moves.move_count(between, buf) / len(between)
+            line += f"; {name} ({moves:.0f} moves) {ratio:.3f}"
         print(line, flush=True)
 
 
