@@ -206,6 +206,12 @@ class PairedRounds(NamedTuple):
     share: float
 
 
+def rate_share(laizi_moves, laizi_time, tiandi_moves, tiandi_time):
+    """Tiandi's moves per second over laizi's: the share every paired
+    reading prints."""
+    return (tiandi_moves / tiandi_time) / (laizi_moves / laizi_time)
+
+
 def paired_rounds(laizi_pos, tiandi_pos, turns, buf):
     """`turns` turns of one per-call round of each into `buf`, tiandi first;
     the share is the median over the turns of (tiandi's moves per second) /
@@ -218,7 +224,7 @@ def paired_rounds(laizi_pos, tiandi_pos, turns, buf):
         x = max(round_time(laizi_pos, buf), 1e-9)
         tiandi_times.append(t)
         laizi_times.append(x)
-        shares.append((n_tiandi / t) / (n_laizi / x))
+        shares.append(rate_share(n_laizi, x, n_tiandi, t))
     return PairedRounds(statistics.median(laizi_times), statistics.median(tiandi_times),
                         n_laizi, n_tiandi, statistics.median(shares))
 

@@ -94,7 +94,8 @@ def main():
                 times[b][0].append(laizi_moves.round_time(sets[i][0], bufs[b], package))
                 times[b][1].append(laizi_moves.round_time(sets[i][1], bufs[b], package))
             order.reverse()
-        shares = [statistics.median((n_tiandi / t) / (n_laizi / lz) for lz, t in zip(*tt))
+        shares = [statistics.median(laizi_moves.rate_share(n_laizi, lz, n_tiandi, t)
+                                    for lz, t in zip(*tt))
                   for tt in times]
         line = (f"{size} cards, {laizi} laizi, {split + ' split':13s} share this "
                 f"{shares[0]:.3f}")

@@ -104,9 +104,10 @@ def mix_share(rounds):
     predict for their mix: tiandi's moves per second over laizi's, their
     moves and times added."""
     rounds = list(rounds)
-    tiandi_rate = sum(r.tiandi_moves for r in rounds) / sum(r.tiandi_time for r in rounds)
-    laizi_rate = sum(r.laizi_moves for r in rounds) / sum(r.laizi_time for r in rounds)
-    return tiandi_rate / laizi_rate
+    return laizi_moves.rate_share(sum(r.laizi_moves for r in rounds),
+                                  sum(r.laizi_time for r in rounds),
+                                  sum(r.tiandi_moves for r in rounds),
+                                  sum(r.tiandi_time for r in rounds))
 
 
 def fresh_shares(size, split, count, turns, buf):
@@ -147,8 +148,8 @@ def fresh_shares(size, split, count, turns, buf):
             if lz:
                 n_laizi = laizi_moves.move_count(lz, buf)
                 n_tiandi = laizi_moves.move_count(td, buf)
-                rounds[name] = laizi_moves.PairedRounds(x, t, n_laizi, n_tiandi,
-                                                        (n_tiandi / t) / (n_laizi / x))
+                rounds[name] = laizi_moves.PairedRounds(
+                    x, t, n_laizi, n_tiandi, laizi_moves.rate_share(n_laizi, x, n_tiandi, t))
                 shares.setdefault(name, []).append(rounds[name].share)
         if "one-rank" in rounds and "both-rank" in rounds:
             predicted.append(mix_share((rounds["one-rank"], rounds["both-rank"])))
