@@ -12,8 +12,9 @@
 # process (subprocesses of the tests included) wrote an ASan report.
 #
 # Needs gcc (or CC set to a compiler with -fsanitize=address and
-# -print-file-name) and the Python of the active virtual environment, `python`,
-# with numpy, Cython, setuptools and pytest.
+# -print-file-name) and the Python (3.11 or later) of the active virtual
+# environment, `python`, with pytest; pyproject.toml's build requirements are
+# installed into it.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -27,10 +28,12 @@ if [ ! -e "$libasan" ]; then
     echo "asan_check: $cc has no libasan.so (got '$libasan')" >&2
     exit 2
 fi
-# the build needs Cython, which an editable install keeps in its isolated
-# build environment only
-python -c "import Cython, setuptools, numpy" 2>/dev/null \
-    || python -m pip install -q "Cython>=3.0" setuptools numpy
+# the build needs pyproject.toml's build requirements (Cython, a setuptools
+# that reads its license expression), which an editable install keeps in its
+# isolated build environment only
+build_requires="$(python -c 'import sys, tomllib; print(" ".join(tomllib.load(open(sys.argv[1], "rb"))["build-system"]["requires"]))' "$root/pyproject.toml")"
+# (unquoted: one argument a requirement)
+python -m pip install -q $build_requires
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/ddzfast-asan.XXXXXX")"
 trap 'rm -rf "$work"' EXIT

@@ -611,3 +611,14 @@ def test_kinds_are_appended_and_tiers_are_data():
     tiers = [r.tier(k) for k in ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET")]
     assert tiers == sorted(tiers) and len(set(tiers)) == 4 and r.tier("PAIR") == 0
     assert ddzfast.MOVE_DTYPE.itemsize == 16
+
+
+# ---- package metadata ----------------------------------------------------------
+
+def test_installed_metadata_names_every_rule_set_and_an_spdx_license():
+    # the summary pip and PyPI show was written when there were three rule sets
+    import importlib.metadata
+    meta = importlib.metadata.metadata("ddzfast")
+    missing = [name for name in ddzfast.RULE_SETS if name not in meta["Summary"]]
+    assert not missing, f"the package summary does not name {missing}: {meta['Summary']!r}"
+    assert meta["License-Expression"] == "MIT"
