@@ -135,3 +135,27 @@ def test_page_examples(path: pathlib.Path):
     result = runner.summarize(verbose=False)
     assert result.attempted == found
     assert result.failed == 0, f"{name}: {result.failed} of {found} examples failed"
+
+
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+
+
+@pytest.mark.parametrize("path", [ROOT / "README.md", DOCS / "index.md"], ids=page_id)
+def test_opening_counts_are_the_projects(path: pathlib.Path):
+    """The opening paragraph's number of wildcard variants (the built-in rule
+    sets other than classic) and of perft positions (tests/perft/)."""
+    import ddzfast
+
+    text = " ".join(path.read_text(encoding="utf-8").split())
+    variants = re.search(r"Dou Dizhu \(斗地主\) and (\w+) wildcard variants", text)
+    assert variants, f"{page_id(path)}: no 'and N wildcard variants' in the opening"
+    assert variants.group(1) == NUMBER_WORDS[len(ddzfast.RULE_SETS) - 1], (
+        f"{page_id(path)} says {variants.group(1)} wildcard variants; the built-in "
+        f"rule sets besides classic are {sorted(set(ddzfast.RULE_SETS) - {'classic'})}")
+    positions = sum(1 for f in (ROOT / "tests" / "perft").glob("*.txt")
+                    for line in f.read_text().splitlines()
+                    if line.split()[:1] and line.split()[0].isdigit())
+    stated = re.search(r"against ([\d,]+) perft positions", text)
+    assert stated and int(stated.group(1).replace(",", "")) == positions, (
+        f"{page_id(path)}: {stated and stated.group(1)} perft positions stated, "
+        f"tests/perft/ holds {positions}")
