@@ -15,6 +15,7 @@ import pytest
 
 import ddzfast
 from ddzfast import DEAL_DTYPE, Game, cli
+from ddzfast._engine import POLICIES
 from ddzfast.constants import CARD_CHARS
 from helpers import RULE_SETS, cli_rules
 
@@ -369,6 +370,38 @@ def test_cli_has_no_card_alphabet_of_its_own():
     """The CLI kept a card alphabet of its own (CARD_NAMES, _wild_text) beside the
     package's."""
     assert not hasattr(cli, "CARD_NAMES") and not hasattr(cli, "_wild_text")
+
+
+def _options(parser):
+    """(command, option, action) of every option of every subcommand."""
+    for group in parser._subparsers._group_actions:
+        for command, sub in group.choices.items():
+            for action in sub._actions:
+                if action.dest != "help":
+                    yield command, (action.option_strings or [action.dest])[0], action
+
+
+def test_every_option_says_what_it_is():
+    """--games, --threads, --seed and --backend of simulate, --seed and --bots of
+    play and --deals and --seed of arena had no help text."""
+    bare = [f"{command} {option}" for command, option, action in _options(cli.build_parser())
+            if not action.help]
+    assert not bare, f"options without help: {bare}"
+
+
+def test_the_description_and_arena_help_name_what_they_take(capsys):
+    """The description listed four rule sets (not tiandi); arena's --a and --b,
+    and its unknown-agent message, left out douzero:DIR."""
+    parser = cli.build_parser()
+    assert all(name in parser.description for name in ddzfast.RULES)
+    agent_help = {option: action.help for command, option, action in _options(parser)
+                  if command == "arena"}
+    for option in ("--a", "--b"):
+        assert all(name in agent_help[option] for name in POLICIES)
+        assert "rlcard-rule" in agent_help[option] and "douzero:DIR" in agent_help[option]
+    assert cli.main(["arena", "--a", "expert", "--b", "nope", "--deals", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown arena agent 'nope'" in err and "douzero:DIR" in err
 
 
 # ---- play ---------------------------------------------------------------------

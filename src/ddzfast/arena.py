@@ -67,6 +67,11 @@ __all__ = ["arena", "ArenaResult", "douzero_deals", "resolve_agent", "RLCARD_RUL
 
 #: The name of RLCard's rule agent as an arena agent.
 RLCARD_RULE = "rlcard-rule"
+#: The prefix of a DouZero checkpoint folder as an arena agent ("douzero:DIR").
+DOUZERO_PREFIX = "douzero:"
+#: The agents an arena takes by name, for messages and the command line's help.
+AGENT_NAMES = (", ".join(POLICIES) + f", {RLCARD_RULE} (needs rlcard) or "
+               f"{DOUZERO_PREFIX}DIR (a folder of DouZero's three .ckpt models; needs torch)")
 
 #: DouZero's unshuffled deck, as ``generate_eval_data.py`` builds it.
 _DOUZERO_DECK = [c for c, n in zip(DOUZERO_CARDS, CARD_LIMITS) for _ in range(n)]
@@ -323,11 +328,10 @@ def resolve_agent(spec: AgentLike) -> _Agent:
             return _Builtin(spec)
         if spec == RLCARD_RULE:
             return _RLCardRule()
-        if spec.startswith("douzero:"):
-            return _DouZeroModels(spec[len("douzero:"):])
-        raise ValueError(f"unknown arena agent {spec!r}: use one of "
-                         f"{', '.join(POLICIES)}, {RLCARD_RULE!r} or a callable "
-                         f"policy(game, legal)")
+        if spec.startswith(DOUZERO_PREFIX):
+            return _DouZeroModels(spec[len(DOUZERO_PREFIX):])
+        raise ValueError(f"unknown arena agent {spec!r}: use {AGENT_NAMES}, "
+                         f"or a callable policy(game, legal)")
     if callable(spec):
         return _Callable(spec)
     raise TypeError(f"an arena agent is a policy name or a callable, not "

@@ -37,7 +37,7 @@ import numpy as np
 from ddzfast import __version__
 from ddzfast._core import RULES, Hand, Move, classify, get_rules, legal_moves
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
-from ddzfast.arena import MAX_DEALS
+from ddzfast.arena import AGENT_NAMES, MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
 from ddzfast.movekind import MoveKind
 from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
@@ -832,7 +832,8 @@ def cmd_solve(args, out=None) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="ddzfast", description="Dou Dizhu legal moves, "
-                                 "simulation and play (rule sets: classic, biegang, super, laizi)")
+                                 "simulation, play, endgame solving and bot evaluation "
+                                 f"(rule sets: {', '.join(RULES)})")
     ap.add_argument("--version", action="version", version=f"ddzfast {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
 
@@ -851,15 +852,19 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("simulate", help="simulate deals with built-in policies")
     s.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
                    help=RULES_HELP)
-    s.add_argument("--games", type=_int_in(0, MAX_DEAL_INDEX), default=10000)
+    s.add_argument("--games", type=_int_in(0, MAX_DEAL_INDEX), default=10000,
+                   help="deals to simulate (default %(default)s)")
     s.add_argument("--policies", default="random,random,random",
                    help="one or three of: " + ", ".join(POLICIES) + " (comma-separated)")
-    s.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1)
-    s.add_argument("--seed", type=seed_type, default=0)
+    s.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1,
+                   help="threads on this machine (default 1)")
+    s.add_argument("--seed", type=seed_type, default=0,
+                   help="seed of the run: deal i is deal_seed(seed, i) (default 0)")
     s.add_argument("--start", type=_int_in(0, MAX_DEAL_INDEX), default=0,
                    help="index of the first deal (to split a run: the rows of "
                         "--start S --games N are rows S..S+N-1 of one long run)")
-    s.add_argument("--backend", default="local", choices=["local", "ray"])
+    s.add_argument("--backend", default="local", choices=["local", "ray"],
+                   help="local threads, or a Ray cluster (needs ray; default local)")
     s.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
     s.add_argument("--connect-timeout", type=_seconds, default=RAY_CONNECT_TIMEOUT,
                    help="seconds to wait for the Ray address to answer "
@@ -881,8 +886,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one deal in the terminal against two bots")
     p.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
                    help=RULES_HELP)
-    p.add_argument("--seed", type=seed_type, default=None)
-    p.add_argument("--bots", default="greedy", choices=list(POLICIES))
+    p.add_argument("--seed", type=seed_type, default=None,
+                   help="the deal's seed (default: a fresh one, printed)")
+    p.add_argument("--bots", default="greedy", choices=list(POLICIES),
+                   help="the two bots' policy (default greedy)")
     p.set_defaults(func=cmd_play)
 
     v = sub.add_parser(
@@ -921,12 +928,15 @@ def build_parser() -> argparse.ArgumentParser:
         "the seed (DouZero's generate_eval_data.py layout, the landlord holding the "
         "kitty, no bidding), each played with A as the landlord against B as both "
         "farmers and the reverse; WP and ADP per role and averaged, with 95% intervals.")
-    agents = ", ".join(POLICIES) + ", rlcard-rule (needs rlcard)"
-    r.add_argument("--a", required=True, help=f"agent A: {agents}")
-    r.add_argument("--b", required=True, help=f"agent B: {agents}")
-    r.add_argument("--deals", type=_int_in(0, MAX_DEALS), default=10000)
+    r.add_argument("--a", required=True, help=f"agent A: {AGENT_NAMES}")
+    r.add_argument("--b", required=True, help=f"agent B: {AGENT_NAMES}")
+    r.add_argument("--deals", type=_int_in(0, MAX_DEALS), default=10000,
+                   help="deals, each played twice with the roles swapped (default "
+                        "%(default)s)")
     r.add_argument("--seed", type=_int_in(0, (1 << 32) - 1, " (NumPy's RandomState seeds)"),
-                   default=0)
+                   default=0, help="seed of the deals: they are those of DouZero's "
+                                   "generate_eval_data.py after np.random.seed(SEED) "
+                                   "(default 0)")
     r.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1,
                    help="threads for a match of two built-in policies")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
