@@ -857,7 +857,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--policies", default="random,random,random",
                    help="one or three of: " + ", ".join(POLICIES) + " (comma-separated)")
     s.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1,
-                   help="threads on this machine (default 1)")
+                   help="threads on this machine (backend local; default 1)")
     s.add_argument("--seed", type=seed_type, default=0,
                    help="seed of the run: deal i is deal_seed(seed, i) (default 0)")
     s.add_argument("--start", type=_int_in(0, MAX_DEAL_INDEX), default=0,
