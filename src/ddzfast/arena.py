@@ -71,7 +71,8 @@ RLCARD_RULE = "rlcard-rule"
 DOUZERO_PREFIX = "douzero:"
 #: The agents an arena takes by name, for messages and the command line's help.
 AGENT_NAMES = (", ".join(POLICIES) + f", {RLCARD_RULE} (needs rlcard) or "
-               f"{DOUZERO_PREFIX}DIR (a folder of DouZero's three .ckpt models; needs torch)")
+               f"{DOUZERO_PREFIX}DIR (a folder of DouZero's three .ckpt models; needs torch "
+               "and douzero)")
 
 #: DouZero's unshuffled deck, as ``generate_eval_data.py`` builds it.
 _DOUZERO_DECK = [c for c, n in zip(DOUZERO_CARDS, CARD_LIMITS) for _ in range(n)]
@@ -211,13 +212,13 @@ class _DouZeroModels(_Agent):
             import torch
             from douzero.env.env import get_obs
         except ImportError as exc:
-            raise ImportError("the arena agent 'douzero:DIR' needs torch and douzero; "
-                              "install them with: pip install torch douzero") from exc
+            raise ImportError(f"the arena agent '{DOUZERO_PREFIX}DIR' needs torch and "
+                              "douzero; install them with: pip install torch douzero") from exc
         missing = [f for f in DOUZERO_CHECKPOINTS if not os.path.isfile(os.path.join(folder, f))]
         if missing:
-            raise ValueError(f"douzero:{folder} lacks {', '.join(missing)} (DouZero's three "
-                             f"models: {', '.join(DOUZERO_CHECKPOINTS)})")
-        self.name = f"douzero:{folder}"
+            raise ValueError(f"{DOUZERO_PREFIX}{folder} lacks {', '.join(missing)} "
+                             f"(DouZero's three models: {', '.join(DOUZERO_CHECKPOINTS)})")
+        self.name = DOUZERO_PREFIX + folder
         self.torch = torch
         self.get_obs = get_obs
         classes = _douzero_model_classes()
