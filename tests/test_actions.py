@@ -206,6 +206,45 @@ def test_bad_positions_raise():
         legal_action_indices_batch([int(Hand("33")), int(Hand(DECKS["classic"]))])
 
 
+def test_errors_leave_the_outputs_as_they_were():
+    """A hand with moves that are no action, or an index buffer too small:
+    the _into forms and the mask batch raise and write nothing. Before the
+    fix the mask was zeroed and half filled, the indices partly written."""
+    n = action_count("classic")
+    big = "333444555666777888999"       # 21 cards: a plane of seven triples
+    small = Hand("334455")
+    for bad in (big, DECKS["classic"]):
+        mask = np.full(n, 7, np.uint8)
+        with pytest.raises(InvalidCardsError, match="no action"):
+            legal_action_mask_into(bad, None, "classic", mask)
+        assert (mask == 7).all()
+        idx = np.full(n, -5, np.int32)
+        with pytest.raises(InvalidCardsError, match="no action"):
+            legal_action_indices_into(bad, None, "classic", idx)
+        assert (idx == -5).all()
+        rows = np.full((3, n), 7, np.uint8)
+        with pytest.raises(InvalidCardsError, match=r"hands\[2\]"):
+            legal_action_mask_batch([int(small), int(small), int(Hand(bad))], None,
+                                    "classic", out=rows, threads=2)
+        assert (rows == 7).all()
+    idx = np.full(3, -5, np.int32)
+    with pytest.raises(ValueError, match="legal moves"):
+        legal_action_indices_into(small, None, "classic", idx)
+    assert (idx == -5).all()
+
+
+def test_a_mask_batch_out_must_not_overlap_its_positions():
+    """legal_moves_batch refused an out sharing memory with its hands; the
+    mask batch overwrote them and gave wrong masks."""
+    n = action_count("classic")
+    out = np.zeros((2, n), np.uint8)
+    hands = out[0, 8:24].view(np.uint64)
+    hands[:] = [int(Hand("3344")), int(Hand("XD"))]
+    with pytest.raises(ValueError, match="shares memory"):
+        legal_action_mask_batch(hands, None, "classic", out=out)
+    assert hands.tolist() == [int(Hand("3344")), int(Hand("XD"))]
+
+
 def Move_pass():
     return ddzfast.Move("PASS", 0, 0, 0)
 

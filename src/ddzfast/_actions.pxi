@@ -54,17 +54,23 @@ cdef int64_t _legal_actions(const ddz_rules* rules, const ddz_actions* t,
         if moves == NULL:
             return DDZ_ERR_NOMEM
         n = ddz_legal_moves(rules, hand, last, moves, n)
-    if mask != NULL:
-        memset(mask, 0, t.count)
+    # Every move is looked up before anything is written, so that an error
+    # (or an idx too small for them all) leaves idx and mask as they were;
+    # a move's index is kept in its own cards, which are read no more.
     for i in range(n):
         k = ddz_action_index(t, &moves[i])
         if k < 0:
             n = DDZ_ERR_NO_ACTION
             break
-        if i < cap:
-            idx[i] = <int32_t>k
+        moves[i].cards = <uint64_t>k
+    if n >= 0:
+        if idx != NULL and n <= cap:
+            for i in range(n):
+                idx[i] = <int32_t>moves[i].cards
         if mask != NULL:
-            mask[k] = 1
+            memset(mask, 0, t.count)
+            for i in range(n):
+                mask[moves[i].cards] = 1
     if moves != buf:
         free(moves)
     return n
@@ -221,13 +227,14 @@ def _fixed_action_rules(rules, str who) -> Rules:
         raise ValueError(
             f"{who} needs a fixed action space, and the actions of {r.name!r} "
             f"depend on its two wild ranks: pass both, sky then ground, e.g. "
-            f"rules='{r.name}:7J' or get_rules({r.name!r})"
+            f"rules={_ranked_name(r.name, '7J')!r} or get_rules({r.name!r})"
             f".with_options(wild_ranks=('7', 'J')) (every deal then has them); "
             f"ranks drawn per deal are not supported")
     if r.c.laizi and not r.c.wild_mask:
         raise ValueError(
             f"{who} needs a fixed action space, and a laizi rule set's actions "
-            f"depend on its wild rank: pass the wild rank, e.g. rules='laizi:7' "
+            f"depend on its wild rank: pass the wild rank, e.g. "
+            f"rules={_ranked_name(r.name, '7')!r} "
             f"or get_rules({r.name!r}).with_options(wild_rank='7') (every deal "
             f"then has that wild rank); a wild rank drawn per deal is not supported")
     return r
@@ -305,7 +312,8 @@ def legal_action_indices_into(hand, last, rules, cnp.ndarray out not None) -> in
     C-contiguous 1-d int32 array (TypeError for another dtype, ValueError for
     another shape or layout); ``action_count(rules)`` entries always suffice.
     A buffer too small for the position raises ValueError with the count
-    needed. Nothing is allocated."""
+    needed; then, as on any other error, ``out`` is left as it was. Nothing
+    is allocated."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t bits = _hand_arg(hand, r)
     cdef ddz_move lm
@@ -334,8 +342,8 @@ def legal_action_mask_into(hand, last, rules, cnp.ndarray out not None) -> int:
     everywhere else; return the number of legal moves (the 1 entries).
     ``out``: a writable, C-contiguous 1-d array of exactly
     ``action_count(rules)`` entries, dtype bool, uint8 or int8 (TypeError
-    for another dtype, ValueError for another size, shape or layout).
-    Nothing is allocated."""
+    for another dtype, ValueError for another size, shape or layout). An
+    error leaves ``out`` as it was. Nothing is allocated."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t bits = _hand_arg(hand, r)
     cdef ddz_move lm
@@ -498,13 +506,37 @@ def legal_action_indices_batch(hands, lasts=None, rules="classic", threads=1):
     return offsets, indices
 
 
+cdef int _check_all_actions(Rules r, _ActionTable t, cnp.ndarray hands,
+                            object lasts) except -1:
+    # Raise the error a batch would meet, before any of its rows is written.
+    # Only a hand of more cards than a deal gives can have legal moves that
+    # are no action (the table is every move of at most MAX_HAND cards), so
+    # only such hands are looked up here.
+    cdef const uint64_t* hp = <const uint64_t*>cnp.PyArray_DATA(hands)
+    cdef const ddz_move* lp = NULL
+    cdef int most = MAX_HAND[bool(r.c.has_wild)]
+    cdef Py_ssize_t i
+    cdef int64_t code
+    if lasts is not None:
+        lp = <const ddz_move*>cnp.PyArray_DATA(<cnp.ndarray>lasts)
+    for i in range(cnp.PyArray_DIM(hands, 0)):
+        if _hand_size(hp[i]) > most:
+            with nogil:
+                code = _legal_actions(&r.c, &t.t, hp[i], _batch_last(lp, i), NULL, 0, NULL)
+            if code < 0:
+                _raise_batch_error(code, i, r, hands)
+    return 0
+
+
 def legal_action_mask_batch(hands, lasts=None, rules="classic", out=None, threads=1):
     """The legal-action masks of many positions: an (N, action_count(rules))
     array, row i the mask of position i (as ``legal_action_mask_into`` fills
     it). ``out``: None (a new bool array) or a writable, C-contiguous array of
-    that shape and dtype bool, uint8 or int8, filled and returned. ``hands``
-    and ``lasts`` as for ``legal_moves_batch``. Runs without the GIL, on
-    ``threads`` threads over contiguous ranges of positions."""
+    that shape and dtype bool, uint8 or int8, filled and returned (an error
+    leaves it as it was; an ``out`` sharing memory with ``hands`` or
+    ``lasts`` is a ValueError). ``hands`` and ``lasts`` as for
+    ``legal_moves_batch``. Runs without the GIL, on ``threads`` threads over
+    contiguous ranges of positions."""
     cdef Rules r = _get_rules(rules)
     cdef cnp.ndarray h, counts, res
     cdef Py_ssize_t n, t_, i
@@ -528,6 +560,8 @@ def legal_action_mask_batch(hands, lasts=None, rules="classic", out=None, thread
                              f"({n}, {table.count}) (positions, action_count)")
         if not cnp.PyArray_IS_C_CONTIGUOUS(res) or not cnp.PyArray_ISWRITEABLE(res):
             raise ValueError("out must be writable and C-contiguous")
+        _check_out_apart(res, h, la, "masks")
+        _check_all_actions(r, table, h, la)
     counts = np.zeros(n, dtype=np.int64)
     threads = worker_count(threads, n)
     bounds = [n * t_ // threads for t_ in range(threads + 1)]

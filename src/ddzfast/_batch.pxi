@@ -178,10 +178,8 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1, out=None):
     if out is not None:
         _check_move_out(out)
     h, la = _batch_positions(hands, lasts, r)
-    if out is not None and (np.may_share_memory(out, h)
-                            or (la is not None and np.may_share_memory(out, la))):
-        raise ValueError("out shares memory with hands or lasts: the moves would "
-                         "overwrite the positions they are made from")
+    if out is not None:
+        _check_out_apart(out, h, la, "moves")
     n = cnp.PyArray_DIM(h, 0)
     counts = np.zeros(n, dtype=np.int64)
     threads = worker_count(threads, n)
@@ -220,6 +218,16 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1, out=None):
     _parallel(threads, _copy_chunk,
               [(chunks[t], moves, starts[t]) for t in range(threads)])
     return offsets, moves
+
+
+cdef int _check_out_apart(object out, object hands, object lasts, str what) except -1:
+    # A batch's `out` must not overlap its positions: what is written (`what`)
+    # would change positions not yet read.
+    if np.may_share_memory(out, hands) or (lasts is not None
+                                           and np.may_share_memory(out, lasts)):
+        raise ValueError(f"out shares memory with hands or lasts: the {what} would "
+                         f"overwrite the positions they are made from")
+    return 0
 
 
 cdef tuple _batch_positions(object hands, object lasts, Rules r):

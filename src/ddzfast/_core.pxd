@@ -543,15 +543,15 @@ cdef int64_t ddz_action_count(const ddz_actions* t) noexcept nogil
 
 # The action indices of the legal moves of `hand` after `last` (NULL:
 # leading), in generation order, into out[0:cap]; returns how many there are
-# (it may exceed cap: then only cap were written), or DDZ_ERR_NO_ACTION /
-# DDZ_ERR_NOMEM.
+# (it may exceed cap: then nothing was written), or DDZ_ERR_NO_ACTION /
+# DDZ_ERR_NOMEM (nothing written).
 cdef int64_t ddz_legal_action_indices(const ddz_rules* rules, const ddz_actions* t,
                                       uint64_t hand, const ddz_move* last,
                                       int32_t* out, int64_t cap) noexcept nogil
 
 # Write the legal-action mask (t.count bytes, 1 at each legal move's index,
 # else 0) into `mask`; returns the number of legal moves, or an error code as
-# above (the mask is then unspecified).
+# above (the mask is then left as it was).
 cdef int64_t ddz_legal_action_mask(const ddz_rules* rules, const ddz_actions* t,
                                    uint64_t hand, const ddz_move* last,
                                    uint8_t* mask) noexcept nogil
