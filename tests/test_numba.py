@@ -94,6 +94,14 @@ def test_numba_errors():
         _moves(handle, int(ddzfast.Hand("44")), pass_row, np.empty(8, MOVE_DTYPE))
     with pytest.raises(ValueError, match="not all in the hand"):
         _play(int(ddzfast.Hand("33")), int(ddzfast.Hand("4")))
+    # hands of no deck were played from: five 3s, two X, every nibble full
+    # (ddzfast.play refuses each)
+    for hand, cards in ((0x5, 1), (2 << 52, 1 << 52), ((1 << 63) - 1, 1)):
+        with pytest.raises(ValueError, match="not a hand of any rule set's deck"):
+            _play(hand, cards)
+        with pytest.raises(ValueError):
+            ddzfast.play(hand, cards)
+    assert _play(int(ddzfast.Hand("33W", rules="super")), 1 << 60) == 2
 
 
 def test_monte_carlo_example_runs(run_python):

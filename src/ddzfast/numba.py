@@ -88,8 +88,9 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess
 
 import numpy as np
 
-from ddzfast._core import MOVE_DTYPE, Rules, _action_lookup, get_rules
+from ddzfast._core import MOVE_DTYPE, Rules, _action_lookup, _ranked_name, get_rules
 from ddzfast.features import description_key
+from ddzfast.rulesets import RULE_SETS
 
 __all__ = ["rules_handle", "check_handle", "no_last", "legal_moves_into",
            "classify_into", "beats", "play", "hand_valid", "MOVE_DTYPE",
@@ -153,9 +154,9 @@ def rules_handle(rules="classic") -> int:
         # the core would generate nothing for it: say why instead
         if r.wild_count == 2:
             raise ValueError(f"the rule set {r.name!r} needs both wild ranks, sky "
-                             f"and ground: use rules_handle('{r.name}:7J')")
+                             f"and ground: use rules_handle({_ranked_name(r.name, '7J')!r})")
         raise ValueError(f"the laizi rule set {r.name!r} has no wild rank: use "
-                         f"rules_handle('{r.name}:7') (any rank 3..2)")
+                         f"rules_handle({_ranked_name(r.name, '7')!r}) (any rank 3..2)")
     key = (r.name, description_key(r))
     with _PIN_LOCK:
         pinned = _PINNED_BY_KEY.get(key)
@@ -478,11 +479,18 @@ def beats(rules, move, last):
     return _c_beats(rules, move.ctypes.data, last.ctypes.data) != 0
 
 
+# play takes no rule set: its hand is checked against the largest deck (a
+# rule set's with W), as ddzfast.play checks a hand given without rules.
+_ANY_DECK = rules_handle(next(name for name in RULE_SETS if get_rules(name).wildcard))
+
+
 @numba.njit(nogil=True)
 def play(hand, cards):
     """The packed hand left after playing ``cards`` from ``hand``."""
     hand = _check_hand(hand)
     cards = _check_cards(cards)
+    if _c_hand_valid(_ANY_DECK, hand) == 0:
+        raise ValueError("hand is not a hand of any rule set's deck")
     if _c_contains(hand, cards) == 0:
         raise ValueError("the cards are not all in the hand")
     return hand - cards
