@@ -6,6 +6,7 @@ name the defect they guard."""
 import math
 import pickle
 import random
+import re
 import threading
 
 import numpy as np
@@ -400,6 +401,61 @@ def test_built_in_rules_cannot_be_rewritten():
     assert not classic.wildcard
     assert [str(m) for m in legal_moves("3344", None, "classic")] == [
         "SINGLE 3", "SINGLE 4", "PAIR 33", "PAIR 44"]
+
+
+def test_descriptions_are_read_only_all_through():
+    """Rules.description was read-only at the top only: its tiers dict was
+    RULE_SETS' own, so one assignment broke every later Rules('classic')."""
+    import types
+    classic = get_rules("classic")
+    with pytest.raises(TypeError):
+        classic.description["tiers"]["ROCKET"] = 0
+    with pytest.raises(AttributeError):
+        classic.description["kinds"].append("BOMB")
+    assert Rules("classic").tier("ROCKET") == 2
+    plain = classic.description_dict()
+    assert type(plain) is dict and type(plain["tiers"]) is dict
+    plain["tiers"]["ROCKET"] = 9       # a copy: nothing else changes
+    assert isinstance(classic.description["tiers"], types.MappingProxyType)
+    assert ddzfast.RULE_SETS["classic"]["tiers"]["ROCKET"] == 2
+    assert Rules("mine", **plain).tier("ROCKET") == 9
+    for name in ("classic", "tiandi:7J", "laizi:7+happy"):
+        r = get_rules(name)
+        assert pickle.loads(pickle.dumps(r)).description == r.description
+        assert get_rules(name).with_options().description == r.description
+
+
+def test_wild_rank_errors_name_a_name_that_works():
+    """The suggestion for a platform preset put the rank after the preset
+    ('laizi+happy:7'), a name get_rules refuses."""
+    for name, fix in (("laizi+happy", "laizi:7+happy"), ("tiandi+happy", "tiandi:7J+happy"),
+                      ("laizi", "laizi:7"), ("tiandi", "tiandi:7J")):
+        with pytest.raises(ValueError, match=re.escape(repr(fix))):
+            legal_moves("33", None, name)
+        assert get_rules(fix).ready
+
+
+def test_membership_takes_what_the_containers_take():
+    """A MoveList row (MOVE_DTYPE) is in its list, as a Move is; a numpy
+    integer hand is in a Hand, as Hand() takes it. Before, the row was
+    'not in' and the integer a TypeError."""
+    moves = legal_moves("3344")
+    assert moves.array[1] in moves and moves[1] in moves
+    assert legal_moves("55").array[0] not in moves and "33" not in moves
+    assert np.int64(1) in Hand("3") and np.uint64(2) in Hand("33")
+    assert np.int64(2) not in Hand("3")
+    with pytest.raises(TypeError):
+        1.5 in Hand("3")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Hand("3").count(None), lambda: Hand("3")[1.5], lambda: Hand("3")[0:1],
+    lambda: Hand("3").count(True), lambda: Move(None, 0, 1, "3"),
+    lambda: Move(1.0, 0, 1, "3"), lambda: get_rules().tier(None)])
+def test_wrong_types_are_type_errors(call):
+    """A card or move kind of the wrong type raised ValueError."""
+    with pytest.raises(TypeError):
+        call()
 
 
 def test_hands_and_moves_are_immutable():

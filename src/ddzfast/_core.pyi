@@ -1,7 +1,7 @@
 """Type stubs of ddzfast._core (cards, rule sets, the generator, batches
 and action indices)."""
 import threading
-from typing import Callable, Iterator, Mapping, overload
+from typing import Any, Callable, Iterator, Mapping, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,7 @@ class Rules:
     description: Mapping[str, object]
     rules_id: int
     def __init__(self, name: str, **description: object) -> None: ...
+    def description_dict(self) -> dict[str, Any]: ...
     @property
     def platform(self) -> dict[str, object]: ...
     @property
@@ -133,6 +134,7 @@ class _ActionTable:
 
 def _action_lookup(rules: RulesLike = "classic") -> _ActionTable: ...
 def _fixed_action_rules(rules: RulesLike, who: str) -> Rules: ...
+def _ranked_name(name: str, ranks: str) -> str: ...
 def legal_action_indices(hand: CardsLike, last: MoveLike | None = None,
                          rules: RulesLike = "classic") -> npt.NDArray[np.int32]: ...
 def legal_action_indices_into(hand: CardsLike, last: MoveLike | None, rules: RulesLike,

@@ -202,6 +202,30 @@ cdef dict _RULES_ID_BY_STRUCT = {}
 cdef dict _RULES_BY_ID = {}
 
 
+cdef object _frozen(object value):
+    # A description value no one can change in place: a mapping read-only with
+    # its values frozen, a list or a tuple a tuple of frozen items, a set a
+    # frozenset.
+    if isinstance(value, collections.abc.Mapping):
+        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, collections.abc.Set):
+        return frozenset(value)
+    return value
+
+
+cdef object _thawed(object value):
+    # _frozen's inverse: new dicts and lists the caller may change (and pickle)
+    if isinstance(value, collections.abc.Mapping):
+        return {k: _thawed(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thawed(v) for v in value]
+    if isinstance(value, frozenset):
+        return set(value)
+    return value
+
+
 cdef class Rules:
     """A rule set compiled for the core. ``Rules("classic")`` (or the name alone,
     wherever rules are asked for) gives one of the built-in sets; a new set is
@@ -224,8 +248,10 @@ cdef class Rules:
             description = RULE_SETS[name]
         self._compile(description)
         self.name = name
-        # read-only: changing it would not recompile the rule set
-        self.description = MappingProxyType(dict(description))
+        # read-only all through: changing it would not recompile the rule
+        # set, and it must not share a mutable part with the description it
+        # came from (RULE_SETS' own)
+        self.description = _frozen(description)
         compiled = (<char*>&self.c)[:sizeof(ddz_rules)]
         rules_id = _RULES_ID_BY_STRUCT.get(compiled)
         if rules_id is None:
@@ -449,9 +475,14 @@ cdef class Rules:
         return f"Rules({self.name!r})"
 
     def __reduce__(self):
-        if self.name in RULE_SETS and self.description == RULE_SETS[self.name]:
+        if self.name in RULE_SETS and self.description == _frozen(RULE_SETS[self.name]):
             return (get_rules, (self.name,))    # the built-in object itself
-        return (_rules_from_description, (self.name, dict(self.description)))
+        return (_rules_from_description, (self.name, self.description_dict()))
+
+    def description_dict(self) -> dict:
+        """The description as new, plain dicts and lists, which the caller may
+        change: ``Rules(name, **d)`` makes the changed rule set."""
+        return _thawed(self.description)
 
 
 cdef object _choice_field(object v, str field, tuple choices):
@@ -546,6 +577,13 @@ cdef list _rank_chars(str text):
     return out
 
 
+def _ranked_name(str name, str ranks) -> str:
+    """The name of the rule set `name` with its wild ranks `ranks` (laizi's
+    one, tiandi's sky then ground): "laizi+happy", "7" -> "laizi:7+happy"."""
+    base, plus, preset = name.partition("+")
+    return f"{base}:{ranks}{plus}{preset}"
+
+
 cdef int _need_wild(Rules r) except -1:
     # A laizi rule set generates, classifies and compares only with its wild
     # ranks.
@@ -554,12 +592,12 @@ cdef int _need_wild(Rules r) except -1:
             f"the rule set {r.name!r} needs both wild ranks, sky and ground (it "
             f"has {', '.join(CARD_CHARS[k] for k in r.wild_ranks) or 'none'}): use "
             f"get_rules({r.name!r}).with_options(wild_ranks=('7', 'J')) or the "
-            f"name '{r.name}:7J' (two different ranks 3..2, sky first)")
+            f"name {_ranked_name(r.name, '7J')!r} (two different ranks 3..2, sky first)")
     if r.c.laizi and not r.c.wild_mask:
         raise ValueError(
             f"the laizi rule set {r.name!r} has no wild rank yet: use "
             f"get_rules({r.name!r}).with_options(wild_rank='7') or the name "
-            f"'{r.name}:7' (any rank 3..2)")
+            f"{_ranked_name(r.name, '7')!r} (any rank 3..2)")
     return 0
 
 
@@ -673,9 +711,8 @@ cdef class Hand:
         return _nib(self.bits, _card_index(card))
 
     def __contains__(self, cards):
-        if isinstance(cards, (Hand, str, int)):
-            return bool(_hand_contains(self.bits, _to_bits(cards, None, "cards")))
-        raise TypeError("'in <Hand>' needs cards (a Hand, card text or packed int)")
+        # (_to_bits takes what Hand() takes, and says what it needs otherwise)
+        return bool(_hand_contains(self.bits, _to_bits(cards, None, "cards")))
 
     def __len__(self):
         return _hand_size(self.bits)
@@ -728,8 +765,10 @@ cdef int _card_index(object card) except -1:
         if idx is not None and len(card) == 1:
             return idx
         raise InvalidCardsError(f"unknown card {card!r}; cards are {CARD_CHARS}")
-    if isinstance(card, (int, np.integer)) and not isinstance(card, bool) \
-            and 0 <= card < 16:
+    if not isinstance(card, (int, np.integer)) or isinstance(card, (bool, np.bool_)):
+        raise TypeError(f"a card is one of {CARD_CHARS!r} or an index 0..15, "
+                        f"not {card!r}")
+    if 0 <= card < 16:
         return card
     raise InvalidCardsError(f"a card is one of {CARD_CHARS!r} or an index 0..15, "
                             f"not {card!r}")
@@ -759,9 +798,10 @@ cdef class Move:
     plays as itself; WILD_NONE = 255: no W). Identity (equality, hashing) is
     (kind, rank, length, cards).
 
-    ``Move(kind, rank, length, cards, rules=None)`` checks that the move is
-    legal in ``rules`` (None: in some built-in rule set) and fills in
-    ``wild`` as that rule set reads it; ``Move.parse("PAIR/3/1/3W")`` reads
+    ``Move(kind, rank, length, cards, wild=None, rules=None)`` checks that
+    the move is legal in ``rules`` (None: in some built-in rule set) and
+    fills in ``wild`` as that rule set reads it (a ``wild`` given must be
+    that reading); ``Move.parse("PAIR/3/1/3W")`` reads
     the text form ``KIND/r/n/cards`` (``Move.text``) with r as a card
     character. Wherever a Move is used with a rule set, the core re-derives
     ``wild`` for that rule set, so a Move never carries a stale reading.
@@ -952,8 +992,9 @@ cdef int _kind_code(object kind) except -1:
         if k is None:
             raise ValueError(f"unknown move kind {kind!r}")
         return int(k)
-    if isinstance(kind, (int, np.integer)) and not isinstance(kind, bool) \
-            and 0 <= kind < NKINDS:
+    if not isinstance(kind, (int, np.integer)) or isinstance(kind, (bool, np.bool_)):
+        raise TypeError(f"a move kind is a name or a MoveKind, not {kind!r}")
+    if 0 <= kind < NKINDS:
         return int(kind)
     raise ValueError(f"unknown move kind {kind!r}")
 
@@ -1013,7 +1054,7 @@ cdef int _last_struct(object last, Rules rules, ddz_move* out) except -1:
 cdef class MoveList:
     """The moves of one query: a thin object over a MOVE_DTYPE array
     (``.array``), with ``len``, indexing and iteration (yielding Move) and
-    ``in`` (by move identity)."""
+    ``in`` (by move identity, of a Move or a MOVE_DTYPE row)."""
 
 
     def __dealloc__(self):
@@ -1055,15 +1096,22 @@ cdef class MoveList:
             yield _move(&self.data[i], self.rules)
 
     def __contains__(self, move):
-        cdef Move mv
+        cdef ddz_move m
         cdef Py_ssize_t i
-        if not isinstance(move, Move):
+        if isinstance(move, Move):
+            m = (<Move>move).m
+        elif isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
+            # a row, as of .array: its identity fields as they are
+            m.cards = <uint64_t>int(move["cards"])
+            m.kind = int(move["kind"])
+            m.rank = int(move["rank"])
+            m.length = int(move["length"])
+        else:
             return False
-        mv = <Move>move
         for i in range(self.n):
-            if (self.data[i].cards == mv.m.cards and self.data[i].kind == mv.m.kind
-                    and self.data[i].rank == mv.m.rank
-                    and self.data[i].length == mv.m.length):
+            if (self.data[i].cards == m.cards and self.data[i].kind == m.kind
+                    and self.data[i].rank == m.rank
+                    and self.data[i].length == m.length):
                 return True
         return False
 

@@ -13,7 +13,8 @@ seed=0, threads=1, bidding=True, backend="local")`` returns a numpy array of
   ``anti_spring``, ``scores`` (the three seats', RULES.md 6);
 * ``moves`` (non-pass moves played) and ``bombs`` (bomb-tier moves played).
 * ``wild_rank``: ``laizi``, the wild rank the deal drew (a card index, 0 =
-  ``3`` ... 12 = ``2``); -1 in the other rule sets.
+  ``3`` ... 12 = ``2``); ``tiandi``, its sky rank; -1 in the other rule
+  sets. ``ground_rank``: ``tiandi``, the ground rank; -1 in the others.
 * platform play (RULES.md 10; neutral values without its options): ``robs``,
   ``show`` (the show multiplier 1, 2 or 4), ``shown`` (bit ``s``: seat ``s``
   showed), ``doubles`` (each seat's factor), ``redeals``, ``stakes`` (each
@@ -416,7 +417,7 @@ def _simulate_ray(games, rules, policies, seed, threads, bidding, address, start
     tasks = max(1, min(tasks, games or 1))
     remote = ray.remote(num_cpus=1)(_ray_range)
     bounds = [start + games * t // tasks for t in range(tasks + 1)]
-    refs = [remote.remote(rules.name, dict(rules.description), policies, seed,
+    refs = [remote.remote(rules.name, rules.description_dict(), policies, seed,
                           bounds[t], bounds[t + 1], bidding) for t in range(tasks)]
     parts = [None] * tasks
     pending = {ref: t for t, ref in enumerate(refs)}
