@@ -172,6 +172,43 @@ def test_tiandi_needs_both_wild_ranks():
             gym_env(rules)
 
 
+def test_reset_never_returns_a_finished_deal():
+    """A deal the opponents finish before the learner's first decision is
+    passed over: before the fix, the 122nd reset of this run returned such a
+    deal (all-False mask; any step then 'illegal')."""
+    env = gym_env("laizi:7", seat=1, opponents="greedy")
+    for i in range(150):
+        env.reset(seed=9 if i == 0 else None)
+        assert not env.game.done and env.game.to_move == 1
+        assert env.action_masks().any()
+
+
+def test_step_takes_a_zero_dimensional_action_array():
+    """MaskablePPO.predict returns one action as a 0-d array, which
+    Discrete.contains accepts: before the fix, step raised TypeError."""
+    env = gym_env("classic", 0)
+    env.reset(seed=3)
+    action = np.array(int(np.flatnonzero(env.action_masks())[0]))
+    assert env.action_space.contains(action)
+    obs, reward, done, truncated, info = env.step(action)
+    assert "illegal_action" not in info
+    with pytest.raises(TypeError, match="an action is an int"):
+        env.table.apply(np.array(1.5))
+
+
+def test_no_shuffle_sessions_are_refused():
+    """Every deal of an environment comes from its own seed; before the fix
+    a no-shuffle rule set was accepted and its sessions silently ignored."""
+    sessions = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=4)
+    with pytest.raises(ValueError, match="no-shuffle sessions"):
+        gym_env(sessions)
+    from ddzfast.env import VectorEnv, doudizhu_v0
+    with pytest.raises(ValueError, match="no-shuffle sessions"):
+        doudizhu_v0.env(rules=sessions)
+    with pytest.raises(ValueError, match="no-shuffle sessions"):
+        VectorEnv(2, sessions)
+
+
 def test_step_before_reset():
     with pytest.raises(ValueError, match="reset"):
         gym_env().step(1)

@@ -167,6 +167,29 @@ def test_a_move_in_a_decision_phase_is_refused():
     assert e.game.position_key() == key
 
 
+def test_only_the_masked_action_says_doubling_x1():
+    """Doubling x1 is action 0; action move_count (which the choice
+    arithmetic also reads as x1) is not legal, and its mask entry is 0:
+    before the fix it was accepted."""
+    from ddzfast.env import doudizhu_v0
+    e = doudizhu_v0.raw_env("classic+happy", bidding=True)
+    rng = random.Random(2)
+    for seed in range(40):
+        e.reset(seed=seed)
+        game = e.game
+        while game.phase not in ("doubling", "play", "done"):
+            e.step(rng.choice(list(e.legal_actions())))
+        if game.phase == "doubling":
+            break
+    assert game.phase == "doubling"
+    n = e.table.move_count
+    assert 0 in e.legal_actions() and n not in e.legal_actions()
+    key = game.position_key()
+    with pytest.raises(IllegalMoveError, match="in the doubling phase"):
+        e.table.apply(n)
+    assert game.position_key() == key
+
+
 def test_gym_learner_decides_and_opponents_choose_in_c():
     from gymnasium.utils.env_checker import check_env
     from ddzfast.env import gym_env

@@ -110,6 +110,25 @@ def test_sb3_vec_env():
     assert ended > 0
 
 
+def test_sb3_vec_env_returns_new_observation_arrays():
+    """SB3's algorithms keep the last observation across a step (its rollout
+    buffer stores it with the action taken on it): reset and step must not
+    hand out VectorEnv's buffer, which the next step overwrites. Before the
+    fix every stored row was the observation after its action."""
+    pytest.importorskip("stable_baselines3", reason="needs pip install stable-baselines3")
+    from ddzfast.env.sb3 import SB3VecEnv
+    env = SB3VecEnv(3, "classic", seat=0, seed=1)
+    rng = np.random.default_rng(0)
+    obs = env.reset()
+    for _ in range(5):
+        kept = obs.copy()
+        env.step_async(legal_choice(env.action_masks(), rng))
+        new_obs, _, _, _ = env.step_wait()
+        np.testing.assert_array_equal(obs, kept)
+        assert not np.shares_memory(new_obs, env.venv.obs)
+        obs = new_obs
+
+
 def test_maskable_ppo_runs():
     pytest.importorskip("sb3_contrib", reason="needs pip install sb3-contrib")
     from sb3_contrib import MaskablePPO

@@ -408,12 +408,17 @@ cdef class VectorEnv:
                              f"not {num_envs}")
         n = num_envs
         r = _fixed_action_rules(rules, "a VectorEnv")
-        if r.c.rob or r.c.show or r.c.doubling or r.c.no_shuffle:
+        if r.c.no_shuffle:
+            raise ValueError(
+                f"a VectorEnv deals every deal from its own seed, so it does not play "
+                f"the no-shuffle sessions of {r.name!r} (deal='no_shuffle'): use "
+                f"deal='shuffle', or play sessions with Game.next_deal or simulate")
+        if r.c.rob or r.c.show or r.c.doubling:
             raise ValueError(
                 f"a VectorEnv steps deals without the platform options of RULES.md 10 "
-                f"(rob bidding, showing, doubling, no-shuffle sessions), and "
-                f"{r.name!r} has some: play them through ddzfast.env.doudizhu_v0 or "
-                f"gym_env, whose actions include every decision")
+                f"(rob bidding, showing, doubling), and {r.name!r} has some: play "
+                f"them through ddzfast.env.doudizhu_v0 or gym_env, whose actions "
+                f"include every decision")
         if not isinstance(bidding, (bool, np.bool_)):
             raise TypeError(f"bidding must be True or False, not {bidding!r}")
         if seat is not None:

@@ -73,8 +73,13 @@ class DoudizhuGymEnv(gymnasium.Env):
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self.table.deal(seed)
-        self._over = False
         self._opponents_play()
+        while self.table.game.done:
+            # ended before the learner's first decision (a landlord's first
+            # lead emptied its hand): nothing to learn from, the next deal
+            self.table.deal()
+            self._opponents_play()
+        self._over = False
         if self.render_mode == "human":
             self.render()
         return self.table.observation(self.seat), {}
@@ -151,7 +156,9 @@ def gym_env(rules="classic", seat=0, opponents: str | Sequence[Policy] = ("greed
     action index depending on the wild rank); the reward is the
     learner's score when the deal ends, else 0. ``action_masks()`` gives the
     legal actions for sb3-contrib's MaskablePPO. Without ``bidding`` seat 0
-    is the landlord.
+    is the landlord. ``reset`` returns a deal in which the learner is to
+    move: a deal that ends before its first decision is passed over for
+    the run's next one (as VectorEnv does).
 
     Gymnasium lets an agent send any action of the space: an illegal one
     (``action_masks()`` False there) ends the episode with reward

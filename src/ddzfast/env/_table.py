@@ -53,8 +53,16 @@ def observation_high() -> np.ndarray:
 def check_rules(rules):
     """The environment's rule set. A laizi set must name its wild rank
     ("laizi:7"), a tiandi set both ("tiandi:7J"): the action index depends
-    on them, and an environment's action space is fixed."""
-    return _fixed_action_rules(rules, "an environment")
+    on them, and an environment's action space is fixed. No-shuffle
+    sessions are refused: an environment's deal i is dealt from its own
+    seed, whatever the deal before it (which a learner may abandon)."""
+    r = _fixed_action_rules(rules, "an environment")
+    if r.platform["deal"] == "no_shuffle":
+        raise ValueError(
+            f"the environments deal every deal from its own seed, so they do not "
+            f"play the no-shuffle sessions of {r.name!r} (deal='no_shuffle'): use "
+            f"deal='shuffle', or play sessions with Game.next_deal or simulate")
+    return r
 
 
 def check_render_mode(render_mode) -> str | None:
@@ -186,6 +194,11 @@ class Table:
     def apply(self, action) -> None:
         """The seat to move takes ``action``; ValueError (IllegalMoveError
         for an illegal move) leaves the deal unchanged."""
+        if (isinstance(action, np.ndarray) and action.ndim == 0
+                and action.dtype.kind in "iu"):
+            # what a policy's predict returns for one observation (and what
+            # Discrete.contains accepts)
+            action = action.item()
         if type(action) is not int and (isinstance(action, (bool, np.bool_)) or
                                         not isinstance(action, numbers.Integral)):
             raise TypeError(f"an action is an int in 0..{self.action_count - 1}, "
@@ -205,7 +218,8 @@ class Table:
                     f"its legal actions are {self.legal_actions().tolist()} (choices "
                     f"{legal})")
             choice = self._action_choice(a)
-            if choice not in legal:
+            # (two actions read as doubling x1; only _choice_action's is one)
+            if choice not in legal or self._choice_action(choice) != a:
                 if game.phase == "bidding" and not self.platform:
                     raise IllegalMoveError(f"action {a}: seat {seat} cannot bid {choice}; "
                                            f"legal bids are {legal} (0 passes)")

@@ -9,8 +9,11 @@ returns that same array, so masks are gathered without a call per
 sub-environment. Rewards are the learner's scores (float32), ``dones`` the
 rows whose deal ended; the ended deal's last observation is not kept
 (``infos[i]`` holds no ``terminal_observation``: Dou Dizhu has no
-truncation, so nothing bootstraps from it). An illegal action raises
-ValueError naming the row and changes nothing.
+truncation, so nothing bootstraps from it). Observations, rewards and
+``dones`` are new arrays at every call, as SB3 expects of a VecEnv (its
+algorithms keep the last observation across a step): VectorEnv's own
+buffers are overwritten in place. An illegal action raises ValueError
+naming the row and changes nothing.
 """
 from __future__ import annotations
 
@@ -52,7 +55,7 @@ class SB3VecEnv(_VecEnv):
         self.venv.reset(seed=seed)
         self._reset_seeds()
         self._reset_options()
-        return self.venv.obs
+        return self.venv.obs.copy()
 
     def step_async(self, actions):
         self._actions = np.asarray(actions)
@@ -62,7 +65,7 @@ class SB3VecEnv(_VecEnv):
             raise ValueError("step_wait without step_async")
         actions, self._actions = self._actions, None
         obs, rewards, terminated = self.venv.step(actions)
-        return (obs, rewards[:, self.seat].astype(np.float32), terminated.copy(),
+        return (obs.copy(), rewards[:, self.seat].astype(np.float32), terminated.copy(),
                 [{} for _ in range(self.num_envs)])
 
     def action_masks(self) -> np.ndarray:
