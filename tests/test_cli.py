@@ -366,6 +366,27 @@ def test_last_with_w_reading(capsys):
     assert code == 2 and "has no W" in err
 
 
+def test_last_in_its_text_form_is_read_in_the_rule_set(capsys):
+    """--last KIND/r/n/cards was read in no rule set: a laizi SOFT_BOMB (the
+    form the CLI itself offers for an ambiguous --last) or a tiandi
+    LAIZI_BOMB was 'not a move in any rule set'."""
+    code, out, err = main(capsys, "moves", "4448", "--rules", "laizi:7", "--last", "3337")
+    assert code == 2 and "SOFT_BOMB/3/1/3337" in err
+    for rules, last in (("laizi:7", "SOFT_BOMB/3/1/3337"),
+                        ("tiandi:7J", "LAIZI_BOMB/J/1/777J")):
+        code, out, err = main(capsys, "moves", "4448", "--rules", rules, "--last", last)
+        assert code == 0, err
+
+
+def test_play_tells_a_fixed_tiandi_pair_at_once(run):
+    """With both wild ranks in the rule set (tiandi:7J) play said the ground
+    rank 'is drawn once the landlord takes the kitty': it is fixed."""
+    r = run("play", "--rules", "tiandi:7J", "--seed", "1", stdin="q\n")
+    assert "ground laizi rank: J (every 7 and J stands for any card 3..2)" in r.stdout
+    assert "is drawn once" not in r.stdout
+    assert r.stdout.count("ground laizi rank") == 1
+
+
 def test_cli_has_no_card_alphabet_of_its_own():
     """The CLI kept a card alphabet of its own (CARD_NAMES, _wild_text) beside the
     package's."""

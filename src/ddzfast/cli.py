@@ -40,7 +40,8 @@ from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
 from ddzfast.arena import AGENT_NAMES, MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
 from ddzfast.movekind import MoveKind
-from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
+from ddzfast.render import (choice_line, ground_line, hand_line, landlord_line, move_line,
+                            outcome_text)
 from ddzfast.report import Tally, row_columns
 from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, check_ray_address, import_ray,
@@ -161,7 +162,7 @@ def parse_last(text: str, rules) -> Move:
                          "--last out to list the moves that lead a trick")
     if "/" in text:
         try:
-            move = Move.parse(text)
+            move = Move.parse(text, rules)
         except ValueError as e:
             raise UsageError(str(e)) from None
     else:
@@ -633,7 +634,12 @@ def cmd_play(args, out=None) -> int:
     if game.wild_rank is not None:
         out.write(f"laizi (wild) rank: {CARD_CHARS[game.wild_rank]} (every "
                   f"{CARD_CHARS[game.wild_rank]} stands for any card 3..2)\n")
-    if rules.wild_count == 2:
+    # tiandi: the ground rank is told once drawn, or here when the rule set
+    # fixes both ranks
+    ground_told = len(game.wild_ranks) == 2
+    if rules.wild_count == 2 and ground_told:
+        out.write(ground_line(game))
+    elif rules.wild_count == 2:
         out.write(f"sky laizi rank: {CARD_CHARS[game.wild_ranks[0]]} (the ground "
                   f"rank is drawn once the landlord takes the kitty)\n")
     out.write(f"ddzfast {rules.name}: you are seat 0 against two '{args.bots}' bots "
@@ -669,10 +675,8 @@ def cmd_play(args, out=None) -> int:
                 landlord_told = True
         if not landlord_told:
             out.write(landlord_line(game, names))
-        if rules.wild_count == 2:
-            sky, ground = game.wild_ranks
-            out.write(f"ground laizi rank: {CARD_CHARS[ground]} (every {CARD_CHARS[sky]} "
-                      f"and {CARD_CHARS[ground]} stands for any card 3..2)\n")
+        if rules.wild_count == 2 and not ground_told:
+            out.write(ground_line(game))
         while not game.done:
             seat = game.to_move
             assert seat is not None
@@ -753,7 +757,7 @@ def _solve_rules(name: str, banned: list[str], wild: str | None = None):
         raise UsageError(f"--ban: unknown move kind(s) {sorted(unknown or {'PASS'})}; "
                          f"kinds are {', '.join(k.name for k in MoveKind if k)}")
     kinds = [k.name for k in sorted(rules.kinds) if k and k.name not in names]
-    desc: dict[str, Any] = dict(rules.description)
+    desc: dict[str, Any] = rules.description_dict()
     # a banned bomb kind leaves its tier, ranking and multiplier too
     tiers = {k: v for k, v in desc.get("tiers", {}).items() if k not in names}
     ranked = [k for k in desc.get("ranked", ()) if k not in names]

@@ -7,6 +7,7 @@ from typing import Sequence
 
 from ddzfast._core import Hand, Move
 from ddzfast._engine import Game
+from ddzfast.constants import CARD_CHARS
 
 
 def bid_line(name: str, points: int) -> str:
@@ -32,6 +33,13 @@ def landlord_line(game: Game, names: Sequence[str]) -> str:
     """Who became the landlord, the base and the kitty."""
     assert game.landlord is not None
     return f"landlord: {names[game.landlord]} (base {game.base}); kitty {game.kitty}\n"
+
+
+def ground_line(game: Game) -> str:
+    """A tiandi deal's ground rank, with its sky rank."""
+    sky, ground = game.wild_ranks
+    return (f"ground laizi rank: {CARD_CHARS[ground]} (every {CARD_CHARS[sky]} "
+            f"and {CARD_CHARS[ground]} stands for any card 3..2)\n")
 
 
 def move_line(name: str, move: Move, left: int) -> str:
