@@ -159,3 +159,23 @@ def test_opening_counts_are_the_projects(path: pathlib.Path):
     assert stated and int(stated.group(1).replace(",", "")) == positions, (
         f"{page_id(path)}: {stated and stated.group(1)} perft positions stated, "
         f"tests/perft/ holds {positions}")
+
+
+LAYOUT_ROW = re.compile(r"^\| `(\w+)` \| (\d+) \| (\d+) \| (\([\d, ]*\)) \| (.*) \|$")
+
+
+def test_observation_layout_table_is_the_layout():
+    """docs/learning.md's table of the observation tensor's blocks: one row
+    per OBSERVATION_LAYOUT entry, with its offset, size, shape and
+    description."""
+    from ddzfast._engine import OBSERVATION_LAYOUT
+
+    rows = {}
+    for line in (DOCS / "learning.md").read_text(encoding="utf-8").splitlines():
+        m = LAYOUT_ROW.match(line)
+        if m:
+            rows[m.group(1)] = m.groups()[1:]
+    assert list(rows) == list(OBSERVATION_LAYOUT)
+    for name, block in OBSERVATION_LAYOUT.items():
+        assert rows[name] == (str(block.offset), str(block.size), str(tuple(block.shape)),
+                              block.description), name

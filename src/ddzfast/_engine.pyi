@@ -51,9 +51,13 @@ class Observation(NamedTuple):
     bids: tuple[tuple[int, int], ...]
     history: tuple[tuple[int, Move], ...]
     multiplier: int
-    rules: Rules | None
-    first_bidder: int | None
-    wild_rank: int | None
+    rules: Rules | None = None
+    first_bidder: int | None = None
+    wild_rank: int | None = None
+    robs: int = 0
+    shown: tuple[str | None, str | None, str | None] = (None, None, None)
+    shown_hands: tuple[Hand | None, Hand | None, Hand | None] = (None, None, None)
+    doubles: tuple[int | None, int | None, int | None] = (1, 1, 1)
     def sample(self, rng: np.random.Generator | int | None = None) -> Game: ...
 
 class Game:

@@ -501,7 +501,8 @@ cdef class Game:
         last_seat, bombs, multiplier (log2), history (the last
         HISTORY_MOVES plays, passes included, most recent first, each a move
         and its seat), and wild_rank (laizi: a one-hot of the deal's wild
-        rank 3..2; zero in other rule sets), then the platform blocks
+        rank 3..2; tiandi: of its two, the ground rank once drawn; zero in
+        other rule sets), then the platform blocks
         (RULES.md 10): deal_phase (a one-hot of all six phases), shown and
         shown_hands (the hands of the seats that showed), calls and robbed
         (rob bidding), robs, show_multiplier, doubles (each seat's factor)

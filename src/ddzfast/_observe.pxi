@@ -57,10 +57,10 @@ _OBS_BLOCKS = (
      f"move encoding then a one-hot of its seat (relative); rows before the "
      f"first play are zero"),
     # appended last, so every block before it keeps its offset
-    ("wild_rank", (OBS_RANKS,), "laizi: one-hot of the deal's wild rank (tiandi: its "
-                                "two, the ground rank once drawn; 3..2, "
-                                "Game.wild_rank), shown from the deal on; zero in "
-                                "other rule sets"),
+    ("wild_rank", (OBS_RANKS,), "laizi: one-hot of the deal's wild rank (3..2, "
+                                "Game.wild_rank; tiandi: its two, Game.wild_ranks, "
+                                "the ground rank once drawn), shown from the deal "
+                                "on; zero in other rule sets"),
     # platform play (RULES.md 10), appended: zero but for `deal_phase` and
     # the neutral `doubles` and `show_multiplier` when its options are off
     ("deal_phase", (6,), "one-hot of the phase: bidding, play, done, show, "
