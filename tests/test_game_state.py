@@ -290,3 +290,61 @@ def test_earlier_names_lead_to_their_new_module():
     obs = Game("classic", seed=1).observation(0)
     assert pickle.loads(pickle.dumps(obs)) == obs
     assert Move.parse("PASS") == pickle.loads(pickle.dumps(Move.parse("PASS")))
+
+
+def _sampled_platform_world(phase, seat=1):
+    """A world sampled from seat ``seat``'s observation of a classic+happy
+    deal in ``phase`` (its landlord seat 0: it calls, the others rob)."""
+    g = Game("classic+happy", seed=7)
+    while g.phase != phase:
+        g.choose(1 if g.phase == "bidding" else g.legal_choices()[0])
+    return g, g.observation(seat).sample(3)
+
+
+def test_a_position_start_with_platform_decisions_no_deal_reaches_is_refused():
+    """Defect B, pickles: a "position" start with platform decisions goes
+    through the builder sample uses, which counted the doubles made and let
+    any seat decide next; a record with the landlord to double before its
+    farmers, or doubles out of the farmers-then-landlord order, loaded as a
+    corrupt Game."""
+    g, w = _sampled_platform_world("doubling")
+    load, args = w.__reduce__()
+    start = args[2]
+    assert start[0] == "position" and start[11][3] == "doubling" and start[5] == 1
+    assert load(*args).position_key() == w.position_key()
+    landlord_first = start[:5] + (0,) + start[6:]
+    with pytest.raises(ValueError, match="seat 1 is to decide"):
+        load(args[0], args[1], landlord_first, *args[3:])
+    robs, shown, _, phase = start[11]
+    out_of_order = start[:5] + (2,) + start[6:11] + ((robs, shown, (None, None, 2), phase),)
+    with pytest.raises(ValueError, match="the farmers double first"):
+        load(args[0], args[1], out_of_order, *args[3:])
+
+
+@pytest.mark.parametrize("bids, message", [
+    (((1, 0), (2, 0), (0, 0)), "redealt"),
+    (((1, 1), (2, 0), (0, 0)), "end the bidding"),
+])
+def test_a_bidding_start_whose_bids_are_not_a_bidding_is_refused(bids, message):
+    """Defect B, pickles: a "bidding" start whose calls redeal the deal
+    loaded with the hands replaced by a redeal of the builder's own stream;
+    one whose calls end the bidding became a play-phase position without
+    the landlord's show and the doubling its rule set has."""
+    g = Game("classic+happy", seed=3, first_bidder=1)
+    while g.phase == "show":
+        g.choose(0)
+    load, args = g.observation(2).sample(5).__reduce__()
+    start = args[2]
+    assert start[0] == "bidding" and start[4] == ()
+    with pytest.raises(ValueError, match=message):
+        load(args[0], args[1], start[:4] + (bids,) + start[5:], *args[3:])
+
+
+def test_sample_refuses_calls_that_redeal():
+    """Defect B: three passes of rob bidding (a redeal: the calls of a deal
+    are those of its last dealing) were sampled into a redealt deal, the
+    observing seat's hand gone."""
+    r = ddzfast.get_rules("classic").with_options(bidding="rob")
+    obs = Game(r, seed=3).observation(0)
+    with pytest.raises(ValueError, match="redealt"):
+        obs._replace(bids=((0, 0), (1, 0), (2, 0))).sample(1)

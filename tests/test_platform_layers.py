@@ -263,3 +263,140 @@ def test_sessions_in_python_equal_the_native_rows(rules):
                             simulate(17, r, ("random", "greedy", "random"), seed=9,
                                      start=18, threads=2)])
     assert np.array_equal(native, split)
+
+
+# ---- sampling: the order of RULES.md 10 ------------------------------------------
+
+OPTION_SETS = [dict(bidding=b, show=s, doubling=d) for b in ("points", "rob")
+               for s in (False, True) for d in (False, True, "after_farmer") if s or d]
+
+
+@pytest.mark.parametrize("options", OPTION_SETS, ids=lambda o: "-".join(map(str, o.values())))
+def test_sample_accepts_what_deals_reach_and_no_other_seat_to_decide(options):
+    """Defect B (sample built platform states section 10 forbids): every
+    observation of real deals under each combination of the options
+    (doubling='after_farmer' included) samples to the same decision, and
+    the same observation with another seat to decide in the landlord_show
+    or doubling phase is refused (the builder counted the doubles made and
+    let any seat decide next: the landlord doubled before the farmers)."""
+    i = OPTION_SETS.index(options)
+    r = ddzfast.get_rules(RULE_SETS[i % len(RULE_SETS)]).with_options(**options)
+    rng = random.Random(i)
+    phases = set()
+    for d in range(25):
+        g = Game(r, seed=rng.randrange(2**63), bidding=rng.random() < 0.8,
+                 first_bidder=rng.randrange(3))
+        plays = 0
+        while not g.done and plays < 4:
+            for seat in range(3):
+                obs = g.observation(seat)
+                w = obs.sample(rng.randrange(1 << 30))
+                assert (w.phase, w.to_move, w.legal_choices(), w.multiplier, w.robs,
+                        w.shown, w.doubles) == (g.phase, g.to_move, g.legal_choices(),
+                                                g.multiplier, g.robs, g.shown, g.doubles)
+                if g.phase in ("landlord_show", "doubling"):
+                    for other in range(3):
+                        if other != g.to_move:
+                            with pytest.raises(ValueError, match="is to decide"):
+                                obs._replace(to_move=other).sample(1)
+            phases.add(g.phase)
+            if g.phase == "play":
+                g.play(g.policy_move("random"))
+                plays += 1
+            else:
+                g.choose(rng.choice(g.legal_choices()))
+    assert ("landlord_show" in phases) == options["show"]
+    assert ("doubling" in phases) == bool(options["doubling"])
+
+
+def _happy_to(phase, rules, seed, show=0, call=1, double=1):
+    """A deal of ``rules`` played to ``phase``: ``show`` at each show step,
+    ``call`` at each call or rob, ``double`` at each doubling step."""
+    g = Game(rules, seed=seed)
+    while g.phase != phase:
+        if g.phase in ("show", "landlord_show"):
+            g.choose(show(g) if callable(show) else show)
+        elif g.phase == "bidding":
+            g.choose(call)
+        elif g.phase == "doubling":
+            g.choose(double)
+        else:
+            raise AssertionError(f"the deal went past {phase!r}")
+    return g
+
+
+AFTER_FARMER = ddzfast.get_rules("classic").with_options(bidding="rob", show=True,
+                                                         doubling="after_farmer")
+
+
+def test_sample_refuses_the_landlord_doubling_before_the_farmers():
+    """Defect B, the reported case: the landlord (seat 0) to double before
+    its farmers was sampled into a deal where it doubled x4 first and play
+    began with doubles (4, None, None)."""
+    g = _happy_to("doubling", AFTER_FARMER, 7)
+    assert (g.landlord, g.to_move, g.doubles) == (0, 1, (None, None, None))
+    obs = g.observation(1)._replace(to_move=0, seat=0, hand=g.hands[0])
+    with pytest.raises(ValueError, match="seat 1 is to decide in the doubling phase"):
+        obs.sample(1)
+    # the real one samples and plays on as the deal does
+    w = g.observation(0).sample(1)
+    w.choose(1)
+    assert (w.to_move, w.doubles) == (2, (None, 1, None))
+
+
+def _forged_farmer_double_out_of_order():
+    g = _happy_to("doubling", AFTER_FARMER, 7)
+    g.choose(2)                           # seat 1 doubles; seat 2 is to decide
+    return g.observation(2)._replace(doubles=(None, None, 2), to_move=1)
+
+
+def _forged_farmer_shown_before_play():
+    g = _happy_to("play", AFTER_FARMER, 7)
+    obs = g.observation(0)
+    return obs._replace(shown=(None, "before_play", None),
+                        shown_hands=(None, g.hands[1], None), multiplier=obs.multiplier * 2)
+
+
+def _forged_landlord_doubling_alone():
+    g = _happy_to("play", AFTER_FARMER, 7)
+    assert g.doubles == (1, 1, 1)
+    return g.observation(1)._replace(doubles=(4, 1, 1))
+
+
+def _forged_landlord_show_after_showing():
+    r = ddzfast.get_rules("classic").with_options(bidding="rob", show=True, doubling=True)
+    g = _happy_to("doubling", r, 7, show=lambda g: int(g.to_move == 0))
+    assert (g.landlord, g.shown) == (0, ("before_bidding", None, None))
+    return g.observation(1)._replace(phase="landlord_show", to_move=0,
+                                     doubles=(None, None, None))
+
+
+def _forged_landlord_to_double_after_no_farmer_did():
+    g = _happy_to("play", AFTER_FARMER, 7)
+    return g.observation(1)._replace(phase="doubling", to_move=0, doubles=(None, 1, 1))
+
+
+def _forged_show_by_a_seat_still_to_decide():
+    g = Game("classic+happy", seed=3)
+    g.choose(0)                           # seat 0 does not show; seat 1 decides next
+    obs = g.observation(1)
+    return obs._replace(shown=(None, None, "before_bidding"),
+                        shown_hands=(None, None, g.hands[2]))
+
+
+@pytest.mark.parametrize("forge, message", [
+    (_forged_farmer_double_out_of_order, "the farmers double first"),
+    (_forged_farmer_shown_before_play, "only the landlord"),
+    (_forged_landlord_doubling_alone, "only if a farmer did"),
+    (_forged_landlord_show_after_showing, "showed before bidding"),
+    (_forged_landlord_to_double_after_no_farmer_did, "only if a farmer did"),
+    (_forged_show_by_a_seat_still_to_decide, "shown"),
+])
+def test_sample_refuses_platform_records_section_10_forbids(forge, message):
+    """Defect B: the builder checked the platform fields one by one and
+    counted the doubles made, so it built deals no game reaches (a farmer
+    doubling out of turn, a farmer's show after the kitty, the landlord
+    doubling alone under 'after_farmer', a landlord_show decision for a
+    landlord that showed before bidding, a show by a seat still to decide)."""
+    with pytest.raises(ValueError, match=message):
+        forge().sample(1)

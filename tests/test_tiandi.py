@@ -790,3 +790,66 @@ def test_copy_and_pickle_keep_the_draws():
         loaded = pickle.loads(pickle.dumps(g))
         assert loaded.rules.rules_id == g.rules.rules_id
         assert loaded.rollout("random", seed=1) == g.rollout("random", seed=1)
+
+
+@pytest.mark.parametrize("name", ["tiandi", "tiandi+happy"])
+def test_sample_before_the_kitty_draws_the_ground_rank_when_it_is_taken(name):
+    """Defect A: Observation.sample refused every tiandi observation before
+    the kitty (bidding; tiandi+happy's show phase too): it asked for both
+    wild ranks, but the ground rank is drawn only when the landlord takes
+    the kitty (RULES.md 9). A sampled world has the sky rank alone, as the
+    deal does, draws its ground rank as its landlord takes the kitty, and
+    pickles (and loads) while bidding and after."""
+    import pickle
+    grounds = set()
+    phases = set()
+    for seed in range(12):
+        g = ddzfast.Game(name, seed=seed, first_bidder=seed % 3)
+        (T,) = g.wild_ranks
+        while g.phase in ("show", "bidding"):
+            phases.add(g.phase)
+            for seat in range(3):
+                w = g.observation(seat).sample(seed * 3 + seat)
+                assert (w.phase, w.to_move, w.legal_choices(), w.wild_ranks) == \
+                    (g.phase, g.to_move, g.legal_choices(), (T,))
+                assert w.hands[seat] == g.hands[seat] and w.rules.rules_id == g.rules.rules_id
+                again = pickle.loads(pickle.dumps(w))
+                assert again.position_key() == w.position_key() and again.wild_ranks == (T,)
+                while w.phase in ("show", "bidding"):
+                    w.choose(w.legal_choices()[-1])
+                assert w.wild_ranks[0] == T and len(w.wild_ranks) == 2 and w.rules.ready
+                grounds.add(w.wild_ranks[1])
+                loaded = pickle.loads(pickle.dumps(w))
+                assert loaded.wild_ranks == w.wild_ranks
+                assert loaded.rollout("random", seed=1) == w.rollout("random", seed=1)
+                w.undo()
+                loaded.undo()
+                assert w.wild_ranks == loaded.wild_ranks == (T,)
+            # shows by seed; a bid above the last (rob bidding: call, rob)
+            g.choose(g.legal_choices()[1 if g.phase == "bidding" else seed % 2])
+    assert phases == ({"show", "bidding"} if name.endswith("+happy") else {"bidding"})
+    assert len(grounds) > 3
+    obs = ddzfast.Game(name, seed=1).observation(0)
+    with pytest.raises(ValueError, match="no sky rank"):
+        obs._replace(rules=ddzfast.get_rules(name)).sample(1)
+
+
+def test_a_pickle_after_the_kitty_undoes_into_a_bidding_without_the_ground_rank():
+    """A tiandi deal pickled after its landlord took the kitty was recorded
+    with both ranks: loaded and undone back into the bidding, it showed the
+    ground rank there (Game.wild_ranks, the observation tensor), which the
+    deal itself does not have yet."""
+    import pickle
+    for seed in range(20):
+        g = ddzfast.Game("tiandi", seed=seed)
+        while g.phase == "bidding":
+            g.bid(g.legal_bids()[-1] if seed % 2 else 0)
+        loaded = pickle.loads(pickle.dumps(g))
+        assert loaded.wild_ranks == g.wild_ranks and len(g.wild_ranks) == 2
+        while g.can_undo:
+            g.undo()
+            loaded.undo()
+            assert loaded.wild_ranks == g.wild_ranks
+            assert loaded.position_key() == g.position_key()
+            assert (loaded.observation_tensor(0) == g.observation_tensor(0)).all()
+        assert g.wild_ranks == loaded.wild_ranks and len(g.wild_ranks) == 1

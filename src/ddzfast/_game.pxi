@@ -249,7 +249,17 @@ cdef class Game:
                   for phase, seat, value, _ in self._steps[kept_steps:]]
                  + [("play", seat, (<Move>mv).text) for seat, mv in self._history[kept_plays:]])
         rngs = tuple(self._undo[i].rng for i in range(self._undo_n))
-        return (_game_from_record, (GAME_STATE_FORMAT, self._rules, self._start,
+        rules = self._rules
+        if self._undo_n and self._undo[0].sky_rank != 255 \
+                and self._undo[0].wild_mask == (1u << self._undo[0].sky_rank):
+            # tiandi, its ground rank drawn by a step since the start (the
+            # kitty taken): the rule set as it began, with the sky rank
+            # alone, so that the replay draws the ground rank as the kitty is
+            # taken (from the recorded random state) and undo() back before
+            # it has the sky rank alone, as here
+            rules = _rules_with_mask(self._rules, self._undo[0].wild_mask,
+                                     self._undo[0].sky_rank)
+        return (_game_from_record, (GAME_STATE_FORMAT, rules, self._start,
                                     tuple(steps), rngs, self.g.rng))
 
     cdef int _push_undo(self, const ddz_game* state) except -1:
@@ -1214,9 +1224,16 @@ cdef int _set_platform(Game game, Rules r, object platform) except -1:
     # A position past the kitty with the decisions of RULES.md 10 made:
     # platform = (robs, shown, doubles, phase) as Observation has them (a
     # sampled deal, a pickle's "position" start); its decision phase when it
-    # is in one.
+    # is in one. Every field is checked against section 10's order (shows
+    # before bidding by any seat, after the kitty by the landlord alone and
+    # only one that had not shown; doubling by the farmers from the
+    # landlord's next seat, then the landlord, under "after_farmer" only if
+    # a farmer doubled), so that the position is one a deal reaches.
     cdef ddz_game* g = &game.g
-    cdef int s, factor = 1, d
+    cdef int s, factor = 1, d, turns, expect
+    cdef int ll = g.landlord
+    cdef int f1 = (ll + 1) % 3
+    cdef int f2 = (ll + 2) % 3
     if not isinstance(platform, tuple) or len(platform) != 4:
         raise ValueError(f"the platform decisions are (robs, shown, doubles, phase), "
                          f"not {platform!r}")
@@ -1245,6 +1262,80 @@ cdef int _set_platform(Game game, Rules r, object platform) except -1:
         g.doubles[s] = d
     if g.calls_made and robs != g.robs:
         raise ValueError(f"robs {robs} is not what the calls give ({g.robs})")
+    if robs and not g.calls_made:
+        raise ValueError(f"robs {robs} without the calls that made them (no bids: a "
+                         f"deal without bidding has no robs)")
+    # shows: the landlord alone shows after taking the kitty ("before_play"),
+    # in its landlord_show decision, which it has only when it had not shown
+    # before bidding
+    for s in range(3):
+        if shown[s] == 2 and s != ll:
+            raise ValueError(f"seat {s} is a farmer: only the landlord (seat {ll}) "
+                             f"shows before play, after taking the kitty")
+    if phase == "landlord_show":
+        if not r.c.show:
+            raise ValueError(f"a landlord_show phase in a rule set without showing "
+                             f"({r.name!r})")
+        if shown[ll] == 1:
+            raise ValueError(f"the landlord (seat {ll}) showed before bidding: it has "
+                             f"no landlord_show decision")
+        if shown[ll] == 2:
+            raise ValueError(f"the landlord (seat {ll}) has shown before play: its "
+                             f"landlord_show decision is made")
+    # doubling: seat f1, then f2, then the landlord, each once
+    if phase == "doubling" and not r.c.doubling:
+        raise ValueError(f"a doubling phase in a rule set without doubling ({r.name!r})")
+    decided = [g.doubles[f1] != 0, g.doubles[f2] != 0, g.doubles[ll] != 0]
+    turns = sum(decided)
+    if r.c.doubling:
+        if decided != [True] * turns + [False] * (3 - turns):
+            raise ValueError(f"doubles {doubles!r}: the farmers double first (seat {f1}, "
+                             f"then seat {f2}), then the landlord (seat {ll})")
+        if phase == "landlord_show" and turns:
+            raise ValueError(f"doubles {doubles!r} before the landlord's show: the "
+                             f"doubling comes after it")
+        if phase == "doubling" and turns == 3:
+            raise ValueError(f"doubles {doubles!r}: every seat has doubled, so the "
+                             f"doubling is over")
+        if phase == "play" and turns != 3:
+            raise ValueError("in the play phase every seat has its doubling factor")
+        if r.c.doubling == 2 and turns >= 2 and g.doubles[f1] == 1 and g.doubles[f2] == 1:
+            if phase == "doubling":
+                raise ValueError(f"doubles {doubles!r}: with doubling='after_farmer' the "
+                                 f"landlord doubles only if a farmer did; neither did, "
+                                 f"so the doubling is over")
+            if g.doubles[ll] != 1:
+                raise ValueError(f"doubles {doubles!r}: with doubling='after_farmer' the "
+                                 f"landlord doubles only if a farmer did, and neither did")
+    # a decision phase: nothing played yet, the hands as dealt, the seat to
+    # decide the one section 10 names
+    if phase != "play":
+        if game._history or g.has_last:
+            raise ValueError(f"a {phase} phase comes before the first play, but the "
+                             f"history holds plays")
+        if _hand_size(g.kitty) != r.c.kitty or not _hand_contains(g.hands[ll], g.kitty):
+            raise ValueError(f"in the {phase} phase the landlord (seat {ll}) holds the "
+                             f"kitty it has just taken ({r.c.kitty} cards)")
+        for s in range(3):
+            if _hand_size(g.hands[s]) != DEAL_CARDS + (r.c.kitty if s == ll else 0):
+                raise ValueError(f"in the {phase} phase seat {s} holds its whole deal, "
+                                 f"not {_hand_size(g.hands[s])} cards")
+        expect = ll if phase == "landlord_show" else (f1, f2, ll)[turns]
+        if g.to_move != expect:
+            raise ValueError(
+                f"seat {expect} is to decide in the {phase} phase, not seat {g.to_move} "
+                + ("(the landlord decides whether to show)" if phase == "landlord_show"
+                   else f"(the farmers double first, seat {f1} then seat {f2}, then the "
+                        f"landlord, seat {ll}; doubles so far {doubles!r})"))
+    # no bids: a deal dealt without bidding (its decisions made), where seat 0
+    # took the kitty at the base of a deal without bidding
+    if not game._steps and (phase != "play" or any(shown)
+                            or (r.c.doubling and any(g.doubles[s] != 1 for s in range(3)))):
+        if ll != 0 or g.base != (r.c.rob_base if r.c.rob else 1):
+            raise ValueError(f"platform decisions without bids are those of a deal "
+                             f"dealt without bidding, whose landlord is seat 0 at base "
+                             f"{r.c.rob_base if r.c.rob else 1}, not seat {ll} at base "
+                             f"{g.base}")
     g.robs = robs
     g.show_mult = factor
     g.mult = _mul_saturated(_mul_saturated(g.mult, 1 << robs), factor)
@@ -1252,10 +1343,22 @@ cdef int _set_platform(Game game, Rules r, object platform) except -1:
         g.phase = PHASE_LANDLORD_SHOW
     elif phase == "doubling":
         g.phase = PHASE_DOUBLING
-        g.turns = sum(1 for s in range(3) if g.doubles[s])
-    elif r.c.doubling and not all(g.doubles[s] for s in range(3)):
-        raise ValueError("in the play phase every seat has its doubling factor")
+        g.turns = turns
     return 0
+
+
+cdef int _need_sky(Rules r) except -1:
+    # What a deal before the kitty needs of its rule set: tiandi its sky rank
+    # (drawn after the deal, RULES.md 9; the ground rank is drawn when the
+    # landlord takes the kitty, so it may be missing), laizi its rank.
+    if r.c.laizi and r.c.wild_count == 2:
+        if r.c.sky_rank == 255:
+            raise ValueError(
+                f"the rule set {r.name!r} has no sky rank: a deal of it draws one "
+                f"before bidding (use the Game's rules, or "
+                f"get_rules({r.name!r}).with_options(wild_ranks=('7',)))")
+        return 0
+    return _need_wild(r)
 
 
 cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
@@ -1268,7 +1371,7 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
     cdef uint64_t total = 0, k
     cdef uint64_t bits[3]
     cdef int s, fb = _seat_arg(first_bidder, "first_bidder")
-    _need_wild(r)
+    _need_sky(r)
     if isinstance(hands, (str, bytes)) or not isinstance(hands, collections.abc.Sized) \
             or len(hands) != 3:
         raise ValueError("three hands, one per seat")
@@ -1301,12 +1404,20 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
     if game.g.phase == PHASE_SHOW and bids:
         raise ValueError("bids before every seat decided whether to show")
     _replay_bids(&game.g, bids, "bids")
+    if game.g.redeals:
+        raise ValueError(f"bids {tuple(bids)!r}: nobody called, so the deal was redealt "
+                         f"(the bids of a deal are those of its last dealing)")
     pairs = [(int(seat), int(points)) for seat, points in bids]
     game._steps = steps + [(PHASE_BIDDING, seat, points, 0) for seat, points in pairs]
     game._start = ("bidding", tuple(int(b) for b in bits), int(k), fb, tuple(pairs)) \
         + ((tuple(int(c) for c in shows),) if shows else ())
     if game.g.landlord >= 0:
-        # the bids ended the bidding: the deal is a position from here on
+        # the bids ended the bidding: the deal is a position from here on,
+        # unless the kitty brought decisions (RULES.md 10) or a tiandi ground
+        # rank that such a position would not have
+        if r.c.rob or r.c.show or r.c.doubling or not _rules_ready(&r.c):
+            raise ValueError(f"bids {tuple(bids)!r} end the bidding: a deal of "
+                             f"{r.name!r} built in its bidding is still bidding")
         return _position_game(r, game.hands, game.g.kitty, game.g.landlord, game.g.base,
                               None, None, None, (), pairs, fb)
     return game
@@ -1491,14 +1602,25 @@ def _sample_observation(obs, rng):
     r = _get_rules(obs.rules)
     if obs.wild_rank is not None:
         r = _rules_with_mask(r, 1 << _wild_rank_index(obs.wild_rank))
-    _need_wild(r)
     if obs.phase == "done":
         raise ValueError("the deal is over: there is nothing hidden to sample")
     if obs.phase not in ("bidding", "play", "show", "landlord_show", "doubling"):
         raise ValueError(f"phase is 'show', 'bidding', 'landlord_show', 'doubling' or "
                          f"'play', not {obs.phase!r}")
     before_kitty = obs.phase in ("show", "bidding")
+    # tiandi: before the kitty only the sky rank is drawn (RULES.md 9); the
+    # sampled deal draws the ground rank when its landlord takes the kitty
+    if before_kitty:
+        _need_sky(r)
+    else:
+        _need_wild(r)
     shown = _shown_codes(obs.shown)
+    robs = _int_in(obs.robs, "robs", 0, 3)
+    doubles = obs.doubles
+    if isinstance(doubles, (str, bytes)) or not isinstance(doubles, collections.abc.Sequence) \
+            or len(doubles) != 3:
+        raise ValueError("doubles holds one factor (or None) per seat")
+    doubles = tuple(doubles)
     if not isinstance(rng, np.random.Generator):
         rng = np.random.default_rng(rng)
     seat = _seat_arg(obs.seat, "seat")
@@ -1591,6 +1713,9 @@ def _sample_observation(obs, rng):
         if game.g.to_move != to_move or _PHASES[game.g.phase] != obs.phase:
             raise ValueError(f"to_move {to_move} is not the seat to decide after bids "
                              f"{tuple(obs.bids)!r}")
+        if obs.multiplier != game.g.mult:
+            raise ValueError(f"multiplier {obs.multiplier!r} is not what the shows and "
+                             f"bids give ({game.g.mult})")
     else:
         platform = None
         if r.c.rob or r.c.show or r.c.doubling:
@@ -1603,5 +1728,13 @@ def _sample_observation(obs, rng):
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
                              f"gives ({game.g.mult})")
+    # the platform record (RULES.md 10) is the built deal's: made by its shows
+    # and calls while bidding, checked against section 10 after the kitty, and
+    # neutral in a rule set without the options
+    if (robs, shown, doubles) != (game.g.robs, _seat_trio(game.g.shown), game.doubles):
+        raise ValueError(f"robs {robs}, shown {tuple(obs.shown)!r} and doubles "
+                         f"{doubles!r} are not what a deal of {r.name!r} with these bids "
+                         f"and phase has: robs {game.g.robs}, shown {game.shown!r}, "
+                         f"doubles {game.doubles!r}")
     game.g.rng = <uint64_t>int(rng.integers(0, 1 << 63))
     return game
