@@ -10,7 +10,8 @@ import ddzfast
 from oracles import reference as R
 from oracles import reference_laizi as RL
 from oracles import split_reference as SR
-from ddzfast import Hand, Move, MoveKind, legal_moves, min_plays, min_plays_batch, plays_left
+from ddzfast import (Hand, IllegalMoveError, Move, MoveKind, legal_moves, min_plays,
+                     min_plays_batch, plays_left)
 from helpers import CLASSIC_FAMILY, DECKS
 
 # laizi over several wild ranks (the rank changes which readings exist)
@@ -219,6 +220,19 @@ def test_plays_left_bad_input():
         plays_left("34", ["not a move"])
     with pytest.raises(ValueError):
         plays_left("3W", [Move.parse("SINGLE/3/1/3")], "classic")
+
+
+def test_plays_left_checks_another_rule_sets_move_list():
+    """A MoveList of another rule set skipped the legality check: laizi:7's
+    SOFT_BOMB 3377 was scored as a classic play (0 plays left)."""
+    laizi_moves = legal_moves("3377", None, "laizi:7")
+    with pytest.raises(IllegalMoveError):
+        plays_left("3377", laizi_moves, "classic")
+    with pytest.raises(IllegalMoveError):
+        plays_left("3377", list(laizi_moves), "classic")
+    classic_moves = legal_moves("3377", None, "classic")
+    assert list(plays_left("3377", classic_moves, "classic")) == \
+        list(plays_left("3377", list(classic_moves), "classic"))
 
 
 # ---- batches and Numba -----------------------------------------------------------

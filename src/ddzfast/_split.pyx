@@ -638,8 +638,10 @@ def plays_left(hand, moves, rules="classic") -> np.ndarray:
     cdef int status
     cdef Py_ssize_t i
     cdef _Splitter sp
-    if isinstance(moves, MoveList):
-        # the moves of a position (legal_moves): rows the generator made
+    if isinstance(moves, MoveList) and (<MoveList>moves).rules is not None and \
+            (<MoveList>moves).rules.rules_id == r.rules_id:
+        # the moves of a position (legal_moves) of this rule set: rows the
+        # generator made (another rule set's are checked one by one below)
         mp = (<MoveList>moves).data
         n = (<MoveList>moves).n
         a = None
