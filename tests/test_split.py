@@ -9,6 +9,7 @@ import pytest
 import ddzfast
 from oracles import reference as R
 from oracles import reference_laizi as RL
+from oracles import reference_tiandi as RT
 from oracles import split_reference as SR
 from ddzfast import (Hand, IllegalMoveError, Move, MoveKind, legal_moves, min_plays,
                      min_plays_batch, plays_left)
@@ -165,15 +166,68 @@ def test_whole_deck_is_a_result_or_a_clear_error():
             _check_split(deck, rules, split)
 
 
+def test_a_root_of_millions_of_move_sets_keeps_its_partition():
+    """Regression: the table packed a sub-hand's best set + 1 into 23 bits
+    (value << 24 | exact << 23 | best + 1), but a large tiandi hand has more
+    distinct move card sets than that (this one 9,006,531; a whole deck of
+    tiandi:7J 8,524,998, of tiandi:34 35,736,519): a set index from 2**23 on
+    lost its top bit (from 2**24 on it ran into the value), so min_plays
+    followed a wrong set and raised RuntimeError ("lost its partition")
+    while min_plays_batch, reading values only, answered. About 2 s."""
+    rules, hand = "tiandi:34", "3456789TJQKA2" * 3 + "XD"
+    split = min_plays(hand, rules)
+    assert split.count == 2, split
+    assert sum(m.cards.bits for m in split.moves) == Hand(hand).bits
+    for m in split.moves:
+        counts = tuple(m.cards.counts)
+        assert (m.kind.name, m.rank, m.length, counts) in RT.classify(counts, "3", "4"), str(m)
+
+
 def test_work_limit_raises_and_changes_nothing():
     old = ddzfast._split._set_max_work(50)
     try:
-        with pytest.raises(ValueError, match="too large"):
+        # (the message named the default limit whatever the limit was)
+        with pytest.raises(ValueError, match=r"too large.*\(50 move tests\)"):
             min_plays("3456789TJQKA2XD3456789TJQ")
     finally:
         ddzfast._split._set_max_work(old)
     # the table kept only finished values: the next call is exact
     assert min_plays("3456789TJQKA2XD3456789TJQ").count == 4
+
+
+def test_the_work_limit_is_per_query():
+    """The search's work counter grew over every query of the same root
+    (reset only when the root changed), so after enough queries of its
+    sub-hands one that splits on its own raised 'too large', and the expert
+    bot, which falls back to greedy then, moved by the calls before. Each
+    query now has the whole limit: with the least limit under which each
+    sub-hand splits right after the root, all of them split one after the
+    other."""
+    rules, root, other = "laizi:7", "33445567777899TTJJQK", "D"   # other: not in root
+
+    def splits(hands, limit):
+        old = ddzfast._split._set_max_work(limit)
+        try:
+            min_plays(other, rules)     # another root: the next is prepared anew
+            for hand in hands:
+                min_plays(hand, rules)
+            return True
+        except ValueError:
+            return False
+        finally:
+            ddzfast._split._set_max_work(old)
+
+    def least_limit(hands):
+        lo, hi = 1, 1 << 26
+        while lo < hi:
+            mid = (lo + hi) // 2
+            lo, hi = (lo, mid) if splits(hands, mid) else (mid + 1, hi)
+        return lo
+
+    rng = random.Random(3)
+    subs = ["".join(rng.sample(root, rng.randint(14, 19))) for _ in range(20)]
+    limit = max(least_limit([root, sub]) for sub in subs)
+    assert splits([root] + subs, limit)
 
 
 # ---- plays_left ------------------------------------------------------------------

@@ -10,7 +10,8 @@ cdef enum:
     DDZ_SPLIT_NONE = -1       # the hand cannot be emptied by moves (a lone W)
     DDZ_SPLIT_NOMEM = -2      # a buffer could not be allocated
     DDZ_SPLIT_TOO_BIG = -3    # the search passed its work limit (hands far
-                              # beyond a deal's: see ddz_split_ctx.max_work)
+                              # beyond a deal's: see ddz_split_ctx.max_work),
+                              # or the root has more moves than an int32 indexes
 
 # One distinct card set of a leading move: its cards, a move that plays
 # them (an index into ddz_split_ctx.moves), its lowest card and its size.
@@ -37,8 +38,9 @@ ctypedef struct ddz_split_ctx:
     uint64_t smask            # slots in use - 1 (a power of two)
     uint64_t scap             # slots allocated
     uint64_t* keys            # the table: open addressing, key 0 = empty
-    uint32_t* vals            # value << 24 | exact << 23 | best set + 1, the
-                              # value exact or a lower bound
+    uint64_t* vals            # value << 33 | exact << 32 | best set + 1 (the
+                              # low 32 bits: any set index), the value exact
+                              # or a lower bound
     uint64_t tmask            # slots in use - 1 (a power of two)
     uint64_t tcap             # slots allocated
     int64_t tused

@@ -34,12 +34,34 @@ cnp.import_array()
 
 cdef enum:
     NONE_VALUE = 100            # "cannot be emptied" (above any hand's plays)
-    EXACT = 1 << 23
     FIRST_SLOTS = 1 << 12       # the table's slots in use when a root is prepared
     FIRST_SET_SLOTS = 1 << 8
     KEEP_SLOTS = 1 << 16        # tables allocated past this are freed when the root changes
     DEFAULT_MAX_WORK = 200000000
     ORDER_KEYS = 16 * 64        # _order_key's values
+    MAX_SETS = 0x7FFFFFFF       # sets a root may have: an index and an entry's
+                                # best set + 1 hold any below it
+
+
+# A table entry (ddz_split_ctx.vals) is a uint64: the value << 33, exact << 32
+# and the best set + 1 (0: none) in the low 32 bits, which hold any set index
+# of a root (_prepare refuses more than MAX_SETS moves). A root's sets are not
+# few: a whole deck of tiandi has millions (8,524,998 in tiandi:7J,
+# 35,736,519 in tiandi:34), past 2**23 and 2**24.
+cdef inline uint64_t _entry(int value, bint exact, int64_t best) noexcept nogil:
+    return (<uint64_t>value << 33) | (<uint64_t>exact << 32) | <uint64_t>(best + 1)
+
+
+cdef inline int _entry_value(uint64_t e) noexcept nogil:
+    return <int>(e >> 33)
+
+
+cdef inline bint _entry_exact(uint64_t e) noexcept nogil:
+    return (e >> 32) & 1
+
+
+cdef inline int64_t _entry_best(uint64_t e) noexcept nogil:
+    return <int64_t>(e & 0xFFFFFFFFULL) - 1
 
 
 cdef inline int _lowest(uint64_t h) noexcept nogil:
@@ -60,7 +82,7 @@ cdef int ddz_split_init(ddz_split_ctx* ctx) noexcept nogil:
     ctx.moves = <ddz_move*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_move))
     ctx.sets = <ddz_split_set*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
     ctx.keys = <uint64_t*>calloc(FIRST_SLOTS, sizeof(uint64_t))
-    ctx.vals = <uint32_t*>malloc(FIRST_SLOTS * sizeof(uint32_t))
+    ctx.vals = <uint64_t*>malloc(FIRST_SLOTS * sizeof(uint64_t))
     ctx.skeys = <uint64_t*>calloc(FIRST_SET_SLOTS, sizeof(uint64_t))
     ctx.sidx = <int32_t*>malloc(FIRST_SET_SLOTS * sizeof(int32_t))
     ctx.smask = FIRST_SET_SLOTS - 1
@@ -97,16 +119,16 @@ cdef inline int _order_key(uint64_t cards) noexcept nogil:
     return _lowest(cards) * 64 + 63 - _hand_size(cards)
 
 
-cdef int _slots_reset(uint64_t** keys, void** vals, uint64_t* cap,
+cdef int _slots_reset(uint64_t** keys, void** vals, size_t val_size, uint64_t* cap,
                       uint64_t slots) noexcept nogil:
-    # An open-addressing table (keys, 0 = empty, and 4-byte values) emptied
-    # to `slots` slots, allocated anew only when *cap is too small or far too
-    # large; 0, or -1 (the table as it was) when out of memory.
+    # An open-addressing table (keys, 0 = empty, and values of val_size
+    # bytes) emptied to `slots` slots, allocated anew only when *cap is too
+    # small or far too large; 0, or -1 (the table as it was) when out of memory.
     cdef uint64_t* k
     cdef void* v
     if slots > cap[0] or cap[0] > KEEP_SLOTS:
         k = <uint64_t*>calloc(slots, sizeof(uint64_t))
-        v = malloc(slots * sizeof(uint32_t))
+        v = malloc(slots * val_size)
         if k == NULL or v == NULL:
             free(k)
             free(v)
@@ -124,7 +146,8 @@ cdef int _slots_reset(uint64_t** keys, void** vals, uint64_t* cap,
 cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
     # an empty table of `slots` slots in use (allocated anew only when the
     # allocation is too small, or far too large)
-    if _slots_reset(&ctx.keys, <void**>&ctx.vals, &ctx.tcap, slots) < 0:
+    if _slots_reset(&ctx.keys, <void**>&ctx.vals, sizeof(uint64_t), &ctx.tcap,
+                    slots) < 0:
         return DDZ_SPLIT_NOMEM
     ctx.tmask = slots - 1
     ctx.tused = 0
@@ -139,6 +162,8 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
     cdef uint64_t cards, slot, mask
     ctx.root = 0
     n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
+    if n > MAX_SETS:
+        return DDZ_SPLIT_TOO_BIG    # more moves than a set's move index holds
     if n > ctx.moves_cap:
         if ddz_grow(<void**>&ctx.moves, &ctx.moves_cap, n, sizeof(ddz_move)) < 0:
             return DDZ_SPLIT_NOMEM
@@ -199,7 +224,8 @@ cdef int _sets_hash(ddz_split_ctx* ctx, int64_t n) noexcept nogil:
     cdef uint64_t slots = FIRST_SET_SLOTS
     while <int64_t>slots < 2 * n:
         slots *= 2
-    if _slots_reset(&ctx.skeys, <void**>&ctx.sidx, &ctx.scap, slots) < 0:
+    if _slots_reset(&ctx.skeys, <void**>&ctx.sidx, sizeof(int32_t), &ctx.scap,
+                    slots) < 0:
         return DDZ_SPLIT_NOMEM
     ctx.smask = slots - 1
     return 0
@@ -227,7 +253,7 @@ cdef int _grow_table(ddz_split_ctx* ctx) noexcept nogil:
     cdef uint64_t old_slots = ctx.tmask + 1, slots = old_slots * 2, i, j
     cdef uint64_t mask = slots - 1
     cdef uint64_t* keys = <uint64_t*>calloc(slots, sizeof(uint64_t))
-    cdef uint32_t* vals = <uint32_t*>malloc(slots * sizeof(uint32_t))
+    cdef uint64_t* vals = <uint64_t*>malloc(slots * sizeof(uint64_t))
     if keys == NULL or vals == NULL:
         free(keys)
         free(vals)
@@ -257,7 +283,7 @@ cdef inline int64_t _find(const ddz_split_ctx* ctx, uint64_t h) noexcept nogil:
     return -1
 
 
-cdef int _store(ddz_split_ctx* ctx, uint64_t h, int value, uint32_t exact,
+cdef int _store(ddz_split_ctx* ctx, uint64_t h, int value, bint exact,
                 int64_t best) noexcept nogil:
     # h's entry: its value (exact, or a lower bound) and best set
     cdef uint64_t j
@@ -272,7 +298,7 @@ cdef int _store(ddz_split_ctx* ctx, uint64_t h, int value, uint32_t exact,
     if not ctx.keys[j]:
         ctx.keys[j] = h
         ctx.tused += 1
-    ctx.vals[j] = (<uint32_t>value << 24) | exact | <uint32_t>(best + 1)
+    ctx.vals[j] = _entry(value, exact, best)
     return 0
 
 
@@ -284,11 +310,11 @@ cdef int _search(ddz_split_ctx* ctx, uint64_t h, int limit) noexcept nogil:
     cdef int c, v, lb = 1, best
     cdef int64_t i, stop, bi = -1
     cdef uint64_t s
-    cdef uint32_t e
+    cdef uint64_t e
     if j >= 0:
         e = ctx.vals[j]
-        v = <int>(e >> 24)
-        if (e & EXACT) or v >= limit:
+        v = _entry_value(e)
+        if _entry_exact(e) or v >= limit:
             return v
         lb = v
     if lb >= limit:
@@ -297,10 +323,10 @@ cdef int _search(ddz_split_ctx* ctx, uint64_t h, int limit) noexcept nogil:
         # below 2 is one move: h itself, or nothing
         i = _set_of(ctx, h)
         if i >= 0:
-            if _store(ctx, h, 1, EXACT, i) != 0:
+            if _store(ctx, h, 1, True, i) != 0:
                 return DDZ_SPLIT_NOMEM
             return 1
-        if _store(ctx, h, 2, 0, -1) != 0:
+        if _store(ctx, h, 2, False, -1) != 0:
             return DDZ_SPLIT_NOMEM
         return 2
     c = _lowest(h)
@@ -328,10 +354,10 @@ cdef int _search(ddz_split_ctx* ctx, uint64_t h, int limit) noexcept nogil:
             if best <= lb:
                 break
     if best < limit:
-        if _store(ctx, h, best, EXACT, bi) != 0:
+        if _store(ctx, h, best, True, bi) != 0:
             return DDZ_SPLIT_NOMEM
         return best
-    if _store(ctx, h, limit, 0, -1) != 0:
+    if _store(ctx, h, limit, False, -1) != 0:
         return DDZ_SPLIT_NOMEM
     return limit
 
@@ -348,6 +374,9 @@ cdef int ddz_min_plays(ddz_split_ctx* ctx, const ddz_rules* rules,
     status = _ensure(ctx, rules, hand)
     if status != 0:
         return status
+    # the work limit is per query, whatever earlier queries of the same root
+    # did: an answer (or a bot's move) must not depend on the calls before it
+    ctx.work = 0
     v = _search(ctx, hand, NONE_VALUE + 1)
     return v if v < 0 else _result(v)
 
@@ -359,10 +388,10 @@ cdef int ddz_split_moves(ddz_split_ctx* ctx, uint64_t hand, ddz_move* out) noexc
         j = _find(ctx, hand)
         if j < 0:
             return -1
-        if not (ctx.vals[j] & EXACT):
+        if not _entry_exact(ctx.vals[j]):
             return -1
-        b = <int64_t>(ctx.vals[j] & (EXACT - 1)) - 1
-        if b < 0:
+        b = _entry_best(ctx.vals[j])
+        if b < 0 or not _hand_contains(hand, ctx.sets[b].cards):
             return -1
         out[k] = ctx.moves[ctx.sets[b].move]
         k += 1
@@ -385,6 +414,7 @@ cdef int ddz_plays_left(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t han
     status = _ensure(ctx, rules, hand)
     if status != 0:
         return status
+    ctx.work = 0        # per query, as in ddz_min_plays
     for i in range(n):
         rest = hand if moves[i].kind == K_PASS else hand - moves[i].cards
         if rest == 0:
@@ -434,13 +464,16 @@ cdef _Splitter _splitter():
     return s
 
 
-cdef int _raise_status(int status, uint64_t hand) except -1:
+cdef int _raise_status(int status, uint64_t hand,
+                       int64_t limit=DEFAULT_MAX_WORK) except -1:
+    # limit: the work limit of the context that searched
     if status == DDZ_SPLIT_NOMEM:
         raise MemoryError("out of memory splitting a hand")
     if status == DDZ_SPLIT_TOO_BIG:
         raise ValueError(f"hand {_cards_text(hand)!r} is too large to split exactly: "
-                         f"the search passed its work limit ({DEFAULT_MAX_WORK:,} "
-                         f"move tests); every hand a deal gives is far below it")
+                         f"the search passed its work limit ({limit:,} move tests) "
+                         f"or the hand has more moves than it indexes; every hand a "
+                         f"deal gives is far below both")
     raise RuntimeError(f"hand decomposition failed with status {status} (a bug)")
 
 
@@ -500,7 +533,7 @@ def min_plays(hand, rules="classic") -> Split:
     if v == DDZ_SPLIT_NONE:
         return Split(None, _move_list(out, 0, r))
     if v < 0:
-        _raise_status(v, h)
+        _raise_status(v, h, sp.ctx.max_work)
     if k != v:
         raise RuntimeError("hand decomposition lost its partition (a bug)")
     return Split(v, _move_list(out, k, r))
@@ -659,7 +692,7 @@ def plays_left(hand, moves, rules="classic") -> np.ndarray:
     with nogil:
         status = ddz_plays_left(&sp.ctx, &r.c, h, mp, n, op)
     if status != 0:
-        _raise_status(status, h)
+        _raise_status(status, h, sp.ctx.max_work)
     return out
 
 
