@@ -774,6 +774,142 @@ def test_the_solver_against_plain_minimax():
         assert ddzfast.solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, rules)
 
 
+def test_the_solver_keeps_the_size_of_the_move_to_beat():
+    """QQ7J, a SOFT_BOMB of four cards, does not beat one of five (the solver
+    once dropped the cards of the move to beat, and with them its size:
+    7JQQ "won", listed twice); one of four, it does, listed once."""
+    rules = "tiandi:7J"
+    five, = ddzfast.classify("3333J", rules)
+    four, = [m for m in ddzfast.classify("333J", rules) if m.kind == MoveKind.SOFT_BOMB]
+    assert list(ddzfast.legal_moves("QQ7J", five, rules)) == [ddzfast.Move.parse("PASS")]
+    sol = ddzfast.solve(["QQ7J", "4"], rules, to_move=0, last=five, last_seat=1,
+                        all_moves=True)
+    assert sol.win is False and sol.move is None and sol.winning_moves == ()
+    assert sol.line[0].kind == MoveKind.PASS
+    sol = ddzfast.solve(["QQ7J", "4"], rules, to_move=0, last=four, last_seat=1,
+                        all_moves=True)
+    assert sol.win is True
+    assert [str(m) for m in sol.winning_moves] == ["SOFT_BOMB 7JQQ (7J as QQ)"]
+
+
+@pytest.mark.parametrize("hands, to_move, last, win", [
+    # the search once took a bomb's tier from its kind alone (every SOFT_BOMB
+    # below every LAIZI_BOMB, whatever their sizes and purity): it won this
+    (["77KJ443", "45J3J34"], 1, None, False),
+    # and left the table inconsistent here: the principal variation could
+    # not be rebuilt (RuntimeError)
+    (["57JJJ8", "5X67686J72"], 1, "4", True),
+])
+def test_the_solver_compares_bombs_by_size_and_purity(hands, to_move, last, win):
+    """Whether an opponent can answer a bomb is decided by the bombs' tiers
+    (size and purity), as ddzfast.beats decides it."""
+    from oracles.solve_reference import reference_solve, replay
+    rules = "tiandi:7J"
+    args = dict(to_move=to_move, last=None if last is None else ddzfast.classify(last, rules)[0],
+                last_seat=None if last is None else 1 - to_move)
+    sol = ddzfast.solve(hands, rules, all_moves=True, **args)
+    ref_win, ref_winners, _ = reference_solve(hands, rules, **args)
+    assert sol.win is win is ref_win
+    assert sorted(m.identity for m in sol.winning_moves) == sorted(ref_winners)
+    assert replay(hands, sol.line, rules, **args) == (to_move if win else 1 - to_move)
+
+
+def _solver_position(rng):
+    """A random small tiandi endgame, laizi-heavy: two hands of 1 to 8 cards
+    or three of 1 to 5 from a few ranks and both wild ranks, a move to beat
+    in most: a bomb, of any kind, size and purity, in most of those (drawn
+    from a pile of laizi and natural cards of one rank)."""
+    T, G = _pair(rng)
+    rules = f"tiandi:{T}{G}"
+    nseats = rng.choice((2, 2, 3))
+    most = 8 if nseats == 2 else 5
+    lo = rng.randrange(10)
+    ranks = set(RANKS[lo:lo + rng.randint(2, 5)]) | {T, G}
+    if rng.random() < 0.3:
+        ranks |= set("XD")
+    laizi = list((T + G) * 4)
+    other = [c for c in RANKS * 4 + "XD" if c in ranks and c not in (T, G)]
+    if rng.random() < 0.7:
+        rng.shuffle(laizi)      # else grouped: pure LAIZI_BOMBs more often
+    rng.shuffle(other)
+    pile = ""
+    if rng.random() < 0.7 and other:
+        # the move to beat from laizi and the natural cards of one rank
+        r = rng.choice(other)
+        for _ in range(rng.randint(0, 4)):
+            if r in other:
+                other.remove(r)
+                pile += r
+        for _ in range(rng.randint(1, 6)):
+            pile += laizi.pop()
+    deck = []
+    while laizi or other:
+        src = laizi if laizi and (not other or rng.random() < 0.45) else other
+        deck.append(src.pop())
+    if not pile and rng.random() < 0.6:
+        pile = "".join(deck[:rng.randint(1, 6)])
+        del deck[:len(pile)]
+    hands = []
+    for _ in range(nseats):
+        k = rng.randint(1, most)
+        if len(deck) < k:
+            return None
+        hands.append(str(ddzfast.Hand("".join(deck[:k]))))
+        del deck[:k]
+    args = dict(to_move=rng.randrange(nseats), last=None, last_seat=None,
+                landlord=rng.randrange(3) if nseats == 3 else None)
+    leads = [m for m in ddzfast.legal_moves(pile, None, rules) if m.kind != MoveKind.PASS]
+    # bombs by (kind, size, purity), each class as likely
+    bombs = {}
+    for m in leads:
+        if m.kind.name in RT.BOMB_KINDS:
+            cards = str(m.cards)
+            bombs.setdefault((int(m.kind), len(cards), len(set(cards)) == 1), []).append(m)
+    pool = bombs[rng.choice(sorted(bombs))] if bombs and rng.random() < 0.85 else leads
+    if pool:
+        args["last"] = rng.choice(pool)
+        args["last_seat"] = rng.choice([x for x in range(nseats) if x != args["to_move"]])
+    return rules, hands, args
+
+
+def test_the_solver_against_plain_minimax_with_bombs_to_beat():
+    """Random small tiandi endgames, two or three seats, leading and
+    following, most with a bomb to beat: win, every winning move (each
+    legal, each once) as tests/oracles/solve_reference.py finds them, and a
+    legal line that ends the deal for the winning side."""
+    from oracles.solve_reference import reference_solve, replay
+    rng = random.Random("tiandi-solve-bombs")
+    seen = {"bomb": 0, "three": 0, "loss": 0}
+    done = 0
+    while done < 300:
+        pos = _solver_position(rng)
+        if pos is None:
+            continue
+        done += 1
+        rules, hands, args = pos
+        where = (rules, hands, args)
+        sol = ddzfast.solve(hands, rules, all_moves=True, **args)
+        win, winners, _ = reference_solve(hands, rules, **args)
+        assert sol.win == win, where
+        got = [m.identity for m in sol.winning_moves]
+        assert len(got) == len(set(got)) and set(got) == winners, where
+        legal = ddzfast.legal_moves(hands[args["to_move"]], args["last"], rules)
+        assert all(m in legal for m in sol.winning_moves), where
+        landlord = args["landlord"]
+        side = (lambda x: x) if landlord is None else (lambda x: int(x != landlord))
+        mover = side(args["to_move"])
+        want = mover if win else 1 - mover     # the side that empties a hand
+        for s in (sol, ddzfast.solve(hands, rules, **args)):
+            assert s.win == win, where
+            assert replay(hands, s.line, rules, **args) == want, where
+            if win:
+                assert s.line[0] == s.move and s.move.identity in winners, where
+        seen["bomb"] += args["last"] is not None and args["last"].kind.name in RT.BOMB_KINDS
+        seen["three"] += len(hands) == 3
+        seen["loss"] += not win
+    assert seen["bomb"] > 100 and seen["three"] > 60 and seen["loss"] > 60, seen
+
+
 def test_copy_and_pickle_keep_the_draws():
     """A game copied or pickled while bidding draws the same ground rank
     when play starts; pickled in play, it keeps both ranks and plays on the

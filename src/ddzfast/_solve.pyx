@@ -5,10 +5,12 @@
 # entry point `_solve` (ddzfast.solve wraps it into a Solution).
 #
 # A position is the hands, the seat to move, and the trick: the (kind, rank,
-# length) of the move to beat and the seat that played it, or nothing when
-# the seat to move leads. The cards of the move to beat are not part of it:
-# they never change what may follow. Whether the seat in between has passed
-# (three players) is implied by the seat to move and the seat that played.
+# length) of the move to beat, what ddz_beats reads of its cards (_beat_code:
+# in tiandi, a bomb's size and purity; nothing in the other rule sets), and
+# the seat that played it, or nothing when the seat to move leads. The rest
+# of the cards of the move to beat is not part of it: it never changes what
+# may follow. Whether the seat in between has passed (three players) is
+# implied by the seat to move and the seat that played.
 #
 # Every line of play ends (each trick removes cards, and a trick ends after
 # at most two passes), so the game graph has no cycles and a won/lost value
@@ -153,11 +155,17 @@ ctypedef struct tt_entry:
 
 ctypedef struct hand_answers:
     # What a hand can answer: the ranks of its lead moves of each (kind,
-    # length), the highest rank per kind (-1: none), the top bomb tier.
+    # length), the top tier of its moves (_tier), and the highest ranks of
+    # its ranked moves of that tier (-1: none), apart for the LAIZI_BOMBs of
+    # one rank (pure: ddz_beats lets them beat only a move of one rank of
+    # their tier; a mixed LAIZI_BOMB beats none of its tier) and the other
+    # kinds. With those, _can_beat answers as ddz_beats: a move of a lower
+    # tier than the hand's top beats nothing that the top does not.
     uint64_t hand
     uint8_t valid
-    uint8_t maxtier
-    int8_t anyrank[NKINDS]
+    int8_t toprank       # of its ranked moves of tier maxtier, not LAIZI_BOMBs
+    int8_t toppure       # of its ranked pure LAIZI_BOMBs of tier maxtier
+    uint16_t maxtier
     uint16_t rmask[NKINDS][16]    # the ranks of its moves of each (kind, length)
     # readings of the whole hand as one move (the first WHOLE_MAX of them)
     int nwhole
@@ -165,13 +173,16 @@ ctypedef struct hand_answers:
 
 ctypedef struct gen_slot:
     uint64_t hand
-    uint32_t last      # what is to be beaten (_gen_code)
+    uint64_t last      # what is to be beaten (_gen_code)
     uint32_t epoch     # valid while equal to solve_ctx.gen_epoch
     uint32_t start     # in the arena
     uint32_t count
 
 ctypedef struct solve_ctx:
     const ddz_rules* rules
+    # per kind: whether ddz_move_tier or ddz_beats read the cards of a move
+    # of that kind (_solve sets it: see _beat_code)
+    uint8_t beat_cards[NKINDS]
     int nseats
     int landlord             # -1: two players, every seat its own side
     int pext                 # relabel keys with _compact3 (see _solve_pext)
@@ -224,6 +235,56 @@ cdef inline int _side(const solve_ctx* c, int seat) noexcept nogil:
 cdef inline int _next_seat(const solve_ctx* c, int seat) noexcept nogil:
     seat += 1
     return 0 if seat == c.nseats else seat
+
+
+cdef inline int _one_rank(uint64_t cards) noexcept nogil:
+    # 1 when the cards are all of one card index (as the core's _one_rank,
+    # which ddz_move_tier and ddz_beats read: a pure LAIZI_BOMB)
+    cdef uint64_t x = cards | (cards >> 1)
+    x = (x | (x >> 2)) & 0x1111111111111111ULL
+    return x != 0 and (x & (x - 1)) == 0
+
+
+cdef void _set_beat_cards(solve_ctx* c) noexcept nogil:
+    # c.beat_cards from the rule set: what the core's ddz_move_tier and
+    # ddz_beats read of a move's cards besides its (kind, rank, length).
+    # ddz_move_tier reads a kind's sizes (and a LAIZI_BOMB's purity) where
+    # its tier grows with its size (size_tiered); ddz_beats reads whether
+    # the move to beat is of one rank where a pure LAIZI_BOMB may beat a
+    # move of its own tier (LAIZI_BOMB allowed and ranked), for every bomb
+    # kind. Elsewhere a move's kind, rank and length say it all.
+    cdef const ddz_rules* r = c.rules
+    cdef int k
+    cdef int lb = r.allowed[K_LAIZI_BOMB] and r.ranked[K_LAIZI_BOMB]
+    for k in range(NKINDS):
+        c.beat_cards[k] = 1 if (r.size_tiered[k] or (lb and r.tier[k])) else 0
+
+
+cdef inline int _tier(const solve_ctx* c, const ddz_move* m) noexcept nogil:
+    # The tier of a move (kind < NKINDS) as ddz_beats takes it
+    # (ddz_move_tier; rules.tier of its kind where that reads no cards).
+    if c.beat_cards[m.kind]:
+        return ddz_move_tier(c.rules, m)
+    return c.rules.tier[m.kind]
+
+
+cdef inline uint32_t _beat_code(const solve_ctx* c, const ddz_move* m) noexcept nogil:
+    # What ddz_beats reads of the cards of a move to beat m: 0 when nothing
+    # (every rule set but tiandi); else, in 10 bits, its tier plus one when
+    # that is not its kind's (a tiandi bomb of more than four cards, a pure
+    # LAIZI_BOMB), and bit 9 when its cards are not all of one rank. Two
+    # moves to beat of the same (kind, rank, length, _beat_code) are beaten
+    # by the same moves: the table and the move-list cache key on it.
+    cdef int t
+    cdef uint32_t code = 0
+    if m.kind >= NKINDS or not c.beat_cards[m.kind]:
+        return 0
+    t = ddz_move_tier(c.rules, m)
+    if t != c.rules.tier[m.kind]:
+        code = <uint32_t>(t + 1)
+    if not _one_rank(m.cards):
+        code |= 1u << 9
+    return code
 
 
 ctypedef struct tt_key:
@@ -375,7 +436,7 @@ cdef inline void _make_key(const solve_ctx* c, int s, const ddz_move* last, int 
     else:
         k.st = ((<uint32_t>1 << 31) | <uint32_t>s | (<uint32_t>ls << 2)
                 | (<uint32_t>last.kind << 4) | (<uint32_t>crank << 9)
-                | (<uint32_t>last.length << 14))
+                | (<uint32_t>last.length << 14) | (_beat_code(c, last) << 18))
 
 
 cdef inline uint64_t _mix(uint64_t x) noexcept nogil:
@@ -515,19 +576,21 @@ cdef int64_t _gen(solve_ctx* c, int64_t base, uint64_t hand,
     return n
 
 
-cdef inline uint32_t _gen_code(const ddz_move* last) noexcept nogil:
+cdef inline uint64_t _gen_code(const solve_ctx* c, const ddz_move* last) noexcept nogil:
     # What generation depends on besides the hand: nothing to beat, or the
-    # (kind, rank, length) of the move to beat (never its cards).
+    # (kind, rank, length) of the move to beat and what ddz_beats reads of
+    # its cards (_beat_code; never the cards themselves).
     if last == NULL:
-        return 0xFFFFFFFFu
-    return <uint32_t>last.kind | (<uint32_t>last.rank << 8) | (<uint32_t>last.length << 16)
+        return 0xFFFFFFFFFFFFFFFFULL
+    return (<uint64_t>last.kind | (<uint64_t>last.rank << 8)
+            | (<uint64_t>last.length << 16) | (<uint64_t>_beat_code(c, last) << 24))
 
 
 cdef int64_t _gen_cached(solve_ctx* c, int64_t base, uint64_t hand,
                          const ddz_move* last) noexcept nogil:
     # _gen through the cache of move lists (same moves, same order).
-    cdef uint32_t code = _gen_code(last)
-    cdef gen_slot* e = c.gen_slots + (_mix(hand ^ (<uint64_t>code * 0x9E3779B97F4A7C15ULL))
+    cdef uint64_t code = _gen_code(c, last)
+    cdef gen_slot* e = c.gen_slots + (_mix(hand ^ (code * 0x9E3779B97F4A7C15ULL))
                                       & (GEN_SLOTS - 1))
     cdef int64_t n
     if e.epoch == c.gen_epoch and e.hand == hand and e.last == code:
@@ -573,7 +636,8 @@ cdef const hand_answers* _answers_fill(solve_ctx* c, int64_t base, uint64_t hand
     s.hand = hand
     s.valid = 1
     s.maxtier = 0
-    memset(s.anyrank, -1, sizeof(s.anyrank))
+    s.toprank = -1
+    s.toppure = -1
     memset(s.rmask, 0, sizeof(s.rmask))
     s.nwhole = 0
     for i in range(n):
@@ -583,11 +647,17 @@ cdef const hand_answers* _answers_fill(solve_ctx* c, int64_t base, uint64_t hand
         if m.cards == hand and s.nwhole < WHOLE_MAX:
             s.whole[s.nwhole] = m[0]
             s.nwhole += 1
-        t = c.rules.tier[m.kind]
+        t = _tier(c, m)
         if t > s.maxtier:
-            s.maxtier = <uint8_t>t
-        if <int>m.rank > s.anyrank[m.kind]:
-            s.anyrank[m.kind] = <int8_t>m.rank
+            s.maxtier = <uint16_t>t
+            s.toprank = -1
+            s.toppure = -1
+        if t == s.maxtier and t > 0 and c.rules.ranked[m.kind]:
+            if m.kind != K_LAIZI_BOMB:
+                if <int>m.rank > s.toprank:
+                    s.toprank = <int8_t>m.rank
+            elif _one_rank(m.cards) and <int>m.rank > s.toppure:
+                s.toppure = <int8_t>m.rank
         s.rmask[m.kind][m.length & 15] |= <uint16_t>(1u << m.rank)
     return s
 
@@ -608,21 +678,21 @@ cdef inline int _wins_at_once(const ddz_rules* r, const hand_answers* s,
     return 0
 
 
-cdef inline int _can_beat(const ddz_rules* r, const hand_answers* s,
+cdef inline int _can_beat(const solve_ctx* c, const hand_answers* s,
                           const ddz_move* m) noexcept nogil:
-    # 1 when the summarised hand has a move that beats m (ddz_beats' order).
-    cdef int tm = r.tier[m.kind]
-    cdef int k
+    # 1 when the summarised hand has a move that beats m (as ddz_beats: a
+    # higher tier; or in m's tier, both ranked, a higher rank, and for a
+    # LAIZI_BOMB, both of one rank).
+    cdef int tm = _tier(c, m)
     if s.maxtier > tm:
         return 1
     if tm == 0:
         return 1 if (s.rmask[m.kind][m.length & 15] >> (m.rank + 1)) else 0
-    if s.maxtier < tm or not r.ranked[m.kind]:
+    if s.maxtier < tm or not c.rules.ranked[m.kind]:
         return 0
-    for k in range(1, NKINDS):
-        if r.tier[k] == tm and r.ranked[k] and s.anyrank[k] > <int>m.rank:
-            return 1
-    return 0
+    if s.toprank > <int>m.rank:
+        return 1
+    return 1 if (s.toppure > <int>m.rank and _one_rank(m.cards)) else 0
 
 
 cdef inline uint32_t _hist_code(uint32_t h) noexcept nogil:
@@ -741,7 +811,7 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
             m = moves + i
             flags = 0 if k == 0 else <int>keys[i]
             if m.kind != K_PASS:
-                if _can_beat(c.rules, sm, m):
+                if _can_beat(c, sm, m):
                     flags |= 1
                     if ns == o and _wins_at_once(c.rules, sm, m):
                         flags |= 2
@@ -756,7 +826,7 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
                 cat = CAT_PASS
             elif not (flags & 1):
                 cat = CAT_KEEP
-            elif c.rules.tier[m.kind]:
+            elif _tier(c, m):
                 cat = CAT_BOMB
             else:
                 cat = CAT_PLAIN
@@ -835,7 +905,7 @@ cdef inline int _normalize(solve_ctx* c, int64_t base, int s, const ddz_move** l
     # Point *last at the canonical move to beat (see _norm_rank; a copy in
     # buf when it changes). 0, or -1 when out of memory.
     cdef int r
-    if last[0] != NULL and c.rules.tier[last[0].kind] == 0:
+    if last[0] != NULL and _tier(c, last[0]) == 0:
         r = _norm_rank(c, base, s, last[0], ls)
         if r < 0:
             c.stop = STOP_NOMEM
@@ -986,7 +1056,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     else:
         key = pk[0]
         hsh = phsh
-        if last != NULL and last.rank != key.nrank and c.rules.tier[last.kind] == 0:
+        if last != NULL and last.rank != key.nrank and _tier(c, last) == 0:
             nl = last[0]
             nl.rank = key.nrank
             last = &nl
@@ -1138,13 +1208,13 @@ cdef int _category(solve_ctx* c, int64_t base, int s, const ddz_move* last,
         sm = _answers(c, base, c.hand[o])
         if sm == NULL:
             return -1
-        if _can_beat(c.rules, sm, m):
+        if _can_beat(c, sm, m):
             flags |= 1
             if ns == o and _wins_at_once(c.rules, sm, m):
                 return CAT_LOSES
     if not (flags & 1):
         return CAT_KEEP
-    if c.rules.tier[m.kind]:
+    if _tier(c, m):
         return CAT_BOMB
     return CAT_PLAIN
 
@@ -1344,7 +1414,8 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         _last_struct(last, r, &lm)
         _add_within_deck(total, lm.cards, r, f"last ({_cards_text(lm.cards)}) and the "
                          f"hands (seat {ls} could not have played it)")
-        lm.cards = 0        # not part of the position
+        # its cards stay: generation and _can_beat read what ddz_beats reads
+        # of them (a tiandi bomb's size and purity), the keys _beat_code
         lp = &lm
     allm = 1 if all_moves else 0
     if max_nodes is not None:
@@ -1362,6 +1433,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     # ---- the search
     memset(&c, 0, sizeof(c))
     c.rules = &r.c
+    _set_beat_cards(&c)
     c.nseats = nseats
     c.landlord = ll
     for i in range(3):

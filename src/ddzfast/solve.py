@@ -111,8 +111,9 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     threads run meanwhile; each call owns its memory, so calls from several
     threads are safe), with a transposition table keyed on the packed hands
     and the trick state (seat to move, kind/rank/length of the move to beat,
-    who played it; not its cards, which change nothing). Two exact
-    reductions let transposed positions share entries: the rank of the move
+    who played it; of its cards only what decides what beats it, a tiandi
+    bomb's size and purity). Two exact reductions let transposed
+    positions share entries: the rank of the move
     to beat is replaced by the highest rank below it that changes what the
     seats may answer, and, while no W is in play, the ranks 3..A are
     relabelled in order with runs of ranks nobody holds shrunk to one.

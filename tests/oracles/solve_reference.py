@@ -3,8 +3,10 @@ reference that tests/test_solve.py checks ddzfast.solve against.
 
 No pruning, no ordering, no cut-offs: every legal move (from
 ddzfast.legal_moves, itself checked against tests/oracles/reference.py) is searched,
-and positions are memoized on (hands, seat to move, (kind, rank, length) of
-the move to beat, the seat that played it).
+and positions are memoized on (hands, seat to move, the identity (kind, rank,
+length, cards) of the move to beat, the seat that played it). The cards are
+part of the key, as the solver's reduction of them is what the oracle checks:
+a tiandi bomb's size and purity (RULES.md section 9) decide what beats it.
 """
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ class Reference:
             return None
         h = list(hands)
         h[s] = left
-        return tuple(h), ns, ((int(m.kind), m.rank, m.length), m, s)
+        return tuple(h), ns, (m.identity, m, s)
 
     def wins(self, hands, s, trick) -> bool:
         for m in self.moves(hands, s, trick):
@@ -72,8 +74,8 @@ class Reference:
         return v if self.side(ns) == self.side(s) else not v
 
     def _memo(self, hands, s, trick):
-        # the move to beat enters the key as (kind, rank, length): its cards
-        # do not change the future
+        # the move to beat enters the key whole (its identity, cards
+        # included): no reduction of it is taken on trust
         key = (hands, s, None if trick is None else (trick[0], trick[2]))
         v = self._cache.get(key)
         if v is None:
@@ -90,7 +92,7 @@ def reference_solve(hands, rules="classic", to_move=0, last=None, last_seat=None
     ref = Reference(rules, len(bits), landlord)
     trick = None
     if last is not None:
-        trick = ((int(last.kind), last.rank, last.length), last, last_seat)
+        trick = (last.identity, last, last_seat)
     winners = {m.identity for m in ref.moves(bits, to_move, trick)
                if ref.move_wins(bits, to_move, trick, m)}
     return bool(winners), winners, ref
