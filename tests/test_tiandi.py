@@ -792,6 +792,30 @@ def test_the_solver_keeps_the_size_of_the_move_to_beat():
     assert [str(m) for m in sol.winning_moves] == ["SOFT_BOMB 7JQQ (7J as QQ)"]
 
 
+def test_position_key_tells_bombs_to_beat_apart():
+    """position_key keyed the move to beat on its kind, rank and length
+    alone: facing a 5-card SOFT_BOMB of 3s or a 4-card one, with the same
+    hands, two games had one key, though QQ7J beats only the second. The
+    cards of a plain move to beat still do not count."""
+    rules = "tiandi:7J"
+    five, = ddzfast.classify("3333J", rules)
+    four, = [m for m in ddzfast.classify("333J", rules) if m.kind == MoveKind.SOFT_BOMB]
+    assert (five.kind, five.rank, five.length) == (four.kind, four.rank, four.length)
+    keys = []
+    for last in (five, four):
+        g = ddzfast.Game.from_position(["QQ7J", "4", "5"], rules, landlord=1, to_move=0,
+                                       last_move=last, last_seat=1)
+        keys.append(g.position_key())
+    assert keys[0] != keys[1]
+    plain = []
+    for cards in ("3334", "3335"):
+        last, = ddzfast.classify(cards, rules)
+        g = ddzfast.Game.from_position(["QQQ7", "4", "5"], rules, landlord=1, to_move=0,
+                                       last_move=last, last_seat=1)
+        plain.append(g.position_key())
+    assert plain[0] == plain[1]
+
+
 @pytest.mark.parametrize("hands, to_move, last, win", [
     # the search once took a bomb's tier from its kind alone (every SOFT_BOMB
     # below every LAIZI_BOMB, whatever their sizes and purity): it won this

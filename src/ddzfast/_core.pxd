@@ -507,6 +507,19 @@ cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int le
 # The bomb tier of a move (0: plain), its size and purity included.
 cdef int ddz_move_tier(const ddz_rules* rules, const ddz_move* m) noexcept nogil
 
+# 1 when the cards are all of one card index (a pure LAIZI_BOMB's).
+cdef int ddz_one_rank(uint64_t cards) noexcept nogil
+
+# 1 when ddz_move_tier or ddz_beats read the cards of a move of `kind`
+# beyond its kind, rank and length (tiandi's bombs: their size and purity;
+# no kind of the other rule sets).
+cdef int ddz_reads_cards(const ddz_rules* rules, int kind) noexcept nogil
+
+# What ddz_beats reads of the cards of a move to beat, as a code (< 1024):
+# 0 when nothing (ddz_reads_cards false). Two moves to beat of the same
+# (kind, rank, length, code) are beaten by the same moves.
+cdef uint32_t ddz_beaten_code(const ddz_rules* rules, const ddz_move* m) noexcept nogil
+
 # 1 when `move` beats `last` (a non-pass move), else 0.
 cdef int ddz_beats(const ddz_rules* rules, const ddz_move* move,
                    const ddz_move* last) noexcept nogil

@@ -301,8 +301,9 @@ cdef class Game:
     def position_key(self) -> tuple:
         """A small hashable value, equal for two games exactly when their
         futures are the same: the rule set, the phase, the hands, the seat to
-        move, the move to beat (its kind, rank and length: its cards do not
-        change what may follow), who played it and the passes since, and what
+        move, the move to beat (its kind, rank and length, and in tiandi a
+        bomb's size and purity: nothing else of its cards changes what may
+        follow), who played it and the passes since, and what
         scoring still depends on (landlord, base, multiplier so far, whether
         the farmers have played and how often the landlord has: spring and
         anti-spring). While bidding: the hands, the kitty and the bids. Two
@@ -333,7 +334,8 @@ cdef class Game:
         f2 = (g.landlord + 2) % 3
         return (self._rules.rules_id, PHASE_PLAY, g.hands[0], g.hands[1], g.hands[2],
                 g.to_move,
-                (g.last.kind, g.last.rank, g.last.length, g.last_seat, g.passes)
+                (g.last.kind, g.last.rank, g.last.length,
+                 ddz_beaten_code(&self._rules.c, &g.last), g.last_seat, g.passes)
                 if g.has_last else None,
                 g.landlord, g.base, g.mult,
                 g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2)) \

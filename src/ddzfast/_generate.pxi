@@ -877,6 +877,35 @@ cdef int ddz_move_tier(const ddz_rules* rules, const ddz_move* m) noexcept nogil
     return t
 
 
+cdef int ddz_one_rank(uint64_t cards) noexcept nogil:
+    return _one_rank(cards)
+
+
+cdef int ddz_reads_cards(const ddz_rules* rules, int kind) noexcept nogil:
+    # ddz_move_tier reads the size of a kind whose tier grows with it (and a
+    # LAIZI_BOMB's purity); ddz_beats reads whether a move of a bomb tier is
+    # of one rank where a pure LAIZI_BOMB may beat a move of its own tier
+    # (LAIZI_BOMB allowed and ranked)
+    return 1 if (rules.size_tiered[kind]
+                 or (rules.allowed[K_LAIZI_BOMB] and rules.ranked[K_LAIZI_BOMB]
+                     and rules.tier[kind])) else 0
+
+
+cdef uint32_t ddz_beaten_code(const ddz_rules* rules, const ddz_move* m) noexcept nogil:
+    # its tier plus one when that is not its kind's (a bomb of more than four
+    # cards, a pure LAIZI_BOMB), and bit 9 when its cards are not of one rank
+    cdef int t
+    cdef uint32_t code = 0
+    if m.kind >= NKINDS or not ddz_reads_cards(rules, m.kind):
+        return 0
+    t = ddz_move_tier(rules, m)
+    if t != rules.tier[m.kind]:
+        code = <uint32_t>(t + 1)
+    if not _one_rank(m.cards):
+        code |= 1u << 9
+    return code
+
+
 cdef int ddz_beats(const ddz_rules* rules, const ddz_move* move,
                    const ddz_move* last) noexcept nogil:
     cdef int tm, tp

@@ -237,27 +237,12 @@ cdef inline int _next_seat(const solve_ctx* c, int seat) noexcept nogil:
     return 0 if seat == c.nseats else seat
 
 
-cdef inline int _one_rank(uint64_t cards) noexcept nogil:
-    # 1 when the cards are all of one card index (as the core's _one_rank,
-    # which ddz_move_tier and ddz_beats read: a pure LAIZI_BOMB)
-    cdef uint64_t x = cards | (cards >> 1)
-    x = (x | (x >> 2)) & 0x1111111111111111ULL
-    return x != 0 and (x & (x - 1)) == 0
-
-
 cdef void _set_beat_cards(solve_ctx* c) noexcept nogil:
-    # c.beat_cards from the rule set: what the core's ddz_move_tier and
-    # ddz_beats read of a move's cards besides its (kind, rank, length).
-    # ddz_move_tier reads a kind's sizes (and a LAIZI_BOMB's purity) where
-    # its tier grows with its size (size_tiered); ddz_beats reads whether
-    # the move to beat is of one rank where a pure LAIZI_BOMB may beat a
-    # move of its own tier (LAIZI_BOMB allowed and ranked), for every bomb
-    # kind. Elsewhere a move's kind, rank and length say it all.
-    cdef const ddz_rules* r = c.rules
+    # c.beat_cards from the rule set (ddz_reads_cards): elsewhere a move's
+    # kind, rank and length say all that ddz_beats reads of it
     cdef int k
-    cdef int lb = r.allowed[K_LAIZI_BOMB] and r.ranked[K_LAIZI_BOMB]
     for k in range(NKINDS):
-        c.beat_cards[k] = 1 if (r.size_tiered[k] or (lb and r.tier[k])) else 0
+        c.beat_cards[k] = <uint8_t>ddz_reads_cards(c.rules, k)
 
 
 cdef inline int _tier(const solve_ctx* c, const ddz_move* m) noexcept nogil:
@@ -269,22 +254,12 @@ cdef inline int _tier(const solve_ctx* c, const ddz_move* m) noexcept nogil:
 
 
 cdef inline uint32_t _beat_code(const solve_ctx* c, const ddz_move* m) noexcept nogil:
-    # What ddz_beats reads of the cards of a move to beat m: 0 when nothing
-    # (every rule set but tiandi); else, in 10 bits, its tier plus one when
-    # that is not its kind's (a tiandi bomb of more than four cards, a pure
-    # LAIZI_BOMB), and bit 9 when its cards are not all of one rank. Two
-    # moves to beat of the same (kind, rank, length, _beat_code) are beaten
-    # by the same moves: the table and the move-list cache key on it.
-    cdef int t
-    cdef uint32_t code = 0
+    # What ddz_beats reads of the cards of a move to beat (ddz_beaten_code,
+    # in 10 bits; 0 in every rule set but tiandi): the table and the
+    # move-list cache key on it.
     if m.kind >= NKINDS or not c.beat_cards[m.kind]:
         return 0
-    t = ddz_move_tier(c.rules, m)
-    if t != c.rules.tier[m.kind]:
-        code = <uint32_t>(t + 1)
-    if not _one_rank(m.cards):
-        code |= 1u << 9
-    return code
+    return ddz_beaten_code(c.rules, m)
 
 
 ctypedef struct tt_key:
@@ -656,7 +631,7 @@ cdef const hand_answers* _answers_fill(solve_ctx* c, int64_t base, uint64_t hand
             if m.kind != K_LAIZI_BOMB:
                 if <int>m.rank > s.toprank:
                     s.toprank = <int8_t>m.rank
-            elif _one_rank(m.cards) and <int>m.rank > s.toppure:
+            elif ddz_one_rank(m.cards) and <int>m.rank > s.toppure:
                 s.toppure = <int8_t>m.rank
         s.rmask[m.kind][m.length & 15] |= <uint16_t>(1u << m.rank)
     return s
@@ -692,7 +667,7 @@ cdef inline int _can_beat(const solve_ctx* c, const hand_answers* s,
         return 0
     if s.toprank > <int>m.rank:
         return 1
-    return 1 if (s.toppure > <int>m.rank and _one_rank(m.cards)) else 0
+    return 1 if (s.toppure > <int>m.rank and ddz_one_rank(m.cards)) else 0
 
 
 cdef inline uint32_t _hist_code(uint32_t h) noexcept nogil:
