@@ -348,3 +348,107 @@ def test_sample_refuses_calls_that_redeal():
     obs = Game(r, seed=3).observation(0)
     with pytest.raises(ValueError, match="redealt"):
         obs._replace(bids=((0, 0), (1, 0), (2, 0))).sample(1)
+
+
+def _finished_session_deal(name, seed):
+    g = Game(ddzfast.get_rules(name).with_options(deal="no_shuffle", session=4), seed=seed)
+    while not g.done:
+        if g.phase == "play":
+            g.play(g.policy_move("greedy"))
+        else:
+            g.choose(g.policy_choice("greedy"))
+    return g
+
+
+@pytest.mark.parametrize("name", ["laizi", "tiandi"])
+def test_a_pickle_keeps_the_rule_set_a_wild_deal_was_made_with(name):
+    """Defect 1 (pickle fidelity): a no-shuffle laizi or tiandi deal dealt
+    from a rule set without its ranks draws them from the seed, and its
+    next_deal draws new ones; the pickle carried only the rule set with the
+    drawn ranks, so the loaded game's next_deal kept the old ones. The
+    record now names the rule set the deal was made with (copy and undo
+    keep it), and a load checks that it is that rule set without the ranks
+    the seed drew."""
+    g = _finished_session_deal(name, 5)
+    assert g.rules.wild_ranks and not ddzfast.get_rules(name).wild_ranks
+    for twin in (pickle.loads(pickle.dumps(g)), g.copy()):
+        for seed in (1, 9):
+            assert twin.next_deal(seed).rules.wild_ranks == g.next_deal(seed).rules.wild_ranks
+    nxt = g.next_deal(9)
+    assert nxt.rules.wild_ranks[0] != g.rules.wild_ranks[0]  # a rank of its own
+    undone = pickle.loads(pickle.dumps(g))
+    while undone.can_undo:
+        undone.undo()
+    again = pickle.loads(pickle.dumps(undone))
+    same_game(undone, again)
+    undo_all_alike(g.copy(), pickle.loads(pickle.dumps(g)))
+    # a pile start (the next deal of the session) too
+    nxt = _finished_session_deal(name, 5).next_deal(9)
+    while not nxt.done:
+        if nxt.phase == "play":
+            nxt.play(nxt.policy_move("greedy"))
+        else:
+            nxt.choose(nxt.policy_choice("greedy"))
+    assert pickle.loads(pickle.dumps(nxt)).next_deal(3).rules.wild_ranks == \
+        nxt.next_deal(3).rules.wild_ranks
+    # a record whose given rule set is not its own without the drawn ranks
+    load, args = g.__reduce__()
+    assert len(args) == 7 and args[6].rules_id != args[1].rules_id
+    assert load(*args[:6]).position_key() == g.position_key()   # a record of before
+    ranked = ddzfast.get_rules(f"{name}:{'QK' if name == 'tiandi' else 'Q'}")
+    for wrong in (ddzfast.get_rules(name), ranked.with_options(deal="no_shuffle", session=4),
+                  ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=4)):
+        with pytest.raises(ValueError, match="another rule set"):
+            load(*args[:6], wrong)
+    with pytest.raises(TypeError, match="given rules"):
+        load(*args[:6], name)
+    # a position draws no rank: it is made with its own rule set
+    load, args = Game.from_position(["3456", "789", "TJQ"], ranked).__reduce__()
+    assert len(args) == 6
+    with pytest.raises(ValueError, match="draws no wild rank"):
+        load(*args, ddzfast.get_rules(name))
+
+
+def test_a_last_move_that_is_not_the_historys_is_refused():
+    """Defect 2: the builder of sampled worlds and pickled "position" starts
+    checked the last move's cards against the deck only when the history
+    was empty; with a history, any last move loaded (one whose cards a hand
+    held, more of a rank than the deck has, or one that is not the
+    history's last non-pass move), a Game no deal reaches."""
+    g = Game("classic", seed=5)
+    while g.phase != "play":
+        g.bid(g.policy_bid("greedy"))
+    for _ in range(4):
+        g.play(g.policy_move("greedy"))
+    # the history: 556677 by seat 0, two passes, QQKKAA by seat 0
+    assert [s for s, _ in g.history] == [0, 1, 2, 0] and g.to_move == 1
+    obs = g.observation(1)
+    world = obs.sample(1)
+    load, args = world.__reduce__()
+    start = args[2]
+    assert start[0] == "position" and start[6:8] == (obs.last_move.text, 0)
+    assert load(*args).position_key() == world.position_key()
+    hand_card = _core.classify("D", "classic")[0]      # in seat 1's own hand
+    too_many = _core.classify("TTT", "classic")[0]     # seat 1 holds TTT, seat 0 a T
+    other = _core.classify("55", "classic")[0]
+    for last, seat in ((hand_card, 0), (too_many, 0), (other, 2), (obs.last_move, 2)):
+        with pytest.raises(ValueError, match="history ends with seat 0"):
+            obs._replace(last_move=last, last_seat=seat).sample(1)
+        with pytest.raises(ValueError, match="history ends with seat 0"):
+            load(args[0], args[1], start[:6] + (last.text, seat) + start[8:], *args[3:])
+    # no last move while the history's stands, or one after the trick is over
+    with pytest.raises(ValueError, match="beat it or pass"):
+        obs._replace(last_move=None, last_seat=None).sample(1)
+    with pytest.raises(ValueError, match="trick is over"):
+        load(args[0], args[1], start[:8] + (start[8][:3],) + start[9:], *args[3:])
+    # a position's own last move, before a history of passes, still fits the deck
+    p = Game.from_position(["3456", "789", "TJQ"], landlord=0, to_move=1,
+                           last_move=_core.classify("K", "classic")[0], last_seat=0)
+    load, args = p.__reduce__()
+    start = args[2]
+    p.play(Move.parse("PASS"))
+    passed = start[:5] + (2,) + start[6:8] + (((1, "PASS"),),) + start[9:]
+    assert load(args[0], args[1], passed, (), (), args[5]).position_key() == p.position_key()
+    bomb = _core.classify("QQQQ", "classic")[0].text    # seat 2 holds a Q
+    with pytest.raises(ValueError, match="last move QQQQ"):
+        load(args[0], args[1], passed[:6] + (bomb,) + passed[7:], (), (), args[5])

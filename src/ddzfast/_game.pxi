@@ -259,8 +259,14 @@ cdef class Game:
             # it has the sky rank alone, as here
             rules = _rules_with_mask(self._rules, self._undo[0].wild_mask,
                                      self._undo[0].sky_rank)
-        return (_game_from_record, (GAME_STATE_FORMAT, rules, self._start,
-                                    tuple(steps), rngs, self.g.rng))
+        record = (GAME_STATE_FORMAT, rules, self._start, tuple(steps), rngs, self.g.rng)
+        if self._given.rules_id != rules.rules_id:
+            # dealt from a rule set without its wild rank(s) (laizi, tiandi):
+            # the ranks were drawn from the seed, and next_deal draws its own
+            # from that rule set, so the record names it (only then: a record
+            # without it loads with an older ddzfast too)
+            record += (self._given,)
+        return (_game_from_record, record)
 
     cdef int _push_undo(self, const ddz_game* state) except -1:
         cdef Py_ssize_t cap
@@ -1004,7 +1010,10 @@ def _score_row(Game game, session=None):
 #: The version of a pickled Game's state (Game.__reduce__); a load refuses
 #: any other, so a pickle of another version is never misread. Format 2
 #: added the "choose" step (platform decisions) and the "pile" start
-#: (no-shuffle deals); a format 1 record is read as it was written.
+#: (no-shuffle deals); a format 1 record is read as it was written. A record
+#: of either format may end with the rule set the deal was made with (Game's
+#: _given), when that is not the record's rule set: one without the wild
+#: ranks the seed drew (laizi, tiandi), whose next_deal draws its own.
 GAME_STATE_FORMAT = 2
 _STATE_FORMATS = (1, 2)
 
@@ -1102,7 +1111,11 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     build. ``history``: what was played before (seat, move), informational
     (its cards are out of the hands) but checked: legal moves of the rule
     set, within the deck with the hands; the multiplier, the moves per seat
-    and the bombs are counted from it. ``bids``: the bidding that made
+    and the bombs are counted from it; ``last_move`` (by ``last_seat``) is
+    its last non-pass move while fewer than two passes follow it, and none
+    after two, ``to_move`` the seat after its last entry (a history of
+    passes alone, or none: a last move from before it, its cards out of the
+    hands and the history). ``bids``: the bidding that made
     ``landlord`` the landlord at ``base``, replayed (empty: no bidding)."""
     cdef Game game = Game.__new__(Game)
     cdef uint64_t total = 0, farmers = 0, k
@@ -1111,6 +1124,7 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     cdef ddz_game scratch
     cdef ddz_game* g
     cdef int s, mover, ls = -1, factor, fb
+    cdef Py_ssize_t i, lead, after
     cdef Move mv
     _need_wild(r)
     cdef int ll = _seat_arg(landlord, "landlord")
@@ -1141,9 +1155,37 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     played = _seat_moves(history, r, "history")
     for s, mv in played:
         total = _add_within_deck(total, mv.m.cards, r, "the hands and the history")
-    if ls >= 0 and not played:
-        _add_within_deck(total, lm.cards, r,
-                         f"the hands and seat {ls}'s last move {_cards_text(lm.cards)}")
+    # the move to beat: the history's last non-pass move while fewer than
+    # two passes follow it (its cards are counted with the history), else
+    # none; a history of passes alone (or none) follows a position's own
+    # last move, whose cards are out of the hands and the history
+    lead = -1
+    for i in range(len(played) - 1, -1, -1):
+        if (<Move>played[i][1]).m.kind != K_PASS:
+            lead = i
+            break
+    if lead < 0:
+        if ls >= 0:
+            _add_within_deck(total, lm.cards, r,
+                             f"the hands and seat {ls}'s last move {_cards_text(lm.cards)}")
+    else:
+        s, mv = played[lead]
+        after = len(played) - 1 - lead
+        if after >= 2:
+            if ls >= 0 or after > 2 or mover != s:
+                raise ValueError(
+                    f"the history ends with seat {s}'s {mv} and {after} passes: the "
+                    f"trick is over and seat {s} leads, with no move to beat (not "
+                    f"seat {mover} to move"
+                    + ("" if ls < 0 else f" facing {_move(&lm, r)} of seat {ls}") + ")")
+        elif ls != s or lm.kind != mv.m.kind or lm.rank != mv.m.rank \
+                or lm.length != mv.m.length or lm.cards != mv.m.cards \
+                or mover != (s + 1 + after) % 3:
+            raise ValueError(
+                f"the history ends with seat {s}'s {mv}"
+                + (f" and {after} pass" if after else "")
+                + f": seat {(s + 1 + after) % 3} is to beat it or pass, not seat {mover} "
+                + ("leading" if ls < 0 else f"facing {_move(&lm, r)} of seat {ls}"))
     k = _to_bits(kitty, r, "kitty")
     _add_within_deck(farmers, k, r, "the kitty (the landlord's) and the farmers' hands")
     fb = ll if first_bidder is None else _seat_arg(first_bidder, "first_bidder")
@@ -1432,14 +1474,17 @@ cdef uint64_t _rng_arg(object value, str what) except? 0:
     return <uint64_t>int(value)
 
 
-def _game_from_record(fmt, rules, start, steps, rngs, rng):
+def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None):
     """Rebuild a pickled Game (Game.__reduce__) through the API's checks:
     its start (a seeded deal, a position or a bidding state, each built as
     the API builds it) and then every bid and play replayed, each with the
-    random stream's state before it. ValueError (or TypeError) for anything
-    the API could not have reached."""
+    random stream's state before it. ``given`` (None: ``rules``): the rule
+    set a seeded or no-shuffle deal was made with, ``rules`` without the
+    wild ranks its seed drew; the start is dealt from it and must draw the
+    ranks ``rules`` names. ValueError (or TypeError) for anything the API
+    could not have reached."""
     cdef Game game
-    cdef Rules r
+    cdef Rules r, made_with
     cdef Py_ssize_t i
     if fmt not in _STATE_FORMATS or isinstance(fmt, bool):
         raise ValueError(f"a pickled Game of state format {fmt!r}: this ddzfast reads "
@@ -1447,6 +1492,13 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
     if not isinstance(rules, Rules):
         raise TypeError(f"a pickled Game's rules are a Rules, not {type(rules).__name__}")
     r = <Rules>rules
+    if given is None:
+        made_with = r
+    elif not isinstance(given, Rules):
+        raise TypeError(f"a pickled Game's given rules are a Rules, not "
+                        f"{type(given).__name__}")
+    else:
+        made_with = <Rules>given
     if not isinstance(start, tuple) or not start or not isinstance(start[0], str):
         raise ValueError(f"a pickled Game's start is a tagged tuple, not {start!r}")
     if not isinstance(steps, tuple) or not isinstance(rngs, tuple) \
@@ -1454,11 +1506,16 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
         raise ValueError("a pickled Game's steps and their random states do not match")
     kind = start[0]
     try:
+        if kind in ("position", "bidding") and made_with.rules_id != r.rules_id:
+            # built from rules with every rank it needs: nothing drawn
+            raise ValueError(f"the rule set it was made with, {made_with!r}, is not its "
+                             f"rule set {r!r} (a {kind} draws no wild rank)")
         if kind == "deal" and len(start) == 4:
-            game = Game(r, _rng_arg(start[1], "the seed"), start[2],
+            game = Game(made_with, _rng_arg(start[1], "the seed"), start[2],
                         _seat_arg(start[3], "first_bidder"))
             if (<Game>game)._rules.rules_id != r.rules_id:
-                raise ValueError("the seed deals another wild rank than the rule set names")
+                raise ValueError(f"the seed deals from {made_with!r} another rule set "
+                                 f"({(<Game>game)._rules!r}) than the record names ({r!r})")
         elif kind == "position" and (len(start) == 11 or (len(start) == 12 and fmt >= 2)):
             last = start[6]
             if last is not None:
@@ -1475,8 +1532,11 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng):
         elif kind == "pile" and len(start) == 6 and fmt >= 2:
             if not isinstance(start[1], tuple) or not isinstance(start[3], bool):
                 raise TypeError("a pile start holds a tuple of cards and a bool")
-            game = _pile_game(r, start[1], _rng_arg(start[2], "the seed"), start[3],
+            game = _pile_game(made_with, start[1], _rng_arg(start[2], "the seed"), start[3],
                               _seat_arg(start[4], "first_bidder"), start[5])
+            if game._rules.rules_id != r.rules_id:
+                raise ValueError(f"the pile deals from {made_with!r} another rule set "
+                                 f"({game._rules!r}) than the record names ({r!r})")
         else:
             raise ValueError(f"unknown start {kind!r} of {len(start)} fields")
     except (ValueError, TypeError) as e:
