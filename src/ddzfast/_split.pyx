@@ -45,9 +45,8 @@ cdef enum:
 
 # A table entry (ddz_split_ctx.vals) is a uint64: the value << 33, exact << 32
 # and the best set + 1 (0: none) in the low 32 bits, which hold any set index
-# of a root (_prepare refuses more than MAX_SETS moves). A root's sets are not
-# few: a whole deck of tiandi has millions (8,524,998 in tiandi:7J,
-# 35,736,519 in tiandi:34), past 2**23 and 2**24.
+# of a root (_prepare refuses more than MAX_SETS moves): a large tiandi hand
+# has tens of millions of sets, more than fewer bits could index.
 cdef inline uint64_t _entry(int value, bint exact, int64_t best) noexcept nogil:
     return (<uint64_t>value << 33) | (<uint64_t>exact << 32) | <uint64_t>(best + 1)
 
