@@ -143,3 +143,21 @@ def dirty_the_stack():
         ddzfast.legal_moves(deck[:20], None, rules)
         list(ddzfast.legal_moves("3456789TJQKA2", None, rules))
         ddzfast.Game(rules, 7).observation()
+
+
+def play_to(phase, rules, seed, show=0, call=1, double=1) -> "ddzfast.Game":
+    """A deal of ``rules`` (seeded ``seed``) played to its ``phase`` of
+    RULES.md 10's decisions: ``show`` at each show step (or a function of
+    the game giving it), ``call`` at each call or rob, ``double`` at each
+    doubling step."""
+    g = ddzfast.Game(rules, seed=seed)
+    while g.phase != phase:
+        if g.phase in ("show", "landlord_show"):
+            g.choose(show(g) if callable(show) else show)
+        elif g.phase == "bidding":
+            g.choose(call)
+        elif g.phase == "doubling":
+            g.choose(double)
+        else:
+            raise AssertionError(f"the deal went past {phase!r}")
+    return g

@@ -12,7 +12,7 @@ import pytest
 
 import ddzfast
 from ddzfast import Game, Move, _core, _engine
-from helpers import DECKS, RULE_SETS
+from helpers import DECKS, RULE_SETS, play_to
 
 LEGACY = os.path.join(os.path.dirname(__file__), "data", "legacy_game_pickles.json")
 
@@ -295,9 +295,7 @@ def test_earlier_names_lead_to_their_new_module():
 def _sampled_platform_world(phase, seat=1):
     """A world sampled from seat ``seat``'s observation of a classic+happy
     deal in ``phase`` (its landlord seat 0: it calls, the others rob)."""
-    g = Game("classic+happy", seed=7)
-    while g.phase != phase:
-        g.choose(1 if g.phase == "bidding" else g.legal_choices()[0])
+    g = play_to(phase, "classic+happy", 7)
     return g, g.observation(seat).sample(3)
 
 

@@ -16,7 +16,7 @@ import pytest
 import ddzfast
 from ddzfast import Game, simulate
 from ddzfast.errors import IllegalMoveError
-from helpers import RULE_SETS
+from helpers import RULE_SETS, play_to
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 HAPPY = tuple(f"{r}+happy" for r in RULE_SETS)
@@ -309,22 +309,6 @@ def test_sample_accepts_what_deals_reach_and_no_other_seat_to_decide(options):
     assert ("doubling" in phases) == bool(options["doubling"])
 
 
-def _happy_to(phase, rules, seed, show=0, call=1, double=1):
-    """A deal of ``rules`` played to ``phase``: ``show`` at each show step,
-    ``call`` at each call or rob, ``double`` at each doubling step."""
-    g = Game(rules, seed=seed)
-    while g.phase != phase:
-        if g.phase in ("show", "landlord_show"):
-            g.choose(show(g) if callable(show) else show)
-        elif g.phase == "bidding":
-            g.choose(call)
-        elif g.phase == "doubling":
-            g.choose(double)
-        else:
-            raise AssertionError(f"the deal went past {phase!r}")
-    return g
-
-
 AFTER_FARMER = ddzfast.get_rules("classic").with_options(bidding="rob", show=True,
                                                          doubling="after_farmer")
 
@@ -333,7 +317,7 @@ def test_sample_refuses_the_landlord_doubling_before_the_farmers():
     """Defect B, the reported case: the landlord (seat 0) to double before
     its farmers was sampled into a deal where it doubled x4 first and play
     began with doubles (4, None, None)."""
-    g = _happy_to("doubling", AFTER_FARMER, 7)
+    g = play_to("doubling", AFTER_FARMER, 7)
     assert (g.landlord, g.to_move, g.doubles) == (0, 1, (None, None, None))
     obs = g.observation(1)._replace(to_move=0, seat=0, hand=g.hands[0])
     with pytest.raises(ValueError, match="seat 1 is to decide in the doubling phase"):
@@ -345,34 +329,34 @@ def test_sample_refuses_the_landlord_doubling_before_the_farmers():
 
 
 def _forged_farmer_double_out_of_order():
-    g = _happy_to("doubling", AFTER_FARMER, 7)
+    g = play_to("doubling", AFTER_FARMER, 7)
     g.choose(2)                           # seat 1 doubles; seat 2 is to decide
     return g.observation(2)._replace(doubles=(None, None, 2), to_move=1)
 
 
 def _forged_farmer_shown_before_play():
-    g = _happy_to("play", AFTER_FARMER, 7)
+    g = play_to("play", AFTER_FARMER, 7)
     obs = g.observation(0)
     return obs._replace(shown=(None, "before_play", None),
                         shown_hands=(None, g.hands[1], None), multiplier=obs.multiplier * 2)
 
 
 def _forged_landlord_doubling_alone():
-    g = _happy_to("play", AFTER_FARMER, 7)
+    g = play_to("play", AFTER_FARMER, 7)
     assert g.doubles == (1, 1, 1)
     return g.observation(1)._replace(doubles=(4, 1, 1))
 
 
 def _forged_landlord_show_after_showing():
     r = ddzfast.get_rules("classic").with_options(bidding="rob", show=True, doubling=True)
-    g = _happy_to("doubling", r, 7, show=lambda g: int(g.to_move == 0))
+    g = play_to("doubling", r, 7, show=lambda g: int(g.to_move == 0))
     assert (g.landlord, g.shown) == (0, ("before_bidding", None, None))
     return g.observation(1)._replace(phase="landlord_show", to_move=0,
                                      doubles=(None, None, None))
 
 
 def _forged_landlord_to_double_after_no_farmer_did():
-    g = _happy_to("play", AFTER_FARMER, 7)
+    g = play_to("play", AFTER_FARMER, 7)
     return g.observation(1)._replace(phase="doubling", to_move=0, doubles=(None, 1, 1))
 
 
