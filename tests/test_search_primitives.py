@@ -96,6 +96,42 @@ def test_transposed_move_orders_give_equal_keys():
     assert c.position_key() != d.position_key()
 
 
+def _after_leads(leads) -> Game:
+    """super: the landlord leads each move of ``leads``, both farmers passing."""
+    game = Game.from_position(["33334444555566667777W89TKA", "JJ", "QQ"], rules="super",
+                              landlord=0, seed=1)
+    for text in leads:
+        game.play(next(m for m in game.legal_moves() if str(m) == text))
+        game.play(M("PASS"))
+        game.play(M("PASS"))
+    return game
+
+
+def test_keys_hold_the_multiplier_as_capped():
+    """Regression (audit): position_key held the multiplier uncapped, so in
+    super (mult_cap 24) two games past the cap, whose every score and result
+    are the same, had different keys. Below the cap the multiplier still
+    tells keys apart."""
+    bombs = ["BOMB 3333", "BOMB 4444", "BOMB 5555", "SUPER_BOMB 6666W (W as itself)"]
+    a = _after_leads(bombs + ["FOUR_SINGLES 777789", "SINGLE T"])
+    b = _after_leads(bombs + ["BOMB 7777", "SINGLE 8", "SINGLE 9", "SINGLE T"])
+    assert get_rules("super").description["mult_cap"] == 24
+    assert (a.multiplier, b.multiplier) == (24, 48)
+    assert a.hands == b.hands and a.to_move == b.to_move
+    for policy in ("greedy", "random"):
+        assert a.rollout(policy, seed=3) == b.rollout(policy, seed=3)
+    assert a.position_key() == b.position_key()
+    for game in (a, b):                 # the same future once the deal is over too
+        while not game.done:
+            game.play(game.policy_move("greedy"))
+    assert a.result == b.result and a.position_key() == b.position_key()
+    c = _after_leads(bombs[1:] + ["FOUR_SINGLES 333378", "SINGLE 9", "SINGLE T"])
+    d = _after_leads(bombs[1:] + ["BOMB 3333", "SINGLE 7", "SINGLE 8", "SINGLE 9",
+                                  "SINGLE T"])
+    assert (c.multiplier, d.multiplier) == (12, 24) and c.hands == d.hands
+    assert c.position_key() != d.position_key()
+
+
 def test_keys_ignore_the_cards_of_the_move_to_beat_but_not_its_rank():
     hands = ["3456", "9TJQ", "KA2"]
     a = Game.from_position(hands, to_move=1, last_move=M("SINGLE/7/1/7"), last_seat=0)

@@ -92,6 +92,14 @@ cdef uint64_t _seed_arg(object seed, str what) except? 0:
     return <uint64_t>int(seed)
 
 
+cdef inline int64_t _key_mult(const ddz_game* g, const ddz_rules* r) noexcept nogil:
+    # past the rule set's mult_cap every result reads the cap (RULES.md 6), so
+    # larger multipliers are one future
+    if r.mult_cap and g.mult > r.mult_cap:
+        return r.mult_cap
+    return g.mult
+
+
 cdef inline tuple _seat_trio(const int8_t* a):
     # a per-seat int8 array as a tuple of ints (tuple() of a char array would
     # read it as NUL-terminated bytes)
@@ -309,9 +317,10 @@ cdef class Game:
         futures are the same: the rule set, the phase, the hands, the seat to
         move, the move to beat (its kind, rank and length, and in tiandi a
         bomb's size and purity: nothing else of its cards changes what may
-        follow), who played it and the passes since, and what
-        scoring still depends on (landlord, base, multiplier so far, whether
-        the farmers have played and how often the landlord has: spring and
+        follow), who played it and the passes since, and what scoring still
+        depends on (landlord, base, multiplier so far, up to the rule set's
+        ``mult_cap``, past which every result reads the cap; whether the
+        farmers have played and how often the landlord has: spring and
         anti-spring). While bidding: the hands, the kitty and the bids. Two
         move orders that reach the same position give the same key."""
         cdef const ddz_game* g = &self.g
@@ -324,7 +333,7 @@ cdef class Game:
             # platform decisions (RULES.md 10): everything they have decided
             return (self._rules.rules_id, g.phase, g.hands[0], g.hands[1], g.hands[2],
                     g.kitty, g.to_move, g.first_bidder, g.bids_made, g.high_bid,
-                    g.high_bidder, g.landlord, g.base, g.mult, g.rob_stage,
+                    g.high_bidder, g.landlord, g.base, _key_mult(g, &self._rules.c), g.rob_stage,
                     g.calls_made, g.caller, g.leader, g.robs, _seat_trio(g.called),
                     _seat_trio(g.robbed), _seat_trio(g.shown), _seat_trio(g.doubles),
                     g.show_mult,
@@ -333,7 +342,7 @@ cdef class Game:
             f1 = (g.landlord + 1) % 3
             f2 = (g.landlord + 2) % 3
             return (self._rules.rules_id, PHASE_DONE, g.hands[0], g.hands[1],
-                    g.hands[2], g.winner_seat, g.landlord, g.base, g.mult,
+                    g.hands[2], g.winner_seat, g.landlord, g.base, _key_mult(g, &self._rules.c),
                     g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2)) \
                 + ((_seat_trio(g.doubles),) if g.opt_doubling else ())
         f1 = (g.landlord + 1) % 3
@@ -343,7 +352,7 @@ cdef class Game:
                 (g.last.kind, g.last.rank, g.last.length,
                  ddz_beaten_code(&self._rules.c, &g.last), g.last_seat, g.passes)
                 if g.has_last else None,
-                g.landlord, g.base, g.mult,
+                g.landlord, g.base, _key_mult(g, &self._rules.c),
                 g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2)) \
             + ((_seat_trio(g.doubles),) if g.opt_doubling else ())
 
