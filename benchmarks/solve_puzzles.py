@@ -11,8 +11,8 @@ three-player endgames (which no public solver handles).
 
 For each position the report gives the median wall time of ``solve`` called
 from Python over --repeat runs, the positions searched, positions per
-second, the memory the search held (``Solution.memory``: table and
-buffers) and, with --rss, the peak resident memory of a fresh process that
+second, the most memory the search held at once (``Solution.memory``:
+table and buffers) and, with --rss, the peak resident memory of a fresh process that
 imports ddzfast and solves only that position (and of one that only
 imports it, for reference).
 """

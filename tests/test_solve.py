@@ -20,7 +20,8 @@ from ddzfast import (Hand, IllegalMoveError, InvalidCardsError, Move, MoveKind, 
                      classify, get_rules, legal_moves, solve)
 from ddzfast.cli import main as cli_main
 from ddzfast.constants import CARD_CHARS, deck_text
-from ddzfast.solve import from_puzzle_notation
+from ddzfast._solve import _solve
+from ddzfast.solve import TABLE_ENTRY_BYTES, from_puzzle_notation
 
 from helpers import RULE_SETS
 from oracles.solve_reference import reference_solve, replay
@@ -272,11 +273,40 @@ def test_limits_stop_the_search():
     hands = [from_puzzle_notation("ZAQQJJ0999844"), from_puzzle_notation("Y22AA0886633")]
     sol = solve(hands, max_nodes=1000)
     assert sol.win is None and sol.move is None and sol.line == ()
-    assert 1000 <= sol.nodes <= 1001
+    assert sol.nodes == 1000
     sol = solve(hands, seconds=1e-4)
     assert sol.win is None
     # a limit that is large enough changes nothing
     assert solve(["KK5543", "225543"], max_nodes=10**9, seconds=60).win is True
+
+
+def test_a_stopped_search_counts_the_positions_it_searched():
+    """Regression (audit): the node that found the limit spent was counted
+    before it gave up, so a search stopped by max_nodes reported max_nodes
+    + 1 positions, one more than it searched."""
+    hands = [from_puzzle_notation("ZAQQJJ0999844"), from_puzzle_notation("Y22AA0886633")]
+    for limit in (1, 2, 3, 4096, 4097, 50_000):
+        sol = solve(hands, max_nodes=limit)
+        assert sol.win is None and sol.nodes == limit, limit
+    assert solve(hands, max_nodes=10**9).nodes == solve(hands).nodes
+
+
+def test_memory_is_the_peak():
+    """Regression (audit): Solution.memory, documented as the peak, was what
+    the search held at its end, leaving out the old table held while the
+    table doubles. ``table_bits`` (private) caps the table's growth."""
+    hands = [from_puzzle_notation("ZAQQJJ0999844"), from_puzzle_notation("Y22AA0886633")]
+
+    def held(bits):
+        return _solve(hands, "classic", 0, None, None, None, False, None, None,
+                      table_bits=bits)[6]
+
+    fixed = held(16)            # the first table, never doubled: its end is its peak
+    grown = TABLE_ENTRY_BYTES << 17
+    # the first table and the one it doubled into, held at once
+    assert grown <= held(17) - fixed <= grown + 128
+    assert solve(hands).memory >= held(17) + grown
+    assert solve(["KK5543", "225543"]).memory == fixed
 
 
 def test_threads_give_the_same_results():

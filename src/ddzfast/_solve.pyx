@@ -209,6 +209,7 @@ ctypedef struct solve_ctx:
     # limits and counters
     int64_t nodes
     int64_t max_nodes
+    int64_t peak             # the most bytes held at once while the table doubled
     double deadline          # 0: none
     double next_poll         # when signals are next checked (_interrupted)
     int stop
@@ -486,6 +487,8 @@ cdef int _tt_grow(solve_ctx* c) noexcept nogil:
     cdef tt_entry* t = _tt_alloc(nb, &block)
     if t == NULL:
         return 0
+    # the old table and the new one are both held until the entries move
+    c.peak = max(c.peak, _solve_bytes(c) + <int64_t>_tt_block_size(nb))
     for i in range(n):
         if c.tt[i].st:
             _tt_put(t, nb, &c.tt[i], _key_hash(c.tt[i].h, c.tt[i].st), &used)
@@ -1017,12 +1020,14 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     cdef tt_key ck
     cdef int cat
     cdef int64_t tried
-    c.nodes += 1
-    if c.nodes > c.max_nodes:
+    # counted once past the limits: a search that stops counts only the
+    # positions it searched
+    if c.nodes >= c.max_nodes:
         c.stop = STOP_NODES
         return -1
-    if (c.nodes & 4095) == 0 and _stop_now(c):
+    if ((c.nodes + 1) & 4095) == 0 and _stop_now(c):
         return -1
+    c.nodes += 1
     if pk == NULL:
         if _normalize(c, base, s, &last, ls, &nl) < 0:
             return -1
@@ -1459,7 +1464,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         if c.stop == STOP_NOMEM:
             raise MemoryError("the solver ran out of memory")
         if win < 0:
-            return (None, None, None, (), c.nodes, t1 - t0, _solve_bytes(&c))
+            return (None, None, None, (), c.nodes, t1 - t0, _solve_peak(&c))
         if nline < 0:
             raise RuntimeError("the solver could not rebuild its principal variation")
         line_moves = tuple(_move(&line[k], r) for k in range(nline))
@@ -1468,7 +1473,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         win_moves = tuple(_move(&c.moves[k], r) for k in range(n) if res[k] == 1)
         first = (line_moves[0] if line_moves else win_moves[0]) if win else None
         return (bool(win), first, win_moves if allm else None, line_moves,
-                c.nodes, t1 - t0, _solve_bytes(&c))
+                c.nodes, t1 - t0, _solve_peak(&c))
     finally:
         free(c.moves)
         free(c.keys)
@@ -1483,11 +1488,16 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
 
 
 cdef int64_t _solve_bytes(const solve_ctx* c) noexcept nogil:
-    # Memory the search held at its end: its table, move buffers, answer
-    # cache and line (the buffers only grow; while the table doubles, the
-    # old one, half this size, is held as well).
+    # Memory the search holds now: its table, move buffers, answer cache,
+    # move-list cache and line.
     return ((<int64_t>1 << c.tt_bits) * sizeof(tt_entry) + 64
             + ANSWER_CACHE * sizeof(hand_answers)
             + GEN_SLOTS * sizeof(gen_slot) + GEN_ARENA * sizeof(ddz_move)
             + c.cap * (sizeof(ddz_move) + 2 * sizeof(uint64_t) + sizeof(tt_key))
             + MAX_LINE * sizeof(ddz_move))
+
+
+cdef int64_t _solve_peak(const solve_ctx* c) noexcept nogil:
+    # The most memory the search held at once: what it holds at its end
+    # (nothing it holds ever shrinks), or more while its table doubled.
+    return max(c.peak, _solve_bytes(c))

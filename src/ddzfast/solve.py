@@ -58,9 +58,11 @@ class Solution:
       refutation took the most search, a stubborn but not necessarily the
       longest defence. Empty when ``win`` is None; shorter (possibly empty)
       when ``seconds`` ran out while the line was being built.
-    * ``nodes``: positions the search visited (the line's included).
+    * ``nodes``: positions the search visited (the line's included); when
+      ``max_nodes`` stopped it, exactly ``max_nodes``.
     * ``seconds``: time of the search, in seconds.
-    * ``memory``: bytes the search held at its peak (table, move buffers).
+    * ``memory``: bytes the search held at its peak (table, move buffers and
+      caches; while the table doubled, the old and the new table both).
     """
 
     win: Optional[bool]
@@ -131,7 +133,7 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     cards first, then moves that won larger searches elsewhere (history
     heuristic). A node stops at its first winning move; ``nodes`` counts
     the positions searched (those the table settles for their parent are
-    not counted).
+    not counted, nor is the one a limit stopped the search at).
 
     Memory: the table grows from 2 MiB while more than half full, up to
     2**21 entries of 32 bytes (64 MiB; 96 MiB at the peak while it doubles),
@@ -139,7 +141,7 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     (8192 moves with their ordering and table keys, 512 KiB, grown when a
     position has more), a cache of what each hand
     can answer (712 KiB) and a cache of generated move lists (352 KiB) come
-    on top. ``Solution.memory`` reports what a search held at its end.
+    on top. ``Solution.memory`` reports the most a search held at once.
 
     >>> solve(["KK5543", "225543"]).win
     True
