@@ -69,7 +69,7 @@ def test_gymnasium_wrappers_and_errors():
     with pytest.raises(ValueError, match="seat"):
         GymVectorEnv(2, seat=None)
     with pytest.raises(TypeError, match="seed"):
-        GymVectorEnv(2).reset(seed=[1, 2])
+        GymVectorEnv(2).reset(seed="12")
     plain = GymVectorEnv(2, seat=0, seed=1)
     plain.reset()
     masks = plain.action_masks()
@@ -79,6 +79,47 @@ def test_gymnasium_wrappers_and_errors():
     with pytest.raises(ValueError, match=r"actions\[1\]"):
         plain.step(actions)
     np.testing.assert_array_equal(plain.venv.obs, before)
+
+
+def test_gymnasium_reset_takes_a_list_of_seeds():
+    """Regression (audit): reset(seed=[...]), one seed per sub-environment as
+    Gymnasium's vector API allows, was a TypeError. The rows share one run,
+    so a list seeds that run: Gymnasium's expansion of an int s, [s, s + 1,
+    ...], is the run s; any other list a run of its own, the same for the
+    same list; a list of Nones no seed."""
+    env = GymVectorEnv(4, seat=0, seed=1)
+    twin = VectorEnv(4, seat=0)
+
+    def dealt(seed):
+        obs, info = env.reset(seed=seed)
+        return obs.copy(), env.venv.seed
+
+    assert dealt([9, 10, 11, 12])[1] == 9
+    np.testing.assert_array_equal(dealt([9, 10, 11, 12])[0], twin.reset(seed=9))
+    np.testing.assert_array_equal(dealt((9, 10, 11, 12))[0], twin.reset(seed=9))
+    np.testing.assert_array_equal(dealt(np.arange(9, 13))[0], twin.reset(seed=9))
+    mixed, run = dealt([5, 3, 0, 2**64 - 1])
+    assert run not in (5, 3, 0, 2**64 - 1)
+    assert dealt([3, 5, 0, 2**64 - 1])[1] != run
+    again, same = dealt([5, 3, 0, 2**64 - 1])
+    np.testing.assert_array_equal(mixed, again)
+    assert same == run
+    np.testing.assert_array_equal(mixed, twin.reset(seed=run))
+    # a list of Nones: the run goes on, as reset() does
+    deals = env.venv.deals.copy()
+    env.reset(seed=[None] * 4)
+    assert env.venv.seed == run and (env.venv.deals == deals + 4).all()
+    for seed, error, text in [
+            ([1, 2, 3], ValueError, "one per row: 4, not 3"),
+            ([], ValueError, "one per row: 4, not 0"),
+            ([1, None, 3, 4], ValueError, "ints and Nones"),
+            ([1, 2, 3, 2.5], TypeError, r"seed\[3\]"),
+            ([1, 2, True, 4], TypeError, r"seed\[2\]"),
+            ([1, 2, 3, -1], ValueError, "2\\*\\*64"),
+            ({1, 2, 3, 4}, TypeError, "list of one int per row")]:
+        with pytest.raises(error, match=text):
+            env.reset(seed=seed)
+    assert env.venv.seed == run and (env.venv.deals == deals + 4).all()   # unchanged
 
 
 def test_sb3_vec_env():

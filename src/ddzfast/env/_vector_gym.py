@@ -13,6 +13,16 @@ learner's column of ``rewards``), overwritten by the next step: copy what
 must outlive it. An illegal action raises ValueError naming the row and
 changes nothing (Gymnasium lets an agent send any action of the space;
 sample legal ones with ``action_masks()`` or the CSR lists).
+
+Seeds: the rows share one run of deals (VectorEnv's design: deal ``d`` of
+the run seeded ``s`` is ``Game(rules, deal_seed(s, d), ...)``), so
+``reset(seed=...)`` seeds the run, not each row apart. An int ``s`` is the
+run ``s``. A list of one seed per row, as Gymnasium's vector API passes
+them: ``[s, s + 1, ..., s + num_envs - 1]``, which Gymnasium reads as the
+int ``s``, is the run ``s``; any other list of ints seeds a run mixed from
+all of them (``numpy.random.SeedSequence``), so every row's deals depend on
+the whole list; a list of Nones is no seed. A list of another length, or
+one that seeds some rows and not others (ints and Nones), is a ValueError.
 """
 from __future__ import annotations
 
@@ -26,6 +36,7 @@ from gymnasium.vector.utils import batch_space
 
 from ddzfast._engine import OBSERVATION_HIGH, OBSERVATION_SIZE
 from ddzfast._vector import VectorEnv
+from ddzfast.simulate import check_seed
 
 __all__ = ["GymVectorEnv", "observation_space", "learner_seat"]
 
@@ -37,6 +48,33 @@ def learner_seat(seat) -> int:
         raise ValueError("the Gymnasium and Stable-Baselines3 adapters train one seat: "
                          "pass seat=0..2 (seat=None is VectorEnv's self-play)")
     return seat
+
+
+def run_seed(seed, num_envs: int):
+    """The run seed (an int, or None) of a Gymnasium ``reset(seed=...)``: None,
+    an int, or a list of one int (or None) per row; see the module
+    docstring."""
+    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+        return seed
+    if isinstance(seed, np.ndarray):
+        seed = seed.tolist()
+    if not isinstance(seed, (list, tuple)):
+        raise TypeError(f"seed must be None, an int or a list of one int per row, not "
+                        f"{type(seed).__name__}")
+    if len(seed) != num_envs:
+        raise ValueError(f"a list of seeds has one per row: {num_envs}, not {len(seed)}")
+    for i, s in enumerate(seed):
+        if s is not None and (isinstance(s, bool) or not isinstance(s, numbers.Integral)):
+            raise TypeError(f"seed[{i}] must be an int or None, not {type(s).__name__}")
+    if all(s is None for s in seed):
+        return None
+    if any(s is None for s in seed):
+        raise ValueError("seed holds ints and Nones: the rows share one run of deals, "
+                         "so they are seeded all together or not at all")
+    seeds = [check_seed(s) for s in seed]
+    if seeds == list(range(seeds[0], seeds[0] + num_envs)):
+        return seeds[0]      # Gymnasium's own expansion of the int seeds[0]
+    return int(np.random.SeedSequence(seeds).generate_state(1, np.uint64)[0])
 
 
 def observation_space(venv: VectorEnv) -> spaces.Box:
@@ -85,10 +123,10 @@ class GymVectorEnv(_GymVectorEnv):
 
     def reset(self, *, seed=None, options=None):
         """Deal num_envs new deals (``seed``: an int starts that run at deal 0,
-        as VectorEnv.reset). Returns (obs, {})."""
-        if seed is not None and not isinstance(seed, numbers.Integral):
-            raise TypeError(f"seed must be None or an int (one run for every row), not "
-                            f"{type(seed).__name__}")
+        as VectorEnv.reset; a list of one int per row, as Gymnasium passes
+        them, seeds one run for all rows: see the module docstring).
+        Returns (obs, {})."""
+        seed = run_seed(seed, self.num_envs)
         if options:
             raise ValueError(f"reset takes no options, not {options!r}")
         self.venv.reset(seed=seed)
