@@ -316,6 +316,20 @@ def test_interrupted_huge_run_keeps_its_rows(run_python, tmp_path, sig):
     assert np.array_equal(rows, ddzfast.simulate(len(rows)))
 
 
+def test_a_reader_that_stops_early_ends_it_quietly(run_python):
+    """Regression (audit): `ddzfast moves ... | head -1` printed a
+    BrokenPipeError traceback once head had gone. The output here (tiandi's
+    moves of a laizi-rich hand, most of a megabyte) outlasts any pipe buffer,
+    so the reader's close always cuts it short."""
+    p = run_python.popen("moves", "3334445556667777JJJJ", "--rules", "tiandi", "--wild", "7J",
+                         module="ddzfast.cli")
+    first = p.stdout.readline()
+    p.stdout.close()
+    stderr = p.stderr.read()
+    assert p.wait(timeout=120) == 1
+    assert "legal moves" in first and stderr == ""
+
+
 def test_progress_bar_shows_an_eta():
     """The progress bar showed no ETA while running and no elapsed time at the end."""
     stream = io.StringIO()

@@ -13,11 +13,13 @@
     ddzfast arena --a AGENT --b AGENT [--deals N] [--seed S] [--threads K] [--json]
 
 Bad input never ends in a traceback: it is a one-line message on standard
-error and exit status 2. ``simulate`` checks every argument and every output
-path before it simulates, then runs in chunks of deals: each chunk is counted
-into the summary and appended to ``--out``, so memory does not grow with
-``--games`` and an interruption (Ctrl-C) or a late error keeps the rows
-already simulated.
+error and exit status 2. Output into a pipe whose reader stops early
+(``ddzfast moves ... | head -1``) ends the command quietly with status 1.
+``simulate`` checks every argument and every output path before it
+simulates, then runs in chunks of deals: each chunk is counted into the
+summary and appended to ``--out``, so memory does not grow with ``--games``
+and an interruption (Ctrl-C) or a late error keeps the rows already
+simulated.
 """
 from __future__ import annotations
 
@@ -969,13 +971,24 @@ def cmd_arena(args) -> int:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        # output still buffered fails here, while BrokenPipeError is caught
+        sys.stdout.flush()
+        return status
     except UsageError as e:
         print(f"ddzfast {args.command}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"\nddzfast {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader closed the pipe (`ddzfast moves ... | head`): nothing more
+        # can be said, and a traceback would be noise. Python flushes stdout
+        # again at exit, which would fail the same way: standard output goes
+        # to devnull instead (the recipe of the Python docs, signal module).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
