@@ -179,3 +179,38 @@ def test_observation_layout_table_is_the_layout():
     for name, block in OBSERVATION_LAYOUT.items():
         assert rows[name] == (str(block.offset), str(block.size), str(tuple(block.shape)),
                               block.description), name
+
+
+def test_extras_listed_are_pyprojects():
+    """Regression (audit): index.md's list of optional extras lacked `sb3` and
+    `train`. It names every extra of pyproject.toml, and only those."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11+")
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        extras = set(tomllib.load(f)["project"]["optional-dependencies"])
+    text = " ".join((DOCS / "index.md").read_text(encoding="utf-8").split())
+    listed = re.search(r"Optional extras: (.*?)\.(?: |$)", text)
+    assert listed, "index.md: no 'Optional extras: ...' sentence"
+    names = re.sub(r"\([^()]*\)", "", listed.group(1))     # what each extra is for
+    assert set(re.findall(r"`([\w-]+)`", names)) == extras
+
+
+POLICY_CALL = re.compile(r'policy_\w+\(("\w+"(?: \| "\w+")+)\)')
+POLICY_LIST = re.compile(r'Policies: (`"\w+"`(?:, `"\w+"`)*)')
+
+
+def test_policy_lists_are_the_engines():
+    """Regression (audit): deals.md listed the built-in policies as "random"
+    and "greedy", without "expert". Every list of them in the docs, a call's
+    alternatives (``policy_move("random" | ...)``) or a "Policies:"
+    enumeration, names the engine's POLICIES, in its order."""
+    from ddzfast._engine import POLICIES
+
+    found = 0
+    for path in PAGES:
+        text = " ".join(path.read_text(encoding="utf-8").split())
+        for pattern in (POLICY_CALL, POLICY_LIST):
+            for listed in pattern.findall(text):
+                found += 1
+                assert re.findall(r'"(\w+)"', listed) == list(POLICIES), (
+                    f"{page_id(path)}: {listed}")
+    assert found >= 3
