@@ -170,12 +170,20 @@ def test_sb3_vec_env_returns_new_observation_arrays():
         obs = new_obs
 
 
-def test_maskable_ppo_runs():
+def test_maskable_ppo_runs(tmp_path, monkeypatch):
+    """MaskablePPO learns on SB3VecEnv. Regression (audit): learn() with
+    SB3's default logger made a directory tempdir/SB3-<date> every run, which
+    the test suite left behind: the model logs nowhere here (and any default
+    logger would write under tmp_path)."""
     pytest.importorskip("sb3_contrib", reason="needs pip install sb3-contrib")
     from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
     from ddzfast.env.sb3 import SB3VecEnv
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3"))
     env = SB3VecEnv(4, "classic", seat=0, seed=5, mask="dense")
     model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1,
                         policy_kwargs={"net_arch": [16]}, seed=0)
+    model.set_logger(Logger(folder=None, output_formats=[]))
     model.learn(300)
     assert model.num_timesteps >= 300
+    assert not (tmp_path / "sb3").exists()
