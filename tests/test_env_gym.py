@@ -209,6 +209,15 @@ def test_no_shuffle_sessions_are_refused():
         VectorEnv(2, sessions)
 
 
+@pytest.mark.parametrize("seed, error", [("3", TypeError), (1.5, TypeError), (-1, ValueError),
+                                         (2 ** 64, ValueError)])
+def test_reset_checks_its_seed(seed, error):
+    # checked before Gymnasium's seeding, which raised gymnasium.error.Error
+    env = gym_env()
+    with pytest.raises(error, match="seed"):
+        env.reset(seed=seed)
+
+
 def test_step_before_reset():
     with pytest.raises(ValueError, match="reset"):
         gym_env().step(1)

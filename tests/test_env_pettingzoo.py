@@ -183,6 +183,11 @@ def test_move_of_and_action_of():
         e.move_of(-1)
     with pytest.raises(TypeError):
         e.move_of(1.0)
+    # while playing, a choice is a move: an int was read as every field of a
+    # row (0: a PASS) or failed with OverflowError (-1)
+    for choice in (0, -1, "33", e.game.legal_moves().array[:2]):
+        with pytest.raises(TypeError, match="a Move or a MOVE_DTYPE row"):
+            e.action_of(choice)
 
 
 def test_illegal_and_bad_actions_leave_the_deal_unchanged():

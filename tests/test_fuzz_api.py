@@ -12,7 +12,9 @@ SCALE = float(os.environ.get("DDZ_FUZZ_SCALE", "1"))
 # calls per group: cheap groups get more
 CALLS = {"core": 200_000, "game": 100_000, "features": 20_000, "numba": 10_000,
          "simulate": 5_000, "cli": 3_000, "solve": 10_000, "learning": 20_000,
-         "split": 50_000, "vector": 10_000}
+         "split": 50_000, "vector": 10_000, "envs": 3_000}
+# groups that need an optional extra: the modules they import
+NEEDS = {"numba": ("numba",), "envs": ("gymnasium", "pettingzoo")}
 
 
 def test_the_groups_make_over_100000_calls():
@@ -21,8 +23,8 @@ def test_the_groups_make_over_100000_calls():
 
 @pytest.mark.parametrize("group", sorted(CALLS))
 def test_fuzz_group_in_a_subprocess(run_python, group):
-    if group == "numba":
-        pytest.importorskip("numba")
+    for module in NEEDS.get(group, ()):
+        pytest.importorskip(module)
     calls = max(1, int(CALLS[group] * SCALE))
     result = run_python(DRIVER, group, "20261130", str(calls), timeout=1800)
     assert result.returncode == 0, (

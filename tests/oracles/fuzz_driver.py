@@ -3,8 +3,8 @@
     python tests/oracles/fuzz_driver.py GROUP SEED CALLS
 
 Makes CALLS random calls on the entry points of GROUP (core, game, features,
-numba, simulate, cli, solve, learning) and exits 0 when every call either returned or raised
-an allowed error: ValueError or TypeError (IndexError for an index out of
+numba, simulate, cli, solve, learning, split, vector, envs) and exits 0 when
+every call either returned or raised an allowed error: ValueError or TypeError (IndexError for an index out of
 range; numba's compile-time TypingError for the Numba functions; SystemExit
 with status 2 from the command line's argument parser). Anything else prints
 the call and its traceback and exits 1; a crash ends the process with a
@@ -646,10 +646,111 @@ def fuzz_vector(f: Fuzzer) -> None:
         f.call(env.step, actions)
 
 
+def fuzz_envs(f: Fuzzer) -> None:
+    """The learning wrappers (ddzfast.env: PettingZoo's AEC environment,
+    Gymnasium's one-seat and vector environments, Stable-Baselines3's VecEnv)
+    with hostile arguments and actions."""
+    from ddzfast.env import GymVectorEnv, doudizhu_v0, gym_env
+    r = f.rng
+    rules = r.choice(RULE_SETS + ("classic+happy", "tiandi:KA")) if r.random() < 0.9 \
+        else f.nasty()
+    pick = r.randrange(4)
+    if pick == 0:
+        env = f.call(gym_env, rules, seat=r.choice([0, 1, 2, 3, -1, f.nasty()]),
+                     opponents=r.choice([("greedy", "random"), "greedy", ("expert",) * 2,
+                                         (f.nasty(), "greedy"), f.nasty()]),
+                     bidding=r.choice([True, False, f.nasty()]),
+                     illegal_reward=r.choice([-1.0, 0, math.inf, f.nasty()]))
+        if env is None:
+            return
+        f.call(env.step, 0)                                 # before reset
+        if f.call(env.reset, seed=r.choice([None, 1, 2 ** 64, -1, f.nasty()])) is None:
+            return
+        for _ in range(r.randint(0, 30)):
+            legal = env.legal_actions()
+            action = (int(legal[r.randrange(len(legal))]) if r.random() < 0.85 and len(legal)
+                      else r.choice([-1, 10 ** 9, 1.5, np.int64(0), np.array(0), f.nasty()]))
+            step = f.call(env.step, action)
+            if step is None or step[2]:
+                break
+        f.call(env.action_of, r.choice([f.move(), 0, 4, f.nasty()]), index_ok=True)
+    elif pick == 1:
+        env = f.call(doudizhu_v0.env, rules, bidding=r.choice([True, False, f.nasty()]),
+                     render_mode=r.choice([None, "ansi", f.nasty()]))
+        if env is None:
+            return
+        if f.call(env.reset, seed=r.choice([None, 3, f.nasty()])) is None and \
+                not getattr(env, "agents", None):
+            return
+        for _ in range(r.randint(0, 40)):
+            if not env.agents:
+                break
+            raw = env.unwrapped
+            legal = raw.legal_actions()
+            agent = env.agent_selection
+            if raw.terminations[agent]:
+                action = None
+            elif r.random() < 0.85 and len(legal):
+                action = int(legal[r.randrange(len(legal))])
+            else:
+                action = r.choice([-1, 10 ** 9, 1.5, f.nasty()])
+            f.call(env.step, action, index_ok=True)
+        raw = env.unwrapped
+        f.call(raw.move_of, r.choice([0, -1, 10 ** 9, f.nasty()]), index_ok=True)
+        f.call(raw.action_of, r.choice([f.move(), 0, f.nasty()]), index_ok=True)
+    elif pick == 2:
+        venv = f.call(GymVectorEnv, r.choice([1, 2, 3, 0, f.nasty()]), rules,
+                      seat=r.choice([0, 1, 2, None, f.nasty()]),
+                      seed=r.choice([None, 4, f.nasty()]))
+        if venv is None:
+            return
+        n = venv.num_envs
+        f.call(venv.step, np.zeros(n, np.int64))             # before reset
+        seed = r.choice([None, 5, list(range(5, 5 + n)), [7] * n, [None] * n,
+                         [1] * (n + 1), [1, None] * n, [1.5] * n, np.arange(n), f.nasty()])
+        if f.call(venv.reset, seed=seed, options=r.choice([None, {}, {"x": 1}])) is None:
+            return
+        for _ in range(r.randint(0, 20)):
+            masks = venv.action_masks()
+            if r.random() < 0.85:
+                actions = np.array([r.choice(np.flatnonzero(m)) if m.any() else 0
+                                    for m in masks])
+            else:
+                actions = r.choice([np.full(n, -1), np.zeros(n + 1, np.int64),
+                                    np.zeros(n, np.float64), [0] * n, f.nasty()])
+            f.call(venv.step, actions)
+        venv.close()
+    else:
+        try:
+            from ddzfast.env.sb3 import SB3VecEnv
+        except ImportError:
+            return
+        venv = f.call(SB3VecEnv, r.choice([1, 2, 0, f.nasty()]), rules,
+                      seat=r.choice([0, 2, None, 3, f.nasty()]),
+                      seed=r.choice([None, 6, f.nasty()]))
+        if venv is None:
+            return
+        f.call(venv.step_wait)                              # without step_async
+        f.call(venv.seed, r.choice([None, 8, f.nasty()]))
+        if f.call(venv.reset) is None:
+            return
+        for _ in range(r.randint(0, 20)):
+            masks = venv.action_masks()
+            if r.random() < 0.85:
+                actions = np.array([r.choice(np.flatnonzero(m)) if m.any() else 0
+                                    for m in masks])
+            else:
+                actions = r.choice([np.full(venv.num_envs, 10 ** 6),
+                                    np.zeros(venv.num_envs + 1, np.int64), f.nasty()])
+            f.call(venv.step, actions)
+        f.call(venv.get_attr, r.choice(["seat", "num_envs"]),
+               r.choice([None, 0, [0], f.nasty()]), index_ok=True)
+
+
 GROUPS = {"split": fuzz_split, "vector": fuzz_vector, "core": fuzz_core,
           "learning": fuzz_learning, "game": fuzz_game, "features": fuzz_features,
           "numba": fuzz_numba, "simulate": fuzz_simulate, "cli": fuzz_cli,
-          "solve": fuzz_solve}
+          "solve": fuzz_solve, "envs": fuzz_envs}
 
 
 def main(argv) -> int:

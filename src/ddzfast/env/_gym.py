@@ -12,7 +12,8 @@ from gymnasium import spaces
 from ddzfast._core import MoveList
 from ddzfast._engine import OBSERVATION_DTYPE, OBSERVATION_SIZE
 from ddzfast.env._table import RENDER_MODES, Table, observation_high
-from ddzfast.simulate import _policy_choice, parse_policies, policy_name, split_policies
+from ddzfast.simulate import (_policy_choice, check_seed, parse_policies, policy_name,
+                               split_policies)
 
 Policy = Union[str, Callable]
 
@@ -71,6 +72,9 @@ class DoudizhuGymEnv(gymnasium.Env):
                 table.play(game.policy_move(policy))
 
     def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            # checked first: Gymnasium's own seeding raises its own error type
+            seed = check_seed(seed)
         super().reset(seed=seed)
         self.table.deal(seed)
         self._opponents_play()

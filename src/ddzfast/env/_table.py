@@ -188,6 +188,15 @@ class Table:
             return self._choice_action(int(choice))
         if isinstance(choice, Move):
             choice = choice.array[0]
+        elif not (isinstance(choice, (np.void, np.ndarray)) and choice.shape == ()
+                  and choice.dtype == self._moves.dtype):
+            # (numpy would read an int as every field of a row, or fail with
+            # OverflowError)
+            what = (f"an array of shape {choice.shape} and dtype {choice.dtype.str}"
+                    if isinstance(choice, np.ndarray) else
+                    f"{type(choice).__name__} {choice!r}")
+            raise TypeError(f"while playing, a choice is a Move or a MOVE_DTYPE row, "
+                            f"not {what}")
         return int(action_index(np.array([choice], dtype=self._moves.dtype),
                                 self.rules)[0])
 
