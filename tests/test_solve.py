@@ -309,6 +309,24 @@ def test_memory_is_the_peak():
     assert solve(["KK5543", "225543"]).memory == fixed
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="reads Linux's /proc")
+def test_tables_give_their_address_space_back():
+    """Regression (audit): a table of 2 MiB or more is mapped with a huge page
+    to spare and trimmed, at a length that was not whole pages, so the trim
+    and the final unmap failed and each search kept about 2 MiB of address
+    space mapped (a process under an address-space limit ran out)."""
+    def mapped():
+        return int(open("/proc/self/statm").read().split()[0]) * os.sysconf("SC_PAGESIZE")
+
+    hands = ["KK5543", "225543"]
+    solve(hands)
+    before = mapped()
+    for _ in range(200):
+        solve(hands)
+    # 200 tables of 2 MiB each: what the leak kept
+    assert mapped() - before < 64 << 20
+
+
 def test_threads_give_the_same_results():
     # the search runs without the GIL; each call owns its table and buffers
     hands = [from_puzzle_notation("Y2AK998553"), from_puzzle_notation("ZQQJJ0953")]

@@ -45,14 +45,24 @@ cdef extern from *:
        probes land on random pages, so 4 KiB pages cost a TLB miss and a
        first-touch fault nearly every time. Elsewhere: calloc. */
     #define DDZ_HUGE ((size_t)2 << 20)
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+    #include <unistd.h>
+    /* A mapping's length as the kernel counts it: whole pages. Trimming and
+       unmapping at any other boundary fails (EINVAL), and the pages past it
+       would stay mapped. */
+    static size_t ddz_pages(size_t size) {
+        size_t page = (size_t)sysconf(_SC_PAGESIZE);
+        return (size + page - 1) & ~(page - 1);
+    }
+    #endif
     static void* ddz_table_alloc(size_t size) {
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
         if (size >= DDZ_HUGE) {
             /* map a huge page more than needed and trim it, so that the
                table starts on a huge-page boundary: an unaligned block
                only gets huge pages in its aligned middle */
-            size_t extra = DDZ_HUGE, head, tail;
-            char* p = (char*)mmap(NULL, size + extra, PROT_READ | PROT_WRITE,
+            size_t extra = DDZ_HUGE, head, tail, length = ddz_pages(size);
+            char* p = (char*)mmap(NULL, length + extra, PROT_READ | PROT_WRITE,
                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             char* a;
             if (p == (char*)MAP_FAILED) return NULL;
@@ -60,8 +70,8 @@ cdef extern from *:
             head = (size_t)(a - p);
             tail = extra - head;
             if (head) munmap(p, head);
-            if (tail) munmap(a + size, tail);
-            madvise(a, size, MADV_HUGEPAGE);
+            if (tail) munmap(a + length, tail);
+            madvise(a, length, MADV_HUGEPAGE);
             return a;
         }
     #endif
@@ -70,7 +80,7 @@ cdef extern from *:
     static void ddz_table_free(void* p, size_t size) {
         if (p == NULL) return;
     #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (size >= DDZ_HUGE) { munmap(p, size); return; }
+        if (size >= DDZ_HUGE) { munmap(p, ddz_pages(size)); return; }
     #endif
         free(p);
     }
