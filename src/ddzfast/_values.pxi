@@ -232,7 +232,15 @@ cdef class Rules:
     ``Rules(name, **description)`` with the fields of ddzfast.rulesets.
 
     Immutable: every field is checked when the rule set is made, and a made
-    rule set is never recompiled (``with_options`` makes a new one)."""
+    rule set is never recompiled (``with_options`` makes a new one).
+
+    Each different compiled rule set gets a ``rules_id`` that the process
+    keeps to its end (the struct's few hundred bytes, and for a laizi or
+    tiandi rule set the first Rules of that id, which its moves' text and
+    pickles read), so that equal rule sets made at different times share
+    their caches and position keys: a program that makes a great many
+    different rule sets (a sweep over a scoring option, say) holds all of
+    them."""
 
 
     def __init__(self, name, **description):
