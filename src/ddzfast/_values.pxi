@@ -552,7 +552,13 @@ cdef tuple _wild_rank_pair(object value):
     # wild_ranks of a rule set of two: (sky, ground) or (sky,) as card
     # indices, distinct
     if isinstance(value, str):
-        value = _rank_chars(value)
+        # text of the wrong number of ranks is a bad value, not a bad type
+        chars = _rank_chars(value)
+        if not 1 <= len(chars) <= 2:
+            raise ValueError(f"wild_ranks as text is one or two ranks, sky then "
+                             f"ground, e.g. '7J' (or '7' before the ground rank "
+                             f"is drawn), not {value!r}")
+        value = chars
     if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 2:
         raise TypeError(f"wild_ranks must be (sky, ground), e.g. ('7', 'J'), or "
                         f"(sky,) before the ground rank is drawn, not {value!r}")

@@ -209,13 +209,38 @@ def _rules_arg(args):
             if not rules.laizi:
                 raise UsageError(f"--wild is the laizi rank: it needs --rules laizi "
                                  f"or tiandi, not {args.rules!r}")
+            if rules.wild_ranks:
+                # with_options would keep the name, which then names ranks
+                # other than the ones in use
+                base = args.rules.partition(":")[0]
+                preset = args.rules.partition("+")[2]
+                raise UsageError(f"--rules {args.rules} already fixes the wild "
+                                 f"rank{'s' if rules.wild_count == 2 else ''} "
+                                 f"({_ranks_text(rules)}): leave out --wild, or pass "
+                                 f"--rules {base}{'+' + preset if preset else ''} "
+                                 f"--wild {wild}")
             if rules.wild_count == 2:
                 rules = rules.with_options(wild_ranks=wild)
             else:
                 rules = rules.with_options(wild_rank=wild)
-    except ValueError as e:
+    except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
     return rules
+
+
+def _ranks_text(rules) -> str:
+    """The wild ranks of a laizi rule set in words ("" when none is drawn)."""
+    ranks = [CARD_CHARS[k] for k in rules.wild_ranks]
+    if rules.wild_count == 2:
+        return ", ".join(f"{which} rank {c}" for which, c in zip(("sky", "ground"), ranks))
+    return f"wild rank {ranks[0]}" if ranks else ""
+
+
+def _rules_label(rules) -> str:
+    """The rule set's name and, for a laizi set, the wild ranks in use (a
+    name given --wild does not carry them)."""
+    wild = _ranks_text(rules) if rules.laizi else ""
+    return f"{rules.name} ({wild})" if wild else rules.name
 
 
 def cmd_moves(args) -> int:
@@ -235,12 +260,7 @@ def cmd_moves(args) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     what = f"after {last}" if last else "leading"
-    name = rules.name if rules.wild_rank is None else \
-        f"{rules.name} (wild rank {CARD_CHARS[rules.wild_rank]})"
-    if rules.wild_count == 2:
-        sky, ground = rules.wild_ranks
-        name = f"{rules.name} (sky rank {CARD_CHARS[sky]}, ground rank {CARD_CHARS[ground]})"
-    print(f"{name}: {hand} {what}: {_plural(len(moves), 'legal move')}")
+    print(f"{_rules_label(rules)}: {hand} {what}: {_plural(len(moves), 'legal move')}")
     print(f"{'#':>5}  {'kind':14s} {'cards':22s} {'rank':>4} {'len':>3}  wildcard")
     for i, m in enumerate(moves):
         rank = "" if m.kind == MoveKind.PASS else CARD_CHARS[m.rank]
@@ -800,7 +820,7 @@ def cmd_solve(args, out=None) -> int:
             return f"seat {seat}"
         return "the landlord" if seat == args.landlord else "the farmers"
 
-    ruleset = rules.name + (f" without {', '.join(args.ban)}" if args.ban else "")
+    ruleset = _rules_label(rules) + (f" without {', '.join(args.ban)}" if args.ban else "")
     out.write(f"{ruleset}, {n} players\n")
     for s, h in enumerate(hands):
         out.write(f"  {who(s)}: {Hand.parse(h, rules)}\n")
