@@ -32,7 +32,7 @@ import sys
 import threading
 import time
 import zipfile
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -778,15 +778,8 @@ def _solve_rules(name: str, banned: list[str], wild: str | None = None):
     if unknown or "PASS" in names:
         raise UsageError(f"--ban: unknown move kind(s) {sorted(unknown or {'PASS'})}; "
                          f"kinds are {', '.join(k.name for k in MoveKind if k)}")
-    kinds = [k.name for k in sorted(rules.kinds) if k and k.name not in names]
-    desc: dict[str, Any] = rules.description_dict()
-    # a banned bomb kind leaves its tier, ranking and multiplier too
-    tiers = {k: v for k, v in desc.get("tiers", {}).items() if k not in names}
-    ranked = [k for k in desc.get("ranked", ()) if k not in names]
-    mults = {k: v for k, v in desc.get("multipliers", {}).items() if k not in names}
     try:
-        return rules.with_options(kinds=kinds, tiers=tiers, ranked=ranked,
-                                  multipliers=mults)
+        return rules.without_kinds(*sorted(names))
     except ValueError as e:
         raise UsageError(f"--ban: {e}") from None
 
