@@ -404,6 +404,13 @@ def description_key(rules, ignore=frozenset()) -> tuple:
 _SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap"}
                             | set(PLATFORM_DEFAULTS))
 
+def _moves_key(rules) -> tuple:
+    """A key equal for rule sets that make the same moves: their
+    descriptions less the scoring fields and the platform options. Rule sets
+    of one key share an action table."""
+    return description_key(rules, ignore=_SCORING_FIELDS)
+
+
 #: How many rule sets' action tables are kept: the built-in sets, laizi's 13
 #: wild ranks and a few custom ones (ACTION_CACHE_BYTES bounds their memory).
 #: Least recently used goes first.
@@ -465,7 +472,7 @@ def _table_bytes(table) -> int:
 
 def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
     r = get_rules(rules)
-    key = description_key(r, ignore=_SCORING_FIELDS)
+    key = _moves_key(r)
     with _action_lock:
         table = _action_tables.get(key)
         if table is None:
