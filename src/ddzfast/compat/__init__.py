@@ -42,6 +42,8 @@ def _reject_laizi(moves, target: str) -> None:
             raise ValueError(f"{moves} is a laizi move: {target} plays the classic "
                              f"rules")
         return
+    if isinstance(moves, np.void):     # one row of a MOVE_DTYPE array
+        moves = np.asarray(moves)
     if isinstance(moves, np.ndarray) and moves.dtype.names is not None \
             and "substitutes" in moves.dtype.names:
         rows = moves.reshape(-1)
