@@ -558,7 +558,7 @@ def cmd_simulate(args) -> int:
                           "threads": args.threads, "backend": args.backend,
                           "bidding": not args.no_bidding, "seconds": seconds,
                           "complete": problem is None}
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary, indent=2, allow_nan=False))
     else:
         print(f"{args.rules}, policies {','.join(map(str, policies))}, seed {args.seed}, "
               f"{args.threads} thread(s), backend {args.backend}")
@@ -973,7 +973,7 @@ def cmd_arena(args) -> int:
         raise UsageError(str(e)) from None
     result = arena(a, b, deals=args.deals, seed=args.seed, threads=args.threads)
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+        print(json.dumps(result.as_dict(), indent=2, allow_nan=False))
     else:
         print(result.table())
         for side, stats in result.agents.items():
