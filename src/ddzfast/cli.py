@@ -50,11 +50,12 @@ from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               parse_policies, simulate)
 
 #: Deals simulated (and written) per chunk by ``ddzfast simulate``: small
-#: enough that memory stays flat (56 bytes a row: 3.5 MiB), large enough
-#: that starting threads per chunk costs nothing measurable.
+#: enough that memory stays flat (``CHUNK_DEALS * DEAL_DTYPE.itemsize``
+#: bytes of rows), large enough that starting threads per chunk costs
+#: little beside the deals.
 CHUNK_DEALS = 1 << 16
-#: The same with ``--backend ray``, where each chunk is a round of Ray tasks
-#: (56 MiB of rows): larger, so the scheduling cost stays small.
+#: The same with ``--backend ray``, where each chunk is a round of Ray tasks:
+#: larger, so the scheduling cost stays small.
 RAY_CHUNK_DEALS = 1 << 20
 
 PASS_WORDS = ("pass", "p", "-")
