@@ -262,6 +262,12 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
                   f"moves 'tiandi:<sky><ground>')")
     if not legal[i]:
         raise IllegalMoveError(illegal.format(row=_row_text(arr, i), where=where))
+    if rules is None and int(arr[i]["substitutes"]) and not int(subs[i]):
+        # only a laizi rule set makes substitutes, and without rules none
+        # was tried: its identity is some other rule set's move
+        raise IllegalMoveError(f"{_row_text(arr, i)} has substitutes "
+                               f"{int(arr[i]['substitutes'])}, which only a laizi rule "
+                               f"set makes: it is no move of {where}")
     if int(arr[i]["substitutes"]) != int(subs[i]):
         raise IllegalMoveError(f"{_row_text(arr, i)} has substitutes "
                                f"{int(arr[i]['substitutes'])}, but the core derives "
