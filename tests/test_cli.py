@@ -526,3 +526,35 @@ def test_cli_play_laizi(monkeypatch, capsys):
     assert cli.main(["play", "--rules", "laizi", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "laizi (wild) rank: " + CARD_CHARS[Game("laizi", seed=3).wild_rank] in out
+
+
+@pytest.mark.parametrize("command", [["moves", "3"], ["solve", "33", "44"]])
+@pytest.mark.parametrize("wild", ["7J8", "", "7 J", "7,J"])
+def test_bad_tiandi_wild_is_a_usage_error(capsys, command, wild):
+    """Regression (audit of the command line): `--rules tiandi --wild 7J8`
+    (or "", "7 J", "7,J") ended in a TypeError traceback, exit status 1."""
+    code, out, err = main(capsys, *command, "--rules", "tiandi", "--wild", wild)
+    assert code == 2 and err.count("\n") == 1 and "one or two ranks" in err
+
+
+@pytest.mark.parametrize("rules, wild", [("tiandi:7J+happy", "89"), ("laizi:7", "8"),
+                                         ("tiandi:7J", "7J")])
+def test_wild_over_a_name_with_ranks_is_a_usage_error(capsys, rules, wild):
+    """Regression (audit of the command line): `moves 3 --rules
+    tiandi:7J+happy --wild 89` played the ranks 8 and 9 under the header
+    "tiandi:7J+happy (sky rank 8, ground rank 9)". A name that fixes the
+    ranks takes no --wild: a usage error saying so."""
+    for command in (["moves", "3"], ["solve", "33", "44"]):
+        code, out, err = main(capsys, *command, "--rules", rules, "--wild", wild)
+        assert code == 2 and "already fixes" in err and out == ""
+
+
+def test_headers_name_the_wild_ranks_in_use(capsys):
+    """Regression (audit of the command line): `solve ... --rules tiandi
+    --wild 7J` printed "tiandi", without the ranks it played."""
+    code, out, err = main(capsys, "solve", "37", "8J", "--rules", "tiandi", "--wild", "7J")
+    assert code == 0 and out.startswith("tiandi (sky rank 7, ground rank J), 2 players")
+    code, out, err = main(capsys, "solve", "37", "8J", "--rules", "laizi", "--wild", "7")
+    assert code == 0 and out.startswith("laizi (wild rank 7), 2 players")
+    code, out, err = main(capsys, "moves", "37", "--rules", "tiandi:7J+happy")
+    assert code == 0 and out.startswith("tiandi:7J+happy (sky rank 7, ground rank J): 37")

@@ -263,6 +263,20 @@ def test_bad_types_raise_type_error(bad):
         cdz.from_douzero(bad)
 
 
+def test_one_move_row_and_the_name_of_a_bad_list():
+    """Regressions (audit of the compat layers): to_douzero of one MOVE_DTYPE
+    row (an np.void) was a TypeError, though to_rlcard takes one; and
+    from_douzero([[3], 4]) called the bad list actions[1], not cards[1]."""
+    rows = ddzfast.legal_moves("3345", None, "classic").array
+    assert [cdz.to_douzero(row) for row in rows] == cdz.to_douzero(rows)
+    laizi_row = next(r for r in ddzfast.legal_moves("3777", None, "laizi:7").array
+                     if r["substitutes"])
+    with pytest.raises(ValueError, match="laizi move"):
+        cdz.to_douzero(laizi_row)
+    with pytest.raises(TypeError, match=r"cards\[1\]"):
+        cdz.from_douzero([[3], 4])
+
+
 def test_to_douzero_rejects_what_douzero_cannot_hold():
     with pytest.raises(ValueError):
         cdz.to_douzero("W")           # DouZero has no wildcard

@@ -193,6 +193,20 @@ def test_bad_input():
         rl.to_rlcard(ddzfast.legal_moves("333W", None, "super").array)
 
 
+def test_from_rlcard_takes_what_to_rlcard_takes():
+    """Regression (audit of the compat layers): from_rlcard refused the
+    legal moves of "classic+happy" (platform options change no move), which
+    to_rlcard took. Both ask one question: does the list's rule set make
+    classic's moves."""
+    happy = ddzfast.legal_moves("3344", None, "classic+happy")
+    ids = rl.to_rlcard(happy)
+    assert [rl.from_rlcard(int(i), happy) for i in ids] == list(happy)
+    other = ddzfast.legal_moves("3344", None, "super")
+    for call in (lambda: rl.to_rlcard(other), lambda: rl.from_rlcard(int(ids[0]), other)):
+        with pytest.raises(ValueError, match="classic"):
+            call()
+
+
 def test_missing_rlcard_says_what_to_install(monkeypatch):
     monkeypatch.setattr(rl.importlib.util, "find_spec", lambda name: None)
     with pytest.raises(ImportError, match=r'pip install "ddzfast\[rlcard\]"'):

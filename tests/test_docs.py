@@ -214,3 +214,20 @@ def test_policy_lists_are_the_engines():
                 assert re.findall(r'"(\w+)"', listed) == list(POLICIES), (
                     f"{page_id(path)}: {listed}")
     assert found >= 3
+
+
+def test_numba_function_lists_are_its_all():
+    """Regression (audit of the docs): ddzfast.numba's min_plays was missing
+    from batches.md's list of its functions and from the members of the API
+    reference page. The reference's members are numba.__all__ (less the
+    dtype), and batches.md names each of them."""
+    dn = pytest.importorskip("ddzfast.numba")
+    public = set(dn.__all__) - {"MOVE_DTYPE"}
+    reference = (DOCS / "reference" / "batches.md").read_text(encoding="utf-8")
+    members = re.search(r"::: ddzfast\.numba\s+options:\s+members: \[([^\]]*)\]", reference)
+    assert members, "reference/batches.md: no members list of ddzfast.numba"
+    assert {m.strip() for m in members.group(1).split(",")} == public
+    page = (DOCS / "batches.md").read_text(encoding="utf-8")
+    section = page[page.index("## From Numba"):]
+    named = set(re.findall(r"(\w+)\(", section))
+    assert public <= named, sorted(public - named)

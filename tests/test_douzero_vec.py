@@ -112,6 +112,10 @@ def test_bad_input_changes_nothing():
     bad[2] = -1
     with pytest.raises(ValueError, match=r"actions\[2\]"):
         vec.step(bad)
+    # Regression (audit of the compat layers): a uint64 past int64 was shown
+    # wrapped (-9223372036854775808), not as the value passed
+    with pytest.raises(ValueError, match=r"actions\[0\] = 9223372036854775808 is out"):
+        vec.step(np.array([2**63, 0, 0, 0], dtype=np.uint64))
     with pytest.raises(ValueError, match=r"shape \(4,\)"):
         vec.step(np.zeros(3, dtype=np.int64))
     with pytest.raises(TypeError, match="integer"):

@@ -346,6 +346,20 @@ def test_decode_hands_move_features_check_the_wild_one_hot():
 
 # ---- encode_moves and masks ---------------------------------------------------
 
+def test_laizi_substitutes_without_rules_get_the_hint():
+    """Regression (audit of the compat layers): a tiandi move whose identity
+    is a classic move (PAIR 77 with 7 standing for J) without rules gave
+    "has substitutes 256, but the core derives 0", not the documented hint
+    to pass rules='tiandi:<sky><ground>'."""
+    moves = legal_moves("3333777JJ45", None, "tiandi:7J").array
+    i = int(np.flatnonzero(moves["substitutes"] != 0)[0])
+    for rows in (moves, moves[i:i + 1]):
+        with pytest.raises(ddzfast.IllegalMoveError,
+                           match=r"substitutes \d+, which only a laizi.*tiandi:<sky><ground>"):
+            encode_moves(rows)
+    assert len(encode_moves(moves, "tiandi:7J")) == len(moves)
+
+
 def test_encode_moves_rejects_rows_of_no_kind():
     # a row of kind 200 was encoded as its cards
     """Rows of any kind (200, a SINGLE of two cards, a PAIR with a wrong rank) were

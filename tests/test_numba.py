@@ -360,6 +360,38 @@ def test_check_handle():
         dn.check_handle(float(dn.rules_handle()))
 
 
+def test_actions_handle_of_another_rule_set_is_refused():
+    """Regression (audit of Numba): legal_action_indices_into and
+    legal_action_mask_into took an actions handle of another rule set and
+    returned that table's indices (classic's rules with laizi:7's actions
+    gave laizi:7's). Called from Python they check the pair; a rule set
+    that differs only in platform options shares the table; jitted code,
+    which sees two integers, calls the same functions unchecked (a pair is
+    checked from Python with check_actions_handle)."""
+    hand = int(Hand("34567"))
+    classic, laizi = dn.rules_handle("classic"), dn.actions_handle("laizi:7")
+    out = np.zeros(64, np.int32)
+    mask = np.zeros(ddzfast.action_count("laizi:7"), np.bool_)
+    with pytest.raises(ValueError, match="action lookup of Rules\\('laizi'"):
+        dn.legal_action_indices_into(classic, laizi, hand, dn.no_last(), out)
+    with pytest.raises(ValueError, match="action lookup of Rules\\('laizi'"):
+        dn.legal_action_mask_into(classic, laizi, hand, dn.no_last(), mask)
+    with pytest.raises(ValueError, match="action lookup"):
+        dn.check_actions_handle(laizi, classic)
+    assert not out.any() and not mask.any()
+    happy = dn.rules_handle("classic+happy")
+    actions = dn.actions_handle("classic")
+    assert dn.check_actions_handle(actions, happy) == actions
+    n = dn.legal_action_indices_into(happy, actions, hand, dn.no_last(), out)
+    assert list(out[:n]) == list(ddzfast.legal_action_indices(hand, None, "classic"))
+
+    @numba.njit
+    def jitted(rules, actions, hand, out):
+        return dn.legal_action_indices_into(rules, actions, hand, np.empty(0, MOVE_DTYPE),
+                                            out)
+    assert jitted(classic, actions, hand, out) == n
+
+
 def test_module_docstring_documents_raw_pointers():
     """The module did not document that its handles are raw pointers, nor how to
     install numba."""

@@ -361,6 +361,34 @@ def test_negative_start_is_refused_not_simulated():
     assert len(last) == 1 and last["scores"].sum() == 0
 
 
+@pytest.mark.parametrize("rules", ["classic", "tiandi",
+                                   ddzfast.get_rules("laizi").with_options(
+                                       deal="no_shuffle", session=10)])
+def test_the_last_deal_index_is_simulated(rules):
+    """Regression (audit of simulate): simulate(1, start=MAX_DEAL_INDEX) was
+    refused ("start + games must be at most 2**63 - 1") though deal indices
+    are 0 .. MAX_DEAL_INDEX and the run's end is exclusive; its end, 2**63,
+    does not fit the engine's int64, which now takes a count. The last deal
+    is Game(rules, deal_seed(seed, MAX_DEAL_INDEX), ...)'s, and the same in
+    any split, on threads, and on the Python path."""
+    from ddzfast.simulate import MAX_DEAL_INDEX
+    policies = ("random", "greedy", "greedy")
+    last = simulate(1, rules, policies, seed=3, start=MAX_DEAL_INDEX)
+    assert last["seed"][0] == deal_seed(3, MAX_DEAL_INDEX)
+    run = simulate(23, rules, policies, seed=3, start=MAX_DEAL_INDEX - 22, threads=2)
+    assert run[-1].tobytes() == last[0].tobytes()
+    python = simulate(23, rules, (policies[0], lambda game, legal: 0, "greedy"), seed=3,
+                      start=MAX_DEAL_INDEX - 22)
+    assert python["seed"][-1] == last["seed"][0]
+    r = ddzfast.get_rules(rules)
+    if r.platform["deal"] == "shuffle":
+        replay = play_deal(r, policies, deal_seed(3, MAX_DEAL_INDEX), MAX_DEAL_INDEX % 3)
+        replay["session"] = MAX_DEAL_INDEX
+        assert replay.tobytes() == last[0].tobytes()
+    with pytest.raises(ValueError, match="2\\*\\*63"):
+        simulate(2, rules, seed=3, start=MAX_DEAL_INDEX)
+
+
 def test_threads_are_capped_by_the_machine():
     """Up to MAX_THREADS is accepted (the core starts no more threads than
     CPUs); the rows do not change."""
@@ -450,14 +478,15 @@ def test_deal_rows_are_zero_padded():
 
 
 def _simulate_c(rules, start, stop, seed=3):
-    """ddz_simulate with random policies, called directly: (status, rows)."""
+    """ddz_simulate with random policies, called directly on deals start ..
+    stop - 1 (it takes their count): (status, rows)."""
     ptr = ctypes.c_void_p
     c_simulate = capi("ddz_simulate", ctypes.c_int, ptr, ptr, ctypes.c_uint64,
                       ctypes.c_int64, ctypes.c_int64, ctypes.c_int, ptr, module="_engine")
     codes = np.array([_engine.POLICIES["random"]] * 3, dtype=np.intc)
     rows = np.zeros(stop - start, dtype=ddzfast.DEAL_DTYPE)
     status = c_simulate(ddzfast.get_rules(rules).address, codes.ctypes.data, seed,
-                        start, stop, 1, rows.ctypes.data)
+                        start, stop - start, 1, rows.ctypes.data)
     return status, rows
 
 

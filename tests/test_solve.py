@@ -411,6 +411,30 @@ def test_cli_solve_puzzle_notation_and_ban(capsys):
     assert "without TRIPLE_PAIR" in out and "seat 1 wins" in out
 
 
+@pytest.mark.parametrize("rules, wild, kind, hand", [
+    ("biegang", None, "WILD_ROCKET", "XW"), ("biegang", None, "HEAVEN_ROCKET", "XDW"),
+    ("biegang", None, "HEAVEN_BOMB", "3333W"), ("super", None, "ROCKET", "XD"),
+    ("super", None, "SUPER_BOMB", "3333W"), ("tiandi", "7J", "SOFT_BOMB", "3337"),
+    ("tiandi", "7J", "LAIZI_BOMB", "777J")])
+def test_cli_solve_bans_every_kind(capsys, rules, wild, kind, hand):
+    """Regression (audit of the command line): `solve --ban` refused the
+    wildcard kinds and tiandi's bombs ("HEAVEN_BOMB is used but not in
+    kinds", "size_tiers: SOFT_BOMB has no bomb tier"): it took a kind out of
+    kinds, tiers, ranked and multipliers only. Rules.without_kinds takes it
+    out of every field that names it, and the kind then makes no move."""
+    from ddzfast.cli import _solve_rules
+    argv = ["solve", hand, "44", "--rules", rules, "--ban", kind]
+    argv += ["--wild", wild] if wild else []
+    assert cli_main(argv) == 0
+    assert f"without {kind}, 2 players" in capsys.readouterr().out
+    full = _solve_rules(rules, [], wild)
+    banned = _solve_rules(rules, [kind], wild)
+    assert MoveKind[kind] in full.kinds and MoveKind[kind] not in banned.kinds
+    assert any(m.kind == MoveKind[kind] for m in legal_moves(hand, None, full))
+    assert not any(m.kind == MoveKind[kind] for m in legal_moves(hand, None, banned))
+    assert banned.rules_id == full.without_kinds(MoveKind[kind]).rules_id
+
+
 def test_cli_solve_three_players_with_last(capsys):
     assert cli_main(["solve", "33", "44", "55", "--landlord", "1", "--last", "7",
                      "--last-seat", "2"]) == 0

@@ -936,11 +936,13 @@ cdef inline int _simulate_deal(ddz_game* g, const ddz_rules* rules, ddz_rules* s
 
 
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
-                      int64_t start, int64_t stop, int bidding,
+                      int64_t start, int64_t count, int bidding,
                       ddz_deal_row* rows) noexcept nogil:
-    """Deals start..stop of a run seeded `seed`, every seat played by a
-    built-in policy; row i - start of `rows` gets deal i, whose first bidder
-    is i modulo 3 (floored: 0..2 for a negative i too). No-shuffle deals
+    """The `count` deals from deal `start` on of a run seeded `seed`, every
+    seat played by a built-in policy; row j of `rows` gets deal start + j,
+    whose first bidder is its index modulo 3 (floored: 0..2 for a negative
+    index too). The run is a count, not an exclusive end, so that it may end
+    at the last int64 index, whose end would not fit. No-shuffle deals
     (RULES.md 10) come in sessions of rules.session deals: deal i is
     position i % session of session i // session, dealt from the deal
     before it, so a run starting inside a session first plays that
@@ -954,14 +956,14 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
     cdef const ddz_rules* dr
     cdef int64_t cap = DDZ_MOVE_BUFFER
     cdef ddz_move* buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
-    cdef int64_t i, first = start, length = 1
+    cdef int64_t i, j, lead = 0, length = 1
     cdef int status = DDZ_OK
     cdef uint8_t order[56]
     cdef int n_order = 0
     cdef ddz_split_ctx ctx
     if buf == NULL:
         return DDZ_ERR_NOMEM
-    if start >= stop:
+    if count <= 0:
         free(buf)
         return DDZ_OK
     if not ddz_split_init(&ctx):
@@ -969,9 +971,12 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
         return DDZ_ERR_NOMEM
     if rules.no_shuffle:
         length = rules.session
-        first = start - start % length if start >= 0 else start
-    for i in range(first, stop):
-        if i == first or i % length == 0:
+        lead = -(start % length) if start >= 0 else 0
+    # j counts from the session's first deal (lead <= 0) to count - 1: every
+    # index start + j is a deal of the run or of its first session
+    for j in range(lead, count):
+        i = start + j
+        if j == lead or i % length == 0:
             ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
         elif ddz_game_next(&g, rules, &prev, order, n_order, ddz_deal_seed(seed, i)) != 0:
             status = DDZ_ERR_ILLEGAL
@@ -983,8 +988,8 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
         if status != DDZ_OK:
             break
         dr = ddz_rules_for_deal(&g, rules, &scratch)
-        if i >= start:
-            ddz_game_score(&g, dr, &rows[i - start])
+        if j >= 0:
+            ddz_game_score(&g, dr, &rows[j])
         if rules.no_shuffle:
             prev = g
     free(buf)

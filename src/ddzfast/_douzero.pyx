@@ -558,18 +558,18 @@ def douzero_pack(cards) -> int:
     return _dz_pack(cards, "cards")
 
 
-def douzero_pack_many(actions) -> np.ndarray:
+def douzero_pack_many(actions, str name="actions") -> np.ndarray:
     """Packed cards of each DouZero card list of ``actions``, as a uint64
-    array."""
+    array; ``name`` is what errors call the argument (``actions[1]``)."""
     if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
-        raise TypeError(f"actions must be a list of DouZero card lists, "
+        raise TypeError(f"{name} must be a list of DouZero card lists, "
                         f"not {type(actions).__name__}")
     seq = actions if isinstance(actions, (list, tuple)) else list(actions)
     cdef Py_ssize_t n = len(seq), j
     cdef cnp.ndarray out = np.empty(n, dtype=np.uint64)
     cdef uint64_t* p = <uint64_t*>cnp.PyArray_DATA(out)
     for j in range(n):
-        p[j] = _dz_pack(seq[j], f"actions[{j}]")
+        p[j] = _dz_pack(seq[j], f"{name}[{j}]")
     return out
 
 

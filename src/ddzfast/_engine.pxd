@@ -180,10 +180,11 @@ cdef int ddz_policy_choice(ddz_game* g, int policy) noexcept nogil
 cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
                              ddz_move* buf, int64_t cap) noexcept nogil
 
-# Deals start..stop of a run seeded `seed` (row i - start gets deal i), every
-# seat played by a built-in policy. Returns DDZ_OK or a DDZ_ERR_ code.
+# The `count` deals from deal `start` on of a run seeded `seed` (row j gets
+# deal start + j), every seat played by a built-in policy. Returns DDZ_OK or
+# a DDZ_ERR_ code.
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
-                      int64_t start, int64_t stop, int bidding,
+                      int64_t start, int64_t count, int bidding,
                       ddz_deal_row* rows) noexcept nogil
 
 

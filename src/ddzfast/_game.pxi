@@ -925,19 +925,25 @@ cdef Rules _rules_with_mask(Rules r, uint16_t mask, int sky=255):
 
 
 def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1):
-    """Rows of DEAL_DTYPE for deals start..stop, every seat a built-in policy,
-    on up to ``threads`` threads (each writing its own slice of the result)."""
+    """Rows of DEAL_DTYPE for deals start .. stop - 1, every seat a built-in
+    policy, on up to ``threads`` threads (each writing its own slice of the
+    result). ``stop`` may be 2**63: the last deal index is 2**63 - 1."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t s = _seed_arg(seed, "seed")
-    cdef int64_t first, n
+    cdef int64_t n
     cdef cnp.ndarray rows
-    for value, what in ((start, "start"), (stop, "stop")):
+    for value, what, top, text in (
+            (start, "start", (1 << 63) - 1, "a deal index in 0 .. 2**63 - 1"),
+            (stop, "stop", 1 << 63, "in 0 .. 2**63 (exclusive)")):
         if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-                or not 0 <= value < (1 << 63):
-            raise ValueError(f"{what} is a deal index in 0 .. 2**63 - 1, not {value!r}")
+                or not 0 <= value <= top:
+            raise ValueError(f"{what} is {text}, not {value!r}")
     if stop < start:
         raise ValueError("stop must not be below start")
-    first = start
+    if stop - start >= 1 << 63:
+        raise ValueError("more than 2**63 - 1 deals at once")
+    # deal indices stay Python ints here: stop may be 2**63, beyond int64
+    first = int(start)
     n = stop - start
     threads = check_threads(threads)
     if len(policies) != 3:
@@ -953,8 +959,8 @@ def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1):
         bounds = [first] + [max(first, b - b % align) for b in bounds[1:-1]] + [stop]
     status = [DDZ_OK] * threads
     _parallel(threads, _simulate_chunk,
-              [(r, codes, s, bounds[t], bounds[t + 1], 1 if bidding else 0, rows,
-                bounds[t] - first, status, t) for t in range(threads)])
+              [(r, codes, s, bounds[t], bounds[t + 1] - bounds[t], 1 if bidding else 0,
+                rows, bounds[t] - first, status, t) for t in range(threads)])
     for code in status:
         _raise_engine_error(code)
     return rows
@@ -974,20 +980,31 @@ cdef _raise_engine_error(int code):
     raise RuntimeError(f"the engine failed with code {code}")
 
 
-def _simulate_chunk(Rules r, cnp.ndarray codes, uint64_t seed, int64_t start,
-                    int64_t stop, int bidding, cnp.ndarray rows, int64_t offset,
+def _simulate_chunk(Rules r, cnp.ndarray codes, uint64_t seed, uint64_t start,
+                    int64_t count, int bidding, cnp.ndarray rows, int64_t offset,
                     list status, int slot, cancel):
+    # Deals start .. start + count - 1 into rows[offset:]. The slices are
+    # offsets from the session boundary at or before `start` (no-shuffle
+    # slices must end on session boundaries), never deal indices: a chunk
+    # that ends with the last deal index (2**63 - 1) has an end beyond
+    # int64. The offsets stay small: the chunk's rows fit in memory.
     cdef const int* pc = <const int*>cnp.PyArray_DATA(codes)
     cdef ddz_deal_row* out = <ddz_deal_row*>cnp.PyArray_DATA(rows) + offset
+    cdef int64_t align = r.c.session if r.c.no_shuffle else 1
+    cdef int64_t origin, lead
+    if count <= 0:
+        return
+    origin = <int64_t>(start - start % <uint64_t>align)
+    lead = <int64_t>(start % <uint64_t>align)
 
     def deals(int64_t a, int64_t b):
         cdef int code
         with nogil:
-            code = ddz_simulate(&r.c, pc, seed, a, b, bidding, out + (a - start))
+            code = ddz_simulate(&r.c, pc, seed, origin + a, b - a, bidding, out + (a - lead))
         status[slot] = code
         return code
 
-    _sliced(deals, start, stop, cancel, r.c.session if r.c.no_shuffle else 1)
+    _sliced(deals, lead, lead + count, cancel, align)
 
 
 def deal_seed(seed, index) -> int:

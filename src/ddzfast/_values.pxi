@@ -492,6 +492,39 @@ cdef class Rules:
         change: ``Rules(name, **d)`` makes the changed rule set."""
         return _thawed(self.description)
 
+    def without_kinds(self, *kinds) -> Rules:
+        """A copy of this rule set in which the move kinds ``kinds`` (names
+        such as ``"TRIPLE_PAIR"``, or MoveKinds) do not exist, as puzzles ban
+        3+2 or 4+2. Each is taken out of every field that names it:
+        ``kinds``, ``tiers``, ``ranked``, ``multipliers`` and ``size_tiers``;
+        ``wild_joker_kind``, ``xdw_kind`` or ``four_wild_kind`` becomes None
+        (with it ``wild_joker_stands`` False), and ``pure_step``, which only
+        LAIZI_BOMB reads, 0. A kind the rule set lacks is no change.
+        ValueError for an unknown kind, PASS or SINGLE (without it a hand may
+        have no lead); TypeError for a kind that is no name or MoveKind."""
+        names = set()
+        for k in kinds:
+            if isinstance(k, MoveKind):
+                k = k.name
+            names.add(MoveKind(_kind_field(k, "without_kinds")).name)
+        if "SINGLE" in names:
+            raise ValueError("without_kinds: SINGLE cannot go: without it a hand "
+                             "may have no legal lead and a deal could never end")
+        d = self.description_dict()
+        d["kinds"] = [k for k in d.get("kinds", ()) if k not in names]
+        d["ranked"] = [k for k in d.get("ranked", ()) if k not in names]
+        for field in ("tiers", "multipliers", "size_tiers"):
+            if field in d:
+                d[field] = {k: v for k, v in d[field].items() if k not in names}
+        for field in ("wild_joker_kind", "xdw_kind", "four_wild_kind"):
+            if d.get(field) in names:
+                d[field] = None
+                if field == "wild_joker_kind":
+                    d["wild_joker_stands"] = False
+        if "LAIZI_BOMB" in names and "pure_step" in d:
+            d["pure_step"] = 0
+        return Rules(self.name, **d)
+
 
 cdef object _choice_field(object v, str field, tuple choices):
     # One of a few strings (or, for doubling, False/True too).
@@ -560,7 +593,13 @@ cdef tuple _wild_rank_pair(object value):
     # wild_ranks of a rule set of two: (sky, ground) or (sky,) as card
     # indices, distinct
     if isinstance(value, str):
-        value = _rank_chars(value)
+        # text of the wrong number of ranks is a bad value, not a bad type
+        chars = _rank_chars(value)
+        if not 1 <= len(chars) <= 2:
+            raise ValueError(f"wild_ranks as text is one or two ranks, sky then "
+                             f"ground, e.g. '7J' (or '7' before the ground rank "
+                             f"is drawn), not {value!r}")
+        value = chars
     if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 2:
         raise TypeError(f"wild_ranks must be (sky, ground), e.g. ('7', 'J'), or "
                         f"(sky,) before the ground rank is drawn, not {value!r}")

@@ -394,7 +394,9 @@ def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool
 class ArenaResult:
     """The outcome of ``arena(a, b)``: ``wp`` and ``adp`` are ``(value,
     half-width of the 95% interval)`` pairs, for ``a`` as the landlord, ``a``
-    as the farmers, and averaged over the two roles; ``per_deal`` holds, for
+    as the farmers, and averaged over the two roles (NaN where the deals
+    leave them undefined: both with no deals, the half-width with one; None
+    in ``as_dict``); ``per_deal`` holds, for
     each deal, whether ``a`` won as landlord and as farmers and the points it
     made in each role; ``agents`` the counters of agents that keep them (the
     RLCard agent's legal and random choices)."""
@@ -413,24 +415,36 @@ class ArenaResult:
     agents: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        """The result without the per-deal arrays, as JSON-ready values."""
+        """The result without the per-deal arrays, as JSON-ready values: a
+        statistic the deals leave undefined (any with no deals, an interval
+        with one) is None, as in ``report.summarize``."""
         d = {k: getattr(self, k) for k in ("a", "b", "deals", "seed")}
         for k in ("wp_landlord", "wp_farmers", "wp", "adp_landlord", "adp_farmers", "adp"):
             v, h = getattr(self, k)
-            d[k] = {"value": v, "ci95": h}
+            d[k] = {"value": _defined(v), "ci95": _defined(h)}
         d["agents"] = self.agents
         return d
 
     def table(self) -> str:
-        """The result as a few lines of text."""
+        """The result as a few lines of text ("n/a" for what the deals
+        leave undefined)."""
+        def num(x):
+            return "n/a" if math.isnan(x) else f"{x:.3f}"
+
         def f(p):
-            return f"{p[0]:.3f} ± {p[1]:.3f}"
+            return f"{num(p[0])} ± {num(p[1])}"
         return (f"{self.a} vs {self.b}: {self.deals} deals (seed {self.seed}), each "
                 f"played twice\n"
                 f"  WP  as landlord {f(self.wp_landlord)}  as farmers "
                 f"{f(self.wp_farmers)}  average {f(self.wp)}\n"
                 f"  ADP as landlord {f(self.adp_landlord)}  as farmers "
                 f"{f(self.adp_farmers)}  average {f(self.adp)}")
+
+
+def _defined(x: float) -> float | None:
+    """``x``, or None for NaN: an undefined statistic, which JSON has no
+    number for."""
+    return None if math.isnan(x) else x
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, float]:

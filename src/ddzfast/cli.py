@@ -32,7 +32,7 @@ import sys
 import threading
 import time
 import zipfile
-from typing import Any, Callable, Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -50,11 +50,12 @@ from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               parse_policies, simulate)
 
 #: Deals simulated (and written) per chunk by ``ddzfast simulate``: small
-#: enough that memory stays flat (56 bytes a row: 3.5 MiB), large enough
-#: that starting threads per chunk costs nothing measurable.
+#: enough that memory stays flat (``CHUNK_DEALS * DEAL_DTYPE.itemsize``
+#: bytes of rows), large enough that starting threads per chunk costs
+#: little beside the deals.
 CHUNK_DEALS = 1 << 16
-#: The same with ``--backend ray``, where each chunk is a round of Ray tasks
-#: (56 MiB of rows): larger, so the scheduling cost stays small.
+#: The same with ``--backend ray``, where each chunk is a round of Ray tasks:
+#: larger, so the scheduling cost stays small.
 RAY_CHUNK_DEALS = 1 << 20
 
 PASS_WORDS = ("pass", "p", "-")
@@ -209,13 +210,38 @@ def _rules_arg(args):
             if not rules.laizi:
                 raise UsageError(f"--wild is the laizi rank: it needs --rules laizi "
                                  f"or tiandi, not {args.rules!r}")
+            if rules.wild_ranks:
+                # with_options would keep the name, which then names ranks
+                # other than the ones in use
+                base = args.rules.partition(":")[0]
+                preset = args.rules.partition("+")[2]
+                raise UsageError(f"--rules {args.rules} already fixes the wild "
+                                 f"rank{'s' if rules.wild_count == 2 else ''} "
+                                 f"({_ranks_text(rules)}): leave out --wild, or pass "
+                                 f"--rules {base}{'+' + preset if preset else ''} "
+                                 f"--wild {wild}")
             if rules.wild_count == 2:
                 rules = rules.with_options(wild_ranks=wild)
             else:
                 rules = rules.with_options(wild_rank=wild)
-    except ValueError as e:
+    except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
     return rules
+
+
+def _ranks_text(rules) -> str:
+    """The wild ranks of a laizi rule set in words ("" when none is drawn)."""
+    ranks = [CARD_CHARS[k] for k in rules.wild_ranks]
+    if rules.wild_count == 2:
+        return ", ".join(f"{which} rank {c}" for which, c in zip(("sky", "ground"), ranks))
+    return f"wild rank {ranks[0]}" if ranks else ""
+
+
+def _rules_label(rules) -> str:
+    """The rule set's name and, for a laizi set, the wild ranks in use (a
+    name given --wild does not carry them)."""
+    wild = _ranks_text(rules) if rules.laizi else ""
+    return f"{rules.name} ({wild})" if wild else rules.name
 
 
 def cmd_moves(args) -> int:
@@ -235,12 +261,7 @@ def cmd_moves(args) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     what = f"after {last}" if last else "leading"
-    name = rules.name if rules.wild_rank is None else \
-        f"{rules.name} (wild rank {CARD_CHARS[rules.wild_rank]})"
-    if rules.wild_count == 2:
-        sky, ground = rules.wild_ranks
-        name = f"{rules.name} (sky rank {CARD_CHARS[sky]}, ground rank {CARD_CHARS[ground]})"
-    print(f"{name}: {hand} {what}: {_plural(len(moves), 'legal move')}")
+    print(f"{_rules_label(rules)}: {hand} {what}: {_plural(len(moves), 'legal move')}")
     print(f"{'#':>5}  {'kind':14s} {'cards':22s} {'rank':>4} {'len':>3}  wildcard")
     for i, m in enumerate(moves):
         rank = "" if m.kind == MoveKind.PASS else CARD_CHARS[m.rank]
@@ -538,7 +559,7 @@ def cmd_simulate(args) -> int:
                           "threads": args.threads, "backend": args.backend,
                           "bidding": not args.no_bidding, "seconds": seconds,
                           "complete": problem is None}
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary, indent=2, allow_nan=False))
     else:
         print(f"{args.rules}, policies {','.join(map(str, policies))}, seed {args.seed}, "
               f"{args.threads} thread(s), backend {args.backend}")
@@ -758,15 +779,8 @@ def _solve_rules(name: str, banned: list[str], wild: str | None = None):
     if unknown or "PASS" in names:
         raise UsageError(f"--ban: unknown move kind(s) {sorted(unknown or {'PASS'})}; "
                          f"kinds are {', '.join(k.name for k in MoveKind if k)}")
-    kinds = [k.name for k in sorted(rules.kinds) if k and k.name not in names]
-    desc: dict[str, Any] = rules.description_dict()
-    # a banned bomb kind leaves its tier, ranking and multiplier too
-    tiers = {k: v for k, v in desc.get("tiers", {}).items() if k not in names}
-    ranked = [k for k in desc.get("ranked", ()) if k not in names]
-    mults = {k: v for k, v in desc.get("multipliers", {}).items() if k not in names}
     try:
-        return rules.with_options(kinds=kinds, tiers=tiers, ranked=ranked,
-                                  multipliers=mults)
+        return rules.without_kinds(*sorted(names))
     except ValueError as e:
         raise UsageError(f"--ban: {e}") from None
 
@@ -800,7 +814,7 @@ def cmd_solve(args, out=None) -> int:
             return f"seat {seat}"
         return "the landlord" if seat == args.landlord else "the farmers"
 
-    ruleset = rules.name + (f" without {', '.join(args.ban)}" if args.ban else "")
+    ruleset = _rules_label(rules) + (f" without {', '.join(args.ban)}" if args.ban else "")
     out.write(f"{ruleset}, {n} players\n")
     for s, h in enumerate(hands):
         out.write(f"  {who(s)}: {Hand.parse(h, rules)}\n")
@@ -960,7 +974,7 @@ def cmd_arena(args) -> int:
         raise UsageError(str(e)) from None
     result = arena(a, b, deals=args.deals, seed=args.seed, threads=args.threads)
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+        print(json.dumps(result.as_dict(), indent=2, allow_nan=False))
     else:
         print(result.table())
         for side, stats in result.agents.items():

@@ -262,6 +262,12 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
                   f"moves 'tiandi:<sky><ground>')")
     if not legal[i]:
         raise IllegalMoveError(illegal.format(row=_row_text(arr, i), where=where))
+    if rules is None and int(arr[i]["substitutes"]) and not int(subs[i]):
+        # only a laizi rule set makes substitutes, and without rules none
+        # was tried: its identity is some other rule set's move
+        raise IllegalMoveError(f"{_row_text(arr, i)} has substitutes "
+                               f"{int(arr[i]['substitutes'])}, which only a laizi rule "
+                               f"set makes: it is no move of {where}")
     if int(arr[i]["substitutes"]) != int(subs[i]):
         raise IllegalMoveError(f"{_row_text(arr, i)} has substitutes "
                                f"{int(arr[i]['substitutes'])}, but the core derives "
@@ -404,6 +410,13 @@ def description_key(rules, ignore=frozenset()) -> tuple:
 _SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap"}
                             | set(PLATFORM_DEFAULTS))
 
+def _moves_key(rules) -> tuple:
+    """A key equal for rule sets that make the same moves: their
+    descriptions less the scoring fields and the platform options. Rule sets
+    of one key share an action table."""
+    return description_key(rules, ignore=_SCORING_FIELDS)
+
+
 #: How many rule sets' action tables are kept: the built-in sets, laizi's 13
 #: wild ranks and a few custom ones (ACTION_CACHE_BYTES bounds their memory).
 #: Least recently used goes first.
@@ -465,7 +478,7 @@ def _table_bytes(table) -> int:
 
 def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
     r = get_rules(rules)
-    key = description_key(r, ignore=_SCORING_FIELDS)
+    key = _moves_key(r)
     with _action_lock:
         table = _action_tables.get(key)
         if table is None:

@@ -65,11 +65,18 @@ Signatures (all ``nopython``, no GIL needed):
 
 ``actions`` is a second handle, from ``actions_handle(rules)``: the core's
 lookup of the rule set's action table, pinned for the process like a rules
-handle (``check_actions_handle`` tells a good one). Give each function the
-``actions`` of its ``rules``: the lookup of another rule set does not crash,
-but its moves are then no actions (ValueError). Their ``out`` arrays are
-checked as above: dtype and writability when compiled, contiguity (layout
-'A'), alignment and size when called.
+handle (``check_actions_handle`` tells a good one). It must be the lookup of
+``rules``' moves (a rule set that differs only in scoring or platform
+options shares it): another rule set's table may hold the same moves under
+other indices (classic's moves are among ``laizi:7``'s), so a wrong pair
+would give that table's indices. Called from Python, the two functions check
+the pair first (ValueError). Inside jitted code they cannot: both handles
+are plain integers there and the C table records no rule set, so a wrong
+pair goes unnoticed unless a move is in neither table (ValueError); check a
+pair once, from Python, with ``check_actions_handle(actions, rules)`` before
+handing it to jitted code. Their ``out`` arrays are checked as above: dtype
+and writability when compiled, contiguity (layout 'A'), alignment and size
+when called.
 """
 from __future__ import annotations
 
@@ -89,7 +96,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess
 import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Rules, _action_lookup, _ranked_name, get_rules
-from ddzfast.features import description_key
+from ddzfast.features import _moves_key, description_key
 from ddzfast.rulesets import RULE_SETS
 
 __all__ = ["rules_handle", "check_handle", "no_last", "legal_moves_into",
@@ -181,9 +188,15 @@ def check_handle(handle) -> int:
 
 
 # The action lookups handed out, kept alive for the process as the rule sets
-# are (one per description, so memory stays bounded).
+# are (one per description, so memory stays bounded), and the rule set each
+# was made for: jitted code sees only the address, so a lookup's rule set
+# can be told from Python alone.
 _PINNED_ACTIONS_BY_KEY: dict = {}
 _PINNED_ACTIONS_BY_ADDRESS: dict = {}
+_ACTIONS_RULES: dict[int, Rules] = {}
+# (rules handle, actions handle) pairs found to match, so that a call from
+# Python checks its pair with one lookup
+_MATCHED_PAIRS: set[tuple[int, int]] = set()
 
 
 def actions_handle(rules="classic") -> int:
@@ -200,19 +213,37 @@ def actions_handle(rules="classic") -> int:
         with _PIN_LOCK:
             pinned = _PINNED_ACTIONS_BY_KEY.setdefault(key, table)
             _PINNED_ACTIONS_BY_ADDRESS[pinned.address] = pinned
+            _ACTIONS_RULES.setdefault(pinned.address, r)
     return pinned.address
 
 
-def check_actions_handle(handle) -> int:
+def check_actions_handle(handle, rules=None) -> int:
     """``handle`` if ``actions_handle`` gave it out, else ValueError
-    (TypeError for a non-integer)."""
+    (TypeError for a non-integer). With ``rules`` (a handle from
+    ``rules_handle``), also ValueError unless ``handle`` is the action
+    lookup of that rule set's moves: the check that jitted code cannot make
+    (see the module docstring)."""
     if isinstance(handle, (bool, np.bool_)) or not isinstance(handle, (int, np.integer)):
         raise TypeError(f"an actions handle is an int, not {type(handle).__name__}")
     with _PIN_LOCK:
-        known = int(handle) in _PINNED_ACTIONS_BY_ADDRESS
-    if not known:
+        made_for = _ACTIONS_RULES.get(int(handle))
+    if made_for is None:
         raise ValueError(f"{int(handle)} is not a handle from actions_handle(); "
                          f"a wrong handle would crash the jitted functions")
+    if rules is not None:
+        rules = check_handle(rules)
+        if (rules, int(handle)) not in _MATCHED_PAIRS:
+            with _PIN_LOCK:
+                r = _PINNED_BY_ADDRESS[rules]
+            # the core shares a table between equal structs, features between
+            # equal move-generating descriptions: either makes the same moves
+            if r.rules_id != made_for.rules_id and _moves_key(r) != _moves_key(made_for):
+                raise ValueError(
+                    f"actions {int(handle)} is the action lookup of {made_for!r}, not "
+                    f"of the rules handle's {r!r}: pass the actions_handle of the "
+                    f"same rule set (another rule set's table may hold the same "
+                    f"moves under other indices)")
+            _MATCHED_PAIRS.add((rules, int(handle)))
     return int(handle)
 
 
@@ -520,9 +551,7 @@ def _action_status(n):
 
 
 @numba.njit(nogil=True)
-def legal_action_indices_into(rules, actions, hand, last, out):
-    """Write the action indices of the legal moves of ``hand`` after ``last``
-    (empty: leading) into the int32 ``out``; return how many."""
+def _action_indices_into(rules, actions, hand, last, out):
     rules = _check_rules(rules)
     actions = _check_actions(actions)
     hand = _check_hand(hand)
@@ -537,10 +566,7 @@ def legal_action_indices_into(rules, actions, hand, last, out):
 
 
 @numba.njit(nogil=True)
-def legal_action_mask_into(rules, actions, hand, last, out):
-    """Fill ``out`` (bool, uint8 or int8, ``action_count`` entries) with the
-    legal-action mask of ``hand`` after ``last`` (empty: leading); return
-    the number of legal moves."""
+def _action_mask_into(rules, actions, hand, last, out):
     rules = _check_rules(rules)
     actions = _check_actions(actions)
     hand = _check_hand(hand)
@@ -552,6 +578,49 @@ def legal_action_mask_into(rules, actions, hand, last, out):
     n = _c_action_mask(rules, actions, hand, last_ptr, out.ctypes.data)
     _action_status(n)
     return n
+
+
+# The two action functions are plain functions to Python, which check the
+# pair of handles first (only Python can tell a lookup's rule set), and to
+# jitted code their overloads: the jitted bodies, no Python in the loop.
+
+def _check_pair(rules, actions) -> None:
+    if (type(rules) is not int or type(actions) is not int
+            or (rules, actions) not in _MATCHED_PAIRS):
+        check_actions_handle(actions, rules)
+
+
+def legal_action_indices_into(rules, actions, hand, last, out):
+    """Write the action indices of the legal moves of ``hand`` after ``last``
+    (empty: leading) into the int32 ``out``; return how many. From Python,
+    ValueError first unless ``rules`` and ``actions`` are handles from
+    ``rules_handle`` and ``actions_handle`` and ``actions`` is the lookup of
+    ``rules``' moves (jitted code cannot tell: see the module docstring)."""
+    _check_pair(rules, actions)
+    return _action_indices_into(rules, actions, hand, last, out)
+
+
+def legal_action_mask_into(rules, actions, hand, last, out):
+    """Fill ``out`` (bool, uint8 or int8, ``action_count`` entries) with the
+    legal-action mask of ``hand`` after ``last`` (empty: leading); return
+    the number of legal moves. From Python, ValueError first unless
+    ``rules`` and ``actions`` are handles from ``rules_handle`` and
+    ``actions_handle`` and ``actions`` is the lookup of ``rules``' moves
+    (jitted code cannot tell: see the module docstring)."""
+    _check_pair(rules, actions)
+    return _action_mask_into(rules, actions, hand, last, out)
+
+
+@overload(legal_action_indices_into, jit_options={"nogil": True})
+def _legal_action_indices_typed(rules, actions, hand, last, out):
+    return lambda rules, actions, hand, last, out: _action_indices_into(
+        rules, actions, hand, last, out)
+
+
+@overload(legal_action_mask_into, jit_options={"nogil": True})
+def _legal_action_mask_typed(rules, actions, hand, last, out):
+    return lambda rules, actions, hand, last, out: _action_mask_into(
+        rules, actions, hand, last, out)
 
 
 @numba.njit(nogil=True)

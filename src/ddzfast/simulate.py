@@ -27,7 +27,8 @@ no-shuffle deal also on its session's earlier deals, which are played in
 order, sessions in parallel), so the rows are the same whatever the thread
 count, backend or split. Deal indices are
 ``0 .. MAX_DEAL_INDEX`` (the int64 range): ``start >= 0`` and
-``start + games <= MAX_DEAL_INDEX``.
+``start + games <= MAX_DEAL_INDEX + 1`` (the last deal is
+``start + games - 1``).
 
 Policies
 --------
@@ -99,18 +100,19 @@ def _check_int(value, what: str) -> int:
 
 
 def check_deal_range(games, start=0) -> tuple[int, int]:
-    """``(games, start)`` as ints with ``0 <= start`` and ``start + games <=
-    MAX_DEAL_INDEX``, else TypeError/ValueError."""
+    """``(games, start)`` as ints with ``0 <= games <= MAX_DEAL_INDEX``,
+    ``0 <= start`` and ``start + games <= MAX_DEAL_INDEX + 1`` (the deals are
+    ``start .. start + games - 1``), else TypeError/ValueError."""
     games = _check_int(games, "games")
     start = _check_int(start, "start")
-    if games < 0:
-        raise ValueError(f"games must not be negative, not {games}")
+    if not 0 <= games <= MAX_DEAL_INDEX:
+        raise ValueError(f"games must be in 0 .. 2**63 - 1, not {games}")
     if start < 0:
         raise ValueError(f"start must not be negative, not {start} (deal indices are "
                          f"0 .. 2**63 - 1)")
-    if start + games > MAX_DEAL_INDEX:
-        raise ValueError(f"start + games must be at most 2**63 - 1 (deal indices are "
-                         f"int64), not {start} + {games}")
+    if start + games > MAX_DEAL_INDEX + 1:
+        raise ValueError(f"start + games must be at most 2**63 (the last deal index "
+                         f"is 2**63 - 1, int64's largest), not {start} + {games}")
     return games, start
 
 

@@ -9,12 +9,24 @@
 
 Both are classic-only: laizi moves (a laizi kind, or laizi standing for
 another rank) and move lists of laizi rule sets are a ValueError there, since
-the other project would read their cards as another move or none.
+the other project would read their cards as another move or none. RLCard's
+ids are classic moves, so ``compat.rlcard`` takes a MoveList only of a rule
+set that makes classic's moves (``classic+happy`` does).
 """
 import numpy as np
 
 from ddzfast._core import Move, MoveList
+from ddzfast.features import _moves_key
 from ddzfast.movekind import MoveKind
+
+
+def _check_classic_list(moves: MoveList, target: str) -> None:
+    """ValueError unless the MoveList ``moves`` is of a rule set that makes
+    the classic moves (``classic`` or it with other scoring or platform
+    options, e.g. ``classic+happy``); ``target`` names the project."""
+    if _moves_key(moves.rules) != _moves_key("classic"):
+        raise ValueError(f"{target} plays the classic rules; these are moves of "
+                         f"{moves.rules!r}, which makes other moves")
 
 
 def _reject_laizi(moves, target: str) -> None:
@@ -30,6 +42,8 @@ def _reject_laizi(moves, target: str) -> None:
             raise ValueError(f"{moves} is a laizi move: {target} plays the classic "
                              f"rules")
         return
+    if isinstance(moves, np.void):     # one row of a MOVE_DTYPE array
+        moves = np.asarray(moves)
     if isinstance(moves, np.ndarray) and moves.dtype.names is not None \
             and "substitutes" in moves.dtype.names:
         rows = moves.reshape(-1)

@@ -72,15 +72,18 @@ DECK = tuple(c for c, n in zip(DOUZERO_CARDS, CARD_LIMITS) for _ in range(n))
 def to_douzero(cards: Any) -> Union[list[int], list[list[int]]]:
     """DouZero card lists of ddzfast cards.
 
-    One set of cards (a ``Hand``, ``Move``, packed int or card text) gives one
-    sorted list: ``to_douzero("33TXD") == [3, 3, 10, 20, 30]``. A ``MoveList``,
-    a numpy array of packed cards (uint64) or of ``MOVE_DTYPE`` rows, or a list
-    of cards gives a list of lists, converted in C. A pass is ``[]``.
+    One set of cards (a ``Hand``, ``Move``, one ``MOVE_DTYPE`` row, packed
+    int or card text) gives one sorted list:
+    ``to_douzero("33TXD") == [3, 3, 10, 20, 30]``. A ``MoveList``, a numpy
+    array of packed cards (uint64) or of ``MOVE_DTYPE`` rows, or a list of
+    cards gives a list of lists, converted in C. A pass is ``[]``.
     InvalidCardsError (a ValueError) for cards outside the classic deck (the
     wildcard W has no DouZero equivalent); ValueError for a laizi move or a
     MoveList of a laizi rule set (DouZero would read its cards as another
     move: convert ``move.cards`` for the cards alone).
     """
+    if isinstance(cards, np.void):      # one MOVE_DTYPE row, as to_rlcard takes
+        cards = np.asarray(cards)
     _reject_laizi(cards, "DouZero")
     if isinstance(cards, Move):
         return douzero_list(int(cards.cards))
@@ -124,7 +127,7 @@ def from_douzero(cards: Sequence[Any]) -> Union[Hand, np.ndarray]:
                         f"lists), not {type(cards).__name__}")
     seq = cards if isinstance(cards, (list, tuple)) else list(cards)
     if len(seq) and isinstance(seq[0], (list, tuple, np.ndarray)):
-        return douzero_pack_many(seq)
+        return douzero_pack_many(seq, "cards")
     return Hand(douzero_pack(seq))
 
 
@@ -335,10 +338,12 @@ class VecEnv:
         if a.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},) (one per deal), "
                              f"not {a.shape}")
+        given = a
         a = np.ascontiguousarray(a, dtype=np.int64)
         bad = self._vec.check(a)
         if bad >= 0:
-            raise ValueError(f"actions[{bad}] = {int(a[bad])} is out of row {bad}'s "
+            # the value passed: a uint64 past int64 wraps in `a`
+            raise ValueError(f"actions[{bad}] = {int(given[bad])} is out of row {bad}'s "
                              f"{int(self.counts[bad])} legal actions; no deal was changed")
         self._vec.step(a)
         return self.rewards, self.done

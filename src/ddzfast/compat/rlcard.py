@@ -60,7 +60,7 @@ import zipfile
 import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Hand, Move, MoveList
-from ddzfast.compat import _reject_laizi
+from ddzfast.compat import _check_classic_list, _reject_laizi
 from ddzfast.constants import IDX_D, IDX_X
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_index, action_moves
@@ -166,7 +166,10 @@ def to_rlcard(moves):
     move of a MoveList or MOVE_DTYPE array (int64 array). IllegalMoveError
     for a row that is no classic move; ValueError for a classic move RLCard
     has no id for (both jokers as kickers) and for laizi moves (RLCard plays
-    the classic rules)."""
+    the classic rules), and for a MoveList of a rule set that makes other
+    moves than ``classic`` (its platform and scoring options aside)."""
+    if isinstance(moves, MoveList):
+        _check_classic_list(moves, "RLCard")
     _reject_laizi(moves, "RLCard")
     rows, one = _rows(moves)
     ids = action_to_rlcard()[action_index(rows, RULES)]
@@ -230,7 +233,9 @@ def from_rlcard(action_id, legal=None) -> Move:
     Without ``legal``: the id's only reading; ValueError for the nine card
     sets with three readings (pass ``legal`` or use ``rlcard_moves``). With
     ``legal`` (a MoveList, e.g. ``Game.legal_moves()``): the first of its
-    moves that plays those cards; IllegalMoveError when none does."""
+    moves that plays those cards; IllegalMoveError when none does, and
+    ValueError when ``legal`` is of a rule set that makes other moves than
+    ``classic`` (its platform and scoring options aside, as ``to_rlcard``)."""
     readings = rlcard_moves(action_id)
     if legal is None:
         if len(readings) > 1:
@@ -242,8 +247,7 @@ def from_rlcard(action_id, legal=None) -> Move:
     if not isinstance(legal, MoveList):
         raise TypeError(f"legal must be a MoveList (Game.legal_moves()), not "
                         f"{type(legal).__name__}")
-    if legal.rules.name != RULES:
-        raise ValueError(f"RLCard plays the classic rules, not {legal.rules.name!r}")
+    _check_classic_list(legal, "RLCard")
     wanted = set(readings)
     for move in legal:
         if move in wanted:
