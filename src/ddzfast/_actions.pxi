@@ -291,7 +291,11 @@ def legal_action_indices(hand, last=None, rules="classic") -> cnp.ndarray:
     if n <= DDZ_MOVE_BUFFER:
         memcpy(dst, buf, n * sizeof(int32_t))
     else:
+        # generated again into res: this pass allocates its moves anew, and
+        # may fail where the first did not
         n = ddz_legal_action_indices(&r.c, &t.t, bits, lp, dst, n)
+        if n < 0:
+            _raise_actions_error(n, r, bits)
     return res
 
 
