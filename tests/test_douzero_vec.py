@@ -193,3 +193,60 @@ def test_bad_forms():
             vec.expand(bad)
         with pytest.raises(ValueError, match="position"):
             vec.deal_of_rows(bad)
+
+
+def test_calls_while_one_runs_are_refused(monkeypatch):
+    """Regression (audit): two threads stepping one VecEnv raced on the
+    buffers its calls rewrite and reallocate without the GIL, and crashed
+    the process. A call from another thread while a reset runs now raises
+    RuntimeError and changes nothing. The reset is held at a known point:
+    where it grows a position's buffers (np.zeros; a new VecEnv has 16 rows
+    a deal per position, and a 20-card lead has more candidates), from
+    where a second thread makes the calls and is joined."""
+    import threading
+    from ddzfast import _douzero
+    vec, twin = VecEnv(1, "adp", seed=5), VecEnv(1, "adp", seed=5)
+    engine, actions = vec._vec, np.zeros(1, dtype=np.int64)
+    calls = {"step": lambda: engine.step(actions), "reset": lambda: engine.reset(9, 0),
+             "check": lambda: engine.check(actions), "legal_lists": lambda: engine.legal_lists(0),
+             "VecEnv.reset": lambda: vec.reset(seed=9)}
+    outcomes = {}
+
+    def intrude():
+        for name, call in calls.items():
+            try:
+                call()
+                outcomes[name] = "ran"
+            except Exception as e:      # noqa: BLE001 - compared below
+                outcomes[name] = e
+
+    class HeldNumpy:
+        def __getattr__(self, name):
+            return getattr(np, name)
+
+        def zeros(self, *args, **kwargs):
+            if not outcomes:
+                intruder = threading.Thread(target=intrude)
+                intruder.start()
+                intruder.join()
+            return np.zeros(*args, **kwargs)
+
+    monkeypatch.setattr(_douzero, "np", HeldNumpy())
+    vec.reset()
+    monkeypatch.undo()
+    assert set(outcomes) == set(calls), "the reset was not held: nothing was tried"
+    for name, outcome in outcomes.items():
+        assert isinstance(outcome, RuntimeError), (name, outcome)
+        assert "one call at a time" in str(outcome), name
+    # nothing changed: the held reset's deals, and the steps after it, are
+    # those of a twin left alone
+    twin.reset()
+    assert vec.seed == twin.seed == 5
+    for _ in range(30):
+        for name in ("position", "counts", "deals", "x_no_action", "z"):
+            np.testing.assert_array_equal(getattr(vec, name), getattr(twin, name), err_msg=name)
+        for mine, theirs in zip(vec.x_batch, twin.x_batch):
+            np.testing.assert_array_equal(mine, theirs)
+        assert vec.legal_actions(0) == twin.legal_actions(0)
+        for r1, r2 in zip(vec.step(actions), twin.step(actions)):
+            np.testing.assert_array_equal(r1, r2)

@@ -226,6 +226,51 @@ def test_with_options_copies_do_not_grow_the_cache():
     assert len(features._action_tables) <= features.ACTION_CACHE_SIZE
 
 
+def test_one_cache_holds_the_action_tables(monkeypatch):
+    """Regression (audit): the core kept its own cache of action tables
+    beside features' (by rules_id, oldest first, where features' goes by
+    description, least recently used first), so mixing action_moves with
+    legal_action_indices kept a table features had let go, built a second
+    for the same description, and held about twice ACTION_CACHE_SIZE. Both
+    paths ask one cache now: after more rule sets than it keeps, through
+    both, at most ACTION_CACHE_SIZE of the tables built are alive, none
+    twice for one description."""
+    import gc
+    from ddzfast._core import _ActionTable
+    # the tables alive before are held, so that no new one reuses their ids
+    held = [o for o in gc.get_objects() if type(o) is _ActionTable]
+    old = {id(o) for o in held}
+    key_of = {}
+    build = features._build_action_table
+
+    def counted(r):
+        table = build(r)
+        key_of[id(table[2])] = features.description_key(r, ignore=features._SCORING_FIELDS)
+        return table
+
+    monkeypatch.setattr(features, "_build_action_table", counted)
+    size = features.ACTION_CACHE_SIZE
+    classic = ddzfast.get_rules("classic")
+    # tiers are part of the key: each is a rule set of its own
+    sets = [classic.with_options(tiers={"BOMB": 1, "ROCKET": 2 + i}) for i in range(size + 4)]
+    hand = Hand("3456789TJQKA2")
+    for r in sets[:size]:
+        ddzfast.legal_action_indices(hand, None, r)
+    for r in sets[size:]:
+        action_moves(r)
+    for r in sets[:4]:
+        action_moves(r)
+        ddzfast.legal_action_indices(hand, None, r.with_options(service_fee=0.1))
+    gc.collect()
+    alive = [o for o in gc.get_objects() if type(o) is _ActionTable and id(o) not in old]
+    assert len(alive) <= size
+    keys = [key_of[id(o)] for o in alive]
+    assert len(keys) == len(set(keys)), "a description has two tables alive"
+    for r in sets[:4]:
+        assert features._action_table(r)[2] is ddzfast._core._action_lookup(r)
+    del held
+
+
 def test_description_key_is_canonical():
     """The cache key depended on the order of a description's fields: equal rule sets
     get one hashable key."""

@@ -159,3 +159,62 @@ def test_a_policy_may_read_and_use_the_random_stream():
 
     rows = simulate(30, "super", (like_random, "random", "random"), seed=4)
     assert (rows == simulate(30, "super", ("random",) * 3, seed=4)).all()
+
+
+def test_ctrl_c_while_waiting_for_the_workers_stops_them(monkeypatch):
+    """Regression (audit): Ctrl-C while the calling thread of a threads=2
+    call waited for its worker (its own share done) raised out of the wait
+    without cancelling the worker, which ran on for seconds after the call.
+    Here the calling thread's first wait once the worker has started
+    (Thread.join or Event.wait) raises KeyboardInterrupt, as Ctrl-C would:
+    the call raises it, having set `cancel` and waited for the worker."""
+    import threading
+    import numpy as np
+    # the calling thread's half is one '3' a hand, the worker's distinct
+    # 20-card hands: a long search unless it is cancelled
+    deck = np.array([i for i in range(13) for _ in range(4)] + [13, 14], dtype=np.uint64)
+    order = np.random.default_rng(2).random((20000, 54)).argsort(axis=1)[:, :20]
+    heavy = np.left_shift(np.uint64(1), deck[order] * np.uint64(4)).sum(axis=1, dtype=np.uint64)
+    hands = np.concatenate([np.ones(len(heavy), dtype=np.uint64), heavy])
+    # (threads are told apart by get_ident: current_thread in a thread's
+    # start would register it early)
+    main, workers, set_by_main = threading.get_ident(), [], []
+    armed = []
+    start, join, wait, set_ = (threading.Thread.start, threading.Thread.join,
+                               threading.Event.wait, threading.Event.set)
+
+    def started(self):
+        start(self)
+        workers.append(self)
+        armed.append(True)
+
+    def trap():
+        if armed and threading.get_ident() == main:
+            armed.clear()
+            raise KeyboardInterrupt
+
+    def joined(self, timeout=None):
+        trap()
+        return join(self, timeout)
+
+    def waited(self, timeout=None):
+        trap()
+        return wait(self, timeout)
+
+    def was_set(self):
+        if threading.get_ident() == main:
+            set_by_main.append(self)
+        return set_(self)
+
+    before = threading.active_count()
+    monkeypatch.setattr(threading.Thread, "start", started)
+    monkeypatch.setattr(threading.Thread, "join", joined)
+    monkeypatch.setattr(threading.Event, "wait", waited)
+    monkeypatch.setattr(threading.Event, "set", was_set)
+    with pytest.raises(KeyboardInterrupt):
+        ddzfast.min_plays_batch(hands, "laizi:7", threads=2)
+    monkeypatch.undo()
+    assert len(workers) == 1 and not armed, "the trap was not sprung"
+    assert set_by_main, "the worker was not cancelled"
+    assert not workers[0].is_alive()
+    assert threading.active_count() == before

@@ -175,41 +175,31 @@ cdef class _ActionTable:
                         "ddzfast.features.action_moves")
 
 
-# The lookups by rules_id (rule sets the core cannot tell apart share one),
-# oldest first, within features.ACTION_CACHE_SIZE and ACTION_CACHE_BYTES as
-# features' own cache (each lookup keeps its table alive); and the one asked
-# for last, as one tuple read and replaced whole (thread switches never pair
-# one rule set with another's table).
-cdef dict _ACTION_TABLES = {}
+# The lookups live in features' cache of action tables (the one place that
+# holds them and bounds them by ACTION_CACHE_SIZE and ACTION_CACHE_BYTES);
+# this module asks it and keeps none alive itself. The one asked for last is
+# remembered by a weak reference, as one tuple read and replaced whole
+# (thread switches never pair one rule set with another's table), so that
+# asking again for one rule set skips the cache's lock.
 cdef tuple _last_actions = (None, None)
-
-
-cdef object _tables_bytes():
-    # what the kept lookups hold alive: features' moves and keys (a row
-    # each), and the slots
-    cdef object total = 0
-    for u in _ACTION_TABLES.values():
-        total += ((<_ActionTable>u).count * (sizeof(ddz_move) + sizeof(uint64_t))
-                  + (<_ActionTable>u).slot_bytes)
-    return total
+cdef object _cached_action_table = None   # features._action_table, at first use
 
 
 cdef _ActionTable _actions_of(Rules r):
-    global _last_actions
+    global _last_actions, _cached_action_table
     cdef tuple cached = _last_actions
+    cdef object t
     if cached[0] is r:
-        return <_ActionTable>cached[1]
-    t = _ACTION_TABLES.get(r.rules_id)
-    if t is None:
-        # features owns the action table (its order is defined there); it is
-        # imported here, at first use, because it imports this module
-        from ddzfast.features import ACTION_CACHE_BYTES, ACTION_CACHE_SIZE, _action_table
-        t = _action_table(r)[2]
-        _ACTION_TABLES[r.rules_id] = t
-        while len(_ACTION_TABLES) > ACTION_CACHE_SIZE or (
-                len(_ACTION_TABLES) > 1 and _tables_bytes() > ACTION_CACHE_BYTES):
-            del _ACTION_TABLES[next(iter(_ACTION_TABLES))]
-    _last_actions = (r, t)
+        t = cached[1]()
+        if t is not None:
+            return <_ActionTable>t
+    if _cached_action_table is None:
+        # features owns the action tables (their order is defined there); it
+        # is imported here, at first use, because it imports this module
+        from ddzfast.features import _action_table
+        _cached_action_table = _action_table
+    t = _cached_action_table(r)[2]
+    _last_actions = (r, PyWeakref_NewRef(t, None))
     return <_ActionTable>t
 
 
@@ -301,7 +291,11 @@ def legal_action_indices(hand, last=None, rules="classic") -> cnp.ndarray:
     if n <= DDZ_MOVE_BUFFER:
         memcpy(dst, buf, n * sizeof(int32_t))
     else:
+        # generated again into res: this pass allocates its moves anew, and
+        # may fail where the first did not
         n = ddz_legal_action_indices(&r.c, &t.t, bits, lp, dst, n)
+        if n < 0:
+            _raise_actions_error(n, r, bits)
     return res
 
 

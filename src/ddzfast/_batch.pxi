@@ -272,26 +272,55 @@ cdef tuple _batch_positions(object hands, object lasts, Rules r):
 def _parallel(int threads, fn, list args):
     # fn(*args[0], cancel) on this thread, the others on their own threads;
     # fn releases the GIL for its work and, for long work, runs it through
-    # _sliced with `cancel` (None with one thread). When this thread's part
-    # raises (KeyboardInterrupt from Ctrl-C, say), `cancel` stops the others
-    # at their next slice and they are joined before the exception goes on:
-    # no thread outlives the call.
+    # _sliced with `cancel` (None with one thread). Whatever raises here,
+    # this thread's part or a wait for the others (KeyboardInterrupt from
+    # Ctrl-C lands in either), `cancel` stops the others at their next slice
+    # and every one has finished before the exception goes on: no thread
+    # outlives the call. The waits are on events the workers set, not on
+    # Thread.join: a join interrupted by a signal marks a running thread
+    # stopped (Python 3.11), after which join no longer waits for it.
     if threads == 1:
         fn(*args[0], None)
         return
     import threading
     cancel = threading.Event()
-    workers = [threading.Thread(target=fn, args=(*a, cancel)) for a in args[1:]]
-    for w in workers:
-        w.start()
+    started = []
     try:
+        for a in args[1:]:
+            finished = threading.Event()
+            w = threading.Thread(target=_worker, args=(fn, (*a, cancel), finished))
+            w.start()
+            started.append((w, finished))
         fn(*args[0], cancel)
+        for w, finished in started:
+            finished.wait()
     except BaseException:
         cancel.set()
+        _wait_all(started)
         raise
+    for w, finished in started:
+        w.join()
+
+
+def _worker(fn, tuple args, finished):
+    try:
+        fn(*args)
     finally:
-        for w in workers:
-            w.join()
+        finished.set()
+
+
+cdef _wait_all(list started):
+    # Waits for every worker, even through further exceptions (a second
+    # Ctrl-C): the caller re-raises the first one. The workers are
+    # cancelled, so each wait is a slice at most.
+    for w, finished in started:
+        while True:
+            try:
+                finished.wait()
+                w.join()
+                break
+            except BaseException:
+                pass
 
 
 #: The wall time one slice of _sliced aims at: signals are checked at least

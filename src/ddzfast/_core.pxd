@@ -600,6 +600,7 @@ cdef class _ActionTable:
     cdef int32_t* slots
     cdef object moves
     cdef readonly int64_t count
+    cdef object __weakref__   # _actions_of remembers its last table weakly
 
 # The Rules of a name or a Rules (ValueError, TypeError otherwise).
 cdef Rules _get_rules(object rules)

@@ -19,6 +19,7 @@ from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, realloc
 from libc.string cimport memcpy, memset
 from cpython.ref cimport Py_INCREF
+from cpython.weakref cimport PyWeakref_NewRef
 
 cimport cython
 cimport numpy as cnp

@@ -7,7 +7,7 @@
 # candidates of every deal at that position, deal after deal.
 
 from libc.math cimport ldexp
-from ddzfast._engine cimport ddz_game, ddz_game_new, ddz_deal_seed
+from ddzfast._engine cimport ddz_game, ddz_game_new, ddz_deal_seed, ddz_check_idle, ddz_enter
 
 cdef int _DZ_WIDTH[3]
 _DZ_WIDTH[:] = [DZ_X_LANDLORD, DZ_X_FARMER, DZ_X_FARMER]
@@ -113,7 +113,10 @@ cdef void _dzv_actions_f32(const uint64_t* acts, int64_t n, float* xa) noexcept 
 
 
 cdef class DouZeroVec:
-    """The engine of ddzfast.compat.douzero.VecEnv; use that."""
+    """The engine of ddzfast.compat.douzero.VecEnv; use that. One call at a
+    time: reset and step from another thread while one runs raise
+    RuntimeError, as do check and legal_lists (they read what a step
+    rewrites)."""
 
     cdef dzv_deal* deals
     cdef dz_scratch s
@@ -133,6 +136,7 @@ cdef class DouZeroVec:
     cdef list _xb, _zb, _pk, _xa, _rd   # per position (private: C writes through them)
     cdef readonly object position, offsets, counts, rewards, done, x_no_action, z
     cdef readonly object deal_numbers
+    cdef bint _busy                     # a reset or step is running (set with the GIL held)
 
     def __cinit__(self, int64_t num_envs, int objective, bint fill_z_batch=True,
                   bint fill_x_batch=True, bint int8=False):
@@ -188,6 +192,13 @@ cdef class DouZeroVec:
         dz_scratch_free(&self.s)
 
     def reset(self, uint64_t seed, int64_t first):
+        ddz_enter(&self._busy, "VecEnv")
+        try:
+            self._reset(seed, first)
+        finally:
+            self._busy = False
+
+    cdef _reset(self, uint64_t seed, int64_t first):
         cdef int64_t i
         self.seed = seed
         with nogil:
@@ -224,6 +235,10 @@ cdef class DouZeroVec:
 
     def check(self, cnp.ndarray actions not None):
         """The first row whose action (int64) is out of its legal range, or -1."""
+        ddz_check_idle(self._busy, "VecEnv")
+        return self._check(actions)
+
+    cdef int64_t _check(self, cnp.ndarray actions) except -2:
         self._actions_ok(actions)
         cdef const int64_t* a = <const int64_t*>cnp.PyArray_DATA(actions)
         cdef int64_t i, bad = -1
@@ -238,7 +253,14 @@ cdef class DouZeroVec:
     def step(self, cnp.ndarray actions not None):
         """Play row i's legal action actions[i] in every row (int64); ValueError
         (nothing changed) unless every one is in its row's range."""
-        if self.check(actions) >= 0:
+        ddz_enter(&self._busy, "VecEnv")
+        try:
+            self._step(actions)
+        finally:
+            self._busy = False
+
+    cdef _step(self, cnp.ndarray actions):
+        if self._check(actions) >= 0:
             raise ValueError("an action is out of its row's legal actions")
         cdef const int64_t* a = <const int64_t*>cnp.PyArray_DATA(actions)
         cdef float* rewards = <float*>cnp.PyArray_DATA(self.rewards)
@@ -363,6 +385,7 @@ cdef class DouZeroVec:
 
     def legal_lists(self, int64_t i) -> list:
         """Row i's legal actions as DouZero card lists."""
+        ddz_check_idle(self._busy, "VecEnv")
         if not self.started or not 0 <= i < self.num_envs:
             raise IndexError(f"row {i} out of range (or no deals yet)")
         return _dz_lists(self.acts + self.acts_start[i],

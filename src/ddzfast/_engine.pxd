@@ -225,3 +225,19 @@ cdef void ddz_obs_record_play(ddz_obs_record* r, int seat, const ddz_move* m) no
 # the deal's rule set (its wild rank shown).
 cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
                                const ddz_obs_record* r, int seat, float* o) noexcept nogil
+
+# One call at a time on an object whose calls release the GIL over buffers
+# it owns and may reallocate (VectorEnv, compat.douzero's VecEnv): a call
+# from another thread while one runs would race on them, so it is refused.
+# The flag is tested and set with the GIL held, so no two threads pass
+# together; the caller clears it in a `finally`. `what` names the object.
+cdef inline int ddz_check_idle(bint busy, str what) except -1:
+    if busy:
+        raise RuntimeError(f"this {what} is already being reset or stepped (from "
+                           f"another thread): one call at a time")
+    return 0
+
+cdef inline int ddz_enter(bint* busy, str what) except -1:
+    ddz_check_idle(busy[0], what)
+    busy[0] = True
+    return 0

@@ -352,6 +352,9 @@ cdef class VectorEnv:
       with both (``"tiandi:7J"``), as the environments' action space needs.
     * ``threads``: the rows are split in contiguous ranges over that many
       threads (the buffers are the same for any number).
+    * One call at a time: ``reset`` or ``step`` from another thread while
+      one runs raises RuntimeError and changes nothing (they rewrite the
+      buffers without the GIL); give each thread its own VectorEnv.
 
     Bad input (actions of the wrong length or dtype, an illegal action in
     any row, bad arguments) raises ValueError or TypeError naming the
@@ -605,17 +608,11 @@ cdef class VectorEnv:
         deals. Fills every buffer; returns ``obs``."""
         if not self.nthreads:
             raise TypeError("this VectorEnv was never initialised (VectorEnv(num_envs, ...))")
-        self._enter()
+        ddz_enter(&self._busy, "VectorEnv")
         try:
             return self._reset(seed)
         finally:
             self._busy = False
-
-    cdef _enter(self):
-        if self._busy:
-            raise RuntimeError("this VectorEnv is already being reset or stepped (from "
-                               "another thread): one call at a time")
-        self._busy = True
 
     cdef _reset(self, seed):
         from ddzfast.simulate import check_seed
@@ -649,7 +646,7 @@ cdef class VectorEnv:
         changed."""
         if not self.nthreads:
             raise TypeError("this VectorEnv was never initialised (VectorEnv(num_envs, ...))")
-        self._enter()
+        ddz_enter(&self._busy, "VectorEnv")
         try:
             return self._step(actions)
         finally:

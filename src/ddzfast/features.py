@@ -426,9 +426,15 @@ ACTION_CACHE_SIZE = 16
 #: A tiandi table is hundreds of MB, so a few fill it.
 ACTION_CACHE_BYTES = 2 << 30
 
+# The one cache of action tables: the core's lookups (legal_action_indices,
+# masks, Game, VectorEnv) ask it too, so both paths share each table and
+# the limits above bound them all.
 _action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] = OrderedDict()
-# Held while a table is built, so two threads asking for one rule set build it
-# once.
+# The key of each rules_id asked for, while its table is kept: the core asks
+# by Rules object, and a description's key costs more than a lookup.
+_action_keys: dict[int, tuple] = {}
+# Held while a table is looked up or built, so two threads asking for one
+# rule set build it once.
 _action_lock = threading.Lock()
 
 
@@ -478,17 +484,22 @@ def _table_bytes(table) -> int:
 
 def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
     r = get_rules(rules)
-    key = _moves_key(r)
     with _action_lock:
+        key = _action_keys.get(r.rules_id)
+        if key is None:
+            key = _moves_key(r)
         table = _action_tables.get(key)
         if table is None:
             table = _action_tables[key] = _build_action_table(r)
             while len(_action_tables) > ACTION_CACHE_SIZE or (
                     len(_action_tables) > 1 and sum(map(_table_bytes, _action_tables.values()))
                     > ACTION_CACHE_BYTES):
-                _action_tables.popitem(last=False)
+                gone, _ = _action_tables.popitem(last=False)
+                for rules_id in [i for i, k in _action_keys.items() if k == gone]:
+                    del _action_keys[rules_id]
         else:
             _action_tables.move_to_end(key)
+        _action_keys[r.rules_id] = key
         return table
 
 

@@ -279,7 +279,13 @@ class VecEnv:
       bytes; a model converts them, e.g. ``torch.from_numpy(b).float()``).
 
     Bad actions (wrong shape or dtype, an index out of a row's range) raise
-    ValueError or TypeError naming the row, and change nothing."""
+    ValueError or TypeError naming the row, and change nothing.
+
+    One instance serves one call at a time: its calls release the GIL while
+    they rewrite the buffers, so ``reset``, ``step`` or ``legal_actions``
+    from another thread while a ``reset`` or ``step`` runs raises
+    RuntimeError and changes nothing (as ``ddzfast.env.VectorEnv``). Give
+    each thread its own instance."""
 
     def __init__(self, num_envs: int, objective: str, seed: Optional[int] = None,
                  z_batch: bool = True, x_batch: bool = True,
@@ -317,14 +323,18 @@ class VecEnv:
         from ddzfast.simulate import check_seed
         import os
         if seed is not None:
-            self.seed = check_seed(seed)
+            seed = check_seed(seed)
             first = 0
         elif self.seed is None:
-            self.seed = int.from_bytes(os.urandom(8), "little")
+            seed = int.from_bytes(os.urandom(8), "little")
             first = 0
         else:
+            seed = self.seed
             first = self._vec.next_deal if self._started else 0
-        self._vec.reset(self.seed, first)
+        # the seed is kept once the deals are made: a reset refused (another
+        # thread's call running) changes nothing
+        self._vec.reset(seed, first)
+        self.seed = seed
         self._started = True
 
     def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
