@@ -646,6 +646,18 @@ def fuzz_vector(f: Fuzzer) -> None:
         f.call(env.step, actions)
 
 
+def _step_masked(f: Fuzzer, venv, hostile: list) -> None:
+    """Up to 20 steps of a vector environment (``action_masks()`` and
+    ``step``): mostly legal actions, else one of ``hostile`` or a nasty value."""
+    r = f.rng
+    for _ in range(r.randint(0, 20)):
+        if r.random() < 0.85:
+            actions = np.array([r.choice(np.flatnonzero(m)) if m.any() else 0
+                                for m in venv.action_masks()])
+        else:
+            actions = r.choice(hostile + [f.nasty()])
+        f.call(venv.step, actions)
+
 def fuzz_envs(f: Fuzzer) -> None:
     """The learning wrappers (ddzfast.env: PettingZoo's AEC environment,
     Gymnasium's one-seat and vector environments, Stable-Baselines3's VecEnv)
@@ -710,15 +722,8 @@ def fuzz_envs(f: Fuzzer) -> None:
                          [1] * (n + 1), [1, None] * n, [1.5] * n, np.arange(n), f.nasty()])
         if f.call(venv.reset, seed=seed, options=r.choice([None, {}, {"x": 1}])) is None:
             return
-        for _ in range(r.randint(0, 20)):
-            masks = venv.action_masks()
-            if r.random() < 0.85:
-                actions = np.array([r.choice(np.flatnonzero(m)) if m.any() else 0
-                                    for m in masks])
-            else:
-                actions = r.choice([np.full(n, -1), np.zeros(n + 1, np.int64),
-                                    np.zeros(n, np.float64), [0] * n, f.nasty()])
-            f.call(venv.step, actions)
+        _step_masked(f, venv, [np.full(n, -1), np.zeros(n + 1, np.int64),
+                               np.zeros(n, np.float64), [0] * n])
         venv.close()
     else:
         try:
@@ -734,15 +739,8 @@ def fuzz_envs(f: Fuzzer) -> None:
         f.call(venv.seed, r.choice([None, 8, f.nasty()]))
         if f.call(venv.reset) is None:
             return
-        for _ in range(r.randint(0, 20)):
-            masks = venv.action_masks()
-            if r.random() < 0.85:
-                actions = np.array([r.choice(np.flatnonzero(m)) if m.any() else 0
-                                    for m in masks])
-            else:
-                actions = r.choice([np.full(venv.num_envs, 10 ** 6),
-                                    np.zeros(venv.num_envs + 1, np.int64), f.nasty()])
-            f.call(venv.step, actions)
+        _step_masked(f, venv, [np.full(venv.num_envs, 10 ** 6),
+                               np.zeros(venv.num_envs + 1, np.int64)])
         f.call(venv.get_attr, r.choice(["seat", "num_envs"]),
                r.choice([None, 0, [0], f.nasty()]), index_ok=True)
 
