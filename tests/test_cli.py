@@ -137,6 +137,14 @@ def test_version(run, capsys):
     assert r.returncode == 0 and ddzfast.__version__ in r.stdout
 
 
+def test_python_m_ddzfast(run_python):
+    """`python -m ddzfast` ran nothing (the package had no __main__): it is
+    the command, as `python -m ddzfast.cli` is."""
+    r = run_python("moves", "3334", module="ddzfast", timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert "3334 leading: 5 legal moves" in r.stdout and "TRIPLE_SINGLE" in r.stdout
+
+
 @pytest.mark.parametrize("args, words", [
     (("--games", "1000000000000", "--out", "DIR/x.npz"), "GiB"),
     (("--games", "9223372036854775808"), "not in 0..9223372036854775807"),
