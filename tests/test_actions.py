@@ -341,3 +341,12 @@ def test_laizi_tables_differ_per_wild_rank():
     with pytest.raises(IllegalMoveError):
         action_index(sub, "laizi:3")
     assert (action_index(sub, "laizi:7") > 0).all()
+
+
+def test_out_in_the_other_byte_order_is_refused():
+    """An int32 out of the other byte order (its type number is int32's) was
+    written as the machine's: the indices came out byte-swapped."""
+    out = np.zeros(10, ">i4")
+    with pytest.raises(TypeError, match="byte order"):
+        ddzfast.legal_action_indices_into("3344", None, "classic", out)
+    assert not out.any()

@@ -678,3 +678,81 @@ def test_installed_metadata_names_every_rule_set_and_an_spdx_license():
     missing = [name for name in ddzfast.RULE_SETS if name not in meta["Summary"]]
     assert not missing, f"the package summary does not name {missing}: {meta['Summary']!r}"
     assert meta["License-Expression"] == "MIT"
+
+
+# ---- the input audit of 2026-12-04 ------------------------------------------------
+
+@pytest.mark.parametrize("parse", [Hand.parse, Move.parse])
+def test_parse_of_none_is_a_type_error_every_time(parse):
+    """Move.parse(None) called str.strip on None: a TypeError the first time,
+    then a ValueError read from memory that was not a string."""
+    for _ in range(3):
+        with pytest.raises(TypeError, match="str"):
+            parse(None)
+
+
+def test_card_text_may_be_a_str_subclass():
+    """numpy's str_ (a subclass of str) was refused as card text."""
+    assert Hand(np.str_("33")) == Hand("33")
+    assert Hand.parse(np.str_("3344")) == Hand("3344")
+    assert Move.parse(np.str_("PAIR/3/1/33")) == Move.parse("PAIR/3/1/33")
+
+
+@pytest.mark.parametrize("name, words", [
+    ("laizi:", "'laizi:': 'laizi' takes one wild rank"),
+    ("laizi:1", "'laizi:1': "),
+    ("laizi: 7", "'laizi: 7': 'laizi' takes one wild rank"),
+    ("laizi:7:8", "'laizi:7:8': 'laizi' takes one wild rank"),
+    ("laizi:X", "'laizi:X': wild_rank must be a rank"),
+    ("tiandi:77", "'tiandi:77': the sky and ground ranks must differ"),
+])
+def test_a_bad_wild_rank_in_a_name_names_the_rule_set(name, words):
+    """'laizi:' said only "unknown card ''", naming neither the rule set nor
+    its wild rank."""
+    with pytest.raises(ValueError) as e:
+        ddzfast.get_rules(name)
+    assert words in str(e.value)
+
+
+@pytest.mark.parametrize("field", ["service_fee", "deal_cap"])
+def test_a_real_field_past_the_floats_is_a_value_error(field):
+    """An int past the floats raised OverflowError from float()."""
+    with pytest.raises(ValueError, match=f"{field} must be finite"):
+        ddzfast.get_rules("classic").with_options(**{field: 10 ** 400})
+
+
+def test_a_rules_never_made_is_refused():
+    """Rules.__new__(Rules) alone was taken for a rule set: no moves, or
+    classic's tables (its id is classic's), or a RuntimeError calling itself
+    a bug."""
+    r0 = Rules.__new__(Rules)
+    with pytest.raises(ValueError, match="never made"):
+        legal_moves("3344", None, r0)
+    with pytest.raises(ValueError, match="never made"):
+        ddzfast.legal_action_indices("33", None, r0)
+    with pytest.raises(ValueError, match="never made"):
+        Game(r0, seed=1)
+
+
+def test_without_kinds_of_none_is_a_type_error():
+    """without_kinds(None) read None as no kind and did nothing, though its
+    docstring promises a TypeError for a kind that is no name."""
+    with pytest.raises(TypeError, match="not None"):
+        ddzfast.get_rules("classic").without_kinds(None)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_move_lists_pickle_and_copy(rules):
+    """A MoveList (and so a Split, which holds one) could be neither pickled
+    nor copied."""
+    import copy
+    hand = {"classic": "3334445566XD", "biegang": "3334445566XW",
+            "super": "3334445566XW", "laizi:7": "333444556677",
+            "tiandi:7J": "33344455677J"}[rules]
+    moves = legal_moves(hand, None, rules)
+    for made in (pickle.loads(pickle.dumps(moves)), copy.copy(moves), copy.deepcopy(moves)):
+        assert type(made) is type(moves) and made.rules.rules_id == moves.rules.rules_id
+        assert list(made) == list(moves)
+        assert np.array_equal(made.array, moves.array)
+    split = ddzfast.min_plays(hand, rules)
+    assert pickle.loads(pickle.dumps(split)) == split

@@ -292,11 +292,16 @@ def test_env_bad_input():
     with pytest.raises(ValueError):
         cdz.Env("win")
     env = cdz.Env("wp")
-    with pytest.raises(RuntimeError):
+    # (a step before reset or after the deal's end was a RuntimeError, where
+    # every other wrong-phase call of the package is a ValueError)
+    with pytest.raises(ValueError, match="no deal yet"):
         env.step([3])
     np.random.seed(0)
     obs = env.reset()
     not_legal = [c for c in cdz.DECK if [c] not in obs["legal_actions"]][0]
+    # (an action given as a generator was named [] once read)
+    with pytest.raises(ddzfast.IllegalMoveError, match=rf"^\[{not_legal}\] is not"):
+        env.step(c for c in [not_legal])
     with pytest.raises(ddzfast.IllegalMoveError):
         env.step([not_legal])
     with pytest.raises(ValueError):
@@ -328,7 +333,7 @@ def test_env_accepts_any_card_order_and_finishes():
         obs, reward, done, info = env.step(list(reversed(action)))
     assert reward in (1.0, -1.0) or abs(reward) >= 2.0
     assert info == {}
-    with pytest.raises(RuntimeError):
+    with pytest.raises(ValueError, match="the deal is over"):
         env.step([])
 
 

@@ -661,3 +661,23 @@ def test_from_position_seed_seeds_the_random_stream():
 def test_from_position_bad_seed(seed):
     with pytest.raises(ValueError, match="seed"):
         Game.from_position(["3", "4", "5"], seed=seed)
+
+
+def test_rollout_policies_and_position_hands_in_seat_order():
+    """A mapping of three was indexed by seat (KeyError 0), and bytes were
+    read as three ints ("unknown built-in policy 97")."""
+    with pytest.raises(TypeError, match="seat order"):
+        Game(seed=1).rollout({"a": "greedy", "b": "greedy", "c": "greedy"})
+    with pytest.raises(TypeError, match="bytes"):
+        Game(seed=1).rollout(b"abc")
+    with pytest.raises(ValueError, match="seat order"):
+        Game.from_position({"a": "3", "b": "4", "c": "5"})
+    assert Game(seed=1).rollout(["greedy", "random", "expert"]).winner in ("landlord",
+                                                                            "farmers")
+
+
+def test_a_game_result_pickles():
+    """GameResult (a namedtuple made in compiled code) named importlib's
+    module, so pickle could not find it."""
+    result = Game(seed=1).rollout()
+    assert pickle.loads(pickle.dumps(result)) == result

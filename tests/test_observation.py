@@ -290,3 +290,21 @@ def test_bad_arguments():
     with pytest.raises(ValueError):
         done.observation_tensor()
     check(done, 2, done.observation_tensor(2))
+
+
+def test_out_in_the_other_byte_order_is_refused():
+    """A float32 out of the other byte order was written as the machine's,
+    so the tensor read back as other numbers."""
+    game = ddzfast.Game(seed=1)
+    with pytest.raises(TypeError, match="byte order"):
+        game.observation_tensor(out=np.zeros(OBSERVATION_SIZE, ">f4"))
+    with pytest.raises(TypeError, match="byte order"):
+        ddzfast.observation_tensors([game], out=np.zeros((1, OBSERVATION_SIZE), ">f4"))
+
+
+def test_the_layout_blocks_pickle():
+    """ObservationBlock (a namedtuple made in compiled code) named
+    importlib's module, so pickle could not find it."""
+    import pickle
+    block = OBSERVATION_LAYOUT["hand"]
+    assert pickle.loads(pickle.dumps(block)) == block

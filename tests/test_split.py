@@ -320,6 +320,15 @@ def test_batch_bad_input():
         min_plays_batch([1], threads=0)
     with pytest.raises(TypeError):
         min_plays_batch([1], threads="2")
+    with pytest.raises(TypeError, match="array-like"):
+        min_plays_batch(5)
+
+
+def test_batch_takes_hands():
+    """A list of Hands was read as a 2-d array of their card characters
+    ("hands must be 1-d, not 2-d"), where the core's batches take Hands."""
+    hands = [Hand("33"), Hand("3456789"), Hand("3344"), int(Hand("34"))]
+    assert min_plays_batch(hands).tolist() == [min_plays(h).count for h in hands] == [1, 1, 2, 2]
 
 
 def test_numba_equals_single_calls():

@@ -311,6 +311,8 @@ def test_uninitialised_objects_raise():
     engine.reset(1, 0)
     with pytest.raises(ValueError, match="int64"):
         engine.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="byte order"):
+        engine.step(np.zeros(2, dtype=">i8"))
     with pytest.raises(ValueError, match="int64"):
         engine.check(np.zeros(2, dtype=np.int32))
     with pytest.raises(IndexError):
@@ -382,3 +384,22 @@ def test_concurrent_calls_are_refused():
             break
     assert refused, "no call overlapped a running step: the refusal went untested"
     assert all("one call at a time" in e for e in refused)
+
+
+@pytest.mark.parametrize("rules", ["classic", "laizi:7"])
+def test_actions_in_the_other_byte_order_are_read_as_their_values(rules):
+    """An int32 actions array of the other byte order was read as the
+    machine's: a legal action refused with another number, or (laizi) another
+    legal action played in its place."""
+    env = VectorEnv(64, rules, seed=3)
+    twin = VectorEnv(64, rules, seed=3)
+    env.reset()
+    twin.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        actions = random_actions(env, rng).astype(np.int32)
+        env.step(actions.astype(">i4"))
+        twin.step(actions)
+        assert np.array_equal(env.obs, twin.obs)
+        assert np.array_equal(env.rewards, twin.rewards)
+        assert np.array_equal(env.legal_indices, twin.legal_indices)

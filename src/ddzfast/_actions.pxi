@@ -249,10 +249,14 @@ cdef inline uint64_t _hand_arg(object hand, Rules r) except? 0xFFFFFFFFFFFFFFFF:
 
 cdef int _check_out(cnp.ndarray out, int typenum_a, int typenum_b, int typenum_c,
                     str dtypes) except -1:
-    # A writable, C-contiguous 1-d array of one of the given type numbers
+    # A writable, C-contiguous 1-d array of one of the given type numbers,
+    # in the machine's byte order (the type number does not tell it)
     cdef int tn = cnp.PyArray_TYPE(out)
     if tn != typenum_a and tn != typenum_b and tn != typenum_c:
         raise TypeError(f"out must have dtype {dtypes}, not {out.dtype}")
+    if not cnp.PyArray_ISNOTSWAPPED(out):
+        raise TypeError(f"out must have dtype {dtypes} in the machine's byte order, "
+                        f"not {out.dtype}")
     if cnp.PyArray_NDIM(out) != 1:
         raise ValueError(f"out must be 1-d, not of shape {(<object>out).shape}")
     if not cnp.PyArray_IS_C_CONTIGUOUS(out):

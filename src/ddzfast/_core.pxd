@@ -630,5 +630,8 @@ cdef int _last_struct(object last, Rules rules, ddz_move* out) except -1
 # The action table of a rule set, and the errors of the action functions.
 cdef _ActionTable _actions_of(Rules r)
 cdef int _raise_actions_error(int64_t code, Rules r, uint64_t hand) except -1
+# Packed hands (an integer array, or Hands and packed ints) as a contiguous
+# 1-d uint64 array; TypeError or ValueError for anything else
+cdef cnp.ndarray _as_hand_array(object hands)
 cdef int _check_out(cnp.ndarray out, int typenum_a, int typenum_b, int typenum_c,
                     str dtypes) except -1

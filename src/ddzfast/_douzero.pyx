@@ -692,9 +692,9 @@ cdef class DouZeroGame:
 
     cdef int _check_live(self) except -1:
         if not self.dealt:
-            raise RuntimeError("no deal yet: call reset() first")
+            raise ValueError("no deal yet: call reset() first")
         if self.g.over:
-            raise RuntimeError("the deal is over: call reset() for a new one")
+            raise ValueError("the deal is over: call reset() for a new one")
         return 0
 
     def play(self, action) -> bool:
@@ -709,7 +709,7 @@ cdef class DouZeroGame:
                 break
         else:
             raise IllegalMoveError(
-                f"{sorted(action)} is not a legal action of "
+                f"{_dz_list(c)} is not a legal action of "     # (action may be spent)
                 f"{_DZ_POSITIONS[s]} (hand {_dz_list(self.g.hand[s])}, "
                 f"after {_dz_list(dz_last_move(&self.g))})")
         if self.g.nhistory >= DZ_HISTORY:   # unreachable: see DZ_HISTORY

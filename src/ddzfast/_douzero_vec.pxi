@@ -214,8 +214,10 @@ cdef class DouZeroVec:
         if (cnp.PyArray_TYPE(actions) != cnp.NPY_INT64 or cnp.PyArray_NDIM(actions) != 1
                 or cnp.PyArray_DIM(actions, 0) != self.num_envs
                 or not cnp.PyArray_IS_C_CONTIGUOUS(actions)
-                or not cnp.PyArray_ISALIGNED(actions)):
-            raise ValueError(f"actions must be a contiguous int64 array of {self.num_envs}")
+                or not cnp.PyArray_ISALIGNED(actions)
+                or not cnp.PyArray_ISNOTSWAPPED(actions)):
+            raise ValueError(f"actions must be a contiguous int64 array of {self.num_envs} "
+                             f"in the machine's byte order")
         if not self.started:
             raise ValueError("no deals yet: call reset() first")
         return 0

@@ -22,9 +22,12 @@ if DEAL_DTYPE.itemsize != sizeof(ddz_deal_row):
 
 POLICIES = {"random": POLICY_RANDOM, "greedy": POLICY_GREEDY, "expert": POLICY_EXPERT}
 
+# (module: where pickle finds the class; a namedtuple made in compiled code
+# would name importlib's)
 GameResult = collections.namedtuple(
     "GameResult",
-    "winner winner_seat landlord base multiplier spring anti_spring scores stakes")
+    "winner winner_seat landlord base multiplier spring anti_spring scores stakes",
+    module="ddzfast")
 GameResult.__doc__ = """The result of a finished deal. ``winner`` is
 "landlord" or "farmers"; ``scores`` the three seats' scores (RULES.md 6
 and 10); ``multiplier`` the public multiplier (robs, show, the moves'
@@ -739,6 +742,10 @@ cdef class Game:
         cdef const ddz_rules* dr
         if isinstance(policies, str):
             policies = (policies,) * 3
+        elif isinstance(policies, (bytes, bytearray, collections.abc.Mapping)) \
+                or not isinstance(policies, collections.abc.Sized):
+            raise TypeError(f"policies: one built-in policy name, or three in seat "
+                            f"order, not {type(policies).__name__}")
         if len(policies) != 3:
             raise ValueError("give one policy or three, one per seat")
         for s in range(3):
@@ -1157,9 +1164,10 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     if isinstance(base, bool) or not isinstance(base, numbers.Integral) \
             or not 1 <= base <= (r.c.rob_base if r.c.rob else 3):
         raise ValueError(f"base is 1..{r.c.rob_base if r.c.rob else 3}, not {base!r}")
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, collections.abc.Sized) \
-            or len(hands) != 3:
-        raise ValueError("three hands, one per seat")
+    if isinstance(hands, (str, bytes, collections.abc.Mapping)) \
+            or not isinstance(hands, collections.abc.Sized) or len(hands) != 3:
+        # (a mapping has no seat order)
+        raise ValueError("three hands, one per seat, in seat order")
     mover = ll if to_move is None else _seat_arg(to_move, "to_move")
     if (last_move is None) != (last_seat is None):
         raise ValueError("give last_move and last_seat together (or neither: "
@@ -1442,9 +1450,10 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
     cdef uint64_t bits[3]
     cdef int s, fb = _seat_arg(first_bidder, "first_bidder")
     _need_sky(r)
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, collections.abc.Sized) \
-            or len(hands) != 3:
-        raise ValueError("three hands, one per seat")
+    if isinstance(hands, (str, bytes, collections.abc.Mapping)) \
+            or not isinstance(hands, collections.abc.Sized) or len(hands) != 3:
+        # (a mapping has no seat order)
+        raise ValueError("three hands, one per seat, in seat order")
     for s in range(3):
         bits[s] = _to_bits(hands[s], r, f"hands[{s}]")
         if _hand_size(bits[s]) != DEAL_CARDS:
@@ -1517,14 +1526,14 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None):
                          f"formats {', '.join(map(str, _STATE_FORMATS))}")
     if not isinstance(rules, Rules):
         raise TypeError(f"a pickled Game's rules are a Rules, not {type(rules).__name__}")
-    r = <Rules>rules
+    r = _get_rules(rules)     # (a made one)
     if given is None:
         made_with = r
     elif not isinstance(given, Rules):
         raise TypeError(f"a pickled Game's given rules are a Rules, not "
                         f"{type(given).__name__}")
     else:
-        made_with = <Rules>given
+        made_with = _get_rules(given)
     if not isinstance(start, tuple) or not start or not isinstance(start[0], str):
         raise ValueError(f"a pickled Game's start is a tagged tuple, not {start!r}")
     if not isinstance(steps, tuple) or not isinstance(rngs, tuple) \
@@ -1635,7 +1644,7 @@ def _game_from_legacy_state(rules, state, history, bids, dealt, undo):
         raise ValueError("a Game pickled by an earlier ddzfast from a position "
                          "(from_position or Observation.sample) cannot be checked, "
                          "so it is not loaded: rebuild it with Game.from_position")
-    r = <Rules>rules
+    r = _get_rules(rules)
     # the old layout is the start of today's: its fields land where they were
     memset(&old, 0, sizeof(ddz_game))
     memcpy(&old, <const char*>state, sizeof(_legacy_game))

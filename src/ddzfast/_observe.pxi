@@ -6,7 +6,8 @@
 from libc.math cimport log2
 
 ObservationBlock = collections.namedtuple("ObservationBlock",
-                                          "offset size shape description")
+                                          "offset size shape description",
+                                          module="ddzfast")   # (see GameResult)
 ObservationBlock.__doc__ = """One part of an observation tensor:
 ``tensor[offset:offset + size]``, read as ``shape`` (row-major)."""
 
@@ -372,8 +373,10 @@ cdef cnp.ndarray _obs_out(object out, tuple shape):
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
     a = <cnp.ndarray>out
-    if cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT32:
-        raise TypeError(f"out must have dtype float32, not {a.dtype}")
+    if cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT32 or not cnp.PyArray_ISNOTSWAPPED(a):
+        # (the type number does not tell the byte order)
+        raise TypeError(f"out must have dtype float32 in the machine's byte order, "
+                        f"not {a.dtype}")
     if (<object>a).shape != shape:
         raise ValueError(f"out has shape {(<object>a).shape}, not {shape}")
     if not cnp.PyArray_IS_C_CONTIGUOUS(a) or not cnp.PyArray_ISWRITEABLE(a) \

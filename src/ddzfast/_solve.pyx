@@ -1417,9 +1417,14 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     if seconds is not None:
         if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
             raise TypeError(f"seconds is a positive number or None, not {seconds!r}")
-        if not (math.isfinite(seconds) and seconds > 0):
+        try:
+            limit = float(seconds)
+        except OverflowError:
+            # (an int past the floats: its digits may be too many to print)
+            raise ValueError(f"seconds must be positive and finite, not an int of "
+                             f"{int(seconds).bit_length()} bits") from None
+        if not (math.isfinite(limit) and limit > 0):
             raise ValueError(f"seconds must be positive and finite, not {seconds}")
-        limit = float(seconds)
     # ---- the search
     memset(&c, 0, sizeof(c))
     c.rules = &r.c

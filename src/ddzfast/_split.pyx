@@ -26,7 +26,7 @@ from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid
                             _hand_contains, _hand_size, _ctz, K_PASS, WBIT,
                             Rules, Move, MoveList, _get_rules, _need_wild, _to_bits,
                             _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER,
-                            ddz_grow)
+                            ddz_grow, _as_hand_array)
 from ddzfast._core import MOVE_DTYPE, _parallel, _sliced
 from ddzfast.constants import check_threads, worker_count
 
@@ -544,21 +544,11 @@ cdef cnp.ndarray _hand_array(object hands, Rules r):
     cdef Py_ssize_t i, n, bad = -1
     if isinstance(hands, (str, bytes)):
         raise TypeError("hands must be a 1-d array-like of packed hands, not a string")
-    try:
-        h = np.ascontiguousarray(hands)
-    except (TypeError, ValueError, OverflowError) as e:
-        raise TypeError(f"hands must be a 1-d array-like of packed hands: {e}") from None
-    if h.ndim != 1:
-        raise ValueError(f"hands must be 1-d, not {h.ndim}-d")
-    if h.size == 0:
-        h = np.zeros(0, dtype=np.uint64)
-    if h.dtype.kind == "i":
-        if (h < 0).any():
-            raise ValueError("hands must not be negative")
-        h = h.astype(np.uint64)
-    elif h.dtype.kind != "u":
-        raise TypeError(f"hands must be unsigned integers (packed hands), not {h.dtype}")
-    h = np.ascontiguousarray(h, dtype=np.uint64)
+    if not isinstance(hands, np.ndarray) and not hasattr(hands, "__iter__"):
+        raise TypeError(f"hands must be a 1-d array-like of packed hands, not "
+                        f"{type(hands).__name__}")
+    # (as the batches of the core read them: Hands and packed ints)
+    h = _as_hand_array(hands)
     n = cnp.PyArray_DIM(h, 0)
     hp = <const uint64_t*>cnp.PyArray_DATA(h)
     with nogil:

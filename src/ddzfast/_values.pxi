@@ -110,7 +110,8 @@ cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFF
     if type(value) is Hand:
         bits = (<Hand>value).bits
     elif isinstance(value, str):
-        bits = _parse_cards(value)
+        # (a subclass of str, numpy's str_ among them, as its text)
+        bits = _parse_cards(value if type(value) is str else str.__str__(value))
     elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         if value < 0 or value >= 1 << 64:
             raise InvalidCardsError(
@@ -185,11 +186,18 @@ cdef object _bool_field(object v, str field):
 
 
 cdef double _real_field(object v, str field) except? -1.0:
+    cdef double x
     if isinstance(v, bool) or not isinstance(v, numbers.Real):
         raise TypeError(f"{field} must be a number, not {v!r}")
-    if not math.isfinite(v):
+    try:
+        x = float(v)
+    except OverflowError:
+        # (an int past the floats: its digits may be too many to print)
+        raise ValueError(f"{field} must be finite, not an int of "
+                         f"{int(v).bit_length()} bits") from None
+    if not math.isfinite(x):
         raise ValueError(f"{field} must be finite, not {v}")
-    return float(v)
+    return x
 
 
 _RULES_IDS = itertools.count()    # next() is atomic: ids are unique across threads
@@ -506,6 +514,10 @@ cdef class Rules:
         for k in kinds:
             if isinstance(k, MoveKind):
                 k = k.name
+            elif k is None:
+                # (_kind_field reads None as no kind, which a field may be)
+                raise TypeError("without_kinds: a move kind is a name such as "
+                                "'BOMB' or a MoveKind, not None")
             names.add(MoveKind(_kind_field(k, "without_kinds")).name)
         if "SINGLE" in names:
             raise ValueError("without_kinds: SINGLE cannot go: without it a hand "
@@ -671,9 +683,16 @@ cdef Rules _ranked_rules(str name):
                                  f"sky then ground ('{base_name}:7J')")
             option = {"wild_ranks": tuple(ranks)}
         else:
+            if len(_rank_chars(rank)) != 1:
+                raise ValueError(f"{name!r}: {base_name!r} takes one wild rank "
+                                 f"('{base_name}:7')")
             option = {"wild_rank": rank}
-        r = _RULES_WITH_RANK.setdefault(
-            name, Rules(base_name, **{**base.description, **option}))
+        try:
+            made = Rules(base_name, **{**base.description, **option})
+        except ValueError as e:
+            # (a rank that is no card, or not one of 3..2: say whose)
+            raise ValueError(f"{name!r}: {e}") from None
+        r = _RULES_WITH_RANK.setdefault(name, made)
     return <Rules>r
 
 
@@ -703,6 +722,10 @@ cdef Rules _get_rules(object rules):
         _last_named = (rules, r)
         return <Rules>r
     if isinstance(rules, Rules):
+        if not (<Rules>rules)._ready:
+            # Rules.__new__(Rules) alone: nothing compiled, and the id of classic
+            raise ValueError("rules is a Rules never made (Rules.__new__ without "
+                             "__init__): use get_rules(name) or Rules(name)")
         return <Rules>rules
     raise TypeError(f"rules must be a rule-set name or a Rules, not {type(rules).__name__}")
 
@@ -729,9 +752,11 @@ cdef class Hand:
         self._ready = True
 
     @staticmethod
-    def parse(str text, rules=None) -> Hand:
+    def parse(text, rules=None) -> Hand:
         """Parse card text (``'334TTJQKA22XDW'``; ``10`` and lower case accepted).
         With ``rules``, also check it against that rule set's deck."""
+        if not isinstance(text, str):
+            raise TypeError(f"Hand.parse takes card text (str), not {type(text).__name__}")
         return _hand(_to_bits(text, None if rules is None else _get_rules(rules), "hand"))
 
     def validate(self, rules) -> Hand:
@@ -893,9 +918,13 @@ cdef class Move:
         self.m.substitutes = ddz_substitutes(&r.c, k, r_, n_, bits)
 
     @staticmethod
-    def parse(str text, rules=None) -> Move:
+    def parse(text, rules=None) -> Move:
         """Read ``KIND/r/n/cards`` (``PASS`` alone for a pass), legal in
         ``rules`` (None: in some built-in rule set)."""
+        if not isinstance(text, str):
+            raise TypeError(f"Move.parse takes text KIND/r/n/cards (str), not "
+                            f"{type(text).__name__}")
+        text = str.__str__(text)
         if text.strip().upper() == "PASS":
             return Move(MoveKind.PASS, 0, 0, 0, rules=rules)
         parts = text.strip().split("/")
@@ -1166,6 +1195,30 @@ cdef class MoveList:
         shown = ", ".join(str(m) for m in self[:4])
         more = f", ... ({self.n} moves)" if self.n > 4 else ""
         return f"<MoveList [{shown}{more}]>"
+
+    def __reduce__(self):
+        # as its Moves, each checked again when unpickled
+        return (_move_list_of, (self.rules, tuple(self)))
+
+
+def _move_list_of(rules, moves) -> MoveList:
+    """A MoveList of ``moves`` (Moves) of ``rules`` (a Rules or None): how a
+    pickled MoveList is made again."""
+    cdef Rules r = None if rules is None else _get_rules(rules)
+    cdef Py_ssize_t i, n
+    cdef ddz_move* buf
+    if not isinstance(moves, tuple) or not all(isinstance(m, Move) for m in moves):
+        raise TypeError("a pickled MoveList's moves are a tuple of Moves")
+    n = len(moves)
+    buf = <ddz_move*>malloc((n if n > 0 else 1) * sizeof(ddz_move))
+    if buf == NULL:
+        raise MemoryError()
+    try:
+        for i in range(n):
+            buf[i] = (<Move>moves[i]).m
+        return _move_list(buf, n, r)
+    finally:
+        free(buf)
 
 
 cdef object _move_array_view(ddz_move* data, Py_ssize_t n, object owner, bint writeable):

@@ -697,8 +697,10 @@ cdef class VectorEnv:
         if a.ndim != 1 or cnp.PyArray_DIM(a, 0) != self.num_envs:
             raise ValueError(f"actions must have shape ({self.num_envs},) (one per deal), "
                              f"not {(<object>a).shape}")
+        # (used as it is only in the machine's byte order, which the type
+        # number does not tell; np.copyto below converts any other)
         if cnp.PyArray_TYPE(a) == cnp.NPY_INT32 and cnp.PyArray_IS_C_CONTIGUOUS(a) \
-                and cnp.PyArray_ISALIGNED(a):
+                and cnp.PyArray_ISALIGNED(a) and cnp.PyArray_ISNOTSWAPPED(a):
             return a
         lo = a.min()
         hi = a.max()
