@@ -87,8 +87,9 @@ def test_positions_and_sampled_worlds_round_trip(name):
 def test_a_pickle_of_another_format_version_is_refused():
     load, args = Game("classic", seed=1).__reduce__()
     assert args[0] == _engine.GAME_STATE_FORMAT
-    with pytest.raises(ValueError, match="state format 3"):
-        load(3, *args[1:])
+    future = _engine.GAME_STATE_FORMAT + 1
+    with pytest.raises(ValueError, match=f"state format {future}"):
+        load(future, *args[1:])
 
 
 def test_a_format_1_record_still_loads():

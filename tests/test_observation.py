@@ -131,7 +131,7 @@ def expected(game: Game, seat: int) -> dict:
         "landlord": one_hot(3, None if bidding else rel(game.landlord)),
         "bids": np.concatenate([one_hot(5, 0 if s not in bids else 1 + bids[s])
                                 for s in order]),
-        "base": one_hot(4, game.base),
+        "base": one_hot(4, min(game.base, 3)),
         "kitty": np.zeros(61, np.float32) if bidding else cards_vec(game.kitty),
         "kitty_shown": np.float32([0 if bidding else 1]),
         "last_move": (np.zeros(MOVE_SIZE, np.float32) if game.last_move is None
@@ -308,3 +308,17 @@ def test_the_layout_blocks_pickle():
     import pickle
     block = OBSERVATION_LAYOUT["hand"]
     assert pickle.loads(pickle.dumps(block)) == block
+
+
+@pytest.mark.parametrize("rob_base", [1, 3, 4, 100])
+def test_a_base_over_three_is_shown(rob_base):
+    """A deal bid by robbing whose rob_base (1..100) passed 3 had an all-zero
+    base block: no entry of the one-hot, so base 4 and base 100 read alike,
+    and as no state of point bidding does."""
+    rules = ddzfast.get_rules("classic").with_options(bidding="rob", rob_base=rob_base)
+    rng = random.Random(rob_base)
+    for game in random_games(rules, 20, rng):
+        for seat in range(3):
+            check(game, seat, game.observation_tensor(seat))
+        block = OBSERVATION_LAYOUT["base"]
+        assert game.observation_tensor(0)[block.offset:block.offset + block.size].sum() == 1

@@ -2054,3 +2054,39 @@ def test_gym_env_plays_every_decision(rules):
                 obs, reward, done, truncated, info = env.step(int(rng.choice(legal)))
             assert reward == env.game.result.scores[seat]
     assert phases >= {"show", "bidding", "doubling", "play"}
+
+
+def test_a_sample_of_a_deal_every_seat_showed_is_that_deal():
+    """With every hand shown before the bidding, or two once the kitty is
+    shown, Observation.sample has one deal to give, the real one: its key
+    and every seat's tensor must match the real deal's. The sample lost the
+    deal's redeals (a rob bidding that nobody calls is dealt again), and the
+    landlord_show phase kept the show phase's count of turns, so their keys
+    differed."""
+    rng = random.Random(11)
+    redealt = landlord_shows = 0
+    for i in range(60):
+        g = Game("classic+happy", deal_seed(3, i), first_bidder=i % 3)
+        hidden = rng.choice([None, 0, 1, 2])    # the seat that does not show
+        while not g.done:
+            shown = sum(1 for x in g.shown if x)
+            known = shown == 3 or (shown == 2 and g.phase not in ("show", "bidding"))
+            for seat in range(3 if known else 0):
+                s = g.observation(seat).sample(rng.randrange(1 << 30))
+                assert s.redeals == g.redeals and s.position_key() == g.position_key()
+                assert np.array_equal(s.observation_tensor(seat), g.observation_tensor(seat))
+                again = pickle.loads(pickle.dumps(s))
+                assert again.redeals == g.redeals and again.position_key() == g.position_key()
+            redealt += known and g.redeals > 0
+            landlord_shows += known and g.phase == "landlord_show"
+            if g.phase == "show":
+                g.choose(0 if g.to_move == hidden else 1)
+            elif g.phase == "bidding":
+                # mostly passes, so that deals are dealt again
+                choices = g.legal_choices()
+                g.choose(0 if 0 in choices and rng.random() < 0.8 else rng.choice(choices))
+            elif g.phase == "play":
+                g.play(rng.choice(list(g.legal_moves())))
+            else:
+                g.choose(rng.choice(g.legal_choices()))
+    assert redealt and landlord_shows

@@ -348,6 +348,9 @@ cdef int ddz_game_choose(ddz_game* g, int c) noexcept nogil:
             _set_show(g, seat, 1, 4)
         g.turns += 1
         if g.turns == 3:
+            # (the count of the shows only: the phases after it start at 0,
+            # or two positions alike but for it would differ)
+            g.turns = 0
             _begin_bidding(g)
         else:
             g.to_move = (seat + 1) % 3

@@ -58,6 +58,7 @@ class Observation(NamedTuple):
     shown: tuple[str | None, str | None, str | None] = (None, None, None)
     shown_hands: tuple[Hand | None, Hand | None, Hand | None] = (None, None, None)
     doubles: tuple[int | None, int | None, int | None] = (1, 1, 1)
+    redeals: int = 0
     def sample(self, rng: np.random.Generator | int | None = None) -> Game: ...
 
 class Game:

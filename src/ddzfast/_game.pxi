@@ -39,9 +39,9 @@ _ObservationBase = collections.namedtuple(
     "Observation",
     "seat phase hand cards_left played landlord base kitty to_move last_move "
     "last_seat bids history multiplier rules first_bidder wild_rank "
-    "robs shown shown_hands doubles",
+    "robs shown shown_hands doubles redeals",
     defaults=(None, None, None, 0, (None, None, None), (None, None, None),
-              (1, 1, 1)))
+              (1, 1, 1), 0))
 
 
 class Observation(_ObservationBase):
@@ -51,7 +51,8 @@ class Observation(_ObservationBase):
     ``wild_rank``: laizi, the deal's wild rank (a card index, shown to all),
     else None. Platform play (RULES.md 10): ``robs``, ``shown`` and
     ``doubles`` as the Game has them, ``shown_hands`` the hands of the
-    seats that showed (None for the others)."""
+    seats that showed (None for the others), ``redeals`` the deal's
+    redeals so far (Game.redeals)."""
 
     __slots__ = ()
 
@@ -517,7 +518,7 @@ cdef class Game:
             tuple(self._history), self.g.mult, self._rules, self.g.first_bidder,
             self._rules.wild_rank, self.g.robs, self.shown,
             tuple(_hand(self.g.hands[i]) if self.g.shown[i] else None for i in range(3)),
-            self.doubles)
+            self.doubles, self.g.redeals)
 
     def observation_tensor(self, seat=None, out=None):
         """What ``seat`` (default: the seat to move) may know, as a fixed
@@ -1043,12 +1044,14 @@ def _score_row(Game game, session=None):
 #: The version of a pickled Game's state (Game.__reduce__); a load refuses
 #: any other, so a pickle of another version is never misread. Format 2
 #: added the "choose" step (platform decisions) and the "pile" start
-#: (no-shuffle deals); a format 1 record is read as it was written. A record
-#: of either format may end with the rule set the deal was made with (Game's
-#: _given), when that is not the record's rule set: one without the wild
-#: ranks the seed drew (laizi, tiandi), whose next_deal draws its own.
-GAME_STATE_FORMAT = 2
-_STATE_FORMATS = (1, 2)
+#: (no-shuffle deals); format 3 the redeals of a "bidding" or "position"
+#: start (a sampled deal after a redeal); a record of an earlier format is
+#: read as it was written. A record of any format may end with the rule set
+#: the deal was made with (Game's _given), when that is not the record's
+#: rule set: one without the wild ranks the seed drew (laizi, tiandi), whose
+#: next_deal draws its own.
+GAME_STATE_FORMAT = 3
+_STATE_FORMATS = (1, 2, 3)
 
 
 cdef tuple _start_prefix(tuple start):
@@ -1138,7 +1141,8 @@ cdef int _replay_bids(ddz_game* g, object bids, str what) except -1:
 
 
 cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_move,
-                         last_seat, history, bids, first_bidder, platform=None):
+                         last_seat, history, bids, first_bidder, platform=None,
+                         redeals=0):
     """A deal in its play phase from its parts, every one checked: what
     Game.from_position, Observation.sample and a pickle's "position" start
     build. ``history``: what was played before (seat, move), informational
@@ -1149,7 +1153,8 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     after two, ``to_move`` the seat after its last entry (a history of
     passes alone, or none: a last move from before it, its cards out of the
     hands and the history). ``bids``: the bidding that made
-    ``landlord`` the landlord at ``base``, replayed (empty: no bidding)."""
+    ``landlord`` the landlord at ``base``, replayed (empty: no bidding),
+    after ``redeals`` redeals of the deal (rob bidding, RULES.md 10)."""
     cdef Game game = Game.__new__(Game)
     cdef uint64_t total = 0, farmers = 0, k
     cdef uint64_t bits[3]
@@ -1223,7 +1228,9 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     k = _to_bits(kitty, r, "kitty")
     _add_within_deck(farmers, k, r, "the kitty (the landlord's) and the farmers' hands")
     fb = ll if first_bidder is None else _seat_arg(first_bidder, "first_bidder")
+    red = _redeals_arg(redeals)
     ddz_game_new(&scratch, &r.c, 0, fb, 1)
+    scratch.redeals = red     # (at the cap, nobody calling makes a landlord)
     while scratch.phase == PHASE_SHOW:
         ddz_game_choose(&scratch, 0)        # shows do not change who may bid
     _replay_bids(&scratch, bids, "bids")
@@ -1232,10 +1239,11 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
                          f"at base {base}")
     game._rules = game._given = r
     game._history = played
-    game._steps = [(PHASE_BIDDING, int(seat), int(points), 0) for seat, points in bids]
+    game._steps = [(PHASE_BIDDING, int(seat), int(points), red) for seat, points in bids]
     game._dealt = False
     ddz_game_new(&game.g, &r.c, 0, fb, 1 if bids else 0)
     g = &game.g
+    g.redeals = red
     if bids:
         memcpy(g.bids, scratch.bids, sizeof(g.bids))
         g.bids_made = scratch.bids_made
@@ -1278,9 +1286,21 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
                    tuple((seat, value) for _, seat, value, _ in game._steps), fb)
     if platform is not None:
         _set_platform(game, r, platform)
-        game._start += ((int(platform[0]), tuple(platform[1]), tuple(platform[2]),
+    if platform is not None or red:
+        game._start += (None if platform is None else
+                        (int(platform[0]), tuple(platform[1]), tuple(platform[2]),
                          platform[3]),)
+    if red:
+        game._start += (red,)
     return game
+
+
+cdef int _redeals_arg(object redeals) except -1:
+    # the redeals of a deal built from its parts (Observation.redeals)
+    if isinstance(redeals, bool) or not isinstance(redeals, numbers.Integral) \
+            or not 0 <= redeals <= DDZ_MAX_REDEALS:
+        raise ValueError(f"redeals is an int in 0..{DDZ_MAX_REDEALS}, not {redeals!r}")
+    return <int>redeals
 
 
 cdef tuple _shown_codes(object shown):
@@ -1439,12 +1459,12 @@ cdef int _need_sky(Rules r) except -1:
     return _need_wild(r)
 
 
-cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
+cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), redeals=0):
     """A deal in its bidding (or show) phase from given cards (three hands of
     the deal's size and the kitty: the whole deck), the shows (0 or 1 per
     seat in turn from the first bidder, RULES.md 10) and bids so far
-    replayed: what Observation.sample and a pickle's "bidding" start
-    build."""
+    replayed, after ``redeals`` redeals: what Observation.sample and a
+    pickle's "bidding" start build."""
     cdef Game game = Game.__new__(Game)
     cdef uint64_t total = 0, k
     cdef uint64_t bits[3]
@@ -1467,7 +1487,9 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
     game._rules = game._given = r
     game._dealt = False
     game._history = []
+    red = _redeals_arg(redeals)
     ddz_game_new(&game.g, &r.c, 0, fb, 1)
+    game.g.redeals = red
     for s in range(3):
         game.g.hands[s] = bits[s]
     game.g.kitty = k
@@ -1479,17 +1501,17 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
         if game.g.phase != PHASE_SHOW or ddz_game_choose(
                 &game.g, _int_in(c, "a show", 0, 1)) != 0:
             raise ValueError(f"shows {tuple(shows)!r}: no show {i} to make here")
-        steps.append((PHASE_SHOW, who, int(c), 0))
+        steps.append((PHASE_SHOW, who, int(c), red))
     if game.g.phase == PHASE_SHOW and bids:
         raise ValueError("bids before every seat decided whether to show")
     _replay_bids(&game.g, bids, "bids")
-    if game.g.redeals:
+    if game.g.redeals != red:
         raise ValueError(f"bids {tuple(bids)!r}: nobody called, so the deal was redealt "
                          f"(the bids of a deal are those of its last dealing)")
     pairs = [(int(seat), int(points)) for seat, points in bids]
-    game._steps = steps + [(PHASE_BIDDING, seat, points, 0) for seat, points in pairs]
+    game._steps = steps + [(PHASE_BIDDING, seat, points, red) for seat, points in pairs]
     game._start = ("bidding", tuple(int(b) for b in bits), int(k), fb, tuple(pairs)) \
-        + ((tuple(int(c) for c in shows),) if shows else ())
+        + ((tuple(int(c) for c in shows),) if shows or red else ()) + ((red,) if red else ())
     if game.g.landlord >= 0:
         # the bids ended the bidding: the deal is a position from here on,
         # unless the kitty brought decisions (RULES.md 10) or a tiandi ground
@@ -1498,7 +1520,7 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=()):
             raise ValueError(f"bids {tuple(bids)!r} end the bidding: a deal of "
                              f"{r.name!r} built in its bidding is still bidding")
         return _position_game(r, game.hands, game.g.kitty, game.g.landlord, game.g.base,
-                              None, None, None, (), pairs, fb)
+                              None, None, None, (), pairs, fb, None, red)
     return game
 
 
@@ -1551,7 +1573,8 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None):
             if (<Game>game)._rules.rules_id != r.rules_id:
                 raise ValueError(f"the seed deals from {made_with!r} another rule set "
                                  f"({(<Game>game)._rules!r}) than the record names ({r!r})")
-        elif kind == "position" and (len(start) == 11 or (len(start) == 12 and fmt >= 2)):
+        elif kind == "position" and (len(start) == 11 or (len(start) == 12 and fmt >= 2)
+                                     or (len(start) == 13 and fmt >= 3)):
             last = start[6]
             if last is not None:
                 if not isinstance(last, str):
@@ -1559,11 +1582,15 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None):
                 last = Move.parse(last, r)
             game = _position_game(r, start[1], start[2], start[3], start[4], start[5],
                                   last, start[7], start[8], start[9], start[10],
-                                  start[11] if len(start) == 12 else None)
+                                  start[11] if len(start) >= 12 else None,
+                                  start[12] if len(start) == 13 else 0)
         elif kind == "bidding" and len(start) == 5:
             game = _bidding_game(r, start[1], start[2], start[3], start[4])
         elif kind == "bidding" and len(start) == 6 and fmt >= 2:
             game = _bidding_game(r, start[1], start[2], start[3], start[4], start[5])
+        elif kind == "bidding" and len(start) == 7 and fmt >= 3:
+            game = _bidding_game(r, start[1], start[2], start[3], start[4], start[5],
+                                 start[6])
         elif kind == "pile" and len(start) == 6 and fmt >= 2:
             if not isinstance(start[1], tuple) or not isinstance(start[3], bool):
                 raise TypeError("a pile start holds a tuple of cards and a bool")
@@ -1713,6 +1740,7 @@ def _sample_observation(obs, rng):
         _need_wild(r)
     shown = _shown_codes(obs.shown)
     robs = _int_in(obs.robs, "robs", 0, 3)
+    redeals = _redeals_arg(obs.redeals)
     doubles = obs.doubles
     if isinstance(doubles, (str, bytes)) or not isinstance(doubles, collections.abc.Sequence) \
             or len(doubles) != 3:
@@ -1806,7 +1834,7 @@ def _sample_observation(obs, rng):
         made = 3 if obs.phase == "bidding" else (to_move - fb) % 3
         shows = tuple(1 if shown[(fb + i) % 3] else 0 for i in range(made)) \
             if r.c.show else ()
-        game = _bidding_game(r, hands, dealt[3], fb, tuple(obs.bids), shows)
+        game = _bidding_game(r, hands, dealt[3], fb, tuple(obs.bids), shows, redeals)
         if game.g.to_move != to_move or _PHASES[game.g.phase] != obs.phase:
             raise ValueError(f"to_move {to_move} is not the seat to decide after bids "
                              f"{tuple(obs.bids)!r}")
@@ -1821,7 +1849,8 @@ def _sample_observation(obs, rng):
             raise ValueError(f"phase {obs.phase!r} needs the platform options of RULES.md "
                              f"10, which {r.name!r} does not have")
         game = _position_game(r, hands, kitty, ll, obs.base, to_move, obs.last_move,
-                              obs.last_seat, history, tuple(obs.bids), fb, platform)
+                              obs.last_seat, history, tuple(obs.bids), fb, platform,
+                              redeals)
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
                              f"gives ({game.g.mult})")

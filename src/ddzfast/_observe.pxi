@@ -46,7 +46,9 @@ _OBS_BLOCKS = (
                                   "holds, 0..21 (21: 21 or more)"),
     ("landlord", (3,), "one-hot of the landlord seat (relative); zero while bidding"),
     ("bids", (3, 5), "each seat's (relative) bid, one-hot of: not yet, pass, 1, 2, 3"),
-    ("base", (4,), "one-hot of the base score 0..3 (0 while bidding)"),
+    ("base", (4,), "one-hot of the base score 0..3 (0 while bidding; 3 for "
+                   "3 or more: a deal bid by robbing has the rule set's "
+                   "rob_base, up to 100)"),
     ("kitty", (OBS_CARDS,), "the kitty once shown (after bidding), else zero"),
     ("kitty_shown", (1,), "1 once the kitty is shown (after bidding)"),
     ("last_move", (OBS_MOVE,), "the move to beat (move encoding); zero on a free lead"),
@@ -297,8 +299,9 @@ cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
         o[O_LANDLORD + _rel(g.landlord, seat)] = 1.0
         _obs_cards(o + O_KITTY, g.kitty)
         o[O_KITTY_SHOWN] = 1.0
-    if 0 <= g.base <= 3:
-        o[O_BASE + g.base] = 1.0
+    # (rob bidding's base, rob_base, may pass 3: it was then no entry at all)
+    if g.base >= 0:
+        o[O_BASE + (g.base if g.base < 3 else 3)] = 1.0
     if g.has_last:
         _obs_move(o + O_LAST, &g.last)
         o[O_LAST_SEAT + _rel(g.last_seat, seat)] = 1.0
