@@ -151,10 +151,34 @@ def test_illegal_action_ends_the_episode():
     (dict(bidding=1), TypeError),
     (dict(illegal_reward=float("nan")), ValueError),
     (dict(illegal_reward="x"), TypeError),
+    (dict(illegal_reward=10**400), ValueError),
+    (dict(opponents=b"greedy"), TypeError),
 ])
 def test_bad_arguments(kwargs, error):
     with pytest.raises(error):
         gym_env(**kwargs)
+
+
+def test_illegal_reward_beyond_a_float_is_a_value_error():
+    """gym_env(illegal_reward=10**400) raised OverflowError from float()."""
+    with pytest.raises(ValueError, match="illegal_reward is out of range"):
+        gym_env(illegal_reward=10**400)
+    assert gym_env(illegal_reward=-3).illegal_reward == -3.0
+
+
+def test_step_refuses_a_bool():
+    """step(True) raised numpy's 'truth value of an array ... is ambiguous':
+    Discrete.contains takes True for 1, and the mask indexed by a bool is
+    an array. A bool is no action: TypeError, the episode going on."""
+    env = gym_env("classic", 0)
+    env.reset(seed=3)
+    before = env.game.position_key()
+    for action in (True, False, np.bool_(True)):
+        with pytest.raises(TypeError, match="an action is an int in 0..30383, not bool"):
+            env.step(action)
+    assert env.game.position_key() == before
+    obs, reward, done, truncated, info = env.step(int(env.legal_actions()[0]))
+    assert "illegal_action" not in info
 
 
 def test_laizi_needs_a_wild_rank():

@@ -212,6 +212,67 @@ def test_illegal_and_bad_actions_leave_the_deal_unchanged():
     assert e.agent_selection == "player_0"
 
 
+def test_action_of_checks_a_choice_in_a_decision_phase():
+    """While bidding, action_of took anything int() took: 2.9 became bid 2,
+    "2" too, -5 a move action and 2**70 an index far beyond the action
+    space. Now TypeError for a non-int (a bool included, as in the play
+    phase) and ValueError beyond the choice actions."""
+    n = action_count("classic")
+    e = doudizhu_v0.raw_env("classic", bidding=True)
+    e.reset(seed=2)
+    assert e.game.phase == "bidding"
+    assert [e.action_of(c) for c in (0, 1, 2, np.int64(3))] == [0, n, n + 1, n + 2]
+    for choice in (2.9, "2", True, np.bool_(True), None, np.array(2)):
+        with pytest.raises(TypeError, match="in the bidding phase a choice is an int 0..3"):
+            e.action_of(choice)
+    for choice in (-5, 4, 2**70):
+        with pytest.raises(ValueError, match=f"choice {choice} is out of range 0..3"):
+            e.action_of(choice)
+    happy = doudizhu_v0.raw_env("classic+happy", bidding=True)
+    happy.reset(seed=2)
+    assert happy.game.phase not in ("play", "done")
+    m = action_count("classic+happy")
+    assert happy.action_of(4) == m + 3
+    with pytest.raises(ValueError, match="out of range 0..4"):
+        happy.action_of(5)
+
+
+def test_raw_env_outside_a_deal_is_a_value_error():
+    """raw_env().step(0) before reset raised AttributeError
+    ('agent_selection'), observe("player_9") KeyError, and a step (or
+    last()) after every agent had stepped out of a finished deal KeyError
+    'player_0'. Now ValueError, as observe and legal_actions gave before a
+    reset; the wrapped env keeps PettingZoo's contract (a warning, the step
+    ignored)."""
+    raw = doudizhu_v0.raw_env("classic")
+    for call in (lambda: raw.step(0), lambda: raw.last(), lambda: raw.observe("player_0")):
+        with pytest.raises(ValueError, match="call reset"):
+            call()
+    raw.reset(seed=1)
+    for agent in ("player_9", 0, None, ["player_0"]):
+        for call in (raw.observe, raw.observation_space, raw.action_space):
+            with pytest.raises(ValueError, match="unknown agent"):
+                call(agent)
+    wrapped = doudizhu_v0.env("classic")
+    wrapped.reset(seed=1)
+    for e in (raw, wrapped):
+        game = e.unwrapped.game
+        while not game.done:
+            e.step(e.unwrapped.action_of(game.policy_action()))
+        with pytest.raises(ValueError, match="only valid action is None"):
+            e.step(0)                          # PettingZoo's dead-agent contract
+        for _ in PLAYERS:
+            e.last()
+            e.step(None)
+        assert e.agents == []
+    for call in (lambda: raw.step(None), lambda: raw.step(0), lambda: raw.last()):
+        with pytest.raises(ValueError, match="every agent has stepped out"):
+            call()
+    wrapped.step(None)                         # ignored, with PettingZoo's warning
+    raw.reset()
+    assert raw.agents == list(PLAYERS) and raw.last()[2] is False
+
+
 def test_bidding_actions():
     e = doudizhu_v0.raw_env("classic", bidding=True)
     n = action_count("classic")

@@ -292,6 +292,14 @@ def test_encode_hands_rejects_text(bad):
         encode_hands(bad)
 
 
+@pytest.mark.parametrize("bad", [b"33", bytearray(b"33"), [Hand("3"), b"4"]])
+def test_encode_hands_rejects_bytes(bad):
+    """encode_hands(b"33") iterated the bytes and encoded two hands of 0x33
+    (str card text was already a TypeError): bytes get the same TypeError."""
+    with pytest.raises(TypeError, match=r"not a hand here: pass Hand\(text\).*byte by byte"):
+        encode_hands(bad)
+
+
 @pytest.mark.parametrize("bad", [[3.7], [1, math.inf], 3.7, [True], np.array([1.0]),
                                  [None], object()])
 def test_encode_hands_rejects_non_integers(bad):

@@ -104,6 +104,46 @@ def test_numba_errors():
     assert _play(int(ddzfast.Hand("33W", rules="super")), 1 << 60) == 2
 
 
+def test_last_sharing_memory_with_out_is_refused():
+    """legal_moves_into(rules, hand, out[0:1], out) (the moves[i:i + 1] form
+    the docs give for a move, on the buffer just filled) overwrote the move
+    to beat while generating: 2 moves where a separate last gives 14. Every
+    function taking last and out now refuses an overlap (ValueError, as
+    legal_moves_batch refuses an out overlapping its lasts) before writing;
+    the action indices and mask also overwrote the caller's last."""
+    rules, actions = dn.rules_handle("classic"), dn.actions_handle("classic")
+    hand = int(Hand("3344556677889TTJJQKA2XD"))
+    last = ddzfast.Move.parse("SINGLE/5/1/5").array.copy()
+    out = np.zeros(200, MOVE_DTYPE)
+    n = _moves(rules, hand, last, out)
+    assert n == len(legal_moves(hand, ddzfast.Move.parse("SINGLE/5/1/5"))) == 14
+    assert dn.legal_moves_into(rules, hand, last, out) == n
+    shared = np.zeros(200, MOVE_DTYPE)
+    shared[3] = last[0]
+    snapshot = shared.copy()
+    for call in (_moves, dn.legal_moves_into):
+        for view in (shared, shared[3:], shared[:4]):
+            with pytest.raises(ValueError, match="last shares memory with out"):
+                call(rules, hand, shared[3:4], view)
+    # beside the out, not in it: fine
+    assert _moves(rules, hand, shared[3:4], shared[4:]) == n
+    assert np.array_equal(shared[:4], snapshot[:4])
+    width = 64 * 4 // MOVE_DTYPE.itemsize + 2
+    buf = np.zeros(width, MOVE_DTYPE)
+    buf[0] = last[0]
+    with pytest.raises(ValueError, match="last shares memory with out"):
+        dn.legal_action_indices_into(rules, actions, hand, buf[:1], buf.view(np.int32))
+    mask = np.zeros(ddzfast.action_count("classic") + MOVE_DTYPE.itemsize, np.uint8)
+    in_mask = mask[:MOVE_DTYPE.itemsize].view(MOVE_DTYPE)
+    in_mask[0] = last[0]
+    with pytest.raises(ValueError, match="last shares memory with out"):
+        dn.legal_action_mask_into(rules, actions, hand, in_mask,
+                                  mask[:ddzfast.action_count("classic")])
+    assert in_mask[0] == last[0] and not buf.view(np.int32)[MOVE_DTYPE.itemsize // 4:].any()
+    # leading (an empty last) never overlaps
+    assert _moves(rules, hand, shared[3:3], shared) == len(legal_moves(hand))
+
+
 def test_monte_carlo_example_runs(run_python):
     result = run_python(os.path.join(ROOT, "examples", "numba_monte_carlo.py"),
                         "--rules", "super", "--deals", "300", timeout=300)
@@ -417,6 +457,31 @@ def test_disable_jit_checks_too(run_python):
                 continue
             raise SystemExit(f"accepted {bad}")
         assert dn.legal_moves_into(h, int(ddzfast.Hand("345")), dn.no_last(), out) == 3
+    """)
+    result = run_python(code=code, timeout=120, env={"NUMBA_DISABLE_JIT": "1"})
+    assert result.returncode == 0, result.stderr
+
+
+def test_disable_jit_follows_a_move(run_python):
+    """With NUMBA_DISABLE_JIT every call given a non-empty last (or move)
+    raised AttributeError ('numpy.void' object has no attribute 'kind'):
+    the guards read the record's fields as attributes, which only numba's
+    records have. The overlap check runs there too."""
+    code = textwrap.dedent("""
+        import numpy as np, ddzfast
+        from ddzfast import MOVE_DTYPE, Move, numba as dn
+        h = dn.rules_handle()
+        last = Move.parse("SINGLE/5/1/5").array.copy()
+        out = np.zeros(64, MOVE_DTYPE)
+        assert dn.legal_moves_into(h, int(ddzfast.Hand("3456")), last, out) == 2
+        assert dn.beats(h, Move.parse("SINGLE/6/1/6").array.copy(), last)
+        out[3] = last[0]
+        try:
+            dn.legal_moves_into(h, int(ddzfast.Hand("3456")), out[3:4], out)
+        except ValueError as e:
+            assert "shares memory" in str(e), e
+        else:
+            raise SystemExit("an overlapping last was accepted")
     """)
     result = run_python(code=code, timeout=120, env={"NUMBA_DISABLE_JIT": "1"})
     assert result.returncode == 0, result.stderr

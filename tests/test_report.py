@@ -67,6 +67,39 @@ def test_wilson_interval_known_values():
     assert mean_interval(1.0, 1.0, 1) is None
 
 
+def test_intervals_refuse_bad_counts_with_value_error():
+    """wilson_interval(1, 10**400) and mean_interval(1., 1., 10**400) raised
+    OverflowError (an int beyond a float); wilson_interval(5, 2) and (-1, 2)
+    'math domain error'; a negative n gave None as if there were no
+    trials."""
+    for call in (lambda: wilson_interval(1, 10**400),
+                 lambda: wilson_interval(10**400, 10**401),
+                 lambda: mean_interval(1.0, 1.0, 10**400),
+                 lambda: mean_interval(10**400, 1.0, 5)):
+        with pytest.raises(ValueError, match="out of range"):
+            call()
+    for successes in (5, -1, 2.5):
+        with pytest.raises(ValueError, match=r"successes must be in 0\.\.n \(2 trials\)"):
+            wilson_interval(successes, 2)
+    with pytest.raises(ValueError, match="must not be negative"):
+        wilson_interval(0, -3)
+    with pytest.raises(ValueError, match="must not be negative"):
+        mean_interval(0.0, 0.0, -3)
+    with pytest.raises(ValueError, match="z"):
+        wilson_interval(1, 2, z=0)
+    with pytest.raises(ValueError, match="finite"):
+        mean_interval(float("nan"), 1.0, 5)
+    with pytest.raises(TypeError, match="n must be a number"):
+        wilson_interval(1, "2")
+    with pytest.raises(TypeError, match="successes must be a number"):
+        wilson_interval(True, 2)
+    # large counts within a float's range still give an interval (4 * n * n
+    # of an int n of 10**200 is beyond a float: computed as floats)
+    lo, hi = wilson_interval(10**200, 2 * 10**200)
+    assert lo == hi == 0.5
+    assert wilson_interval(np.int64(81), np.int64(263)) == wilson_interval(81, 263)
+
+
 def test_summarize_matches_a_direct_computation(rows):
     s = summarize(rows, POLICIES)
     json.dumps(s)                              # plain data, JSON as it is
@@ -112,6 +145,24 @@ def test_tally_in_chunks_equals_all_at_once(rows):
         assert chunked[key] == whole[key]
     for a, b in zip(chunked["seats"], whole["seats"]):
         assert math.isclose(a["mean_score"], b["mean_score"])
+
+
+@pytest.mark.parametrize("field, value", [("landlord", 5), ("landlord", -1),
+                                          ("winner", 2), ("winner", -1)])
+def test_tally_checks_every_row_before_counting_any(rows, field, value):
+    """Tally().add with a row's landlord set to 5 raised IndexError after
+    counting the rows in (tally.deals grew); landlord -1 was counted
+    silently (as seat 2's stake). Now ValueError naming the row, and the
+    tally is as it was."""
+    tally = Tally(POLICIES).add(rows[:50])
+    before = tally.summary()
+    bad = rows[50:60].copy()
+    bad[field][3] = value
+    with pytest.raises(ValueError, match=rf"rows\[3\]\['{field}'\] is {value}"):
+        tally.add(bad)
+    assert tally.deals == 50 and tally.summary() == before
+    with pytest.raises(ValueError, match=field):
+        summarize(bad)
 
 
 def test_summarize_no_deals_has_no_rates():

@@ -426,6 +426,30 @@ def test_parse_policies_is_the_one_parser():
         parse_policies("Greedy")
 
 
+@pytest.mark.parametrize("policies", [b"greedy", b"abc", bytearray(b"random")])
+def test_policies_as_bytes_are_a_type_error(policies):
+    """Bytes were iterated as ints: simulate(policies=b"abc") said 'not int
+    97', b"greedy" 'not 6' policies. split_policies, which simulate,
+    gym_env's and VectorEnv's opponents share, refuses them naming what it
+    takes."""
+    from ddzfast.simulate import parse_policies
+    with pytest.raises(TypeError, match=r"text, a callable or a sequence of them, "
+                                        r"not (bytes|bytearray) \(decode"):
+        simulate(3, policies=policies)
+    with pytest.raises(TypeError, match="not (bytes|bytearray)"):
+        parse_policies(policies)
+
+
+def test_connect_timeout_beyond_a_float_is_a_value_error():
+    """simulate(backend="ray", connect_timeout=10**400) passed the check and
+    raised OverflowError at float(); now ValueError before any work (no Ray
+    needed)."""
+    with pytest.raises(ValueError, match="connect_timeout is out of range"):
+        simulate(1, backend="ray", connect_timeout=10**400)
+    with pytest.raises(TypeError, match="connect_timeout must be a number"):
+        simulate(1, backend="ray", connect_timeout="10")
+
+
 # ---- hardening: Ray fails fast and clearly --------------------------------------
 
 def test_ray_missing_is_a_clear_import_error(monkeypatch):

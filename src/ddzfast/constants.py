@@ -53,6 +53,27 @@ def describe_wild(wild: int, kind_plays_itself: bool) -> str:
     return f"W as {CARD_CHARS[wild]}"
 
 
+# ---- numbers -----------------------------------------------------------------
+
+def check_finite(value, what: str) -> float:
+    """``value`` (a real number, never a bool) as a finite float: TypeError
+    for anything else, ValueError for NaN, an infinity or an int beyond a
+    float's range (about 1.8e308, where ``float()`` would raise
+    OverflowError)."""
+    import math
+    import numbers
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, not {type(value).__name__} {value!r}")
+    try:
+        f = float(value)
+    except OverflowError:
+        raise ValueError(f"{what} is out of range: too large for a float (beyond "
+                         f"about +-1.8e308)") from None
+    if not math.isfinite(f):
+        raise ValueError(f"{what} must be finite, not {f}")
+    return f
+
+
 # ---- threads and chunks ---------------------------------------------------
 
 #: The most threads any call accepts; more is a ValueError.

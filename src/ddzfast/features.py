@@ -129,6 +129,11 @@ def _check_deck(packed: np.ndarray, what: str) -> np.ndarray:
 # ---- hands -----------------------------------------------------------------------
 
 def _text_hint(value) -> TypeError:
+    """The TypeError for card text (a str, or bytes) where hands are packed."""
+    if isinstance(value, (bytes, bytearray)):
+        return TypeError(f"{type(value).__name__} {value!r} is not a hand here: pass "
+                         f"Hand(text) of card text (bytes would be read byte by "
+                         f"byte, each as a packed hand)")
     return TypeError(f"card text {value!r} is not a hand here: pass Hand({value!r}) "
                      f"(a str would be read character by character)")
 
@@ -136,7 +141,7 @@ def _text_hint(value) -> TypeError:
 def _as_packed(hands) -> np.ndarray:
     """Packed hands as a 1-d uint64 array from a Hand, an int, a 1-d integer
     array or an iterable of Hands and ints."""
-    if isinstance(hands, str):
+    if isinstance(hands, (str, bytes, bytearray)):
         raise _text_hint(hands)
     if isinstance(hands, (Hand, numbers.Integral)) and not isinstance(hands, (bool, np.bool_)):
         hands = [hands]
@@ -156,7 +161,7 @@ def _as_packed(hands) -> np.ndarray:
         for i, h in enumerate(items):
             if isinstance(h, Hand):
                 values.append(int(h))
-            elif isinstance(h, str):
+            elif isinstance(h, (str, bytes, bytearray)):
                 raise _text_hint(h)
             elif isinstance(h, numbers.Integral) and not isinstance(h, (bool, np.bool_)):
                 if not 0 <= int(h) < 1 << 64:
@@ -185,9 +190,9 @@ def _encode_cards(packed: np.ndarray, what: str) -> np.ndarray:
 
 def encode_hands(hands) -> np.ndarray:
     """(N, 61) uint8 features of hands: a ``Hand``, a packed int, or a 1-d
-    sequence or integer array of them. Card text is a TypeError: pass
-    ``Hand(text)``. Packed values holding more copies of a card than a deck
-    has are an InvalidCardsError."""
+    sequence or integer array of them. Card text (a str, or bytes) is a
+    TypeError: pass ``Hand(text)``. Packed values holding more copies of a
+    card than a deck has are an InvalidCardsError."""
     return _encode_cards(_as_packed(hands), "hands")
 
 

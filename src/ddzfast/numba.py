@@ -23,7 +23,11 @@ Conventions inside jitted code:
   values as ``np.uint64``.
 * Moves live in ``MOVE_DTYPE`` arrays; a single move is passed as a one-row
   array (``moves[i:i + 1]``), and "no last move" (leading) as an empty one,
-  ``no_last()`` or ``moves[:0]``.
+  ``no_last()`` or ``moves[:0]``. A ``last`` must not share memory with the
+  ``out`` of the same call (ValueError, as ``legal_moves_batch`` refuses an
+  ``out`` overlapping its ``lasts``: writing ``out`` would overwrite the move
+  to beat): to follow a move of the ``out`` just filled, copy it into an
+  array of its own first (``last[0] = out[i]``).
 
 Every array argument must be a one-dimensional, aligned ``MOVE_DTYPE`` array
 (the exact dtype: the same field names in another layout, packed or
@@ -40,7 +44,8 @@ Signatures (all ``nopython``, no GIL needed):
 * ``legal_moves_into(rules, hand, last, out) -> int64``: the legal moves of
   ``hand`` after ``last`` (at most one row; empty: leading) into ``out``;
   raises ValueError when the hand is not of the rule set's deck, ``last`` is
-  not a legal non-pass move or ``out`` is too small.
+  not a legal non-pass move, shares memory with ``out``, or ``out`` is too
+  small.
 * ``classify_into(rules, cards, out) -> int64``: every reading of exactly
   ``cards`` as one move (at most 315, 15 per kind; ``out`` of 315 rows always
   suffices).
@@ -447,7 +452,8 @@ def _check_actions(actions):
 @numba.njit(nogil=True)
 def _legal_row(rules, move):
     m = move[0]
-    if _c_check(rules, m.kind, m.rank, m.length, m.cards) < 0:
+    # fields by name: a numpy record (NUMBA_DISABLE_JIT) has no attributes
+    if _c_check(rules, m["kind"], m["rank"], m["length"], m["cards"]) < 0:
         raise ValueError("not a legal move of this rule set")
 
 
@@ -468,14 +474,7 @@ def legal_moves_into(rules, hand, last, out):
     hand = _check_hand(hand)
     last = _check_last(last)
     out = _check_out(out)
-    if _c_hand_valid(rules, hand) == 0:
-        raise ValueError("hand is not a hand of this rule set's deck")
-    last_ptr = 0
-    if last.shape[0] > 0:
-        _legal_row(rules, last)
-        if last[0].kind == 0:
-            raise ValueError("last must be a non-pass move (or empty when leading)")
-        last_ptr = last.ctypes.data
+    last_ptr = _position(rules, hand, last, out)
     n = _c_legal_moves(rules, hand, last_ptr, out.ctypes.data, out.shape[0])
     if n > out.shape[0]:
         raise ValueError("out is too small for the legal moves of this hand")
@@ -505,7 +504,7 @@ def beats(rules, move, last):
     last = _check_beaten(last)
     _legal_row(rules, move)
     _legal_row(rules, last)
-    if last[0].kind == 0:
+    if last[0]["kind"] == 0:
         raise ValueError("last must be a non-pass move")
     return _c_beats(rules, move.ctypes.data, last.ctypes.data) != 0
 
@@ -528,15 +527,27 @@ def play(hand, cards):
 
 
 @numba.njit(nogil=True)
-def _position(rules, hand, last):
-    """The checked hand and the address of ``last`` (0 when leading)."""
+def _position(rules, hand, last, out):
+    """The address of ``last`` (0 when leading), once the hand and ``last``
+    are checked and ``last`` is found apart from ``out``: writing ``out``
+    would overwrite the move to beat (``ddz_legal_moves`` still reads it:
+    ``last=out[i:i + 1]`` gave wrong moves; the action functions overwrote
+    the caller's ``last``), so an overlap is a ValueError, as
+    ``legal_moves_batch`` refuses an ``out`` sharing memory with ``lasts``."""
     if _c_hand_valid(rules, hand) == 0:
         raise ValueError("hand is not a hand of this rule set's deck")
     if last.shape[0] > 0:
         _legal_row(rules, last)
-        if last[0].kind == 0:
+        if last[0]["kind"] == 0:
             raise ValueError("last must be a non-pass move (or empty when leading)")
-        return last.ctypes.data
+        start = last.ctypes.data
+        other = out.ctypes.data
+        if (out.shape[0] > 0 and start < other + out.shape[0] * out.itemsize
+                and other < start + last.shape[0] * last.itemsize):
+            raise ValueError("last shares memory with out: what is written to out "
+                             "would overwrite the move to beat; copy the move into "
+                             "an array of its own (last[0] = moves[i])")
+        return start
     return 0
 
 
@@ -557,7 +568,7 @@ def _action_indices_into(rules, actions, hand, last, out):
     hand = _check_hand(hand)
     last = _check_last(last)
     out = _check_index_out(out)
-    last_ptr = _position(rules, hand, last)
+    last_ptr = _position(rules, hand, last, out)
     n = _c_action_indices(rules, actions, hand, last_ptr, out.ctypes.data, out.shape[0])
     _action_status(n)
     if n > out.shape[0]:
@@ -574,7 +585,7 @@ def _action_mask_into(rules, actions, hand, last, out):
     out = _check_mask_out(out)
     if out.shape[0] != _c_action_count(actions):
         raise ValueError("out must have exactly action_count(rules) entries")
-    last_ptr = _position(rules, hand, last)
+    last_ptr = _position(rules, hand, last, out)
     n = _c_action_mask(rules, actions, hand, last_ptr, out.ctypes.data)
     _action_status(n)
     return n

@@ -29,6 +29,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ddzfast._engine import DEAL_DTYPE
+from ddzfast.constants import check_finite
 
 __all__ = ["rows_to_frame", "summarize", "plot_rows", "Tally", "wilson_interval",
            "mean_interval", "Z95"]
@@ -77,27 +78,53 @@ def rows_to_frame(rows):
     return pd.DataFrame({k: v.copy() for k, v in row_columns(rows).items()})
 
 
+def _check_z(z) -> float:
+    """``z`` as a positive, finite float."""
+    z = check_finite(z, "z")
+    if not z > 0:
+        raise ValueError(f"z (the normal quantile) must be positive, not {z}")
+    return z
+
+
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
     """The Wilson score interval of a proportion (95% by default); None when
-    there are no trials."""
-    if n <= 0:
+    there are no trials. ValueError unless ``0 <= successes <= n``, every
+    argument is within a float's finite range and ``z`` is positive
+    (TypeError for a non-number)."""
+    # as floats: 4 * n * n of an int n near a float's limit is beyond it
+    k = check_finite(successes, "successes")
+    t = check_finite(n, "n")
+    zf = _check_z(z)
+    if t < 0:
+        raise ValueError(f"n (the number of trials) must not be negative, not {n}")
+    if not 0 <= k <= t:
+        raise ValueError(f"successes must be in 0..n ({n} trials), not {successes}")
+    if t == 0:
         return None
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    p = k / t
+    denom = 1 + zf * zf / t
+    centre = (p + zf * zf / (2 * t)) / denom
+    half = zf * math.sqrt(p * (1 - p) / t + zf * zf / (4 * t * t)) / denom
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def mean_interval(total: float, total_sq: float, n: int,
                   z: float = Z95) -> tuple[float, float] | None:
     """The normal-approximation interval ``mean +- z * sd / sqrt(n)`` from a
-    sum and a sum of squares; None with fewer than two values."""
-    if n < 2:
+    sum and a sum of squares; None with fewer than two values. ValueError
+    for a negative ``n``, a ``z`` not positive or an argument beyond a
+    float's finite range (TypeError for a non-number)."""
+    s = check_finite(total, "total")
+    sq = check_finite(total_sq, "total_sq")
+    t = check_finite(n, "n")
+    zf = _check_z(z)
+    if t < 0:
+        raise ValueError(f"n (the number of values) must not be negative, not {n}")
+    if t < 2:
         return None
-    mean = total / n
-    var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
-    half = z * math.sqrt(var / n)
+    mean = s / t
+    var = max(0.0, (sq - t * mean * mean) / (t - 1))
+    half = zf * math.sqrt(var / t)
     return (mean - half, mean + half)
 
 
@@ -145,11 +172,19 @@ class Tally:
         self._policy = {p: [0.0, 0.0, 0.0, 0.0] for p in names}
 
     def add(self, rows) -> "Tally":
-        """Count these rows in; returns self."""
+        """Count these rows in; returns self. Rows whose ``landlord`` is no
+        seat (0..2) or whose ``winner`` is neither 0 nor 1 are a ValueError,
+        and the tally is left as it was."""
         rows = _check_rows(rows)
         n = len(rows)
         if n == 0:
             return self
+        for field, top, what in (("landlord", 2, "a seat"), ("winner", 1, "0 or 1")):
+            bad = np.flatnonzero((rows[field] < 0) | (rows[field] > top))
+            if len(bad):
+                i = int(bad[0])
+                raise ValueError(f"rows[{i}][{field!r}] is {int(rows[field][i])}, not "
+                                 f"{what} (0..{top}): not a row of simulate")
         self.deals += n
         wins = _seat_wins(rows)
         scores = rows["scores"]

@@ -72,7 +72,7 @@ import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Move, get_rules
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game, _score_row, _simulate_native, deal_seed
-from ddzfast.constants import check_threads
+from ddzfast.constants import check_finite, check_threads
 
 Policy = Union[str, Callable]
 
@@ -137,7 +137,11 @@ def split_policies(policies, count: int, type_message: str, count_message: str) 
     callable or a sequence of them; one item stands for all ``count``.
     TypeError ``type_message`` (``{type}``: the argument's type name) for
     anything else, ValueError ``count_message`` (``{n}``: how many) for
-    another number of items."""
+    another number of items. Bytes are a TypeError too (iterated, they would
+    be read as ints)."""
+    if isinstance(policies, (bytes, bytearray)):
+        raise TypeError(type_message.format(type=type(policies).__name__)
+                        + " (decode bytes to text first)")
     if isinstance(policies, str):
         items: tuple = tuple(p.strip() for p in policies.split(","))
     elif callable(policies):
@@ -299,8 +303,8 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
             raise ValueError(f"tasks must be at least 1, not {tasks}")
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a callable (or None)")
-    if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, numbers.Real) \
-            or not 0 < connect_timeout < float("inf"):
+    connect_timeout = check_finite(connect_timeout, "connect_timeout")
+    if not connect_timeout > 0:
         raise ValueError(f"connect_timeout must be a positive number of seconds, "
                          f"not {connect_timeout!r}")
     rules = get_rules(rules)
@@ -313,7 +317,7 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
                          f"in parts (start=...) or stream with `ddzfast simulate --out`")
     if backend == "ray":
         return _simulate_ray(games, rules, policies, seed, threads, bidding, address,
-                             start, tasks, progress, float(connect_timeout))
+                             start, tasks, progress, connect_timeout)
     return _simulate_local(games, rules, policies, seed, threads, bidding, start, progress)
 
 

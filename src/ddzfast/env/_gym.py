@@ -11,6 +11,7 @@ from gymnasium import spaces
 
 from ddzfast._core import MoveList
 from ddzfast._engine import OBSERVATION_DTYPE, OBSERVATION_SIZE
+from ddzfast.constants import check_finite
 from ddzfast.env._table import RENDER_MODES, Table, observation_high
 from ddzfast.simulate import (_policy_choice, check_seed, parse_policies, policy_name,
                                split_policies)
@@ -33,11 +34,7 @@ class DoudizhuGymEnv(gymnasium.Env):
         self.table = Table(rules, bidding, render_mode)
         self.render_mode = render_mode
         self.policies = _seat_policies(opponents, self.seat)
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real):
-            raise TypeError(f"illegal_reward must be a number, not {illegal_reward!r}")
-        if not np.isfinite(float(illegal_reward)):
-            raise ValueError(f"illegal_reward must be finite, not {illegal_reward!r}")
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_finite(illegal_reward, "illegal_reward")
         self._over = True
         n = self.table.action_count
         self.action_space = spaces.Discrete(n)
@@ -92,6 +89,10 @@ class DoudizhuGymEnv(gymnasium.Env):
         table = self.table
         if self._over:
             raise ValueError("the episode is over (or never began): call reset()")
+        if isinstance(action, (bool, np.bool_)):
+            # Discrete.contains takes True for 1; a mask indexed by a bool
+            # is no entry of it
+            raise table.not_an_action(action)
         if not self.action_space.contains(action) or not self.action_masks()[action]:
             # Gymnasium lets an agent send any action of the space: an
             # illegal one ends the episode, as PettingZoo's
@@ -122,7 +123,8 @@ class DoudizhuGymEnv(gymnasium.Env):
     def action_of(self, choice) -> int:
         """The action of a Move (or MOVE_DTYPE row) or, in a decision phase,
         of a choice (a bid 0..3, a call, show or doubling factor) of the
-        learner."""
+        learner. TypeError for a choice that is not an int, ValueError for
+        one beyond the choice actions."""
         return self.table.action_of(choice)
 
     def render(self):
@@ -167,5 +169,6 @@ def gym_env(rules="classic", seat=0, opponents: str | Sequence[Policy] = ("greed
     Gymnasium lets an agent send any action of the space: an illegal one
     (``action_masks()`` False there) ends the episode with reward
     ``illegal_reward`` and ``info["illegal_action"]``, the deal unchanged.
+    A bool is no action (TypeError, though ``Discrete`` takes True for 1).
     Bad arguments raise ValueError (TypeError for a wrong type)."""
     return DoudizhuGymEnv(rules, seat, opponents, bidding, render_mode, illegal_reward)

@@ -183,9 +183,21 @@ class Table:
 
     def action_of(self, choice) -> int:
         """The action of a choice (a bid, call, show or doubling factor, in a
-        decision phase) or of a Move or MOVE_DTYPE row."""
-        if self.game.phase not in ("play", "done"):
-            return self._choice_action(int(choice))
+        decision phase: an int 0..choice_count, else TypeError or ValueError)
+        or of a Move or MOVE_DTYPE row."""
+        phase = self.game.phase
+        if phase not in ("play", "done"):
+            if isinstance(choice, (bool, np.bool_)) or not isinstance(choice,
+                                                                      numbers.Integral):
+                raise TypeError(f"in the {phase} phase a choice is an int "
+                                f"0..{self.choice_count} (one of Game.legal_choices()), "
+                                f"not {type(choice).__name__} {choice!r}")
+            c = int(choice)
+            if not 0 <= c <= self.choice_count:
+                raise ValueError(f"choice {c} is out of range 0..{self.choice_count} "
+                                 f"(Game.legal_choices() of the {phase} phase: "
+                                 f"{self.game.legal_choices()})")
+            return self._choice_action(c)
         if isinstance(choice, Move):
             choice = choice.array[0]
         elif not (isinstance(choice, (np.void, np.ndarray)) and choice.shape == ()
@@ -200,6 +212,11 @@ class Table:
         return int(action_index(np.array([choice], dtype=self._moves.dtype),
                                 self.rules)[0])
 
+    def not_an_action(self, action) -> TypeError:
+        """The TypeError for an action of the wrong type (a bool included)."""
+        return TypeError(f"an action is an int in 0..{self.action_count - 1}, "
+                         f"not {type(action).__name__} {action!r}")
+
     def apply(self, action) -> None:
         """The seat to move takes ``action``; ValueError (IllegalMoveError
         for an illegal move) leaves the deal unchanged."""
@@ -210,8 +227,7 @@ class Table:
             action = action.item()
         if type(action) is not int and (isinstance(action, (bool, np.bool_)) or
                                         not isinstance(action, numbers.Integral)):
-            raise TypeError(f"an action is an int in 0..{self.action_count - 1}, "
-                            f"not {type(action).__name__} {action!r}")
+            raise self.not_an_action(action)
         a = int(action)
         if not 0 <= a < self.action_count:
             raise ValueError(f"action {a} is out of range 0..{self.action_count - 1}")

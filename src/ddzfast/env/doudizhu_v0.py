@@ -3,7 +3,9 @@
 ``env(rules="classic", bidding=False, render_mode=None)`` is the environment
 with PettingZoo's order-enforcing wrapper (it raises on stepping before
 ``reset`` and the like); ``raw_env`` takes the same arguments, unwrapped and
-faster.
+faster (its ``step`` and ``last`` raise ValueError before ``reset``, and
+once every agent has stepped out of a finished deal: there the wrapper warns
+of a step and ignores it; an unknown agent is a ValueError).
 
 * Rule sets: any, laizi with its wild rank fixed (``rules="laizi:7"``:
   every deal has wild rank 7; shown in the observation's ``wild_rank``
@@ -104,10 +106,20 @@ class raw_env(AECEnv):
                                    for i, a in enumerate(PLAYERS)}
         self.action_spaces = {a: spaces.Discrete(n) for a in PLAYERS}
 
+    def _seat_of(self, agent) -> int:
+        """The seat of ``agent``; ValueError for anything but PLAYERS."""
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise ValueError(f"unknown agent {agent!r}: the agents are "
+                             f"{', '.join(PLAYERS)}")
+        return seat
+
     def observation_space(self, agent):
+        self._seat_of(agent)
         return self.observation_spaces[agent]
 
     def action_space(self, agent):
+        self._seat_of(agent)
         return self.action_spaces[agent]
 
     @property
@@ -129,7 +141,7 @@ class raw_env(AECEnv):
             self.render()
 
     def observe(self, agent):
-        seat = self._seat[agent]
+        seat = self._seat_of(agent)
         table = self.table
         return {"observation": table.observation(seat), "action_mask": table.mask(seat)}
 
@@ -140,9 +152,11 @@ class raw_env(AECEnv):
         return self.table.legal_actions()
 
     def action_of(self, choice) -> int:
-        """The action of a Move (or MOVE_DTYPE row) or, while bidding, of a
-        bid (0..3) of the seat to move: e.g. ``action_of(game.policy_action())``
-        plays as a built-in policy would."""
+        """The action of a Move (or MOVE_DTYPE row) or, in a decision phase,
+        of a choice (a bid 0..3, a call, show or doubling factor) of the seat
+        to move: e.g. ``action_of(game.policy_action())`` plays as a built-in
+        policy would. TypeError for a choice that is not an int, ValueError
+        for one beyond the choice actions."""
         return self.table.action_of(choice)
 
     def move_of(self, action: int):
@@ -155,7 +169,22 @@ class raw_env(AECEnv):
                              f"0..{self.table.move_count - 1}")
         return self.table.move_of(int(action))
 
+    def _check_dealt(self) -> None:
+        """ValueError before the first reset, and once every agent has
+        stepped out of a finished deal (PettingZoo's OrderEnforcingWrapper
+        refuses the first and warns of and ignores a step in the second:
+        unwrapped, both are errors)."""
+        self.table.game                 # (its ValueError before the first deal)
+        if not self.agents:
+            raise ValueError("the deal is over and every agent has stepped out "
+                             "(step(None) once each): call reset() for the next deal")
+
+    def last(self, observe: bool = True):
+        self._check_dealt()
+        return super().last(observe)
+
     def step(self, action) -> None:
+        self._check_dealt()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
