@@ -135,6 +135,16 @@ def test_sb3_vec_env():
     assert env.observation_space.contains(obs[0])
     masks = env.env_method("action_masks")
     np.testing.assert_array_equal(np.stack(masks), env.action_masks())
+    # (with indices it gave every row's masks once per index)
+    some = env.env_method("action_masks", indices=[2, 5])
+    assert len(some) == 2
+    np.testing.assert_array_equal(np.stack(some), env.action_masks()[[2, 5]])
+    np.testing.assert_array_equal(env.env_method("action_masks", indices=3)[0],
+                                  env.action_masks()[3])
+    with pytest.raises(ValueError, match="rows 0..5"):
+        env.env_method("action_masks", indices=[6])
+    with pytest.raises(ValueError, match="rows 0..5"):
+        env.get_attr("num_envs", indices=[-1])
     assert env.action_masks().shape == (6, env.action_space.n)
     assert env.has_attr("action_masks") and env.env_is_wrapped(object) == [False] * 6
     rng = np.random.default_rng(2)

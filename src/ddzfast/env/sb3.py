@@ -76,8 +76,13 @@ class SB3VecEnv(_VecEnv):
         pass
 
     def _indices(self, indices):
-        return list(range(self.num_envs)) if indices is None else \
-            ([indices] if isinstance(indices, int) else list(indices))
+        rows = list(range(self.num_envs)) if indices is None else \
+            ([indices] if isinstance(indices, (int, np.integer)) else list(indices))
+        for i in rows:
+            if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) \
+                    or not 0 <= i < self.num_envs:
+                raise ValueError(f"indices are rows 0..{self.num_envs - 1}, not {i!r}")
+        return rows
 
     def get_attr(self, attr_name, indices=None):
         value = getattr(self, attr_name)
@@ -88,8 +93,11 @@ class SB3VecEnv(_VecEnv):
                              f"{attr_name!r} cannot be set per row")
 
     def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
-        if method_name == "action_masks" and indices is None:
-            return self.action_masks()     # one array: np.stack keeps its rows
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            if indices is None:
+                return masks     # one array: np.stack keeps its rows
+            return [masks[i] for i in self._indices(indices)]
         value = getattr(self, method_name)(*method_args, **method_kwargs)
         return [value] * len(self._indices(indices))
 
