@@ -27,9 +27,9 @@ from ddzfast._core cimport *
 from ddzfast._core import MOVE_DTYPE, RULES, beats, play
 
 import collections
-import math
 import numbers
 
+from ddzfast.constants import check_finite
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 
 cnp.import_array()
@@ -1415,15 +1415,8 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
             raise ValueError(f"max_nodes must be positive, not {max_nodes}")
         node_limit = min(int(max_nodes), 0x7FFFFFFFFFFFFFFF)
     if seconds is not None:
-        if isinstance(seconds, bool) or not isinstance(seconds, numbers.Real):
-            raise TypeError(f"seconds is a positive number or None, not {seconds!r}")
-        try:
-            limit = float(seconds)
-        except OverflowError:
-            # (an int past the floats: its digits may be too many to print)
-            raise ValueError(f"seconds must be positive and finite, not an int of "
-                             f"{int(seconds).bit_length()} bits") from None
-        if not (math.isfinite(limit) and limit > 0):
+        limit = check_finite(seconds, "seconds")
+        if not limit > 0:
             raise ValueError(f"seconds must be positive and finite, not {seconds}")
     # ---- the search
     memset(&c, 0, sizeof(c))

@@ -5,12 +5,11 @@
 
 import collections.abc
 import itertools
-import math
 import operator
 import numbers
 from types import MappingProxyType
 
-from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DEAL_CARDS, WILD_KICKER as _WILD_KICKER,
+from ddzfast.constants import (check_finite, CARD_CHARS, CARD_LIMITS, DEAL_CARDS, WILD_KICKER as _WILD_KICKER,
                                WILD_NONE as _WILD_NONE, describe_wild)
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 
@@ -186,18 +185,7 @@ cdef object _bool_field(object v, str field):
 
 
 cdef double _real_field(object v, str field) except? -1.0:
-    cdef double x
-    if isinstance(v, bool) or not isinstance(v, numbers.Real):
-        raise TypeError(f"{field} must be a number, not {v!r}")
-    try:
-        x = float(v)
-    except OverflowError:
-        # (an int past the floats: its digits may be too many to print)
-        raise ValueError(f"{field} must be finite, not an int of "
-                         f"{int(v).bit_length()} bits") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{field} must be finite, not {v}")
-    return x
+    return check_finite(v, field)
 
 
 _RULES_IDS = itertools.count()    # next() is atomic: ids are unique across threads
