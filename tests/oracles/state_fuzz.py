@@ -76,6 +76,18 @@ def corpus(rng: random.Random) -> list:
             dealt.play(dealt.policy_move("greedy"))
         if not dealt.done:
             games.append(dealt.observation(rng.randrange(3)).sample(rng.randrange(99)))
+    # samples of rob-bidding deals dealt again (their starts hold the redeals)
+    for i in range(4):
+        g = Game("classic+happy", seed=rng.randrange(2 ** 64), first_bidder=i % 3)
+        while not g.done and not (g.redeals and g.phase != "show" and rng.random() < 0.3):
+            if g.phase == "bidding":
+                g.choose(0 if 0 in g.legal_choices() else g.policy_choice("random"))
+            elif g.phase != "play":
+                g.choose(g.policy_choice("random"))
+            else:
+                g.play(g.policy_move("random"))
+        if not g.done:
+            games.append(g.observation(g.to_move).sample(rng.randrange(99)))
     return games
 
 
