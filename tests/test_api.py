@@ -739,6 +739,12 @@ def test_without_kinds_of_none_is_a_type_error():
     docstring promises a TypeError for a kind that is no name."""
     with pytest.raises(TypeError, match="not None"):
         ddzfast.get_rules("classic").without_kinds(None)
+    # (PASS was called an unknown move kind)
+    for kind in ("PASS", MoveKind.PASS):
+        with pytest.raises(ValueError, match="PASS is not a kind a rule set's fields name"):
+            ddzfast.get_rules("classic").without_kinds(kind)
+    with pytest.raises(ValueError, match="PASS is not a kind"):
+        ddzfast.get_rules("classic").with_options(kinds=("SINGLE", "PASS"))
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

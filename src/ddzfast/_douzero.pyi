@@ -9,7 +9,7 @@ from ddzfast._core import CardsLike
 X_NO_ACTION_WIDTH: tuple[int, int, int]
 ACTION_WIDTH: int
 
-# DouZero's training environment (_douzero.pxi; public face: ddzfast.compat.douzero)
+# DouZero's training environment (_douzero.pyx; public face: ddzfast.compat.douzero)
 def douzero_pack(cards: Iterable[int]) -> int: ...
 def douzero_pack_many(actions: Iterable[Iterable[int]],
                       name: str = ...) -> npt.NDArray[np.uint64]: ...

@@ -145,7 +145,10 @@ cdef int _kind_field(object value, str field) except -1:
         return 0
     if not isinstance(value, str):
         raise TypeError(f"{field}: a move kind is a name such as 'BOMB', not {value!r}")
-    if value not in _KIND_BY_NAME or value == "PASS":
+    if value == "PASS":
+        # (a kind of every rule set, which none lists: no field may name it)
+        raise ValueError(f"{field}: PASS is not a kind a rule set's fields name")
+    if value not in _KIND_BY_NAME:
         raise ValueError(f"{field}: unknown move kind {value!r}")
     return int(_KIND_BY_NAME[value])
 

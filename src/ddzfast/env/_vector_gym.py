@@ -102,7 +102,8 @@ def action_masks(venv: VectorEnv) -> np.ndarray:
 
 class GymVectorEnv(_GymVectorEnv):
     """``VectorEnv`` as a ``gymnasium.vector.VectorEnv`` for one learner seat;
-    the arguments are VectorEnv's (``seat`` required). See the module
+    the arguments are VectorEnv's (``seat`` the learner's, 0 by default, never
+    None: there is one learner). See the module
     docstring. ``venv`` is the underlying VectorEnv."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}

@@ -34,8 +34,8 @@ __all__ = ["SB3VecEnv"]
 
 class SB3VecEnv(_VecEnv):
     """``VectorEnv`` as an SB3 ``VecEnv``; the arguments are VectorEnv's
-    (``seat`` required). ``venv`` is the underlying VectorEnv. See the
-    module docstring."""
+    (``seat`` the learner's, 0 by default, never None). ``venv`` is the
+    underlying VectorEnv. See the module docstring."""
 
     def __init__(self, num_envs, rules="classic", bidding=False, seat=0, opponents=None,
                  seed=None, threads=1, obs_dtype="float32", mask=None):
