@@ -762,3 +762,10 @@ def test_move_lists_pickle_and_copy(rules):
         assert np.array_equal(made.array, moves.array)
     split = ddzfast.min_plays(hand, rules)
     assert pickle.loads(pickle.dumps(split)) == split
+    # a pickle's rows are checked again: a row made illegal is refused
+    load, (r, rows) = moves.__reduce__()
+    rows[1]["cards"] = int(Hand("3333"))
+    with pytest.raises(IllegalMoveError, match="row 1 is not a legal move"):
+        load(r, rows)
+    with pytest.raises(TypeError, match="MOVE_DTYPE"):
+        load(r, rows["cards"])

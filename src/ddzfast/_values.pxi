@@ -9,8 +9,8 @@ import operator
 import numbers
 from types import MappingProxyType
 
-from ddzfast.constants import (check_finite, CARD_CHARS, CARD_LIMITS, DEAL_CARDS, WILD_KICKER as _WILD_KICKER,
-                               WILD_NONE as _WILD_NONE, describe_wild)
+from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DEAL_CARDS, WILD_KICKER as _WILD_KICKER,
+                               WILD_NONE as _WILD_NONE, check_finite, describe_wild)
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 
 # Native byte order: the core reads and writes these rows as C structs.
@@ -1188,28 +1188,35 @@ cdef class MoveList:
         return f"<MoveList [{shown}{more}]>"
 
     def __reduce__(self):
-        # as its Moves, each checked again when unpickled
-        return (_move_list_of, (self.rules, tuple(self)))
+        # as its rows (16 bytes a move), each checked again when unpickled
+        return (_move_list_of, (self.rules, np.array(self.array)))
 
 
-def _move_list_of(rules, moves) -> MoveList:
-    """A MoveList of ``moves`` (Moves) of ``rules`` (a Rules or None): how a
-    pickled MoveList is made again."""
-    cdef Rules r = None if rules is None else _get_rules(rules)
+def _move_list_of(rules, rows) -> MoveList:
+    """A MoveList of ``rows`` (a MOVE_DTYPE array) of ``rules``, each row a
+    legal move of the rule set (IllegalMoveError otherwise), its ``wild`` and
+    ``substitutes`` read again: how a pickled MoveList is made again."""
+    cdef Rules r = _get_rules(rules)
+    cdef cnp.ndarray a
+    cdef ddz_move* m
     cdef Py_ssize_t i, n
-    cdef ddz_move* buf
-    if not isinstance(moves, tuple) or not all(isinstance(m, Move) for m in moves):
-        raise TypeError("a pickled MoveList's moves are a tuple of Moves")
-    n = len(moves)
-    buf = <ddz_move*>malloc((n if n > 0 else 1) * sizeof(ddz_move))
-    if buf == NULL:
-        raise MemoryError()
-    try:
-        for i in range(n):
-            buf[i] = (<Move>moves[i]).m
-        return _move_list(buf, n, r)
-    finally:
-        free(buf)
+    cdef int wild
+    _need_wild(r)
+    if not isinstance(rows, np.ndarray) or rows.ndim != 1 or rows.dtype.names is None \
+            or rows.dtype.names != MOVE_DTYPE.names:
+        raise TypeError("a pickled MoveList's rows are a 1-d MOVE_DTYPE array")
+    a = np.array(rows, dtype=MOVE_DTYPE, order="C")   # (a copy of our own)
+    n = cnp.PyArray_DIM(a, 0)
+    m = <ddz_move*>cnp.PyArray_DATA(a)
+    for i in range(n):
+        wild = ddz_check(&r.c, m[i].kind, m[i].rank, m[i].length, m[i].cards)
+        if wild < 0:
+            raise IllegalMoveError(f"a pickled MoveList's row {i} is not a legal move "
+                                   f"in {r.name!r}")
+        m[i].wild = <uint8_t>wild
+        m[i].substitutes = ddz_substitutes(&r.c, m[i].kind, m[i].rank, m[i].length,
+                                           m[i].cards)
+    return _move_list(m, n, r)
 
 
 cdef object _move_array_view(ddz_move* data, Py_ssize_t n, object owner, bint writeable):
