@@ -705,6 +705,8 @@ def test_card_text_may_be_a_str_subclass():
     ("laizi:7:8", "'laizi:7:8': 'laizi' takes one wild rank"),
     ("laizi:X", "'laizi:X': wild_rank must be a rank"),
     ("tiandi:77", "'tiandi:77': the sky and ground ranks must differ"),
+    # (each such name was accepted, and kept for the process's life)
+    ("classic+happy+happy", "'classic+happy+happy': one platform preset a name"),
 ])
 def test_a_bad_wild_rank_in_a_name_names_the_rule_set(name, words):
     """'laizi:' said only "unknown card ''", naming neither the rule set nor

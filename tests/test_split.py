@@ -367,3 +367,38 @@ def test_numba_equals_single_calls():
 def test_min_plays_bad_input(hand, rules, error):
     with pytest.raises(error):
         min_plays(hand, rules)
+
+
+@pytest.mark.parametrize("rules", ["classic", "laizi:7", "tiandi:7J"])
+def test_a_whole_deck_does_not_root_the_queries_after_it(rules):
+    """min_plays of a whole deck left the deck as this thread's root for every
+    later hand of the rule set (each inside it): their searches scanned the
+    deck's sets, so that laizi and tiandi stopped at the work limit on an
+    ordinary 20-card hand, and the table grew with every distinct hand. Each
+    thread has its own root, so each run starts in a thread of its own."""
+    import threading
+    from ddzfast.features import deck_text
+    hand = "456689999TJJJQKKAAXD" if rules.startswith("tiandi") else "3334445556789TJQKA22"
+    moves = legal_moves(hand, None, rules)
+
+    def answers(deck_first):
+        got = {}
+
+        def run():
+            try:
+                if deck_first:
+                    got["deck"] = min_plays(deck_text(ddzfast.get_rules(rules).wildcard),
+                                            rules).count
+                got["left"] = plays_left(hand, moves, rules).tolist()
+                got["min"] = min_plays(hand, rules).count
+            except Exception as e:      # (reported below, from this thread)
+                got["error"] = e
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+        assert "error" not in got, got["error"]
+        return got
+
+    after = answers(True)
+    alone = answers(False)
+    assert after["left"] == alone["left"] and after["min"] == alone["min"]

@@ -16,7 +16,7 @@ remainders of plays_left.
 """
 
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
-from libc.stdlib cimport malloc, free, calloc
+from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memset, memcmp, memcpy
 cimport numpy as cnp
 import numpy as np
@@ -28,7 +28,7 @@ from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid
                             _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER,
                             ddz_grow, _as_hand_array)
 from ddzfast._core import MOVE_DTYPE, _parallel, _sliced
-from ddzfast.constants import check_threads, worker_count
+from ddzfast.constants import MAX_HAND, check_threads, worker_count
 
 cnp.import_array()
 
@@ -37,6 +37,7 @@ cdef enum:
     FIRST_SLOTS = 1 << 12       # the table's slots in use when a root is prepared
     FIRST_SET_SLOTS = 1 << 8
     KEEP_SLOTS = 1 << 16        # tables allocated past this are freed when the root changes
+    KEEP_MOVES = 1 << 17        # so are the move and set buffers past this many
     DEFAULT_MAX_WORK = 200000000
     ORDER_KEYS = 16 * 64        # _order_key's values
     MAX_SETS = 0x7FFFFFFF       # sets a root may have: an index and an entry's
@@ -153,6 +154,24 @@ cdef int _table_reset(ddz_split_ctx* ctx, uint64_t slots) noexcept nogil:
     return 0
 
 
+cdef int _buffers_reset(ddz_split_ctx* ctx) noexcept nogil:
+    # the move and set buffers back to their first size, once a root far
+    # larger than a hand (a whole deck: up to tens of millions of moves) has
+    # grown them: kept, they would hold that memory for the thread's life
+    cdef ddz_move* m = <ddz_move*>realloc(ctx.moves, DDZ_MOVE_BUFFER * sizeof(ddz_move))
+    cdef ddz_split_set* st
+    if m == NULL:
+        return DDZ_SPLIT_NOMEM
+    ctx.moves = m
+    ctx.moves_cap = DDZ_MOVE_BUFFER
+    st = <ddz_split_set*>realloc(ctx.sets, DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
+    if st == NULL:
+        return DDZ_SPLIT_NOMEM
+    ctx.sets = st
+    ctx.sets_cap = DDZ_MOVE_BUFFER
+    return 0
+
+
 cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noexcept nogil:
     # The root's moves, their distinct card sets by lowest card, an empty table.
     cdef int64_t n, i, k, j
@@ -160,6 +179,8 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
     cdef int32_t counts[ORDER_KEYS + 1]
     cdef uint64_t cards, slot, mask
     ctx.root = 0
+    if ctx.moves_cap > KEEP_MOVES and _buffers_reset(ctx) != 0:
+        return DDZ_SPLIT_NOMEM
     n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
     if n > MAX_SETS:
         return DDZ_SPLIT_TOO_BIG    # more moves than a set's move index holds
@@ -240,9 +261,18 @@ cdef inline int64_t _set_of(const ddz_split_ctx* ctx, uint64_t cards) noexcept n
     return -1
 
 
+# A root serves the later queries on its sub-hands (a hand played down in a
+# deal) only while it is no larger than a hand of a deal: a larger one (a
+# whole deck) holds every hand of its rule set, whose searches would then
+# scan its sets (slower, and sooner past the work limit than on a root of
+# their own) and grow its table with every distinct hand asked.
+cdef int KEEP_ROOT_CARDS = MAX_HAND[True]
+
+
 cdef int _ensure(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noexcept nogil:
     # prepare the root unless ctx already holds a root containing hand
-    if ctx.root and _hand_contains(ctx.root, hand) \
+    if ctx.root and _hand_size(ctx.root) <= KEEP_ROOT_CARDS \
+            and _hand_contains(ctx.root, hand) \
             and memcmp(&ctx.rules, rules, sizeof(ddz_rules)) == 0:
         return 0
     return _prepare(ctx, rules, hand)

@@ -565,6 +565,9 @@ cdef Rules _preset_rules(str name):
     if preset not in PLATFORM_PRESETS:
         raise ValueError(f"unknown platform preset {preset!r} in {name!r}; presets: "
                          f"{', '.join(PLATFORM_PRESETS)}")
+    if "+" in base_name:
+        # (each further one would be a name, and a kept Rules, of its own)
+        raise ValueError(f"{name!r}: one platform preset a name ('classic+happy')")
     r = _RULES_WITH_RANK.get(name)
     if r is None:
         base = _get_rules(base_name)
