@@ -299,7 +299,8 @@ cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
         o[O_LANDLORD + _rel(g.landlord, seat)] = 1.0
         _obs_cards(o + O_KITTY, g.kitty)
         o[O_KITTY_SHOWN] = 1.0
-    # (rob bidding's base, rob_base, may pass 3: it was then no entry at all)
+    # (rob bidding's base, rob_base, may pass 3: the last entry stands for 3
+    # or more, so that every base has one)
     if g.base >= 0:
         o[O_BASE + (g.base if g.base < 3 else 3)] = 1.0
     if g.has_last:
