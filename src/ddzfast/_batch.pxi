@@ -373,6 +373,11 @@ def _copy_chunk(_Chunk chunk, cnp.ndarray moves, Py_ssize_t start, cancel):
 
 cdef cnp.ndarray _as_hand_array(object hands):
     cdef cnp.ndarray a
+    if isinstance(hands, (str, bytes)):
+        raise TypeError("hands must be a 1-d array-like of packed hands, not a string")
+    if not isinstance(hands, np.ndarray) and not hasattr(hands, "__iter__"):
+        raise TypeError(f"hands must be a 1-d array-like of packed hands, not "
+                        f"{type(hands).__name__}")
     if isinstance(hands, np.ndarray):
         a = <cnp.ndarray>hands
         if a.dtype.kind not in "iu":

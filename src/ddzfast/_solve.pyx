@@ -29,7 +29,7 @@ from ddzfast._core import MOVE_DTYPE, RULES, beats, play
 import collections
 import numbers
 
-from ddzfast.constants import check_finite
+from ddzfast.constants import check_positive
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 
 cnp.import_array()
@@ -1415,9 +1415,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
             raise ValueError(f"max_nodes must be positive, not {max_nodes}")
         node_limit = min(int(max_nodes), 0x7FFFFFFFFFFFFFFF)
     if seconds is not None:
-        limit = check_finite(seconds, "seconds")
-        if not limit > 0:
-            raise ValueError(f"seconds must be positive and finite, not {seconds}")
+        limit = check_positive(seconds, "seconds")
     # ---- the search
     memset(&c, 0, sizeof(c))
     c.rules = &r.c

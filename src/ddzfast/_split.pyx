@@ -572,11 +572,6 @@ cdef cnp.ndarray _hand_array(object hands, Rules r):
     cdef cnp.ndarray h
     cdef const uint64_t* hp
     cdef Py_ssize_t i, n, bad = -1
-    if isinstance(hands, (str, bytes)):
-        raise TypeError("hands must be a 1-d array-like of packed hands, not a string")
-    if not isinstance(hands, np.ndarray) and not hasattr(hands, "__iter__"):
-        raise TypeError(f"hands must be a 1-d array-like of packed hands, not "
-                        f"{type(hands).__name__}")
     # (as the batches of the core read them: Hands and packed ints)
     h = _as_hand_array(hands)
     n = cnp.PyArray_DIM(h, 0)

@@ -74,6 +74,14 @@ def check_finite(value, what: str) -> float:
     return f
 
 
+def check_positive(value, what: str) -> float:
+    """``check_finite(value, what)``, and above 0 (else ValueError)."""
+    f = check_finite(value, what)
+    if not f > 0:
+        raise ValueError(f"{what} must be positive, not {value!r}")
+    return f
+
+
 # ---- threads and chunks ---------------------------------------------------
 
 #: The most threads any call accepts; more is a ValueError.

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ddzfast._engine import DEAL_DTYPE
-from ddzfast.constants import check_finite
+from ddzfast.constants import check_finite, check_positive
 
 __all__ = ["rows_to_frame", "summarize", "plot_rows", "Tally", "wilson_interval",
            "mean_interval", "Z95"]
@@ -78,14 +78,6 @@ def rows_to_frame(rows):
     return pd.DataFrame({k: v.copy() for k, v in row_columns(rows).items()})
 
 
-def _check_z(z) -> float:
-    """``z`` as a positive, finite float."""
-    z = check_finite(z, "z")
-    if not z > 0:
-        raise ValueError(f"z (the normal quantile) must be positive, not {z}")
-    return z
-
-
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float] | None:
     """The Wilson score interval of a proportion (95% by default); None when
     there are no trials. ValueError unless ``0 <= successes <= n``, every
@@ -94,7 +86,7 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     # as floats: 4 * n * n of an int n near a float's limit is beyond it
     k = check_finite(successes, "successes")
     t = check_finite(n, "n")
-    zf = _check_z(z)
+    zf = check_positive(z, "z")
     if t < 0:
         raise ValueError(f"n (the number of trials) must not be negative, not {n}")
     if not 0 <= k <= t:
@@ -117,7 +109,7 @@ def mean_interval(total: float, total_sq: float, n: int,
     s = check_finite(total, "total")
     sq = check_finite(total_sq, "total_sq")
     t = check_finite(n, "n")
-    zf = _check_z(z)
+    zf = check_positive(z, "z")
     if t < 0:
         raise ValueError(f"n (the number of values) must not be negative, not {n}")
     if t < 2:

@@ -72,7 +72,7 @@ import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Move, get_rules
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game, _score_row, _simulate_native, deal_seed
-from ddzfast.constants import check_finite, check_threads
+from ddzfast.constants import check_positive, check_threads
 
 Policy = Union[str, Callable]
 
@@ -303,10 +303,7 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
             raise ValueError(f"tasks must be at least 1, not {tasks}")
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a callable (or None)")
-    connect_timeout = check_finite(connect_timeout, "connect_timeout")
-    if not connect_timeout > 0:
-        raise ValueError(f"connect_timeout must be a positive number of seconds, "
-                         f"not {connect_timeout!r}")
+    connect_timeout = check_positive(connect_timeout, "connect_timeout")
     rules = get_rules(rules)
     policies = parse_policies(policies)
     need = games * DEAL_DTYPE.itemsize
