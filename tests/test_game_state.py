@@ -116,10 +116,13 @@ def test_a_recorded_play_that_is_not_legal_there_is_refused():
 
 
 @pytest.mark.parametrize("position, error", [(2 ** 70, ValueError), (-1, ValueError),
-                                             (2 ** 31, ValueError), ("1", TypeError)])
+                                             (2 ** 31, ValueError), ("1", TypeError),
+                                             (0, ValueError), (10, ValueError)])
 def test_a_pile_start_with_a_position_out_of_range_is_refused(position, error):
     """A no-shuffle pickle's session position went to a C int before it was
-    checked: 2**70 raised OverflowError (found by the state fuzzer)."""
+    checked: 2**70 raised OverflowError (found by the state fuzzer). A pile
+    deal is at positions 1 .. session - 1 (10 deals here): a session's first
+    deal is shuffled, and position 10 would be past its end (loaded before)."""
     r = ddzfast.get_rules("classic").with_options(deal="no_shuffle")
     g = Game(r, seed=3)
     while not g.done:

@@ -328,6 +328,15 @@ def test_options_default_off():
                                                      1, "no_shuffle", 1, 0)
 
 
+def test_numpy_bools_are_options():
+    """show and doubling take NumPy's bools as they take Python's (doubling
+    refused them with a TypeError while show took them)."""
+    for value in (True, False):
+        made = platform("classic", bidding="rob", show=np.bool_(value), doubling=np.bool_(value))
+        plain = platform("classic", bidding="rob", show=value, doubling=value)
+        assert made.description == plain.description and made.rules_id == plain.rules_id
+
+
 BAD_OPTIONS = [
     (dict(bidding="robbing"), ValueError), (dict(bidding="Rob"), ValueError),
     (dict(bidding=1), TypeError), (dict(bidding=None), TypeError),
@@ -1314,7 +1323,12 @@ def test_next_deal_by_hand_procedure(rules):
     for k in range(12):
         drive(game, rng, fb)
         nxt = game.next_deal(1000 + k)
-        check_next_deal(game, fb, nxt, 1000 + k, 5)
+        assert nxt.position == (k + 1) % 10
+        if k == 9:
+            # the session's tenth deal was its last: the next is shuffled
+            assert snapshot(nxt) == snapshot(Game(r, 1000 + k, True, (fb + 1) % 3))
+        else:
+            check_next_deal(game, fb, nxt, 1000 + k, 5)
         fb = (fb + 1) % 3
         assert nxt.phase == "show" and nxt.to_move == fb
         loaded = pickle.loads(pickle.dumps(game))
@@ -1376,8 +1390,14 @@ def replay_sessions(r, seed, policies, n, bidding=True):
     for d in range(n):
         pos = d % L
         fb = d % 3
-        if pos == 0:
+        if d == 0:
             game = Game(r, deal_seed(seed, d), bidding, fb)
+        elif pos == 0:
+            # the session is over: next_deal shuffles the next one's first deal
+            nxt = game.next_deal(deal_seed(seed, d))
+            assert nxt.position == 0
+            assert snapshot(nxt) == snapshot(Game(r, deal_seed(seed, d), bidding, fb))
+            game = nxt
         else:
             nxt = game.next_deal(deal_seed(seed, d))
             check = check_next_deal_cards if r.description.get("wild_count") else check_next_deal

@@ -317,8 +317,9 @@ cdef class Game:
         return self._undo_n > 0
 
     def position_key(self) -> tuple:
-        """A small hashable value, equal for two games exactly when their
-        futures are the same: the rule set, the phase, the hands, the seat to
+        """A small hashable value, equal for two games exactly when they are
+        the same position, with the same choices, moves and chances to come:
+        the rule set, the phase, the hands, the seat to
         move, the move to beat (its kind, rank and length, and in tiandi a
         bomb's size and purity: nothing else of its cards changes what may
         follow), who played it and the passes since, and what scoring still
@@ -326,7 +327,12 @@ cdef class Game:
         ``mult_cap``, past which every result reads the cap; whether the
         farmers have played and how often the landlord has: spring and
         anti-spring). While bidding: the hands, the kitty and the bids. Two
-        move orders that reach the same position give the same key."""
+        move orders that reach the same position give the same key. The
+        state of the game's random stream is not part of it: the draws still
+        to come before the kitty is taken (tiandi's ground rank, a redeal's
+        cards when nobody calls) come from that stream, which the ``random``
+        policy also draws from, so two games with one key may draw them
+        differently, each by the rules' chances."""
         cdef const ddz_game* g = &self.g
         cdef int f1, f2
         if g.phase == PHASE_BIDDING and not g.opt_rob and not g.opt_show:
@@ -677,9 +683,12 @@ cdef class Game:
         """The next deal of this finished deal's no-shuffle session (RULES.md
         10): dealt from this deal's cards (its plays in order, then the
         hands, then the kitty cards not played), transposed and cut with the
-        stream of ``seed`` (random when None); the first bidder is the next
-        seat, the rule set and bidding are this deal's. ValueError unless the
-        deal is over and its rule set deals without shuffling."""
+        stream of ``seed`` (random when None). After the session's last deal
+        (``position`` ``session - 1``) it is the first deal of the next
+        session, shuffled from ``seed`` as ``Game(rules, seed)`` deals, at
+        position 0: the deals ``simulate`` plays. The first bidder is the
+        next seat, the rule set and bidding are this deal's. ValueError
+        unless the deal is over and its rule set deals without shuffling."""
         cdef uint8_t order[56]
         cdef uint8_t pile[56]
         cdef int n_order = 0, n
@@ -692,6 +701,8 @@ cdef class Game:
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
         s = _seed_arg(seed, "seed")
+        if self.g.position + 1 >= self._rules.c.session:
+            return Game(self._given, s, bool(self.g.bidding), (self.g.first_bidder + 1) % 3)
         for seat, mv in self._history:
             if (<Move>mv).m.kind != K_PASS:
                 n_order += ddz_cards_ascending((<Move>mv).m.cards, order + n_order)
@@ -1079,7 +1090,12 @@ cdef Game _pile_game(Rules r, tuple pile, uint64_t seed, bint bidding, int first
         cards[i] = <uint8_t>_int_in(pile[i], "a card of the pile", 0, 15)
     if ddz_game_from_pile(&game.g, &r.c, cards, n, seed, first_bidder, bidding) != 0:
         raise ValueError("the pile is not the deck of the rule set")
-    game.g.position = _int_in(position, "the position", 0, 2 ** 31 - 1)
+    # a session's first deal is shuffled, never dealt from a pile
+    if r.c.session < 2:
+        raise ValueError(f"{r.name!r} plays sessions of one deal: every deal is shuffled, "
+                         f"none comes from a pile")
+    game.g.position = _int_in(position, "the position of a deal from a pile", 1,
+                              r.c.session - 1)
     game._rules = _rules_with_mask(r, game.g.wild_mask, game.g.sky_rank)
     game._given = r
     game._history = []

@@ -530,10 +530,13 @@ cdef class Rules:
 
 
 cdef object _choice_field(object v, str field, tuple choices):
-    # One of a few strings (or, for doubling, False/True too).
+    # One of a few strings (or, for doubling, False/True too: NumPy's bools
+    # as _bool_field takes them).
+    if isinstance(v, np.bool_):
+        v = bool(v)
     for c in choices:
         if type(v) is type(c) and v == c:
-            return v
+            return c
     raise (ValueError if isinstance(v, (str, bool)) else TypeError)(
         f"{field} is one of {', '.join(map(repr, choices))}, not {v!r}")
 
