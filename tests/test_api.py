@@ -212,6 +212,15 @@ def test_legal_moves_into_rejects_bad_buffers():
     ro.flags.writeable = False
     with pytest.raises(ValueError, match="writable"):
         legal_moves_into(hand, None, "classic", ro)
+    # a view at an odd byte offset was written as if aligned (the action
+    # functions and the Numba layer refused it; found by an audit)
+    odd = np.zeros(64 * MOVE_DTYPE.itemsize + 1, np.uint8)[1:].view(MOVE_DTYPE)
+    assert not odd.flags.aligned
+    for call in (lambda: legal_moves_into(hand, None, "classic", odd),
+                 lambda: ddzfast.legal_moves_batch(np.array([hand], np.uint64), out=odd)):
+        with pytest.raises(ValueError, match="aligned"):
+            call()
+    assert not odd.view(np.uint8).any()
     with pytest.raises(TypeError):
         legal_moves_into(hand, None, "classic", None)
     with pytest.raises(TypeError):

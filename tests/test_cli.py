@@ -357,6 +357,29 @@ def test_plot(capsys, tmp_path):
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"
 
 
+def test_a_plot_or_rows_not_written_is_a_message(capsys, tmp_path, monkeypatch):
+    """A PNG that could not be written (a name too long, a full disk) after
+    the whole run, or an --out write that failed in the middle (a full
+    disk), ended in a traceback (found by an audit): each is now a one-line
+    message and exit status 1, after the summary of the deals done."""
+    pytest.importorskip("matplotlib")
+    code, out, err = main(capsys, "simulate", "--games", "300", "--quiet",
+                          "--plot", str(tmp_path / ("a" * 300 + ".png")))
+    assert code == 1 and "ddzfast simulate: --plot" in err and "Traceback" not in err
+    assert out.startswith("classic, policies")
+    write = cli.NpzRowWriter.write
+
+    def full_disk(self, rows):
+        if self.count >= 2000:
+            raise OSError(28, "No space left on device")
+        write(self, rows)
+    monkeypatch.setattr(cli.NpzRowWriter, "write", full_disk)
+    code, out, err = main(capsys, "simulate", "--games", "10000", "--chunk", "1000",
+                          "--quiet", "--out", str(tmp_path / "rows.npz"))
+    assert code == 1 and "stopped after 2000 of 10000 deals" in err
+    assert "No space left on device" in err
+
+
 # ---- moves --------------------------------------------------------------------
 
 def test_moves_pluralises_and_uses_move_text(capsys):

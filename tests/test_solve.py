@@ -166,6 +166,39 @@ def test_against_plain_minimax(name):
         assert seen["W"] > count // 5 and seen["lone W"] > 0
 
 
+SOLVE_IN_A_CHILD = """
+import sys
+sys.path.insert(0, "tests")
+import ddzfast
+from oracles.solve_reference import replay
+for hands, rules, landlord in [
+        (["3X", "77776A9AKJ9T54Q4QJ8K"], "laizi:7", None),
+        (["34", "7777JJJJ54A485T96KQT"], "tiandi:7J", None),
+        (["3X", "77776A9AKJ9T54Q4QJ8K", "45"], "laizi:7", 1)]:
+    sol = ddzfast.solve(hands, rules, landlord=landlord)
+    won = replay(hands, sol.line, rules, landlord=landlord)
+    mover_side = 0 if landlord in (None, 0) else 1      # seat 0 moves first
+    print(sol.win, won == mover_side)
+"""
+
+
+def test_hands_with_thousands_of_leads_are_solved(run_python):
+    """Wild hands of 20 cards have 8,000 to 42,000 leads: the opponents'
+    answers grew (moved) the move buffers while the move ordering still held
+    pointers into the old ones, and solve crashed (found by an audit). Each
+    solve now ends, its line legal to the end; run in a child, where a crash
+    fails the test instead of pytest."""
+    result = run_python(code=SOLVE_IN_A_CHILD, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    lines = result.stdout.split("\n")[:3]
+    assert len(lines) == 3
+    for line in lines:
+        # the solver's verdict for the side to move is what its own line,
+        # played out, gives that side
+        win, mover_won = line.split()
+        assert win == mover_won, line
+
+
 def test_lone_w_passes_and_the_next_seat_leads():
     # two players: a lone W never empties, so it loses whatever it holds
     sol = solve(["W", "3"], "biegang", all_moves=True)

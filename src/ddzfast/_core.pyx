@@ -154,8 +154,8 @@ cdef inline uint64_t _int_bits(object hand, Rules r) except? 0xFFFFFFFFFFFFFFFF:
 
 
 cdef int _check_move_out(object out) except -1:
-    # A buffer the caller lends for moves: a writable, C-contiguous 1-d
-    # MOVE_DTYPE array
+    # A buffer the caller lends for moves: a writable, C-contiguous, aligned
+    # 1-d MOVE_DTYPE array (the core writes its rows as ddz_move structs)
     if not isinstance(out, np.ndarray):
         raise TypeError(f"out must be a MOVE_DTYPE array, not {type(out).__name__}")
     if <object>cnp.PyArray_DESCR(<cnp.ndarray>out) is not _MOVE_DESCR:
@@ -165,6 +165,9 @@ cdef int _check_move_out(object out) except -1:
             or not cnp.PyArray_IS_C_CONTIGUOUS(<cnp.ndarray>out)
             or not cnp.PyArray_ISWRITEABLE(<cnp.ndarray>out)):
         raise ValueError("out must be a writable, C-contiguous 1-d array")
+    if not cnp.PyArray_ISALIGNED(<cnp.ndarray>out):
+        raise ValueError("out must be aligned (a MOVE_DTYPE array NumPy made, or a "
+                         "slice of one; not a view at an odd byte offset)")
     return 0
 
 

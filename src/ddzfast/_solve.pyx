@@ -766,8 +766,8 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
     cdef uint64_t kc = c.kcards[lead][s][hs][osz]
     cdef uint32_t kid = c.kid[lead][s][hs][osz]
     cdef uint64_t top
-    cdef uint64_t* keys = c.keys + base
-    cdef const ddz_move* moves = c.moves + base
+    cdef uint64_t* keys
+    cdef const ddz_move* moves
     if c.landlord < 0:
         nopp = 1
         seats[0] = 1 - s
@@ -793,6 +793,9 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
         sm = _answers(c, base + n, c.hand[o])
         if sm == NULL:
             return 0
+        # _answers generates past base + n and may grow (move) the buffers
+        keys = c.keys + base
+        moves = c.moves + base
         pass_loses = pass_mover == o and _wins_at_once(c.rules, sm, pass_beat)
         last_opp = k == nopp - 1
         for i in range(n):

@@ -539,7 +539,8 @@ def cmd_simulate(args) -> int:
             done += n
     except KeyboardInterrupt:
         problem = f"interrupted after {done} of {args.games} deals"
-    except (ValueError, TypeError, ConnectionError, ImportError, MemoryError) as e:
+    except (ValueError, TypeError, OSError, ImportError, MemoryError) as e:
+        # OSError: a connection lost, or --out's file not written (a full disk)
         problem = f"stopped after {done} of {args.games} deals: {e}"
     finally:
         if old_term is not None:
@@ -571,8 +572,12 @@ def cmd_simulate(args) -> int:
     if args.plot:
         if tally.deals:
             from ddzfast.report import plot_rows
-            plot_rows(tally, args.plot, title=f"{args.rules}: {tally.deals:,} deals, "
-                      f"policies {', '.join(map(str, policies))}, seed {args.seed}")
+            try:
+                plot_rows(tally, args.plot, title=f"{args.rules}: {tally.deals:,} deals, "
+                          f"policies {', '.join(map(str, policies))}, seed {args.seed}")
+            except OSError as e:
+                print(f"ddzfast simulate: --plot {args.plot}: {e}", file=sys.stderr)
+                return 1
             print(f"plot written to {args.plot}", file=info)
         else:
             print("no deals: no plot written", file=info)
