@@ -21,6 +21,8 @@ POSITIONS = [
     ("biegang", "3333JQKXDW", "BOMB/A/1/AAAA"),
     ("super", "3456677889TTJQKA2W", "STRAIGHT/4/5/45678"),
     ("super", "5555XDW", "ROCKET/X/1/XD"),
+    ("laizi:7", "3345677789TJQ", "PAIR/4/1/44"),
+    ("tiandi:7J", "3345677JJ9TQ", None),
 ]
 
 
@@ -28,7 +30,7 @@ def show_position(rules: str, hand: str, last: str | None) -> None:
     last_move = Move.parse(last) if last else None
     moves = legal_moves(hand, last_move, rules)
     what = f"after {last_move}" if last_move else "leading"
-    print(f"{rules:8s} {Hand(hand)!s:22s} {what}: {len(moves)} legal moves")
+    print(f"{rules:10s} {Hand(hand)!s:22s} {what}: {len(moves)} legal moves")
     by_kind: dict = {}
     for m in moves:
         by_kind.setdefault(m.kind, []).append(m)
