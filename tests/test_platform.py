@@ -987,6 +987,13 @@ def check_next_deal(prev, prev_fb, nxt, seed, swaps):
     assert nxt.wild_rank == prev.wild_rank
 
 
+def check_first_of_session(nxt, rules, seed, bidding, first_bidder):
+    """next_deal after a session's last deal: the next session's first deal,
+    shuffled from the seed as Game deals it."""
+    assert nxt.position == 0
+    assert snapshot(nxt) == snapshot(Game(rules, seed, bidding, first_bidder))
+
+
 @pytest.mark.parametrize("rules", RULE_SETS + ("tiandi",))
 def test_random_deals_through_game(rules):
     """GAME_DEALS random deals with the options on (CONFIGS), choices from
@@ -1323,11 +1330,11 @@ def test_next_deal_by_hand_procedure(rules):
     for k in range(12):
         drive(game, rng, fb)
         nxt = game.next_deal(1000 + k)
-        assert nxt.position == (k + 1) % 10
         if k == 9:
-            # the session's tenth deal was its last: the next is shuffled
-            assert snapshot(nxt) == snapshot(Game(r, 1000 + k, True, (fb + 1) % 3))
+            # the session's tenth deal was its last
+            check_first_of_session(nxt, r, 1000 + k, True, (fb + 1) % 3)
         else:
+            assert nxt.position == (k + 1) % 10
             check_next_deal(game, fb, nxt, 1000 + k, 5)
         fb = (fb + 1) % 3
         assert nxt.phase == "show" and nxt.to_move == fb
@@ -1393,11 +1400,9 @@ def replay_sessions(r, seed, policies, n, bidding=True):
         if d == 0:
             game = Game(r, deal_seed(seed, d), bidding, fb)
         elif pos == 0:
-            # the session is over: next_deal shuffles the next one's first deal
-            nxt = game.next_deal(deal_seed(seed, d))
-            assert nxt.position == 0
-            assert snapshot(nxt) == snapshot(Game(r, deal_seed(seed, d), bidding, fb))
-            game = nxt
+            # the session is over
+            game = game.next_deal(deal_seed(seed, d))
+            check_first_of_session(game, r, deal_seed(seed, d), bidding, fb)
         else:
             nxt = game.next_deal(deal_seed(seed, d))
             check = check_next_deal_cards if r.description.get("wild_count") else check_next_deal

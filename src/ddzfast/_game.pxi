@@ -1084,18 +1084,18 @@ cdef Game _pile_game(Rules r, tuple pile, uint64_t seed, bint bidding, int first
     cdef int i, n = len(pile)
     if not r.c.no_shuffle:
         raise ValueError(f"{r.name!r} shuffles every deal: no deal comes from a pile")
+    # a session's first deal is shuffled, never dealt from a pile
+    if r.c.session < 2:
+        raise ValueError(f"{r.name!r} plays sessions of one deal: every deal is shuffled, "
+                         f"none comes from a pile")
+    position = _int_in(position, "the position of a deal from a pile", 1, r.c.session - 1)
     if n != 54 + r.c.has_wild:
         raise ValueError(f"a pile holds the {54 + r.c.has_wild} cards of the deck, not {n}")
     for i in range(n):
         cards[i] = <uint8_t>_int_in(pile[i], "a card of the pile", 0, 15)
     if ddz_game_from_pile(&game.g, &r.c, cards, n, seed, first_bidder, bidding) != 0:
         raise ValueError("the pile is not the deck of the rule set")
-    # a session's first deal is shuffled, never dealt from a pile
-    if r.c.session < 2:
-        raise ValueError(f"{r.name!r} plays sessions of one deal: every deal is shuffled, "
-                         f"none comes from a pile")
-    game.g.position = _int_in(position, "the position of a deal from a pile", 1,
-                              r.c.session - 1)
+    game.g.position = position
     game._rules = _rules_with_mask(r, game.g.wild_mask, game.g.sky_rank)
     game._given = r
     game._history = []
