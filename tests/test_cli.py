@@ -116,11 +116,9 @@ def test_play_against_expert_bots(run):
 # ---- in this process: cli.main, and the regressions of the hardening review ---
 
 def main(capsys, *args):
-    """Run `ddzfast ARGS` in this process: (exit status, stdout, stderr)."""
-    try:
-        code = cli.main(list(args))
-    except SystemExit as e:           # argparse: usage errors and --version
-        code = e.code
+    """Run `ddzfast ARGS` in this process: (exit status, stdout, stderr).
+    cli.main returns its status, argparse's errors and --version included."""
+    code = cli.main(list(args))
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return code, out, err
@@ -589,3 +587,223 @@ def test_headers_name_the_wild_ranks_in_use(capsys):
     assert code == 0 and out.startswith("laizi (wild rank 7), 2 players")
     code, out, err = main(capsys, "moves", "37", "--rules", "tiandi:7J+happy")
     assert code == 0 and out.startswith("tiandi:7J+happy (sky rank 7, ground rank J): 37")
+
+
+# ---- regressions of the audit of the command line (2026-12-04) ----------------
+
+def test_simulate_runs_on_without_stderr(capsys, monkeypatch, tmp_path):
+    """With standard error closed (`2>&-`, sys.stderr None) the progress bar
+    raised AttributeError and the run died without a word: a bar is
+    cosmetic, so there is none, and the run ends with its summary. The
+    messages meant for stderr stay out of --json's output (print with
+    file=None writes to stdout)."""
+    monkeypatch.setattr(sys, "stderr", None)
+    code = cli.main(["simulate", "--games", "3000", "--chunk", "1000"])
+    out = capsys.readouterr().out
+    assert code == 0 and "landlord win rate" in out
+    assert out.splitlines()[1].split() == ["deals", "3000"]
+    code = cli.main(["simulate", "--games", "3000", "--chunk", "1000", "--json",
+                     "--out", str(tmp_path / "x.npz")])
+    assert code == 0 and json.loads(capsys.readouterr().out)["deals"] == 3000
+
+
+def test_a_progress_bar_that_cannot_draw_stops_drawing():
+    """A progress bar whose stream failed (a reader gone: BrokenPipeError; a
+    closed file: ValueError) raised into the simulation, which stopped the
+    run: it stops drawing and the run goes on."""
+    class Broken(io.StringIO):
+        def __init__(self, error):
+            super().__init__()
+            self.error, self.writes = error, 0
+
+        def write(self, text):
+            self.writes += 1
+            raise self.error
+
+    for error in (BrokenPipeError(32, "Broken pipe"),
+                  ValueError("I/O operation on closed file")):
+        stream = Broken(error)
+        bar = cli.ProgressBar(1000, stream=stream)
+        bar(100)
+        bar(500)
+        bar(1000)
+        bar.close()
+        assert stream.writes == 1
+
+
+def test_a_stderr_reader_gone_does_not_stop_the_run(run_python):
+    """When the reader of standard error went away (`2>&1 | head -c 10`), the
+    progress bar's BrokenPipeError was taken for a failure of the
+    simulation and stopped the run early (found by an audit): the run
+    finishes and its summary is complete."""
+    p = run_python.popen("simulate", "--games", "200000", "--chunk", "2000", "--json",
+                         module="ddzfast.cli")
+    assert p.stderr.read(10)
+    p.stderr.close()
+    out = p.stdout.read()
+    assert p.wait(timeout=300) == 0
+    summary = json.loads(out)
+    assert summary["deals"] == 200000 and summary["run"]["complete"]
+
+
+@pytest.mark.parametrize("args, code", [(["--version"], 0), (["--help"], 0),
+                                        (["simulate", "--help"], 0),
+                                        (["moves", "33", "--rules", "foo"], 2),
+                                        (["simulate", "--games", "-1"], 2), ([], 2)])
+def test_main_returns_the_exit_status_of_argparse_too(capsys, args, code):
+    """cli.main(argv), documented to return its exit status, raised
+    SystemExit for what argparse handles (errors, --help, --version)."""
+    try:
+        got = cli.main(args)
+    except SystemExit as e:
+        pytest.fail(f"main({args}) raised SystemExit({e.code})")
+    assert got == code
+    out, err = capsys.readouterr()
+    assert (out if code == 0 else err).strip()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "--games", "-1"],
+     "ddzfast simulate: argument --games: -1 is not in 0..9223372036854775807"),
+    (["moves", "33", "--rules", "foo"], "ddzfast moves: argument --rules: unknown rule set"),
+    (["play", "--bots", "smart"], "ddzfast play: argument --bots: invalid choice: 'smart'"),
+    (["moves", "33", "--bogus", "1"], "ddzfast moves: unrecognized arguments: --bogus 1"),
+    (["simulate", "--games"], "ddzfast simulate: argument --games: expected one argument"),
+    (["arena", "--a", "greedy"], "ddzfast arena: the following arguments are required: --b"),
+    (["nope"], "ddzfast: argument command: invalid choice: 'nope'"),
+    ([], "ddzfast: the following arguments are required: command"),
+])
+def test_argument_errors_are_one_line(capsys, args, message):
+    """Errors that argparse finds printed the usage block first (8 lines for
+    `simulate --games -1`) where the docs promise a one-line message, as
+    the commands' own errors are: `ddzfast COMMAND: message (see --help)`."""
+    code, out, err = main(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.startswith(message) and err.endswith(" (see --help)\n"), err
+    assert err.count("\n") == 1 and "usage:" not in err
+
+
+def test_argument_errors_in_a_subprocess(run):
+    """The command exits with the status main returns: 2 for argparse's errors,
+    0 for --help."""
+    r = run("simulate", "--games", "x", timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == "ddzfast simulate: argument --games: 'x' is not a whole number " \
+                       "(see --help)\n"
+    r = run("simulate", "--help", timeout=120)
+    assert r.returncode == 0 and "--connect-timeout" in r.stdout
+
+
+def test_play_takes_bytes_that_are_not_utf8_as_bad_input(run_python):
+    """A line that is not valid UTF-8 (过, "pass", typed in a GBK terminal)
+    ended `play` in a UnicodeDecodeError traceback: it is bad input like any
+    other, with a message and the question again."""
+    gbk = "过".encode("gbk")
+    script = b"\n".join([gbk, b"3", gbk, b"q"]) + b"\n"
+    r = run_python("play", "--seed", "11", module="ddzfast", input=script, text=False,
+                   env={"PYTHONIOENCODING": "utf-8:strict"}, timeout=120)
+    out, err = r.stdout.decode(), r.stderr.decode()
+    assert r.returncode == 0 and "Traceback" not in out + err, err
+    assert "not a legal bid: '\ufffd\ufffd'" in out
+    assert "landlord: you (base 3)" in out
+    assert out.count("your move: ") == 2 and "unknown card" in out
+
+
+def test_a_run_stopped_before_any_deal_does_not_blame_games_0(capsys, monkeypatch):
+    """A run stopped before its first chunk finished (Ctrl-C, a Ray address
+    that failed) said "no deals were simulated (--games 0)", with --games
+    1000000: it says that no deal finished."""
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "simulate", interrupted)
+    code, out, err = main(capsys, "simulate", "--games", "1000000", "--quiet")
+    assert code == 130 and "interrupted after 0 of 1000000 deals" in err
+    assert "--games 0" not in out and "no deal finished" in out
+    code, out, err = main(capsys, "simulate", "--games", "0")
+    assert code == 0 and "no deals were simulated (--games 0)" in out
+
+
+@pytest.mark.parametrize("rules, wild, name", [("laizi", "7", "laizi:7"),
+                                               ("tiandi", "7J", "tiandi:7J"),
+                                               ("laizi+happy", "t", "laizi:T+happy"),
+                                               ("tiandi+happy", "10j", "tiandi:TJ+happy")])
+def test_simulate_takes_wild(capsys, tmp_path, rules, wild, name):
+    """--wild was only on `moves` and `solve` (`simulate --rules laizi --wild
+    7` was an unrecognised argument), though the docs introduce it with
+    --rules: on simulate it fixes the wild ranks, and the run is the run of
+    the rule set's name with those ranks (laizi:7): rows, summary, header."""
+    paths = [tmp_path / "wild.npz", tmp_path / "name.npz"]
+    runs = [main(capsys, "simulate", "--rules", rules, "--wild", wild, "--games", "40",
+                 "--seed", "5", "--quiet", "--out", str(paths[0])),
+            main(capsys, "simulate", "--rules", name, "--games", "40", "--seed", "5",
+                 "--quiet", "--out", str(paths[1]))]
+    assert [code for code, _, _ in runs] == [0, 0]
+    rows = [np.load(path)["deals"] for path in paths]
+    assert np.array_equal(rows[0], rows[1])
+    assert np.array_equal(rows[0], ddzfast.simulate(40, name, seed=5))
+    ranks = ddzfast.get_rules(name).wild_ranks
+    assert (rows[0]["wild_rank"] == ranks[0]).all()
+    if len(ranks) == 2:
+        assert (rows[0]["ground_rank"] == ranks[1]).all()
+    texts = [[line for line in out.splitlines()
+              if "deals per second" not in line and "rows written" not in line]
+             for _, out, _ in runs]
+    assert texts[0] == texts[1] and texts[0][0].startswith(f"{name}, policies")
+    code, out, err = main(capsys, "simulate", "--rules", rules, "--wild", wild, "--games",
+                          "40", "--seed", "5", "--json")
+    assert code == 0 and json.loads(out)["run"]["rules"] == name
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--rules", "classic", "--wild", "7"), "it needs --rules laizi or tiandi"),
+    (("--rules", "laizi:7", "--wild", "8"), "already fixes"),
+    (("--rules", "laizi", "--wild", "Z"), "unknown card 'Z'"),
+    (("--rules", "laizi", "--wild", "78"), "unknown card '78'"),
+    (("--rules", "laizi", "--wild", "X"), "wild_rank must be a rank of 3..2"),
+    (("--rules", "tiandi", "--wild", "7J8"), "one or two ranks"),
+    (("--rules", "tiandi", "--wild", "77"), "must differ"),
+])
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_simulate_and_play_refuse_a_bad_wild(capsys, monkeypatch, command, args, words):
+    """simulate and play check --wild as moves does, with its messages: one
+    line, exit status 2, before any deal."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    more = ("--games", "300000") if command == "simulate" else ()
+    code, out, err = main(capsys, command, *args, *more)
+    assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
+    assert err.replace(command, "moves", 1) == main(capsys, "moves", "3", *args)[2]
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_a_tiandi_wild_of_one_rank_is_refused(capsys, command):
+    """tiandi's --wild on simulate and play is both ranks, as every name with
+    ranks (tiandi:7J) is; one rank is a usage message."""
+    code, out, err = main(capsys, command, "--rules", "tiandi", "--wild", "7")
+    assert code == 2 and out == "" and "both wild ranks, sky then ground" in err
+
+
+def test_play_takes_wild(capsys, monkeypatch):
+    """`play --rules laizi --wild 7` was an unrecognised argument: it plays
+    with laizi rank 7 (tiandi: 7J, sky and ground), as --rules laizi:7 does."""
+    for rules, wild, told in (("laizi", "7", "laizi (wild) rank: 7 (every 7"),
+                              ("tiandi", "7J", "ground laizi rank: J (every 7 and J")):
+        monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+        code, out, err = main(capsys, "play", "--rules", rules, "--wild", wild, "--seed", "3")
+        monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+        same = main(capsys, "play", "--rules", f"{rules}:{wild}", "--seed", "3")
+        assert code == 0 and told in out and (code, out, err) == same
+
+
+def test_arena_text_tells_a_from_b(capsys):
+    """`arena --a rlcard-rule --b rlcard-rule` printed two counter lines both
+    starting "rlcard-rule:": they are labelled A and B."""
+    pytest.importorskip("rlcard")
+    code, out, err = main(capsys, "arena", "--a", "rlcard-rule", "--b", "rlcard-rule",
+                          "--deals", "2")
+    assert code == 0
+    counters = [line for line in out.splitlines() if "decisions" in line]
+    assert [line.split(":")[0] for line in counters] == ["  A (rlcard-rule)",
+                                                         "  B (rlcard-rule)"]
+    code, out, err = main(capsys, "arena", "--a", "rlcard-rule", "--b", "rlcard-rule",
+                          "--deals", "2", "--json")
+    assert code == 0 and set(json.loads(out)["agents"]) == {"a", "b"}

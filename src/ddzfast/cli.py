@@ -1,20 +1,23 @@
 """The ``ddzfast`` command line.
 
     ddzfast --version
-    ddzfast moves HAND [--last MOVE] [--rules R]
-    ddzfast simulate [--rules R] [--games N] [--policies random,greedy,greedy]
-                     [--threads K] [--seed S] [--start I] [--no-bidding]
+    ddzfast moves HAND [--last MOVE] [--rules R] [--wild RANK]
+    ddzfast simulate [--rules R] [--wild RANK] [--games N]
+                     [--policies random,greedy,greedy] [--threads K] [--seed S]
+                     [--start I] [--no-bidding]
                      [--backend local|ray] [--address HOST:PORT]
                      [--out FILE.npz|FILE.parquet] [--json] [--plot FILE.png]
-    ddzfast play [--rules R] [--seed S] [--bots greedy|random|expert]
+    ddzfast play [--rules R] [--wild RANK] [--seed S] [--bots greedy|random|expert]
     ddzfast solve FIRST SECOND [THIRD] [--landlord SEAT] [--last CARDS --last-seat SEAT]
-                  [--to-move SEAT] [--rules R] [--ban KIND] [--all] [--max-nodes N]
-                  [--seconds S]
+                  [--to-move SEAT] [--rules R] [--wild RANK] [--ban KIND] [--all]
+                  [--max-nodes N] [--seconds S]
     ddzfast arena --a AGENT --b AGENT [--deals N] [--seed S] [--threads K] [--json]
 
 Bad input never ends in a traceback: it is a one-line message on standard
-error and exit status 2. Output into a pipe whose reader stops early
-(``ddzfast moves ... | head -1``) ends the command quietly with status 1.
+error (``ddzfast COMMAND: message``; argparse's add ``(see --help)``) and
+exit status 2, which ``main`` returns. Output into a pipe whose reader
+stops early (``ddzfast moves ... | head -1``) ends the command quietly with
+status 1.
 ``simulate`` checks every argument and every output path before it
 simulates, then runs in chunks of deals: each chunk is counted into the
 summary and appended to ``--out``, so memory does not grow with ``--games``
@@ -24,6 +27,7 @@ simulated.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import shutil
@@ -37,7 +41,8 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ddzfast import __version__
-from ddzfast._core import RULES, Hand, Move, classify, get_rules, legal_moves
+from ddzfast._core import (RULES, Hand, Move, _ranked_name, classify, get_rules,
+                           legal_moves)
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
 from ddzfast.arena import AGENT_NAMES, MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
@@ -190,6 +195,10 @@ RULES_HELP = (f"a rule set: {', '.join(sorted(RULES))}; a '+happy' suffix adds t
               f"platform options of RULES.md 10 (classic+happy)")
 
 
+WILD_HELP = ("the laizi (wild) rank with --rules laizi, e.g. 7; the sky and ground "
+             "ranks with --rules tiandi, e.g. 7J")
+
+
 def _rules_name(text: str) -> str:
     """--rules: any rule-set name get_rules takes ("classic", "laizi:7",
     "classic+happy")."""
@@ -227,6 +236,20 @@ def _rules_arg(args):
     except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
     return rules
+
+
+def _ranked_rules_name(args) -> str:
+    """--rules with --wild's ranks in the name (laizi and 7: "laizi:7";
+    tiandi+happy and 7J: "tiandi:7J+happy"), checked as _rules_arg checks
+    them: simulate and play then run, print and record the run exactly as
+    they do for that name."""
+    if getattr(args, "wild", None) is None:
+        return args.rules
+    rules = _rules_arg(args)
+    if not rules.ready:
+        raise UsageError(f"--wild with --rules {args.rules} is both wild ranks, sky "
+                         f"then ground (--wild 7J); without --wild both are drawn")
+    return _ranked_name(args.rules, "".join(CARD_CHARS[k] for k in rules.wild_ranks))
 
 
 def _ranks_text(rules) -> str:
@@ -282,17 +305,44 @@ def _clock(seconds: float) -> str:
 class ProgressBar:
     """A one-line progress bar with rate and ETA on a stream (standard error).
     A terminal redraws at most ten times a second; a log gets a line per
-    tenth of the run."""
+    tenth of the run. A stream that fails (closed, its reader gone) ends the
+    drawing, never the run."""
 
     def __init__(self, total: int, stream=None, width: int = 30):
         self.total = max(total, 1)
         self.stream = stream if stream is not None else sys.stderr
         self.width = width
         self.start = time.perf_counter()
-        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        try:
+            self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        except ValueError:          # a closed stream
+            self.tty, self.stream = False, None
         self.shown = -1.0
 
     def __call__(self, done: int) -> None:
+        if self.stream is None:
+            return
+        try:
+            self._draw(done)
+        except (OSError, ValueError):
+            self._stop()
+
+    def _stop(self) -> None:
+        """Draw no more. When the reader of standard error has gone, the
+        unwritten bar stays in its buffer and every later message there would
+        fail on it and end a finished run with status 1: standard error goes
+        to devnull instead, as main does with standard output."""
+        stream, self.stream = self.stream, None
+        if stream is sys.stderr and stream is not None:
+            try:
+                fd = stream.fileno()
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, fd)
+                os.close(devnull)
+            except (OSError, ValueError, AttributeError):
+                pass
+
+    def _draw(self, done: int) -> None:
         frac = done / self.total
         now = time.perf_counter()
         if self.tty:
@@ -319,9 +369,12 @@ class ProgressBar:
         self.stream.flush()
 
     def close(self) -> None:
-        if self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
+        if self.tty and self.stream is not None:
+            try:
+                self.stream.write("\n")
+                self.stream.flush()
+            except (OSError, ValueError):
+                self._stop()
 
 
 def _fmt(x, digits: int = 4) -> str:
@@ -332,13 +385,17 @@ def _ci(iv, digits: int = 4) -> str:
     return "" if iv is None else f"(95% CI {iv[0]:.{digits}f} .. {iv[1]:.{digits}f})"
 
 
-def summary_text(summary: dict, seconds: float, platform: bool = False) -> str:
+def summary_text(summary: dict, seconds: float, platform: bool = False,
+                 games: int = 0) -> str:
     """The summary of ``report.Tally.summary()`` as aligned text lines; with
     ``platform`` (a rule set with the options of RULES.md 10) also the rob,
-    show and double rates and the mean stake."""
+    show and double rates and the mean stake. ``games``: the deals asked
+    for (--games), which tells a run of none from a run stopped early."""
     n = summary["deals"]
     if n == 0:
-        return "no deals were simulated (--games 0): nothing to summarise"
+        if games == 0:
+            return "no deals were simulated (--games 0): nothing to summarise"
+        return "no deal finished: nothing to summarise"
     land = summary["landlord"]
     lines = [
         ("deals", f"{n}"),
@@ -489,6 +546,7 @@ def _interrupt(signum, frame) -> None:
 
 def cmd_simulate(args) -> int:
     # every check first: nothing is simulated for a run that cannot finish
+    rules_name = _ranked_rules_name(args)
     try:
         policies = parse_policies(args.policies)
         check_deal_range(args.games, args.start)
@@ -507,10 +565,15 @@ def cmd_simulate(args) -> int:
     if args.plot:
         _check_plot(args.plot)
     writer = open_rows_writer(args.out, args.games) if args.out else None
-    info = sys.stderr if args.json else sys.stdout
+    # print(file=None) writes to stdout: with stderr closed (`2>&-`) its
+    # messages would land in --json's output
+    err = sys.stderr if sys.stderr is not None else io.StringIO()
+    info = err if args.json else sys.stdout
     chunk = args.chunk or (RAY_CHUNK_DEALS if args.backend == "ray" else CHUNK_DEALS)
     tally = Tally([str(p) for p in policies])     # the CLI's policies are names
-    bar = ProgressBar(args.games) if not args.quiet and args.games > 0 else None
+    # no bar without a standard error (`2>&-`): the bar is cosmetic
+    bar = ProgressBar(args.games) if (not args.quiet and args.games > 0
+                                      and sys.stderr is not None) else None
     begin = time.perf_counter()
     done = 0
     problem = None
@@ -528,9 +591,10 @@ def cmd_simulate(args) -> int:
                 if bar is not None:
                     bar(offset + k)
 
-            rows = simulate(n, args.rules, policies, seed=args.seed, threads=args.threads,
-                            bidding=not args.no_bidding, backend=args.backend,
-                            address=args.address, start=args.start + done,
+            rows = simulate(n, rules_name, policies, seed=args.seed,
+                            threads=args.threads, bidding=not args.no_bidding,
+                            backend=args.backend, address=args.address,
+                            start=args.start + done,
                             progress=progress if bar is not None else None,
                             connect_timeout=args.connect_timeout)
             if writer is not None:
@@ -555,34 +619,35 @@ def cmd_simulate(args) -> int:
     seconds = time.perf_counter() - begin
     summary = tally.summary()
     if args.json:
-        summary["run"] = {"rules": args.rules, "policies": list(policies),
+        summary["run"] = {"rules": rules_name, "policies": list(policies),
                           "seed": args.seed, "start": args.start, "games": args.games,
                           "threads": args.threads, "backend": args.backend,
                           "bidding": not args.no_bidding, "seconds": seconds,
                           "complete": problem is None}
         print(json.dumps(summary, indent=2, allow_nan=False))
     else:
-        print(f"{args.rules}, policies {','.join(map(str, policies))}, seed {args.seed}, "
-              f"{args.threads} thread(s), backend {args.backend}")
-        rules = get_rules(args.rules)
+        print(f"{rules_name}, policies {','.join(map(str, policies))}, "
+              f"seed {args.seed}, {args.threads} thread(s), backend {args.backend}")
+        rules = get_rules(rules_name)
         platform = rules.platform != get_rules("classic").platform
-        print(summary_text(summary, seconds, platform))
+        print(summary_text(summary, seconds, platform, args.games))
     if writer is not None:
         print(f"{_plural(writer.count, 'row')} written to {args.out}", file=info)
     if args.plot:
         if tally.deals:
             from ddzfast.report import plot_rows
             try:
-                plot_rows(tally, args.plot, title=f"{args.rules}: {tally.deals:,} deals, "
+                plot_rows(tally, args.plot,
+                          title=f"{rules_name}: {tally.deals:,} deals, "
                           f"policies {', '.join(map(str, policies))}, seed {args.seed}")
             except OSError as e:
-                print(f"ddzfast simulate: --plot {args.plot}: {e}", file=sys.stderr)
+                print(f"ddzfast simulate: --plot {args.plot}: {e}", file=err)
                 return 1
             print(f"plot written to {args.plot}", file=info)
         else:
             print("no deals: no plot written", file=info)
     if problem:
-        print(f"ddzfast simulate: {problem}", file=sys.stderr)
+        print(f"ddzfast simulate: {problem}", file=err)
         return 130 if problem.startswith("interrupted") else 1
     return 0
 
@@ -601,10 +666,23 @@ PLAY_HELP = """\
 """
 
 
+def _read_line() -> str:
+    """A line of standard input ("" at its end). Bytes the input's encoding
+    cannot decode (GBK typed into a UTF-8 terminal) come out as U+FFFD, which
+    no move or bid reads, instead of a UnicodeDecodeError."""
+    stdin = sys.stdin
+    if stdin is None:           # closed (`<&-`): nothing to read
+        return ""
+    raw = getattr(stdin, "buffer", None)
+    if raw is None:             # a text stream (a test's StringIO)
+        return stdin.readline()
+    return raw.readline().decode(stdin.encoding or "utf-8", errors="replace")
+
+
 def _ask(prompt: str, out) -> str:
     out.write(prompt)
     out.flush()
-    line = sys.stdin.readline()
+    line = _read_line()
     if not line:
         raise EOFError
     return line.strip()
@@ -655,7 +733,7 @@ def _decision_prompt(game, legal) -> str:
 
 def cmd_play(args, out=None) -> int:
     out = out if out is not None else sys.stdout
-    rules = get_rules(args.rules)
+    rules = get_rules(_ranked_rules_name(args))
     game = Game(rules, args.seed, bidding=True, first_bidder=0)
     you = 0
     names = ("you", "bot 1", "bot 2")
@@ -855,10 +933,19 @@ def cmd_solve(args, out=None) -> int:
 
 # ---- entry point ------------------------------------------------------------------
 
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose errors are one line, as the commands' own:
+    ``ddzfast simulate: argument --games: ... (see --help)``, without the
+    usage block."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(prog="ddzfast", description="Dou Dizhu legal moves, "
-                                 "simulation, play, endgame solving and bot evaluation "
-                                 f"(rule sets: {', '.join(RULES)})")
+    ap = _Parser(prog="ddzfast", description="Dou Dizhu legal moves, simulation, play, "
+                 "endgame solving and bot evaluation "
+                 f"(rule sets: {', '.join(RULES)})")
     ap.add_argument("--version", action="version", version=f"ddzfast {__version__}")
     sub = ap.add_subparsers(dest="command", required=True)
 
@@ -868,15 +955,15 @@ def build_parser() -> argparse.ArgumentParser:
                    "stands for) or KIND/r/n/cards")
     m.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
                    help=RULES_HELP)
-    m.add_argument("--wild", default=None, metavar="RANK",
-                   help="the laizi (wild) rank with --rules laizi, e.g. 7; the "
-                        "sky and ground ranks with --rules tiandi, e.g. 7J")
+    m.add_argument("--wild", default=None, metavar="RANK", help=WILD_HELP)
     m.set_defaults(func=cmd_moves)
 
     seed_type = _int_in(0, MAX_SEED, " (seeds are 0 .. 2**64 - 1)")
     s = sub.add_parser("simulate", help="simulate deals with built-in policies")
     s.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
                    help=RULES_HELP)
+    s.add_argument("--wild", default=None, metavar="RANK",
+                   help=WILD_HELP + " (default: drawn per deal)")
     s.add_argument("--games", type=_int_in(0, MAX_DEAL_INDEX), default=10000,
                    help="deals to simulate (default %(default)s)")
     s.add_argument("--policies", default="random,random,random",
@@ -911,6 +998,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play one deal in the terminal against two bots")
     p.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
                    help=RULES_HELP)
+    p.add_argument("--wild", default=None, metavar="RANK",
+                   help=WILD_HELP + " (default: drawn)")
     p.add_argument("--seed", type=seed_type, default=None,
                    help="the deal's seed (default: a fresh one, printed)")
     p.add_argument("--bots", default="greedy", choices=list(POLICIES),
@@ -936,9 +1025,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the seat that played --last")
     v.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
                    help=RULES_HELP)
-    v.add_argument("--wild", default=None, metavar="RANK",
-                   help="the laizi (wild) rank with --rules laizi, e.g. 7; the "
-                        "sky and ground ranks with --rules tiandi, e.g. 7J")
+    v.add_argument("--wild", default=None, metavar="RANK", help=WILD_HELP)
     v.add_argument("--ban", action="append", metavar="KIND",
                    help="a move kind the puzzle bans, e.g. TRIPLE_PAIR (3+2); repeatable")
     v.add_argument("--all", action="store_true", help="list every winning move")
@@ -983,12 +1070,25 @@ def cmd_arena(args) -> int:
     else:
         print(result.table())
         for side, stats in result.agents.items():
-            print(f"  {getattr(result, side)}: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
+            # "A (name)": the same agent may play both sides
+            print(f"  {side.upper()} ({getattr(result, side)}): "
+                  + ", ".join(f"{k} {v}" for k, v in stats.items()))
     return 0
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    """Run the command line ``argv`` (default: sys.argv[1:]) and return its
+    exit status, argparse's (0 for --help and --version, 2 for its errors)
+    included."""
+    try:
+        args, extra = build_parser().parse_known_args(argv)
+    except SystemExit as e:     # argparse: --help, --version (0), its errors (2)
+        return e.code if isinstance(e.code, int) else 2
+    if extra:
+        # parse_args would name the program, not the subcommand, in the message
+        print(f"ddzfast {args.command}: unrecognized arguments: {' '.join(extra)} "
+              f"(see --help)", file=sys.stderr)
+        return 2
     try:
         status = args.func(args)
         # output still buffered fails here, while BrokenPipeError is caught
