@@ -133,3 +133,20 @@ def test_whole_deck_hands_fall_back_without_crashing(rules):
     game.play(move)
     while not game.done and len(list(game.history)) < 6:
         game.play(game.policy_move("expert"))
+
+
+def test_a_move_does_not_depend_on_the_games_asked_before():
+    """The expert splits a hand under the root of an earlier query that holds
+    it; in tiandi the root's order of equal card sets changed the split, so a
+    game's move depended on which game asked before it (here: a hand with one
+    more 7). Asked cold and after that game, the move is the same."""
+    rules, others = "tiandi:7J", ["2222X5", "AAA4"]
+
+    def move_after(earlier):
+        Game.from_position([earlier] + others, rules, landlord=0, seed=1).policy_move("expert")
+        target = Game.from_position(["336788899JJKAD"] + others, rules, landlord=0, seed=1)
+        m = target.policy_move("expert")
+        return (m.kind, m.rank, m.length, m.cards.bits, m.substitutes)
+
+    cold = move_after("3")          # a root that does not hold the hand
+    assert move_after("3367788899JJKAD") == cold

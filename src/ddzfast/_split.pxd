@@ -13,13 +13,14 @@ cdef enum:
                               # beyond a deal's: see ddz_split_ctx.max_work),
                               # or the root has more moves than an int32 indexes
 
-# One distinct card set of a leading move: its cards, a move that plays
-# them (an index into ddz_split_ctx.moves), its lowest card and its size.
+# One distinct card set of a leading move: its cards, the move that plays
+# them with the least reading (an index into ddz_split_ctx.moves), and its
+# place among the sets of the same lowest card and size: that reading's
+# kind << 24 | rank << 16 | length << 8 | the wildcards among the cards.
 ctypedef struct ddz_split_set:
     uint64_t cards
     int32_t move
-    int16_t low
-    int16_t size
+    uint32_t order
 
 # The state of a decomposition: the distinct card sets of the leading moves
 # of one hand, by lowest card, and a transposition table from sub-hands to
@@ -31,15 +32,17 @@ ctypedef struct ddz_split_ctx:
     ddz_move* moves           # the root's leading moves (generator output)
     int64_t moves_cap
     ddz_split_set* sets       # distinct card sets of those moves, grouped by
-    int64_t sets_cap          # lowest card, largest first within a group
+    int64_t sets_cap          # lowest card, largest first within a group,
+                              # then by order and cards
     int32_t start[17]         # sets[start[c]:start[c + 1]]: lowest card c
     uint64_t* skeys           # the sets by their cards (open addressing, 0 =
-    int32_t* sidx             # empty): "is this part one move?" in one probe
+    int32_t* sidx             # empty) to their moves: "is this part one
+                              # move?" in one probe
     uint64_t smask            # slots in use - 1 (a power of two)
     uint64_t scap             # slots allocated
     uint64_t* keys            # the table: open addressing, key 0 = empty
-    uint64_t* vals            # value << 33 | exact << 32 | best set + 1 (the
-                              # low 32 bits: any set index), the value exact
+    uint64_t* vals            # value << 33 | exact << 32 | best set's move + 1
+                              # (the low 32 bits: any move index), the value exact
                               # or a lower bound
     uint64_t tmask            # slots in use - 1 (a power of two)
     uint64_t tcap             # slots allocated

@@ -6,13 +6,16 @@ The search (ddz_min_plays) generates the leading moves of the hand once
 (ddz_legal_moves of ddzfast._core), keeps their distinct card sets grouped
 by lowest card, and solves f(h) = 1 + min f(h - s) over the sets s within h
 that hold the lowest card of h, memoised in a transposition table from
-sub-hands to their value and best set. It is a branch and bound: a
-sub-hand is searched only for splits shorter than the best found so far
-(the table keeps exact values and lower bounds), and a part that must be one
-move is looked up in a hash of the sets instead of searched. A leading move's legality depends on
-its own cards alone, so the moves of any part of the hand are the hand's
-moves that fit in it: one generation serves the whole search, and the
-remainders of plays_left.
+sub-hands to their value and best set (as the move that plays it). It is a
+branch and bound: a sub-hand is searched only for splits shorter than the
+best found so far (the table keeps exact values and lower bounds), and a
+part that must be one move is looked up in a hash of the sets instead of
+searched. A leading move's legality depends on its own cards alone, so the
+moves of any part of the hand are the hand's moves that fit in it: one
+generation serves the whole search, and the remainders of plays_left. The
+sets are searched in an order of their cards alone, and each is played by
+its least reading, so a hand's partition does not depend on the root (the
+larger hand) it is searched under.
 """
 
 from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
@@ -40,14 +43,14 @@ cdef enum:
     KEEP_MOVES = 1 << 17        # so are the move and set buffers past this many
     DEFAULT_MAX_WORK = 200000000
     ORDER_KEYS = 16 * 64        # _order_key's values
-    MAX_SETS = 0x7FFFFFFF       # sets a root may have: an index and an entry's
-                                # best set + 1 hold any below it
+    MAX_SETS = 0x7FFFFFFF       # moves a root may have: an index and an entry's
+                                # best move + 1 hold any below it
 
 
 # A table entry (ddz_split_ctx.vals) is a uint64: the value << 33, exact << 32
-# and the best set + 1 (0: none) in the low 32 bits, which hold any set index
-# of a root (_prepare refuses more than MAX_SETS moves): a large tiandi hand
-# has tens of millions of sets, more than fewer bits could index.
+# and the best set's move + 1 (0: none) in the low 32 bits, which hold any
+# move index of a root (_prepare refuses more than MAX_SETS moves): a large
+# tiandi hand has tens of millions of moves, more than fewer bits could index.
 cdef inline uint64_t _entry(int value, bint exact, int64_t best) noexcept nogil:
     return (<uint64_t>value << 33) | (<uint64_t>exact << 32) | <uint64_t>(best + 1)
 
@@ -80,7 +83,7 @@ cdef int ddz_split_init(ddz_split_ctx* ctx) noexcept nogil:
     memset(ctx, 0, sizeof(ddz_split_ctx))
     ctx.max_work = DEFAULT_MAX_WORK
     ctx.moves = <ddz_move*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_move))
-    ctx.sets = <ddz_split_set*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
+    ctx.sets = <ddz_split_set*>malloc(2 * DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
     ctx.keys = <uint64_t*>calloc(FIRST_SLOTS, sizeof(uint64_t))
     ctx.vals = <uint64_t*>malloc(FIRST_SLOTS * sizeof(uint64_t))
     ctx.skeys = <uint64_t*>calloc(FIRST_SET_SLOTS, sizeof(uint64_t))
@@ -93,7 +96,7 @@ cdef int ddz_split_init(ddz_split_ctx* ctx) noexcept nogil:
         ddz_split_free(ctx)
         return 0
     ctx.moves_cap = DDZ_MOVE_BUFFER
-    ctx.sets_cap = DDZ_MOVE_BUFFER
+    ctx.sets_cap = 2 * DDZ_MOVE_BUFFER
     ctx.tmask = FIRST_SLOTS - 1
     return 1
 
@@ -164,12 +167,102 @@ cdef int _buffers_reset(ddz_split_ctx* ctx) noexcept nogil:
         return DDZ_SPLIT_NOMEM
     ctx.moves = m
     ctx.moves_cap = DDZ_MOVE_BUFFER
-    st = <ddz_split_set*>realloc(ctx.sets, DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
+    st = <ddz_split_set*>realloc(ctx.sets, 2 * DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
     if st == NULL:
         return DDZ_SPLIT_NOMEM
     ctx.sets = st
-    ctx.sets_cap = DDZ_MOVE_BUFFER
+    ctx.sets_cap = 2 * DDZ_MOVE_BUFFER
     return 0
+
+
+cdef inline uint64_t _reading(const ddz_move* m) noexcept nogil:
+    # a move's reading of its cards as one number, to choose one per card set
+    return ((<uint64_t>m.kind << 56) | (<uint64_t>m.rank << 48)
+            | (<uint64_t>m.length << 40) | (<uint64_t>m.wild << 32) | m.substitutes)
+
+
+cdef inline uint32_t _nibble_sum(uint64_t x) noexcept nogil:
+    x = (x & 0x0F0F0F0F0F0F0F0FULL) + ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL)
+    return <uint32_t>((x * 0x0101010101010101ULL) >> 56)
+
+
+cdef inline uint64_t _wild_cards(const ddz_rules* rules) noexcept nogil:
+    # the nibbles of a packed hand that hold wildcards: W and the laizi ranks
+    cdef uint64_t m = (<uint64_t>0xF << 60) if rules.has_wild else 0
+    cdef int j
+    for j in range(15):
+        if rules.wild_mask >> j & 1:
+            m |= <uint64_t>0xF << (4 * j)
+    return m
+
+
+cdef inline bint _set_before(const ddz_split_set* a, const ddz_split_set* b) noexcept nogil:
+    # within a group: by order, then by the cards as a number (the lower
+    # kickers first, as the generators list them)
+    if a.order != b.order:
+        return a.order < b.order
+    return a.cards < b.cards
+
+
+cdef enum:
+    SORT_RUN = 16               # sets _sort_sets orders by insertion before merging
+
+
+cdef void _sort_sets(ddz_split_set* s, int64_t n, ddz_split_set* tmp) noexcept nogil:
+    # s[:n] in the order of _set_before, stable, with tmp[:n] as scratch:
+    # runs of SORT_RUN by insertion, then merges of runs twice as long each
+    # pass. The sets come nearly in order (the generator's), so most
+    # insertions move little and most merges are copies; a whole deck's
+    # group of millions of sets still takes n log n, in sequential passes.
+    cdef int64_t lo, mid, hi, a, b, o, width, end
+    cdef ddz_split_set t
+    cdef ddz_split_set* src = s
+    cdef ddz_split_set* dst = tmp
+    cdef ddz_split_set* swap
+    lo = 0
+    while lo < n:
+        hi = min(lo + SORT_RUN, n)
+        for end in range(lo + 1, hi):
+            t = s[end]
+            a = end
+            while a > lo and _set_before(&t, &s[a - 1]):
+                s[a] = s[a - 1]
+                a -= 1
+            s[a] = t
+        lo = hi
+    width = SORT_RUN
+    while width < n:
+        lo = -2 * width
+        while True:
+            lo += 2 * width
+            if lo >= n:
+                break
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            if mid >= hi or not _set_before(&src[mid], &src[mid - 1]):
+                memcpy(dst + lo, src + lo, (hi - lo) * sizeof(ddz_split_set))
+                continue
+            a = lo
+            b = mid
+            o = lo
+            while a < mid and b < hi:
+                if _set_before(&src[b], &src[a]):
+                    dst[o] = src[b]
+                    b += 1
+                else:
+                    dst[o] = src[a]
+                    a += 1
+                o += 1
+            if a < mid:
+                memcpy(dst + o, src + a, (mid - a) * sizeof(ddz_split_set))
+            else:
+                memcpy(dst + o, src + b, (hi - b) * sizeof(ddz_split_set))
+        swap = src
+        src = dst
+        dst = swap
+        width *= 2
+    if src != s:
+        memcpy(s, src, n * sizeof(ddz_split_set))
 
 
 cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noexcept nogil:
@@ -177,7 +270,8 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
     cdef int64_t n, i, k, j
     cdef int c, key
     cdef int32_t counts[ORDER_KEYS + 1]
-    cdef uint64_t cards, slot, mask
+    cdef uint64_t cards, slot, mask, wilds = _wild_cards(rules)
+    cdef ddz_split_set* met
     ctx.root = 0
     if ctx.moves_cap > KEEP_MOVES and _buffers_reset(ctx) != 0:
         return DDZ_SPLIT_NOMEM
@@ -188,49 +282,64 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
         if ddz_grow(<void**>&ctx.moves, &ctx.moves_cap, n, sizeof(ddz_move)) < 0:
             return DDZ_SPLIT_NOMEM
         n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
-    if ddz_grow(<void**>&ctx.sets, &ctx.sets_cap, n, sizeof(ddz_split_set)) < 0:
+    # room for the sets twice: as first met (from sets + n), then in order
+    if ddz_grow(<void**>&ctx.sets, &ctx.sets_cap, 2 * n, sizeof(ddz_split_set)) < 0:
         return DDZ_SPLIT_NOMEM
-    # the moves' card sets by lowest card, largest first within a group (a
-    # counting sort on low * 64 + 63 - size, stable), then each set once
-    # (the first move of its cards), the hash of the sets made on the way
-    memset(counts, 0, sizeof(counts))
+    # The moves' distinct card sets, each with its least reading (by
+    # _reading), ordered by lowest card, largest first (a counting sort on
+    # low * 64 + 63 - size), then by that reading's kind, rank and length,
+    # the wildcards among the cards and the cards: an order of the cards
+    # alone, whatever order the generator lists them in (tiandi's differs
+    # from hand to hand), so that the partition found for a hand does not
+    # depend on the root it is searched under. Kinds in the generator's
+    # order and sets with fewer wildcards first find short splits early.
+    if _sets_hash(ctx, n) != 0:
+        return DDZ_SPLIT_NOMEM
+    mask = ctx.smask
+    met = ctx.sets + n
     k = 0
-    for i in range(n):
-        if ctx.moves[i].kind != K_PASS:
-            counts[_order_key(ctx.moves[i].cards) + 1] += 1
-            k += 1
-    for key in range(ORDER_KEYS):
-        counts[key + 1] += counts[key]
+    memset(counts, 0, sizeof(counts))
     for i in range(n):
         if ctx.moves[i].kind == K_PASS:
             continue
-        key = _order_key(ctx.moves[i].cards)
-        j = counts[key]
-        counts[key] += 1
-        ctx.sets[j].cards = ctx.moves[i].cards
-        ctx.sets[j].move = <int32_t>i
-        ctx.sets[j].low = <int16_t>_lowest(ctx.moves[i].cards)
-        ctx.sets[j].size = <int16_t>_hand_size(ctx.moves[i].cards)
-    if _sets_hash(ctx, k) != 0:
-        return DDZ_SPLIT_NOMEM
-    mask = ctx.smask
-    n = 0
-    for i in range(k):
-        cards = ctx.sets[i].cards
+        cards = ctx.moves[i].cards
         slot = _slot(cards, mask)
         while ctx.skeys[slot] and ctx.skeys[slot] != cards:
             slot = (slot + 1) & mask
-        if ctx.skeys[slot]:
-            continue            # these cards again (another reading)
-        ctx.skeys[slot] = cards
-        ctx.sidx[slot] = <int32_t>n
-        ctx.sets[n] = ctx.sets[i]
-        n += 1
-    i = 0
+        if not ctx.skeys[slot]:
+            ctx.skeys[slot] = cards
+            ctx.sidx[slot] = <int32_t>k
+            met[k].cards = cards
+            met[k].move = <int32_t>i
+            met[k].order = <uint32_t>slot     # until the set is placed
+            counts[_order_key(cards) + 1] += 1
+            k += 1
+        elif _reading(&ctx.moves[i]) < _reading(&ctx.moves[met[ctx.sidx[slot]].move]):
+            met[ctx.sidx[slot]].move = <int32_t>i
+    for key in range(ORDER_KEYS):
+        counts[key + 1] += counts[key]
     for c in range(17):
-        while i < n and ctx.sets[i].low < c:
-            i += 1
-        ctx.start[c] = <int32_t>i
+        ctx.start[c] = counts[c * 64]      # where lowest card c begins
+    # as first met, in the generator's order, which is close to the sets'
+    # order: the sorts below have little to move
+    for i in range(k):
+        ctx.sidx[met[i].order] = met[i].move
+        cards = met[i].cards
+        key = _order_key(cards)
+        j = counts[key]
+        counts[key] += 1
+        ctx.sets[j].cards = cards
+        ctx.sets[j].move = met[i].move
+        ctx.sets[j].order = (<uint32_t>(_reading(&ctx.moves[met[i].move]) >> 32)
+                             & 0xFFFFFF00U) | _nibble_sum(cards & wilds)
+    # counts[key] is now where the group after key starts; the sets as met
+    # are scratch now
+    j = 0
+    while j < k:
+        i = counts[_order_key(ctx.sets[j].cards)]
+        if i - j > 1:
+            _sort_sets(ctx.sets + j, i - j, met + j)
+        j = i
     if _table_reset(ctx, FIRST_SLOTS) != 0:
         return DDZ_SPLIT_NOMEM
     memcpy(&ctx.rules, rules, sizeof(ddz_rules))
@@ -252,7 +361,7 @@ cdef int _sets_hash(ddz_split_ctx* ctx, int64_t n) noexcept nogil:
 
 
 cdef inline int64_t _set_of(const ddz_split_ctx* ctx, uint64_t cards) noexcept nogil:
-    # the index of the set of exactly these cards, or -1
+    # the move kept for the set of exactly these cards, or -1
     cdef uint64_t j = _slot(cards, ctx.smask)
     while ctx.skeys[j]:
         if ctx.skeys[j] == cards:
@@ -383,7 +492,7 @@ cdef int _search(ddz_split_ctx* ctx, uint64_t h, int limit) noexcept nogil:
             if best <= lb:
                 break
     if best < limit:
-        if _store(ctx, h, best, True, bi) != 0:
+        if _store(ctx, h, best, True, ctx.sets[bi].move) != 0:
             return DDZ_SPLIT_NOMEM
         return best
     if _store(ctx, h, limit, False, -1) != 0:
@@ -420,11 +529,11 @@ cdef int ddz_split_moves(ddz_split_ctx* ctx, uint64_t hand, ddz_move* out) noexc
         if not _entry_exact(ctx.vals[j]):
             return -1
         b = _entry_best(ctx.vals[j])
-        if b < 0 or not _hand_contains(hand, ctx.sets[b].cards):
+        if b < 0 or not _hand_contains(hand, ctx.moves[b].cards):
             return -1
-        out[k] = ctx.moves[ctx.sets[b].move]
+        out[k] = ctx.moves[b]
         k += 1
-        hand -= ctx.sets[b].cards
+        hand -= ctx.moves[b].cards
     return k
 
 
@@ -716,3 +825,4 @@ def _set_max_work(int64_t work) -> int:
     old = sp.ctx.max_work
     sp.ctx.max_work = work
     return old
+
