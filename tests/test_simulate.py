@@ -484,6 +484,72 @@ def test_ray_address_syntax_is_checked():
     check_ray_address("auto", 1)
 
 
+def _listener(reply: bytes | None):
+    """A TCP server on 127.0.0.1 answering each connection with `reply` after
+    the first bytes it receives (None: never a word); its port and a stop."""
+    import socket
+    import threading
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    server.settimeout(0.2)
+    stop = threading.Event()
+    held = []
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                continue
+            held.append(conn)
+            if reply is not None:
+                conn.settimeout(5)
+                try:
+                    conn.recv(64)
+                    conn.sendall(reply)
+                except OSError:
+                    pass
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def close():
+        stop.set()
+        thread.join()
+        for c in held:
+            c.close()
+        server.close()
+    return server.getsockname()[1], close
+
+
+@pytest.mark.parametrize("reply", [None, b"HTTP/1.1 400 Bad Request\r\n\r\n"],
+                         ids=["silent", "http1"])
+def test_ray_address_of_another_service_fails_within_its_timeout(reply):
+    """A service that is not Ray at the address (a silent port, a dashboard's
+    HTTP/1) passed the check, which only connected, and ray.init then
+    retried it for minutes: it is a ConnectionError within the timeout."""
+    import time
+    from ddzfast.simulate import check_ray_address
+    port, close = _listener(reply)
+    try:
+        begin = time.monotonic()
+        with pytest.raises(ConnectionError, match="did not answer as Ray's gRPC ports"):
+            check_ray_address(f"127.0.0.1:{port}", 2)
+        assert time.monotonic() - begin < 10
+    finally:
+        close()
+
+
+def test_ray_address_answering_http2_passes_the_check():
+    # a gRPC server's first frame: SETTINGS (type 4) of no settings
+    port, close = _listener(bytes([0, 0, 0, 4, 0, 0, 0, 0, 0]))
+    try:
+        from ddzfast.simulate import check_ray_address
+        check_ray_address(f"127.0.0.1:{port}", 5)
+    finally:
+        close()
+
+
 # ---- every byte of a deal row, and negative deal indices: regressions of the hardening review ---
 
 def _padding_mask(dtype: np.dtype) -> np.ndarray:

@@ -281,7 +281,8 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     (default: 4 per CPU of the cluster) run as Ray tasks on the cluster that
     ``ray.init(address=address)`` connects to (a local Ray when None; an
     already initialised Ray is used as it is); an address that accepts no
-    connection within ``connect_timeout`` seconds raises ConnectionError.
+    connection, or does not answer as Ray's gRPC ports do, within
+    ``connect_timeout`` seconds raises ConnectionError.
     ``progress``, when given, is called with the number of deals finished so
     far. Bad arguments raise TypeError or ValueError before any work; so does
     a result larger than the machine's memory (simulate in parts with
@@ -375,10 +376,37 @@ def _split_address(address: str) -> tuple[str, int] | None:
     return host, int(port)
 
 
+# HTTP/2's client connection preface and an empty SETTINGS frame: a gRPC
+# server (a Ray head's GCS or Ray Client port) answers with a SETTINGS
+# frame of its own (RFC 9113, section 3.4)
+_H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+_H2_SETTINGS = 4
+
+
+def _answers_grpc(sock: socket.socket, timeout: float) -> bool:
+    """Whether the peer of a connected socket answers HTTP/2's preface with a
+    SETTINGS frame within ``timeout`` seconds."""
+    try:
+        sock.settimeout(max(timeout, 0.1))
+        sock.sendall(_H2_PREFACE)
+        head = b""
+        while len(head) < 9:        # a frame header: length 3, type 1, ...
+            part = sock.recv(9 - len(head))
+            if not part:
+                return False
+            head += part
+    except OSError:                 # socket.timeout included
+        return False
+    return head[3] == _H2_SETTINGS
+
+
 def check_ray_address(address: str | None, timeout: float = RAY_CONNECT_TIMEOUT) -> None:
-    """Raise ConnectionError unless something accepts a TCP connection at a
-    Ray address within ``timeout`` seconds. ``ray.init`` retries an address
-    where nothing listens for minutes without a word; this fails fast."""
+    """Raise ConnectionError unless a Ray address accepts a TCP connection
+    and answers as a gRPC server (HTTP/2), as a Ray head's GCS and Ray Client
+    ports do, within ``timeout`` seconds. ``ray.init`` retries an address
+    where nothing listens, or another service does (a dashboard's port), for
+    minutes without a word; this fails fast. With RAY_USE_TLS set only the
+    connection is checked."""
     if address is None:
         return
     hostport = _split_address(address)
@@ -394,15 +422,23 @@ def check_ray_address(address: str | None, timeout: float = RAY_CONNECT_TIMEOUT)
             hosts.append(other)
     except Exception:           # a private helper: its absence only skips the extra try
         pass
+    tls = os.environ.get("RAY_USE_TLS", "0").lower() not in ("", "0", "false")
     deadline = time.monotonic() + timeout
     problem: Exception | None = None
     for i, h in enumerate(hosts):
         left = (deadline - time.monotonic()) / (len(hosts) - i)
         try:
-            with socket.create_connection((h, port), timeout=max(left, 0.1)):
-                return
+            with socket.create_connection((h, port), timeout=max(left, 0.1)) as sock:
+                if tls or _answers_grpc(sock, deadline - time.monotonic()):
+                    return
         except OSError as e:
             problem = e
+            continue
+        raise ConnectionError(
+            f"no Ray cluster at {address!r}: something accepted a connection but did "
+            f"not answer as Ray's gRPC ports do within {timeout:g} s; give the head's "
+            f"GCS port (`ray start --head --port`, 6379 by default) or "
+            f"ray://HOST:10001, not the dashboard's or another service's")
     raise ConnectionError(f"no Ray cluster at {address!r}: nothing accepted a connection "
                           f"within {timeout:g} s ({problem}); start one with "
                           f"`ray start --head` or check the address")
