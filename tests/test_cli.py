@@ -607,6 +607,20 @@ def test_simulate_runs_on_without_stderr(capsys, monkeypatch, tmp_path):
     assert code == 0 and json.loads(capsys.readouterr().out)["deals"] == 3000
 
 
+@pytest.mark.parametrize("args", [
+    ["moves", "33", "--bogus", "1"],                     # an unrecognized argument
+    ["moves", "33Z"],                                    # a UsageError
+    ["solve", "37", "8J", "--rules", "tiandi", "--wild", "7"],
+])
+def test_errors_without_stderr_stay_out_of_stdout(capsys, monkeypatch, args):
+    """With standard error closed (`2>&-`), main's own error messages went to
+    standard output (print with file=None writes there), among the rows or
+    the JSON a reader parses: they are dropped, and the status says it."""
+    monkeypatch.setattr(sys, "stderr", None)
+    assert cli.main(args) == 2
+    assert capsys.readouterr().out == ""
+
+
 def test_a_progress_bar_that_cannot_draw_stops_drawing():
     """A progress bar whose stream failed (a reader gone: BrokenPipeError; a
     closed file: ValueError) raised into the simulation, which stopped the

@@ -302,6 +302,13 @@ def _clock(seconds: float) -> str:
     return f"{h}:{m:02d}:{s:02d}"
 
 
+def _error_stream():
+    """Where the command's messages go: standard error, or nowhere when it is
+    closed (`2>&-`), since print(file=None) would write them to standard
+    output, among the rows or the JSON there."""
+    return sys.stderr if sys.stderr is not None else io.StringIO()
+
+
 class ProgressBar:
     """A one-line progress bar with rate and ETA on a stream (standard error).
     A terminal redraws at most ten times a second; a log gets a line per
@@ -565,9 +572,7 @@ def cmd_simulate(args) -> int:
     if args.plot:
         _check_plot(args.plot)
     writer = open_rows_writer(args.out, args.games) if args.out else None
-    # print(file=None) writes to stdout: with stderr closed (`2>&-`) its
-    # messages would land in --json's output
-    err = sys.stderr if sys.stderr is not None else io.StringIO()
+    err = _error_stream()
     info = err if args.json else sys.stdout
     chunk = args.chunk or (RAY_CHUNK_DEALS if args.backend == "ray" else CHUNK_DEALS)
     tally = Tally([str(p) for p in policies])     # the CLI's policies are names
@@ -1087,7 +1092,7 @@ def main(argv=None) -> int:
     if extra:
         # parse_args would name the program, not the subcommand, in the message
         print(f"ddzfast {args.command}: unrecognized arguments: {' '.join(extra)} "
-              f"(see --help)", file=sys.stderr)
+              f"(see --help)", file=_error_stream())
         return 2
     try:
         status = args.func(args)
@@ -1095,10 +1100,10 @@ def main(argv=None) -> int:
         sys.stdout.flush()
         return status
     except UsageError as e:
-        print(f"ddzfast {args.command}: {e}", file=sys.stderr)
+        print(f"ddzfast {args.command}: {e}", file=_error_stream())
         return 2
     except KeyboardInterrupt:
-        print(f"\nddzfast {args.command}: interrupted", file=sys.stderr)
+        print(f"\nddzfast {args.command}: interrupted", file=_error_stream())
         return 130
     except BrokenPipeError:
         # The reader closed the pipe (`ddzfast moves ... | head`): nothing more
