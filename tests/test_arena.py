@@ -2,6 +2,7 @@
 generate_eval_data.py's, both seatings play the same deals, results are
 reproducible, RLCard's rule agent only plays legal moves, and WP/ADP are
 recomputed by hand from replayed games."""
+import builtins
 import json
 import sys
 
@@ -131,6 +132,25 @@ def test_missing_rlcard_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "rlcard.games.doudizhu.utils", None)
     with pytest.raises(ImportError, match=r"ddzfast\[rlcard\]"):
         resolve_agent("rlcard-rule")
+
+
+def test_rlcard_failing_its_own_import_is_not_called_missing(monkeypatch):
+    # rlcard 1.2's agents import distutils, which Python 3.12+ has only from
+    # setuptools: the agent's error said rlcard was "not installed"
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name.startswith("rlcard"):
+            raise ModuleNotFoundError("No module named 'distutils'", name="distutils")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(ImportError) as info:
+        resolve_agent("rlcard-rule")
+    message = str(info.value)
+    assert "not installed" not in message
+    assert "failed to import: No module named 'distutils'" in message
+    assert "setuptools" in message and "ddzfast[rlcard]" in message
 
 
 @pytest.mark.parametrize("kwargs, error", [

@@ -142,6 +142,22 @@ def _rlcard_text(cards) -> str:
     return str(cards).replace("X", "B").replace("D", "R")
 
 
+def _rlcard_import_error(exc: ImportError) -> str:
+    """The message for an import of RLCard's rule agent that failed with exc:
+    rlcard missing, or installed but failing in its own imports (RLCard's
+    agents import distutils, which Python 3.12 and later have only from
+    setuptools)."""
+    missing = getattr(exc, "name", None) or ""
+    if isinstance(exc, ModuleNotFoundError) and (missing == "rlcard"
+                                                 or missing.startswith("rlcard.")):
+        return ("the arena agent 'rlcard-rule' needs rlcard, which is not "
+                "installed; install it with: pip install 'ddzfast[rlcard]'")
+    hint = " (distutils comes from setuptools on Python 3.12+)" if missing == "distutils" else ""
+    return (f"the arena agent 'rlcard-rule' needs rlcard, which is installed but "
+            f"failed to import: {exc}{hint}; install it again with its dependencies: "
+            f"pip install 'ddzfast[rlcard]'")
+
+
 class _RLCardRule(_Agent):
     """RLCard's DouDizhuRuleAgentV1 over ddzfast's engine."""
 
@@ -152,9 +168,7 @@ class _RLCardRule(_Agent):
             from rlcard.games.doudizhu.utils import CARD_TYPE
             from rlcard.models.doudizhu_rule_models import DouDizhuRuleAgentV1
         except ImportError as exc:
-            raise ImportError("the arena agent 'rlcard-rule' needs rlcard, which is not "
-                              "installed; install it with: pip install 'ddzfast[rlcard]'"
-                              ) from exc
+            raise ImportError(_rlcard_import_error(exc)) from exc
         self.agent = DouDizhuRuleAgentV1()
         self.known = CARD_TYPE[2]
         self.decisions = 0
