@@ -236,7 +236,10 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
     IllegalMoveError naming the first row that is not. Returns the derived
     substitutes (uint32; zero for rows of rule sets without laizi)."""
     _check_identity(arr)
-    subs = np.zeros(len(arr), dtype=np.uint32)
+    # np.ndarray: np.where's results (any shape, any dtype in numpy 2.2's
+    # stubs) are assigned to these, which those stubs would type 1-d uint32
+    # and int16
+    subs: np.ndarray = np.zeros(len(arr), dtype=np.uint32)
     if len(arr) == 0:
         return subs
     if rules is not None:
@@ -249,7 +252,7 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
                       if not r.laizi or r.wild_rank is not None]
     legal = np.zeros(len(arr), dtype=bool)
     ok = np.zeros(len(arr), dtype=bool)
-    derived = np.full(len(arr), -1, dtype=np.int16)
+    derived: np.ndarray = np.full(len(arr), -1, dtype=np.int16)
     for r in candidates:
         w = _move_rows_wild(arr, r)
         fits = w >= 0
