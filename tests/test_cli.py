@@ -201,6 +201,49 @@ def test_parquet_without_pyarrow_is_refused_first(capsys, tmp_path, monkeypatch)
     assert not (tmp_path / "x.parquet").exists()
 
 
+def _failing_import(monkeypatch, module: str, message: str):
+    """Imports of ``module`` and its submodules raise ImportError(message): an
+    installed package that fails its own import."""
+    import builtins
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name == module or name.startswith(module + "."):
+            raise ImportError(message)
+        return real_import(name, *args, **kwargs)
+
+    for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+
+
+def test_parquet_with_a_pyarrow_that_fails_to_import(capsys, tmp_path, monkeypatch):
+    """pyarrow 26 refuses numpy 1.x at import, and pip installs it beside numpy
+    1.26 (its metadata does not require numpy 2): --out x.parquet said pyarrow
+    was needed and to install the extra that had installed it. It says that
+    pyarrow failed to import, and why."""
+    _failing_import(monkeypatch, "pyarrow", "pyarrow requires NumPy 2.0 or newer, found 1.26.4")
+    code, out, err = main(capsys, "simulate", "--games", "300000",
+                          "--out", str(tmp_path / "x.parquet"))
+    assert code == 2 and "/300000 deals" not in err
+    assert ("needs pyarrow, which is installed but failed to import: pyarrow requires "
+            "NumPy 2.0 or newer, found 1.26.4" in err)
+    assert "pip install" not in err
+    assert not (tmp_path / "x.parquet").exists()
+
+
+def test_plot_with_a_matplotlib_that_fails_to_import(capsys, tmp_path, monkeypatch):
+    """As for pyarrow: a matplotlib that is installed but fails its own import
+    is not reported as missing."""
+    _failing_import(monkeypatch, "matplotlib", "numpy.core.multiarray failed to import")
+    code, out, err = main(capsys, "simulate", "--games", "300000",
+                          "--plot", str(tmp_path / "x.png"))
+    assert code == 2 and "/300000 deals" not in err
+    assert ("--plot needs matplotlib, which is installed but failed to import: "
+            "numpy.core.multiarray failed to import" in err)
+    assert "pip install" not in err
+
+
 def test_plot_without_matplotlib_is_refused_first(capsys, tmp_path, monkeypatch):
     """Without matplotlib, --plot failed after the whole simulation: it is refused
     first, naming the extra to install."""

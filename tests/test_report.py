@@ -58,6 +58,29 @@ def test_missing_pandas_or_matplotlib_name_the_extra(monkeypatch, rows, tmp_path
         plot_rows(rows, str(tmp_path / "x.png"))
 
 
+def test_pandas_or_matplotlib_failing_to_import_is_not_called_missing(monkeypatch, rows,
+                                                                     tmp_path):
+    """An installed pandas or matplotlib that fails its own import (built for
+    another numpy, say) was reported as missing, naming the extra that had
+    installed it: the error says it failed to import, and why."""
+    import builtins
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name in ("pandas", "matplotlib"):
+            raise ImportError(f"{name} is built for another numpy")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(ImportError, match="rows_to_frame needs pandas, which is installed "
+                                          "but failed to import: pandas is built for "
+                                          "another numpy"):
+        rows_to_frame(rows)
+    with pytest.raises(ImportError, match="plot_rows needs matplotlib, which is installed "
+                                          "but failed to import: matplotlib is built for"):
+        plot_rows(rows, str(tmp_path / "x.png"))
+
+
 def test_wilson_interval_known_values():
     # Wilson 95% for 81/263 (a textbook example): 0.2553 .. 0.3662
     lo, hi = wilson_interval(81, 263)

@@ -61,7 +61,8 @@ import numpy as np
 from ddzfast._core import Move
 from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, deal_seed
-from ddzfast.constants import CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, check_threads, worker_count
+from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_import,
+                               check_threads, worker_count)
 
 __all__ = ["arena", "ArenaResult", "douzero_deals", "resolve_agent", "RLCARD_RULE"]
 
@@ -147,15 +148,14 @@ def _rlcard_import_error(exc: ImportError) -> str:
     rlcard missing, or installed but failing in its own imports (RLCard's
     agents import distutils, which Python 3.12 and later have only from
     setuptools)."""
-    missing = getattr(exc, "name", None) or ""
-    if isinstance(exc, ModuleNotFoundError) and (missing == "rlcard"
-                                                 or missing.startswith("rlcard.")):
+    broken = broken_import(exc, "rlcard")
+    if broken is None:
         return ("the arena agent 'rlcard-rule' needs rlcard, which is not "
                 "installed; install it with: pip install 'ddzfast[rlcard]'")
+    missing = getattr(exc, "name", None) or ""
     hint = " (distutils comes from setuptools on Python 3.12+)" if missing == "distutils" else ""
-    return (f"the arena agent 'rlcard-rule' needs rlcard, which is installed but "
-            f"failed to import: {exc}{hint}; install it again with its dependencies: "
-            f"pip install 'ddzfast[rlcard]'")
+    return (f"the arena agent 'rlcard-rule' needs rlcard, {broken}{hint}; install it "
+            f"again with its dependencies: pip install 'ddzfast[rlcard]'")
 
 
 class _RLCardRule(_Agent):

@@ -45,7 +45,7 @@ from ddzfast._core import (RULES, Hand, Move, _ranked_name, classify, get_rules,
                            legal_moves)
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
 from ddzfast.arena import AGENT_NAMES, MAX_DEALS
-from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE
+from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE, broken_import
 from ddzfast.movekind import MoveKind
 from ddzfast.render import (choice_line, ground_line, hand_line, landlord_line, move_line,
                             outcome_text)
@@ -497,7 +497,11 @@ class ParquetRowWriter:
         try:
             import pyarrow as pa
             import pyarrow.parquet as pq
-        except ImportError:
+        except ImportError as exc:
+            broken = broken_import(exc, "pyarrow")
+            if broken:
+                raise UsageError(f"--out FILE.parquet needs pyarrow, {broken}; or write "
+                                 f"FILE.npz") from None
             raise UsageError("--out FILE.parquet needs pyarrow: pip install 'ddzfast[parquet]' "
                              "(or pyarrow), or write FILE.npz") from None
         self.pa = pa
@@ -543,7 +547,10 @@ def _check_plot(path: str) -> None:
     _check_output(path, "--plot")
     try:
         import matplotlib  # noqa: F401
-    except ImportError:
+    except ImportError as exc:
+        broken = broken_import(exc, "matplotlib")
+        if broken:
+            raise UsageError(f"--plot needs matplotlib, {broken}") from None
         raise UsageError("--plot needs matplotlib: pip install 'ddzfast[plot]'") from None
 
 

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ddzfast._engine import DEAL_DTYPE
-from ddzfast.constants import check_finite, check_positive
+from ddzfast.constants import broken_import, check_finite, check_positive
 
 __all__ = ["rows_to_frame", "summarize", "plot_rows", "Tally", "wilson_interval",
            "mean_interval", "Z95"]
@@ -41,7 +41,10 @@ Z95 = 1.959963984540054
 def _need(module: str, extra: str, what: str):
     try:
         return __import__(module)
-    except ImportError:
+    except ImportError as exc:
+        broken = broken_import(exc, module)
+        if broken:
+            raise ImportError(f"{what} needs {module}, {broken}") from exc
         raise ImportError(f"{what} needs {module}: pip install 'ddzfast[{extra}]'") from None
 
 
