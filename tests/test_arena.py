@@ -153,6 +153,22 @@ def test_rlcard_failing_its_own_import_is_not_called_missing(monkeypatch):
     assert "setuptools" in message and "ddzfast[rlcard]" in message
 
 
+def test_douzero_agent_failing_its_own_import_is_not_called_missing(monkeypatch, tmp_path):
+    # an installed torch that fails its own import (a build for another CPU,
+    # say) was reported as torch and douzero to install
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name == "torch":
+            raise ImportError("libtorch_cpu.so: cannot open shared object file")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    with pytest.raises(ImportError, match="needs torch and douzero, one of which is "
+                                          "installed but failed to import: libtorch_cpu"):
+        resolve_agent(f"douzero:{tmp_path}")
+
+
 @pytest.mark.parametrize("kwargs, error", [
     ({"a": "nope"}, ValueError),
     ({"a": 5}, TypeError),

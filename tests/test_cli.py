@@ -262,6 +262,25 @@ def test_ray_backend_without_ray(capsys, monkeypatch):
     assert code == 2 and "pip install 'ddzfast[ray]'" in err
 
 
+def test_ray_backend_with_a_ray_that_fails_its_own_import(capsys, monkeypatch):
+    """A Ray that is installed but fails its own import (built for another
+    numpy, say) was reported as missing, naming the extra that had installed
+    it: the message says that its import failed, and why."""
+    import builtins
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name == "ray":
+            raise ImportError("ray is built for another numpy")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", fake_import)
+    code, out, err = main(capsys, "simulate", "--games", "10", "--backend", "ray")
+    assert code == 2 and "ddzfast[ray]" not in err
+    assert ("backend 'ray' needs ray, which is installed but failed to import: "
+            "ray is built for another numpy") in err
+
+
 def test_ray_backend_without_ray_in_a_subprocess(run_python):
     """--backend ray without Ray, in a fresh process: exit status 2 and the install
     hint, never a traceback."""

@@ -408,6 +408,25 @@ def test_the_core_never_imports_the_extra_and_says_what_to_install(run_python):
     assert 'pip install "ddzfast[env]"' in out
 
 
+def test_an_extra_that_fails_its_own_import_is_not_called_missing(run_python, tmp_path):
+    """A gymnasium that is installed but fails its own import was reported
+    as missing ("gymnasium is missing: pip install"): the error says that its
+    import failed, and why."""
+    fake = tmp_path / "gymnasium"
+    fake.mkdir()
+    (fake / "__init__.py").write_text('raise ImportError("gymnasium needs another numpy")\n')
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
+            "try:\n"
+            "    import ddzfast.env\n"
+            "except ImportError as e:\n"
+            "    print(e)\n")
+    result = run_python(code=code)
+    assert result.returncode == 0, result.stderr
+    assert ("ddzfast.env needs pettingzoo and gymnasium, one of which is installed but "
+            "failed to import: gymnasium needs another numpy") in result.stdout
+    assert "is missing" not in result.stdout
+
+
 def test_wrapped_env_keeps_the_order_checks_and_answers_last_as_the_raw_env():
     # env() overrides last() (one call instead of five attribute reads
     # through the wrapper): it must stay an OrderEnforcingWrapper, refuse

@@ -366,6 +366,31 @@ def test_import_without_numba_says_how_to_install(run_python):
     assert result.returncode == 0, result.stderr
 
 
+def test_import_with_a_numba_that_fails_its_own_import_says_why(run_python, tmp_path):
+    """A numba that is installed but refuses the installed numpy (it raises
+    ImportError naming the versions) was reported as not installed, sending
+    the user to install the extra that had installed it: the error says that
+    its import failed, and why."""
+    fake = tmp_path / "numba"
+    fake.mkdir()
+    (fake / "__init__.py").write_text(
+        'raise ImportError("Numba needs NumPy 2.3 or less. Got NumPy 2.5.")\n')
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(tmp_path)!r})
+        try:
+            from ddzfast import numba
+        except ImportError as exc:
+            assert "not installed" not in str(exc), str(exc)
+            assert ("needs numba, which is installed but failed to import: "
+                    "Numba needs NumPy 2.3 or less") in str(exc), str(exc)
+        else:
+            sys.exit("imported a numba that fails its import")
+    """)
+    result = run_python(code=code, timeout=120)
+    assert result.returncode == 0, result.stderr
+
+
 def test_rules_handle_outlives_its_rules():
     """A handle stays valid after the caller drops its Rules: rules_handle
     keeps the rule set alive (before, the handle dangled)."""

@@ -226,6 +226,10 @@ class _DouZeroModels(_Agent):
             import torch
             from douzero.env.env import get_obs
         except ImportError as exc:
+            if broken_import(exc, "torch", "douzero"):
+                raise ImportError(f"the arena agent '{DOUZERO_PREFIX}DIR' needs torch and "
+                                  f"douzero, one of which is installed but failed to "
+                                  f"import: {exc}") from exc
             raise ImportError(f"the arena agent '{DOUZERO_PREFIX}DIR' needs torch and "
                               "douzero; install them with: pip install torch douzero") from exc
         missing = [f for f in DOUZERO_CHECKPOINTS if not os.path.isfile(os.path.join(folder, f))]

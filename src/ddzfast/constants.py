@@ -84,9 +84,9 @@ def check_positive(value, what: str) -> float:
 
 # ---- optional packages -------------------------------------------------------
 
-def broken_import(exc: ImportError, module: str) -> str | None:
-    """Why importing the optional package ``module`` (or a submodule of it)
-    failed with ``exc``: None when it is not installed (a
+def broken_import(exc: ImportError, *modules: str) -> str | None:
+    """Why importing the optional packages ``modules`` (or submodules of
+    them) failed with ``exc``: None when one of them is not installed (a
     ModuleNotFoundError naming it or one of its submodules), else
     ``"which is installed but failed to import: <exc>"``. An installed
     package can fail its own imports: pyarrow 26 and later refuse numpy 1.x
@@ -94,9 +94,11 @@ def broken_import(exc: ImportError, module: str) -> str | None:
     beside numpy 1.26; rlcard's agents import distutils, gone from Python
     3.12. Saying "not installed" then sends the user to install it again."""
     name = getattr(exc, "name", None) or ""
-    top = module.split(".")[0]
-    if isinstance(exc, ModuleNotFoundError) and (name == top or name.startswith(top + ".")):
-        return None
+    if isinstance(exc, ModuleNotFoundError):
+        for module in modules:
+            top = module.split(".")[0]
+            if name == top or name.startswith(top + "."):
+                return None
     return f"which is installed but failed to import: {exc}"
 
 

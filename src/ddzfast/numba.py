@@ -88,13 +88,18 @@ from __future__ import annotations
 import ctypes
 import threading
 
+from ddzfast.constants import broken_import
+
 try:
     import numba
     from numba import types
     from numba.core.errors import NumbaTypeError
     from numba.extending import get_cython_function_address, overload
 except ImportError as exc:  # pragma: no cover - exercised in a subprocess
+    # (numba refuses a numpy newer than it supports with an ImportError)
+    _broken = broken_import(exc, "numba")
     raise ImportError(
+        f"ddzfast.numba needs numba, {_broken}" if _broken else
         "ddzfast.numba needs numba, which is not installed; "
         "install it with: pip install 'ddzfast[numba]'") from exc
 

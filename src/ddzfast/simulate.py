@@ -72,7 +72,7 @@ import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Move, get_rules
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game, _score_row, _simulate_native, deal_seed
-from ddzfast.constants import check_positive, check_threads
+from ddzfast.constants import broken_import, check_positive, check_threads
 
 Policy = Union[str, Callable]
 
@@ -354,7 +354,10 @@ def import_ray():
     """The ray module, or an ImportError that says how to install it."""
     try:
         import ray
-    except ImportError:
+    except ImportError as exc:
+        broken = broken_import(exc, "ray")
+        if broken:
+            raise ImportError(f"backend 'ray' needs ray, {broken}") from exc
         raise ImportError("backend 'ray' needs ray: pip install 'ddzfast[ray]'") from None
     return ray
 

@@ -19,11 +19,15 @@ of ddzfast never imports them.
 """
 from __future__ import annotations
 
+from ddzfast.constants import broken_import
+
 try:
     import gymnasium  # noqa: F401
     import pettingzoo  # noqa: F401
 except ImportError as e:   # pragma: no cover - exercised without the extra
     raise ImportError(
+        f"ddzfast.env needs pettingzoo and gymnasium, one of which is installed but "
+        f"failed to import: {e}" if broken_import(e, "gymnasium", "pettingzoo") else
         f"ddzfast.env needs pettingzoo and gymnasium ({e.name or e} is missing): "
         f'pip install "ddzfast[env]"') from e
 

@@ -17,11 +17,16 @@ naming the row and changes nothing.
 """
 from __future__ import annotations
 
+from ddzfast.constants import broken_import
+
 try:
     from stable_baselines3.common.vec_env import VecEnv as _VecEnv
 except ImportError as e:   # pragma: no cover - exercised without the package
-    raise ImportError(f"ddzfast.env.sb3 needs stable-baselines3 ({e.name or e} is "
-                      f"missing): pip install stable-baselines3") from e
+    _broken = broken_import(e, "stable_baselines3")
+    raise ImportError(
+        f"ddzfast.env.sb3 needs stable-baselines3, {_broken}" if _broken else
+        f"ddzfast.env.sb3 needs stable-baselines3 ({e.name or e} is "
+        f"missing): pip install stable-baselines3") from e
 
 import numpy as np
 from gymnasium import spaces
