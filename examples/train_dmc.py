@@ -75,12 +75,16 @@ import time
 
 import numpy as np
 
+from ddzfast.constants import broken_import
+
 try:
     import torch
     from torch import nn
     from torch.nn import functional as F
 except ImportError as e:   # pragma: no cover - exercised without torch
-    raise SystemExit(f"train_dmc.py needs PyTorch ({e.name or e} is missing): "
+    _broken = broken_import(e, "torch")
+    raise SystemExit(f"train_dmc.py needs PyTorch, {_broken}" if _broken else
+                     f"train_dmc.py needs PyTorch ({e.name or e} is missing): "
                      f"pip install torch") from e
 
 from ddzfast.arena import arena
