@@ -161,3 +161,21 @@ def play_to(phase, rules, seed, show=0, call=1, double=1) -> "ddzfast.Game":
         else:
             raise AssertionError(f"the deal went past {phase!r}")
     return g
+
+
+def failing_import(monkeypatch, module: str, error: ImportError) -> None:
+    """Imports of ``module`` and its submodules raise ``error`` (monkeypatched
+    for one test): an optional package that is installed but fails its own
+    import. Calls for several modules stack."""
+    import builtins
+    import sys
+    real_import = builtins.__import__
+
+    def fake_import(name, *args, **kwargs):
+        if name == module or name.startswith(module + "."):
+            raise error
+        return real_import(name, *args, **kwargs)
+
+    for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(builtins, "__import__", fake_import)

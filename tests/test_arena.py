@@ -2,7 +2,6 @@
 generate_eval_data.py's, both seatings play the same deals, results are
 reproducible, RLCard's rule agent only plays legal moves, and WP/ADP are
 recomputed by hand from replayed games."""
-import builtins
 import json
 import sys
 
@@ -12,6 +11,7 @@ import pytest
 from ddzfast import Game, MoveKind
 from ddzfast.arena import arena, douzero_deals, resolve_agent
 from ddzfast.cli import main
+from helpers import failing_import
 
 DOUZERO_CHARS = {3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T", 11: "J",
                  12: "Q", 13: "K", 14: "A", 17: "2", 20: "X", 30: "D"}
@@ -137,14 +137,8 @@ def test_missing_rlcard_names_the_extra(monkeypatch):
 def test_rlcard_failing_its_own_import_is_not_called_missing(monkeypatch):
     # rlcard 1.2's agents import distutils, which Python 3.12+ has only from
     # setuptools: the agent's error said rlcard was "not installed"
-    real_import = builtins.__import__
-
-    def fake_import(name, *args, **kwargs):
-        if name.startswith("rlcard"):
-            raise ModuleNotFoundError("No module named 'distutils'", name="distutils")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake_import)
+    failing_import(monkeypatch, "rlcard",
+                   ModuleNotFoundError("No module named 'distutils'", name="distutils"))
     with pytest.raises(ImportError) as info:
         resolve_agent("rlcard-rule")
     message = str(info.value)
@@ -156,14 +150,8 @@ def test_rlcard_failing_its_own_import_is_not_called_missing(monkeypatch):
 def test_douzero_agent_failing_its_own_import_is_not_called_missing(monkeypatch, tmp_path):
     # an installed torch that fails its own import (a build for another CPU,
     # say) was reported as torch and douzero to install
-    real_import = builtins.__import__
-
-    def fake_import(name, *args, **kwargs):
-        if name == "torch":
-            raise ImportError("libtorch_cpu.so: cannot open shared object file")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake_import)
+    failing_import(monkeypatch, "torch",
+                   ImportError("libtorch_cpu.so: cannot open shared object file"))
     with pytest.raises(ImportError, match="needs torch and douzero, one of which is "
                                           "installed but failed to import: libtorch_cpu"):
         resolve_agent(f"douzero:{tmp_path}")

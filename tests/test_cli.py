@@ -17,7 +17,7 @@ import ddzfast
 from ddzfast import DEAL_DTYPE, Game, cli
 from ddzfast._engine import POLICIES
 from ddzfast.constants import CARD_CHARS
-from helpers import RULE_SETS, cli_rules
+from helpers import RULE_SETS, cli_rules, failing_import
 
 
 @pytest.fixture
@@ -201,28 +201,13 @@ def test_parquet_without_pyarrow_is_refused_first(capsys, tmp_path, monkeypatch)
     assert not (tmp_path / "x.parquet").exists()
 
 
-def _failing_import(monkeypatch, module: str, message: str):
-    """Imports of ``module`` and its submodules raise ImportError(message): an
-    installed package that fails its own import."""
-    import builtins
-    real_import = builtins.__import__
-
-    def fake_import(name, *args, **kwargs):
-        if name == module or name.startswith(module + "."):
-            raise ImportError(message)
-        return real_import(name, *args, **kwargs)
-
-    for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
-        monkeypatch.delitem(sys.modules, name)
-    monkeypatch.setattr(builtins, "__import__", fake_import)
-
-
 def test_parquet_with_a_pyarrow_that_fails_to_import(capsys, tmp_path, monkeypatch):
     """pyarrow 26 refuses numpy 1.x at import, and pip installs it beside numpy
     1.26 (its metadata does not require numpy 2): --out x.parquet said pyarrow
     was needed and to install the extra that had installed it. It says that
     pyarrow failed to import, and why."""
-    _failing_import(monkeypatch, "pyarrow", "pyarrow requires NumPy 2.0 or newer, found 1.26.4")
+    failing_import(monkeypatch, "pyarrow",
+                   ImportError("pyarrow requires NumPy 2.0 or newer, found 1.26.4"))
     code, out, err = main(capsys, "simulate", "--games", "300000",
                           "--out", str(tmp_path / "x.parquet"))
     assert code == 2 and "/300000 deals" not in err
@@ -235,7 +220,8 @@ def test_parquet_with_a_pyarrow_that_fails_to_import(capsys, tmp_path, monkeypat
 def test_plot_with_a_matplotlib_that_fails_to_import(capsys, tmp_path, monkeypatch):
     """As for pyarrow: a matplotlib that is installed but fails its own import
     is not reported as missing."""
-    _failing_import(monkeypatch, "matplotlib", "numpy.core.multiarray failed to import")
+    failing_import(monkeypatch, "matplotlib",
+                   ImportError("numpy.core.multiarray failed to import"))
     code, out, err = main(capsys, "simulate", "--games", "300000",
                           "--plot", str(tmp_path / "x.png"))
     assert code == 2 and "/300000 deals" not in err
@@ -266,15 +252,7 @@ def test_ray_backend_with_a_ray_that_fails_its_own_import(capsys, monkeypatch):
     """A Ray that is installed but fails its own import (built for another
     numpy, say) was reported as missing, naming the extra that had installed
     it: the message says that its import failed, and why."""
-    import builtins
-    real_import = builtins.__import__
-
-    def fake_import(name, *args, **kwargs):
-        if name == "ray":
-            raise ImportError("ray is built for another numpy")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake_import)
+    failing_import(monkeypatch, "ray", ImportError("ray is built for another numpy"))
     code, out, err = main(capsys, "simulate", "--games", "10", "--backend", "ray")
     assert code == 2 and "ddzfast[ray]" not in err
     assert ("backend 'ray' needs ray, which is installed but failed to import: "

@@ -10,6 +10,7 @@ import pytest
 from ddzfast import DEAL_DTYPE, simulate
 from ddzfast.report import (Tally, mean_interval, plot_rows, rows_to_frame, summarize,
                             wilson_interval)
+from helpers import failing_import
 
 POLICIES = ("random", "greedy", "greedy")
 
@@ -63,15 +64,8 @@ def test_pandas_or_matplotlib_failing_to_import_is_not_called_missing(monkeypatc
     """An installed pandas or matplotlib that fails its own import (built for
     another numpy, say) was reported as missing, naming the extra that had
     installed it: the error says it failed to import, and why."""
-    import builtins
-    real_import = builtins.__import__
-
-    def fake_import(name, *args, **kwargs):
-        if name in ("pandas", "matplotlib"):
-            raise ImportError(f"{name} is built for another numpy")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", fake_import)
+    for name in ("pandas", "matplotlib"):
+        failing_import(monkeypatch, name, ImportError(f"{name} is built for another numpy"))
     with pytest.raises(ImportError, match="rows_to_frame needs pandas, which is installed "
                                           "but failed to import: pandas is built for "
                                           "another numpy"):
