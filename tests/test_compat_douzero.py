@@ -172,7 +172,7 @@ def _rivals(rng):
 
 def test_legal_actions_match_douzero():
     rng = random.Random(99)
-    checked = types = 0
+    checked = 0
     kinds = set()
     for _ in range(N_LEGAL):
         follower, moves = _rivals(rng)

@@ -1,7 +1,6 @@
 """The "expert" built-in policy (issue 18): accepted wherever a policy name
 is, legal in every rule set, and the rules of docs/bots.md on hand-worked
 positions."""
-import numpy as np
 import pytest
 
 import ddzfast

@@ -740,7 +740,6 @@ def test_observation_of_a_fixed_pair():
     Game.wild_ranks does (as "laizi:7" shows its rank: the rule set names
     them, nothing is drawn); a SOFT_BOMB's eight laizi reach last_move
     within OBSERVATION_HIGH."""
-    import numpy as np
     block = ddzfast.OBSERVATION_LAYOUT["wild_rank"]
     g = ddzfast.Game("tiandi:7J", seed=21)
     assert g.phase == "bidding" and g.wild_ranks == (4, 8)

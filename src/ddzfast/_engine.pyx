@@ -27,9 +27,7 @@ from ddzfast._split cimport (ddz_split_ctx, ddz_split_init, ddz_split_free, ddz_
 from ddzfast._core import (MOVE_DTYPE, RULES, _parallel, _sliced, legal_action_indices,
                            legal_action_mask_into, legal_moves, play)
 from ddzfast.constants import CARD_CHARS, DEAL_CARDS, MAX_HAND
-from ddzfast.errors import IllegalMoveError, InvalidCardsError
-from ddzfast.movekind import MoveKind
-from ddzfast.rulesets import RULE_SETS
+from ddzfast.errors import IllegalMoveError
 
 cnp.import_array()
 

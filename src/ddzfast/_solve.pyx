@@ -26,11 +26,10 @@ import numpy as np
 from ddzfast._core cimport *
 from ddzfast._core import MOVE_DTYPE, RULES, beats, play
 
-import collections
+import collections.abc
 import numbers
 
 from ddzfast.constants import check_positive
-from ddzfast.errors import IllegalMoveError, InvalidCardsError
 
 cnp.import_array()
 

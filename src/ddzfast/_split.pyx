@@ -18,7 +18,7 @@ its least reading, so a hand's partition does not depend on the root (the
 larger hand) it is searched under.
 """
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint32_t, uint64_t, int64_t
+from libc.stdint cimport int16_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memset, memcmp, memcpy
 cimport numpy as cnp
@@ -26,7 +26,7 @@ import numpy as np
 import threading
 
 from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid,
-                            _hand_contains, _hand_size, _ctz, K_PASS, WBIT,
+                            _hand_contains, _hand_size, _ctz, K_PASS,
                             Rules, Move, MoveList, _get_rules, _need_wild, _to_bits,
                             _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER,
                             ddz_grow, _as_hand_array)
@@ -825,4 +825,3 @@ def _set_max_work(int64_t work) -> int:
     old = sp.ctx.max_work
     sp.ctx.max_work = work
     return old
-

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 

@@ -9,7 +9,6 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ddzfast._core import MoveList
 from ddzfast._engine import OBSERVATION_DTYPE, OBSERVATION_SIZE
 from ddzfast.constants import check_finite
 from ddzfast.env._table import RENDER_MODES, Table, observation_high
