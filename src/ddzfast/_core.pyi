@@ -1,7 +1,7 @@
 """Type stubs of ddzfast._core (cards, rule sets, the generator, batches
 and action indices)."""
 import threading
-from typing import Any, Callable, Iterator, Mapping, overload
+from typing import Any, Callable, Iterator, Mapping, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -124,9 +124,11 @@ def legal_moves_batch(hands: npt.ArrayLike, lasts: npt.NDArray[np.void] | None =
                       out: npt.NDArray[np.void] | None = None
                       ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.void]]: ...
 
+@final
 class _ActionTable:
     count: int
-    def __init__(self, moves: npt.NDArray[np.void]) -> None: ...
+    # (__new__: the compiled class takes its argument in __cinit__)
+    def __new__(cls, moves: npt.NDArray[np.void]) -> _ActionTable: ...
     @property
     def address(self) -> int: ...
     @property
