@@ -886,7 +886,7 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.model.sampleable and self.model.phase != "done")
     @rule(seat=st.integers(0, 2), seed=st.integers(0, 2 ** 32), switch=st.booleans())
     def sample(self, seat, seed, switch):
-        g, m, d = self.game, self.model, self.data
+        g, m = self.game, self.model
         obs = g.observation(seat)
         world = obs.sample(seed)
         hands = [list(h.counts) for h in world.hands]
@@ -915,7 +915,7 @@ class GameMachine(RuleBasedStateMachine):
 
     @rule(k=st.integers(0, 2 ** 16), choice=st.integers(0, 2 ** 16))
     def illegal(self, k, choice):
-        g, m, d = self.game, self.model, self.data
+        g = self.game
         cases = self.illegal_inputs(k)
         name, call, errors = cases[choice % len(cases)]
         before = freeze(g)

@@ -1,7 +1,7 @@
 """Type stubs of ddzfast._core (cards, rule sets, the generator, batches
 and action indices)."""
 import threading
-from typing import Any, Callable, Iterator, Mapping, final, overload
+from typing import Any, Callable, Iterator, Mapping, TypeAlias, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -13,9 +13,9 @@ MOVE_DTYPE: np.dtype
 RULES: Mapping[str, Rules]
 MOVE_BUFFER: int
 
-RulesLike = str | Rules
-CardsLike = Hand | int | str
-MoveLike = Move | np.void
+RulesLike: TypeAlias = str | Rules
+CardsLike: TypeAlias = Hand | int | str
+MoveLike: TypeAlias = Move | np.void
 
 class Rules:
     name: str
