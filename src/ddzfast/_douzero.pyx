@@ -28,7 +28,6 @@ cimport numpy as cnp
 import numpy as np
 
 from ddzfast._core cimport *
-from ddzfast._core import RULES, play
 
 from ddzfast.constants import DOUZERO_CARDS
 from ddzfast.errors import IllegalMoveError, InvalidCardsError

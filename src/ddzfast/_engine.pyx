@@ -11,11 +11,10 @@ _engine.pxd, and it reads hands, moves and rule sets through _core.pxd:
 * _observe.pxi: observation tensors of a Game, filled in C.
 """
 
-from libc.stdint cimport uint8_t, int16_t, int32_t, uint64_t, int64_t
+from libc.stdint cimport uint8_t, int16_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, realloc
 from libc.string cimport memcpy, memset
 
-cimport cython
 from cpython.exc cimport PyErr_CheckSignals
 cimport numpy as cnp
 import numpy as np
@@ -24,8 +23,7 @@ from types import MappingProxyType
 from ddzfast._core cimport *
 from ddzfast._split cimport (ddz_split_ctx, ddz_split_init, ddz_split_free, ddz_min_plays,
                              ddz_split_moves)
-from ddzfast._core import (MOVE_DTYPE, RULES, _parallel, _sliced, legal_action_indices,
-                           legal_action_mask_into, legal_moves, play)
+from ddzfast._core import _parallel, _sliced, legal_action_indices
 from ddzfast.constants import CARD_CHARS, DEAL_CARDS, MAX_HAND
 from ddzfast.errors import IllegalMoveError
 

@@ -975,7 +975,8 @@ def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1):
         # whole sessions per thread (one that starts before `start` stays
         # whole too): a session cut in two would be played by both threads
         align = r.c.session
-        bounds = [first] + [max(first, b - b % align) for b in bounds[1:-1]] + [stop]
+        # (bounds[1:threads], not [1:-1]: wraparound is off in this module)
+        bounds = [first] + [max(first, b - b % align) for b in bounds[1:threads]] + [stop]
     status = [DDZ_OK] * threads
     _parallel(threads, _simulate_chunk,
               [(r, codes, s, bounds[t], bounds[t + 1] - bounds[t], 1 if bidding else 0,

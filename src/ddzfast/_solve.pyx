@@ -24,7 +24,6 @@ cimport numpy as cnp
 import numpy as np
 
 from ddzfast._core cimport *
-from ddzfast._core import MOVE_DTYPE, RULES, beats, play
 
 import collections.abc
 import numbers
@@ -1027,7 +1026,7 @@ cdef int _node(solve_ctx* c, int64_t base, int s, const ddz_move* last,
     cdef tt_entry* e
     cdef uint64_t hsh, hand = c.hand[s]
     cdef int64_t n, i, idx, start
-    cdef int r, ns, win = 0
+    cdef int r, win = 0
     cdef ddz_move m, nl
     cdef tt_key ck
     cdef int cat
