@@ -263,3 +263,122 @@ def test_render(capsys):
     text_env = gym_env("classic", 0, render_mode="ansi")
     text_env.reset(seed=8)
     assert text_env.render().startswith("landlord: player_0")
+
+
+# ---- the registered id: gymnasium.make and gymnasium.make_vec ------------
+
+def _first_legal(masks):
+    return int(np.flatnonzero(masks)[0])
+
+
+@pytest.mark.parametrize("rules", ENV_RULES)
+def test_gymnasium_make_is_gym_env(rules):
+    """gymnasium.make(GYM_ID, ...) is gym_env's environment in Gymnasium's
+    wrappers (its spec, the order and passive checkers): the same deals,
+    observations and rewards for the same arguments and seed."""
+    import gymnasium
+    from ddzfast.env import GYM_ID, DoudizhuGymEnv
+    made = gymnasium.make(GYM_ID, rules=rules, seat=1, opponents=("greedy", "random"))
+    plain = gym_env(rules, 1, ("greedy", "random"))
+    assert made.spec.id == GYM_ID and isinstance(made.unwrapped, DoudizhuGymEnv)
+    assert made.action_space == plain.action_space
+    assert made.observation_space == plain.observation_space
+    for seed in (3, 4):
+        a, _ = made.reset(seed=seed)
+        b, _ = plain.reset(seed=seed)
+        np.testing.assert_array_equal(a, b)
+        done = False
+        while not done:
+            masks = made.get_wrapper_attr("action_masks")()
+            np.testing.assert_array_equal(masks, plain.action_masks())
+            action = _first_legal(masks)
+            a, ra, ta, tra, _ = made.step(action)
+            b, rb, tb, trb, _ = plain.step(action)
+            np.testing.assert_array_equal(a, b)
+            assert (ra, ta, tra) == (rb, tb, trb)
+            done = ta or tra
+
+
+def test_gymnasium_make_with_the_module_prefix(run_python):
+    """gymnasium.make("ddzfast.env:ddzfast/Doudizhu-v0") imports ddzfast.env
+    itself, in a process that has not: no glue in the user's code."""
+    done = run_python(code=(
+        "import sys, gymnasium\n"
+        "assert 'ddzfast.env' not in sys.modules\n"
+        "env = gymnasium.make('ddzfast.env:ddzfast/Doudizhu-v0', rules='super')\n"
+        "obs, info = env.reset(seed=1)\n"
+        "print(env.spec.id, env.unwrapped.table.rules.name, obs.shape[0])\n"))
+    assert done.returncode == 0, done.stderr
+    import ddzfast
+    assert done.stdout.split() == ["ddzfast/Doudizhu-v0", "super",
+                                   str(ddzfast.OBSERVATION_SIZE)]
+
+
+def test_gymnasium_make_vec_is_gym_vector_env():
+    """gymnasium.make_vec(GYM_ID, num_envs, ...) makes a GymVectorEnv (the
+    id's vector entry point) with the keyword arguments given, the same
+    deals as one made directly; vectorization_mode="sync" steps gym_env's
+    environments in Gymnasium's SyncVectorEnv instead."""
+    import gymnasium
+    from ddzfast.env import GYM_ID, GymVectorEnv
+    made = gymnasium.make_vec(GYM_ID, num_envs=4, rules="laizi:7", seat=2, seed=9)
+    plain = GymVectorEnv(4, "laizi:7", seat=2, seed=9)
+    assert isinstance(made, GymVectorEnv) and made.spec.id == GYM_ID
+    assert (made.num_envs, made.seat) == (4, 2)
+    np.testing.assert_array_equal(made.reset()[0], plain.reset()[0])
+    for _ in range(5):
+        actions = made.action_masks().argmax(axis=1).astype(np.int32)
+        a, ra, ta, _, _ = made.step(actions)
+        b, rb, tb, _, _ = plain.step(actions)
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(ra, rb)
+        np.testing.assert_array_equal(ta, tb)
+    sync = gymnasium.make_vec(GYM_ID, num_envs=2, vectorization_mode="sync", rules="classic")
+    obs, _ = sync.reset(seed=1)
+    assert isinstance(sync, gymnasium.vector.SyncVectorEnv)
+    assert obs.shape == (2, ddzfast.OBSERVATION_SIZE)
+    masks = sync.call("action_masks")
+    obs, reward, terminated, truncated, _ = sync.step(np.array([_first_legal(m) for m in masks]))
+    assert reward.shape == (2,) and not truncated.any()
+
+
+def test_registration_happens_once(recwarn):
+    """Importing ddzfast.env again (importlib.reload) keeps the one
+    registration, and Gymnasium warns of no override."""
+    import importlib
+
+    import gymnasium
+    import ddzfast.env
+    spec = gymnasium.spec(ddzfast.env.GYM_ID)
+    importlib.reload(ddzfast.env)
+    assert gymnasium.spec(ddzfast.env.GYM_ID) is spec
+    assert not [w for w in recwarn if "Overriding" in str(w.message)]
+    assert spec.entry_point == "ddzfast.env._gym:DoudizhuGymEnv"
+    assert spec.vector_entry_point == "ddzfast.env._vector_gym:GymVectorEnv"
+
+
+def test_maskable_ppo_learns_on_the_made_environment(tmp_path, monkeypatch):
+    """sb3-contrib's MaskablePPO learns on gymnasium.make(GYM_ID): it finds
+    action_masks() through Gymnasium's wrappers (learn() refuses an
+    environment without it, as it checks masking is supported), and the
+    policy's actions under those masks are legal."""
+    pytest.importorskip("sb3_contrib", reason="needs pip install sb3-contrib")
+    import gymnasium
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import Logger
+    from ddzfast.env import GYM_ID
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3"))
+    env = gymnasium.make(GYM_ID, rules="classic", seat=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=64, n_epochs=1,
+                        policy_kwargs={"net_arch": [16]}, seed=0)
+    model.set_logger(Logger(folder=None, output_formats=[]))
+    model.learn(200)
+    assert model.num_timesteps >= 200
+    obs, _ = env.reset(seed=2)
+    for _ in range(50):
+        masks = env.get_wrapper_attr("action_masks")()
+        action, _ = model.predict(obs, action_masks=masks)
+        assert masks[int(action)]
+        obs, reward, terminated, truncated, info = env.step(int(action))
+        if terminated or truncated:
+            obs, _ = env.reset()

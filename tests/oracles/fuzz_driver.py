@@ -15,6 +15,7 @@ the same driver under AddressSanitizer.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import math
 import os
@@ -660,32 +661,38 @@ def _step_masked(f: Fuzzer, venv, hostile: list) -> None:
 
 def fuzz_envs(f: Fuzzer) -> None:
     """The learning wrappers (ddzfast.env: PettingZoo's AEC environment,
-    Gymnasium's one-seat and vector environments, Stable-Baselines3's VecEnv)
-    with hostile arguments and actions."""
-    from ddzfast.env import GymVectorEnv, doudizhu_v0, gym_env
+    Gymnasium's one-seat and vector environments, the one-seat one also as
+    gymnasium.make(GYM_ID) makes it, Stable-Baselines3's VecEnv) with
+    hostile arguments and actions."""
+    import gymnasium
+    from ddzfast.env import GYM_ID, GymVectorEnv, doudizhu_v0, gym_env
     r = f.rng
     rules = r.choice(RULE_SETS + ("classic+happy", "tiandi:KA")) if r.random() < 0.9 \
         else f.nasty()
     pick = r.randrange(4)
     if pick == 0:
-        env = f.call(gym_env, rules, seat=r.choice([0, 1, 2, 3, -1, f.nasty()]),
+        made = r.random() < 0.3
+        env = f.call(functools.partial(gymnasium.make, GYM_ID) if made else gym_env, rules=rules,
+                     seat=r.choice([0, 1, 2, 3, -1, f.nasty()]),
                      opponents=r.choice([("greedy", "random"), "greedy", ("expert",) * 2,
                                          (f.nasty(), "greedy"), f.nasty()]),
                      bidding=r.choice([True, False, f.nasty()]),
                      illegal_reward=r.choice([-1.0, 0, math.inf, f.nasty()]))
         if env is None:
             return
-        f.call(env.step, 0)                                 # before reset
+        if not made:
+            # (Gymnasium's OrderEnforcing raises its own ResetNeeded here)
+            f.call(env.step, 0)                             # before reset
         if f.call(env.reset, seed=r.choice([None, 1, 2 ** 64, -1, f.nasty()])) is None:
             return
         for _ in range(r.randint(0, 30)):
-            legal = env.legal_actions()
+            legal = env.unwrapped.legal_actions()
             action = (int(legal[r.randrange(len(legal))]) if r.random() < 0.85 and len(legal)
                       else r.choice([-1, 10 ** 9, 1.5, np.int64(0), np.array(0), f.nasty()]))
             step = f.call(env.step, action)
             if step is None or step[2]:
                 break
-        f.call(env.action_of, r.choice([f.move(), 0, 4, f.nasty()]), index_ok=True)
+        f.call(env.unwrapped.action_of, r.choice([f.move(), 0, 4, f.nasty()]), index_ok=True)
     elif pick == 1:
         env = f.call(doudizhu_v0.env, rules, bidding=r.choice([True, False, f.nasty()]),
                      render_mode=r.choice([None, "ansi", f.nasty()]))

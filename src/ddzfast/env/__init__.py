@@ -6,7 +6,11 @@
 * ``ddzfast.env.gym_env(rules="classic", seat=0, opponents=("greedy",
   "greedy"))``: a Gymnasium environment for one seat, the other two played
   by built-in policies or callables; ``action_masks()`` for sb3-contrib's
-  MaskablePPO.
+  MaskablePPO. Registered with Gymnasium as ``GYM_ID``
+  (``"ddzfast/Doudizhu-v0"``): ``gymnasium.make(GYM_ID, rules=...)``,
+  ``gymnasium.make("ddzfast.env:ddzfast/Doudizhu-v0")`` without importing
+  this module first, and ``gymnasium.make_vec(GYM_ID, num_envs, ...)``,
+  which makes a ``GymVectorEnv``.
 * ``ddzfast.env.VectorEnv(num_envs, ...)``: many deals stepped together in
   C, without the GIL, writing observations, legal actions, rewards and masks
   into buffers it owns (see its docstring and docs/learning.md);
@@ -33,8 +37,15 @@ except ImportError as e:   # pragma: no cover - exercised without the extra
 
 from ddzfast._vector import VectorEnv
 from ddzfast.env import doudizhu_v0
-from ddzfast.env._gym import DoudizhuGymEnv, gym_env
+from ddzfast.env._gym import GYM_ID, DoudizhuGymEnv, gym_env
 from ddzfast.env._table import BID_ACTIONS, CHOICE_ACTIONS, PLAYERS
 from ddzfast.env._vector_gym import GymVectorEnv
 
-__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "VectorEnv", "GymVectorEnv", "BID_ACTIONS", "CHOICE_ACTIONS", "PLAYERS"]
+__all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "VectorEnv", "GymVectorEnv", "GYM_ID",
+           "BID_ACTIONS", "CHOICE_ACTIONS", "PLAYERS"]
+
+# (once: a module imported again must not re-register, which Gymnasium
+# warns of)
+if GYM_ID not in gymnasium.registry:
+    gymnasium.register(GYM_ID, entry_point="ddzfast.env._gym:DoudizhuGymEnv",
+                       vector_entry_point="ddzfast.env._vector_gym:GymVectorEnv")

@@ -17,6 +17,11 @@ from ddzfast.simulate import (_policy_choice, check_seed, parse_policies, policy
 
 Policy = Union[str, Callable]
 
+#: The Gymnasium id under which ``import ddzfast.env`` registers the
+#: environment: ``gymnasium.make(GYM_ID, rules=...)`` is ``gym_env``'s, and
+#: ``gymnasium.make_vec(GYM_ID, num_envs, ...)`` a ``GymVectorEnv``.
+GYM_ID = "ddzfast/Doudizhu-v0"
+
 
 class DoudizhuGymEnv(gymnasium.Env):
     """One seat of a Dou Dizhu deal (see ``gym_env``)."""
