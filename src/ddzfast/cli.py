@@ -45,7 +45,7 @@ from ddzfast._core import (RULES, Hand, Move, _ranked_name, classify, get_rules,
                            legal_moves)
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
 from ddzfast.arena import AGENT_NAMES, MAX_DEALS
-from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE, broken_import
+from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE, broken_import, import_optional
 from ddzfast.movekind import MoveKind
 from ddzfast.render import (choice_line, ground_line, hand_line, landlord_line, move_line,
                             outcome_text)
@@ -546,12 +546,9 @@ def _check_plot(path: str) -> None:
                          f"not {path!r}")
     _check_output(path, "--plot")
     try:
-        import matplotlib  # noqa: F401
+        import_optional("matplotlib", "plot", "--plot")
     except ImportError as exc:
-        broken = broken_import(exc, "matplotlib")
-        if broken:
-            raise UsageError(f"--plot needs matplotlib, {broken}") from None
-        raise UsageError("--plot needs matplotlib: pip install 'ddzfast[plot]'") from None
+        raise UsageError(str(exc)) from None
 
 
 def _interrupt(signum, frame) -> None:

@@ -102,6 +102,20 @@ def broken_import(exc: ImportError, *modules: str) -> str | None:
     return f"which is installed but failed to import: {exc}"
 
 
+def import_optional(module: str, extra: str, what: str):
+    """The optional package ``module``, imported for ``what`` (a function or
+    option of ddzfast), or an ImportError that says ``what`` needs it: that
+    it failed its own import and why (broken_import), else how to install
+    the ``extra`` that brings it."""
+    try:
+        return __import__(module)
+    except ImportError as exc:
+        broken = broken_import(exc, module)
+        if broken:
+            raise ImportError(f"{what} needs {module}, {broken}") from exc
+        raise ImportError(f"{what} needs {module}: pip install 'ddzfast[{extra}]'") from None
+
+
 # ---- threads and chunks ---------------------------------------------------
 
 #: The most threads any call accepts; more is a ValueError.

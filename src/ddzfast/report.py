@@ -29,23 +29,13 @@ from typing import Sequence
 import numpy as np
 
 from ddzfast._engine import DEAL_DTYPE
-from ddzfast.constants import broken_import, check_finite, check_positive
+from ddzfast.constants import check_finite, check_positive, import_optional
 
 __all__ = ["rows_to_frame", "summarize", "plot_rows", "Tally", "wilson_interval",
            "mean_interval", "Z95"]
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
-
-
-def _need(module: str, extra: str, what: str):
-    try:
-        return __import__(module)
-    except ImportError as exc:
-        broken = broken_import(exc, module)
-        if broken:
-            raise ImportError(f"{what} needs {module}, {broken}") from exc
-        raise ImportError(f"{what} needs {module}: pip install 'ddzfast[{extra}]'") from None
 
 
 def _check_rows(rows) -> np.ndarray:
@@ -76,7 +66,7 @@ def rows_to_frame(rows):
     """A pandas DataFrame of simulation rows: one column per field, each
     per-seat field split in three (``row_columns``: ``scores`` as
     ``score0``, ``score1``, ``score2``)."""
-    pd = _need("pandas", "pandas", "rows_to_frame")
+    pd = import_optional("pandas", "pandas", "rows_to_frame")
     rows = _check_rows(rows)
     return pd.DataFrame({k: v.copy() for k, v in row_columns(rows).items()})
 
@@ -321,7 +311,7 @@ def plot_rows(rows: "np.ndarray | Tally", path: str, title: str | None = None) -
     """Save a PNG (matplotlib, Agg backend) of the score distribution per
     seat and the win rates (landlord side, each seat) with their 95% Wilson
     intervals. ``rows``: simulation rows or a ``Tally`` of them."""
-    _need("matplotlib", "plot", "plot_rows")
+    import_optional("matplotlib", "plot", "plot_rows")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -72,7 +72,7 @@ import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Move, get_rules
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game, _score_row, _simulate_native, deal_seed
-from ddzfast.constants import broken_import, check_positive, check_threads
+from ddzfast.constants import check_positive, check_threads, import_optional
 
 Policy = Union[str, Callable]
 
@@ -352,14 +352,7 @@ def _ray_range(rules_name, description, policies, seed, start, stop, bidding):
 
 def import_ray():
     """The ray module, or an ImportError that says how to install it."""
-    try:
-        import ray
-    except ImportError as exc:
-        broken = broken_import(exc, "ray")
-        if broken:
-            raise ImportError(f"backend 'ray' needs ray, {broken}") from exc
-        raise ImportError("backend 'ray' needs ray: pip install 'ddzfast[ray]'") from None
-    return ray
+    return import_optional("ray", "ray", "backend 'ray'")
 
 
 def _split_address(address: str) -> tuple[str, int] | None:
