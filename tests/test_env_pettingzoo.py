@@ -394,17 +394,23 @@ def test_render_ansi_and_none():
         assert quiet.render() is None
 
 
-def test_the_core_never_imports_the_extra_and_says_what_to_install(run_python):
-    code = ("import sys, ddzfast, ddzfast.cli, ddzfast.features, ddzfast.simulate\n"
-            "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules\n"
-            "sys.modules['pettingzoo'] = None\n"
-            "try:\n"
-            "    import ddzfast.env\n"
-            "except ImportError as e:\n"
-            "    print(e)\n")
+def _env_import_error(run_python, prelude: str) -> str:
+    """What importing ddzfast.env prints as its ImportError, in a new
+    process after the code ``prelude``."""
+    code = prelude + ("try:\n"
+                      "    import ddzfast.env\n"
+                      "except ImportError as e:\n"
+                      "    print(e)\n")
     result = run_python(code=code)
     assert result.returncode == 0, result.stderr
-    out = result.stdout
+    return result.stdout
+
+
+def test_the_core_never_imports_the_extra_and_says_what_to_install(run_python):
+    out = _env_import_error(run_python, (
+        "import sys, ddzfast, ddzfast.cli, ddzfast.features, ddzfast.simulate\n"
+        "assert 'pettingzoo' not in sys.modules and 'gymnasium' not in sys.modules\n"
+        "sys.modules['pettingzoo'] = None\n"))
     assert 'pip install "ddzfast[env]"' in out
 
 
@@ -415,16 +421,10 @@ def test_an_extra_that_fails_its_own_import_is_not_called_missing(run_python, tm
     fake = tmp_path / "gymnasium"
     fake.mkdir()
     (fake / "__init__.py").write_text('raise ImportError("gymnasium needs another numpy")\n')
-    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n"
-            "try:\n"
-            "    import ddzfast.env\n"
-            "except ImportError as e:\n"
-            "    print(e)\n")
-    result = run_python(code=code)
-    assert result.returncode == 0, result.stderr
+    out = _env_import_error(run_python, f"import sys; sys.path.insert(0, {str(tmp_path)!r})\n")
     assert ("ddzfast.env needs pettingzoo and gymnasium, one of which is installed but "
-            "failed to import: gymnasium needs another numpy") in result.stdout
-    assert "is missing" not in result.stdout
+            "failed to import: gymnasium needs another numpy") in out
+    assert "is missing" not in out
 
 
 def test_wrapped_env_keeps_the_order_checks_and_answers_last_as_the_raw_env():

@@ -14,7 +14,7 @@ def test_mypy_passes(run_python):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_stubs_match_the_compiled_modules(run_python):
+def test_stubs_match_the_compiled_modules(run_python, tmp_path):
     """mypy's stubtest over every compiled module that has a stub
     (src/ddzfast/_*.pyi): each public name of the module is in its stub, and
     each function's parameters (names, kinds, defaults) are the compiled
@@ -28,8 +28,11 @@ def test_stubs_match_the_compiled_modules(run_python):
                      for name in os.listdir(os.path.join(src, "ddzfast"))
                      if name.startswith("_") and name.endswith(".pyi"))
     assert len(modules) >= 6, modules
+    # (a configuration of its own: mypy's cache kept out of the source tree)
+    config = tmp_path / "mypy.ini"
+    config.write_text(f"[mypy]\ncache_dir = {tmp_path / 'mypy'}\n")
     flags = ["--allowlist", os.path.join(ROOT, "tests", "stubtest_allowlist.txt"),
-             "--ignore-unused-allowlist", "--concise"]
+             "--ignore-unused-allowlist", "--concise", "--mypy-config-file", config]
     usage = run_python("--help", module="mypy.stubtest").stdout
     if "--ignore-disjoint-bases" in usage:
         # (PEP 800: which classes may not share a subclass; not marked here)
