@@ -169,8 +169,12 @@ def test_rules_arguments():
     assert ddzfast.get_rules("super").wildcard and not ddzfast.get_rules("classic").wildcard
     assert MoveKind.SUPER_BOMB in ddzfast.get_rules("super").kinds
     assert MoveKind.TRIPLE_PAIR not in ddzfast.get_rules("super").kinds
-    with pytest.raises(ValueError, match="unknown rule set 'poker'"):
+    with pytest.raises(ValueError, match="unknown rule set 'poker'") as err:
         legal_moves("33", None, "poker")
+    # every form a name takes, each of them a name that works
+    for form in ("classic", "tiandi", "laizi:7", "tiandi:7J", "classic+happy"):
+        assert form in str(err.value)
+        assert isinstance(ddzfast.get_rules(form), Rules)
     with pytest.raises(TypeError):
         legal_moves("33", None, 3)
     with pytest.raises(ValueError, match="unknown rule-set fields"):

@@ -701,6 +701,19 @@ RULES = MappingProxyType(dict(_RULES))
 cdef tuple _last_named = ("classic", _RULES["classic"])
 
 
+def _rule_name_forms() -> str:
+    """The forms a rule-set name takes, for the error on an unknown one."""
+    ranked = ", ".join(
+        repr(_ranked_name(name, "7J"[:d.get("wild_count", 1)]))
+        for name, d in RULE_SETS.items() if d.get("laizi"))
+    return (f"built in: {', '.join(RULE_SETS)}; with wild ranks: {ranked}; "
+            f"with a platform preset: "
+            f"{', '.join(repr('classic+' + p) for p in PLATFORM_PRESETS)}")
+
+
+cdef str _RULE_NAME_FORMS = _rule_name_forms()
+
+
 cdef Rules _get_rules(object rules):
     global _last_named
     cdef tuple cached = _last_named
@@ -713,9 +726,7 @@ cdef Rules _get_rules(object rules):
         if r is None:
             r = _ranked_rules(rules)
         if r is None:
-            raise ValueError(f"unknown rule set {rules!r}; built in: "
-                             f"{', '.join(RULE_SETS)} (laizi with a wild rank: "
-                             f"'laizi:7')")
+            raise ValueError(f"unknown rule set {rules!r}; {_RULE_NAME_FORMS}")
         _last_named = (rules, r)
         return <Rules>r
     if isinstance(rules, Rules):
@@ -728,8 +739,14 @@ cdef Rules _get_rules(object rules):
 
 
 def get_rules(rules="classic") -> Rules:
-    """The Rules for a name ("classic", "biegang", "super", "laizi", or "laizi:7"
-    for laizi with the wild rank 7) or a Rules."""
+    """The Rules for a name or a Rules.
+
+    A name is a built-in rule set (``RULE_SETS``: "classic", "biegang",
+    "super", "laizi", "tiandi"), a laizi rule set with its wild ranks
+    ("laizi:7"; "tiandi:7J", sky rank first), or any of those with a platform
+    preset as a suffix ("classic+happy", "tiandi:7J+happy";
+    ``PLATFORM_PRESETS``).
+    """
     return _get_rules(rules)
 
 
