@@ -576,6 +576,18 @@ def test_play_help_documents_the_w_syntax(capsys, monkeypatch):
     assert "KIND/rank/length/cards" in out and " type " in out
 
 
+def test_play_tells_the_w_syntax_only_with_a_w(run):
+    """`play`'s opening line told every rule set to type 4567W=8 for what W
+    stands for, classic, laizi and tiandi too, whose decks have no W."""
+    for rules, has_w in (("classic", False), ("laizi:7", False), ("tiandi:7J", False),
+                         ("biegang", True), ("super", True)):
+        opening = next(line for line in run("play", "--rules", rules, "--seed", "1",
+                                            stdin="q\n").stdout.splitlines()
+                       if line.startswith("ddzfast "))
+        assert ("4567W=8" in opening) == has_w, (rules, opening)
+        assert "Type cards like 33 or 34567" in opening and "'q' to quit" in opening
+
+
 # ---- laizi: --wild ------------------------------------------------------------
 
 def test_cli_moves_with_a_wild_rank(capsys):

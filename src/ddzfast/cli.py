@@ -757,10 +757,12 @@ def cmd_play(args, out=None) -> int:
     elif rules.wild_count == 2:
         out.write(f"sky laizi rank: {CARD_CHARS[game.wild_ranks[0]]} (the ground "
                   f"rank is drawn once the landlord takes the kitty)\n")
+    # (the W syntax only where the deck has a W)
+    w_syntax = ", 4567W=8 to say W stands for 8" if rules.wildcard else ""
     out.write(f"ddzfast {rules.name}: you are seat 0 against two '{args.bots}' bots "
-              f"(seed {game.seed}). Type cards like 33 or 34567, 4567W=8 to say W "
-              f"stands for 8, 'pass', '?' for your legal moves, #N for move N of that "
-              f"list, 'help' for more, 'q' to quit.\n")
+              f"(seed {game.seed}). Type cards like 33 or 34567{w_syntax}, 'pass', "
+              f"'?' for your legal moves, #N for move N of that list, 'help' for "
+              f"more, 'q' to quit.\n")
     try:
         landlord_told = False
         while game.phase not in ("play", "done"):
