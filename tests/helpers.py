@@ -16,6 +16,8 @@ name here (and, when it is neither of the classic family nor laizi, teaching
 import ctypes
 from types import SimpleNamespace
 
+import pytest
+
 import ddzfast
 from ddzfast.constants import CARD_CHARS, deck_text
 
@@ -26,6 +28,22 @@ L7 = "laizi:7"
 #: a 20-card laizi hand with four laizi for "laizi:7": 10,796 leads, over the
 #: 4,096 moves of the per-call stack buffer
 LAIZI_BIG = "3456777789TTTJJJQQKA"
+
+#: pettingzoo.test.api_test warns about dict observations unless the
+#: environment is one of PettingZoo's own classic games (it checks their
+#: names); the dict with "observation" and "action_mask" is what those games
+#: give. A test module's ``pytestmark``, or one test's marks.
+API_TEST_DICT_WARNINGS = [
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably"),
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
+]
+
+
+def ignoring_api_test_dict_warnings(test):
+    """``test`` with the marks of API_TEST_DICT_WARNINGS."""
+    for mark in API_TEST_DICT_WARNINGS:
+        test = mark(test)
+    return test
 
 # derived from RULE_SETS --------------------------------------------------------
 #: the rule sets of the classic family (a W joker or none, no laizi): those the

@@ -18,7 +18,7 @@ from ddzfast import OBSERVATION_LAYOUT, OBSERVATION_SIZE  # noqa: E402
 from ddzfast.env import BID_ACTIONS, doudizhu_v0  # noqa: E402
 from ddzfast.features import decode_hands  # noqa: E402
 
-from helpers import RULE_SETS  # noqa: E402
+from helpers import API_TEST_DICT_WARNINGS, RULE_SETS  # noqa: E402
 
 # laizi with a fixed wild rank: an environment's action space is fixed, and
 # laizi's action index depends on the wild rank
@@ -28,13 +28,7 @@ PLAYERS = ("player_0", "player_1", "player_2")
 _hand = OBSERVATION_LAYOUT["hand"]
 HAND = slice(_hand.offset, _hand.offset + _hand.size)
 
-# api_test warns about dict observations unless the environment is one of
-# PettingZoo's own classic games (it checks their names); the dict with
-# "observation" and "action_mask" is what those games give.
-pytestmark = [
-    pytest.mark.filterwarnings("ignore:Observation space for each agent probably"),
-    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array"),
-]
+pytestmark = API_TEST_DICT_WARNINGS
 
 
 @pytest.mark.parametrize("rules", ENV_RULES)

@@ -16,7 +16,7 @@ import pytest
 import ddzfast
 from ddzfast import Game, simulate
 from ddzfast.errors import IllegalMoveError
-from helpers import RULE_SETS, play_to
+from helpers import RULE_SETS, ignoring_api_test_dict_warnings, play_to
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 HAPPY = tuple(f"{r}+happy" for r in RULE_SETS)
@@ -120,6 +120,7 @@ def test_sample_refuses_a_shown_hand_it_is_not_given():
 
 # ---- environments ----------------------------------------------------------------
 
+@ignoring_api_test_dict_warnings
 def test_pettingzoo_api_with_every_decision():
     from pettingzoo.test import api_test
     from ddzfast.env import doudizhu_v0
@@ -191,9 +192,13 @@ def test_only_the_masked_action_says_doubling_x1():
 
 
 def test_gym_learner_decides_and_opponents_choose_in_c():
+    import gymnasium
     from gymnasium.utils.env_checker import check_env
-    from ddzfast.env import gym_env
-    env = gym_env("laizi:7+happy", seat=2, opponents="greedy", bidding=True)
+    from ddzfast.env import GYM_ID
+    # made through the registration, so the checker has a spec and also
+    # checks the render modes
+    env = gymnasium.make(GYM_ID, rules="laizi:7+happy", seat=2, opponents="greedy",
+                         bidding=True).unwrapped
     check_env(env)
     rng = np.random.default_rng(1)
     env.reset(seed=4)
