@@ -1,17 +1,22 @@
 """ddzfast.arena: DouZero's evaluation protocol (issue 18). The deals are
 generate_eval_data.py's, both seatings play the same deals, results are
 reproducible, RLCard's rule agent only plays legal moves, and WP/ADP are
-recomputed by hand from replayed games."""
+recomputed by hand from replayed games; in the other rule sets, from games
+replayed on the engine's deals the module docstring names."""
 import json
 import sys
 
 import numpy as np
 import pytest
 
-from ddzfast import Game, MoveKind
-from ddzfast.arena import arena, douzero_deals, resolve_agent
+from ddzfast import Game, MoveKind, deal_seed, get_rules
+from ddzfast.arena import arena, arena_rules, douzero_deals, resolve_agent
 from ddzfast.cli import main
-from helpers import failing_import
+from helpers import RULE_SETS, failing_import
+
+#: the rule sets dealt by the engine (all but classic's deck), the laizi ones
+#: also with their wild ranks drawn per deal
+ENGINE_DEALT = [r for r in RULE_SETS if r != "classic"] + ["laizi", "tiandi"]
 
 DOUZERO_CHARS = {3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "T", 11: "J",
                  12: "Q", 13: "K", 14: "A", 17: "2", 20: "X", 30: "D"}
@@ -243,3 +248,106 @@ def test_blocks_of_deals_do_not_change_results(monkeypatch):
         blocks = arena("expert", "random", deals=20, seed=4, threads=threads)
         for k in whole.per_deal:
             assert (whole.per_deal[k] == blocks.per_deal[k]).all()
+
+
+# ---- other rule sets -------------------------------------------------------------
+
+def _last_legal(game, legal):
+    return len(legal) - 1
+
+
+def _replay_rules(rules, i, seed, landlord, farmers, game_seed):
+    """Game i of an arena in another rule set, as the module docstring says
+    it is dealt, played move by move and scored by hand: (the landlord won,
+    the product of the rule set's factors over the bombs played)."""
+    dealt = Game(rules, deal_seed(2 ** 32 + seed, i), bidding=False)
+    game = Game.from_position(dealt.hands, dealt.rules, landlord=0, kitty=dealt.kitty,
+                              seed=game_seed)
+    factors = dict(get_rules(rules).description["multipliers"])
+    product = 1
+    while not game.done:
+        policy = landlord if game.to_move == 0 else farmers
+        move = (game.policy_move(policy) if isinstance(policy, str)
+                else game.legal_moves()[policy(game, game.legal_moves())])
+        product *= factors.get(move.kind.name, 1)
+        game.play(move)
+    return game.result.winner == "landlord", product
+
+
+@pytest.mark.parametrize("rules", ENGINE_DEALT)
+@pytest.mark.parametrize("b", ["greedy", _last_legal], ids=["builtin", "callable"])
+def test_other_rule_sets_by_hand(rules, b):
+    """Each deal is the engine's (Game(rules, deal_seed(2**32 + seed, i),
+    bidding=False)), played in both seatings; the points are 2 times the
+    product of the rule set's bomb factors, springs and the cap left out."""
+    n, seed = 8, 11
+    result = arena("expert", b, deals=n, seed=seed, rules=rules)
+    assert result.rules == rules
+    for i in range(n):
+        lw, lf = _replay_rules(rules, i, seed, "expert", b, deal_seed(seed, 2 * i))
+        fw, ff = _replay_rules(rules, i, seed, b, "expert", deal_seed(seed, 2 * i + 1))
+        assert result.per_deal["a_won_as_landlord"][i] == lw
+        assert result.per_deal["a_points_as_landlord"][i] == (2 * lf if lw else -2 * lf)
+        assert result.per_deal["a_won_as_farmers"][i] == (not fw)
+        assert result.per_deal["a_points_as_farmers"][i] == (-2 * ff if fw else 2 * ff)
+
+
+@pytest.mark.parametrize("rules", ["laizi", "tiandi:7J", "super"])
+def test_other_rule_sets_reproducible_in_threads_and_blocks(monkeypatch, rules):
+    import ddzfast.arena as A
+    whole = arena("expert", "random", deals=30, seed=4, rules=rules)
+    monkeypatch.setattr(A, "_BLOCK", 7)
+    for threads in (1, 2):
+        again = arena("expert", "random", deals=30, seed=4, threads=threads, rules=rules)
+        for k in whole.per_deal:
+            assert (whole.per_deal[k] == again.per_deal[k]).all()
+    other = arena("expert", "random", deals=30, seed=5, rules=rules)
+    assert not all((whole.per_deal[k] == other.per_deal[k]).all() for k in whole.per_deal)
+
+
+def test_the_wild_ranks_drawn_differ_from_deal_to_deal():
+    ranks = {Game("laizi", deal_seed(2 ** 32 + 3, i), bidding=False).wild_rank
+             for i in range(40)}
+    assert len(ranks) > 5
+    # and arena plays them: the drawn rule set is not one fixed rank
+    drawn = arena("expert", "greedy", deals=40, seed=3, rules="laizi")
+    fixed = arena("expert", "greedy", deals=40, seed=3, rules="laizi:7")
+    assert not all((drawn.per_deal[k] == fixed.per_deal[k]).all() for k in drawn.per_deal)
+
+
+def test_the_cap_is_not_applied():
+    """DouZero's scoring has no cap: super's mult_cap (24) is removed."""
+    assert get_rules("super").description["mult_cap"] == 24
+    assert arena_rules("super").description["mult_cap"] is None
+    assert arena_rules("classic") is get_rules("classic")
+
+
+@pytest.mark.parametrize("rules", ["classic+happy", "tiandi:7J+happy",
+                                   get_rules("classic").with_options(deal="no_shuffle"),
+                                   get_rules("laizi:7").with_options(doubling=True)])
+def test_platform_options_are_refused(rules):
+    with pytest.raises(ValueError, match="platform options"):
+        arena("expert", "greedy", deals=2, rules=rules)
+
+
+def test_classic_deck_agents_are_refused_elsewhere():
+    pytest.importorskip("rlcard")
+    for rules in ("biegang", "laizi:7", "tiandi"):
+        with pytest.raises(ValueError, match="only classic's 54-card deck"):
+            arena("rlcard-rule", "greedy", deals=2, rules=rules)
+    # a rule set of classic's deck without some kinds keeps DouZero's deals
+    plain = get_rules("classic").without_kinds("FOUR_PAIRS")
+    assert arena("rlcard-rule", "greedy", deals=2, rules=plain).deals == 2
+
+
+def test_command_line_rules(capsys):
+    assert main(["arena", "--a", "expert", "--b", "greedy", "--deals", "6", "--seed", "2",
+                 "--rules", "tiandi", "--wild", "7J", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["rules"] == "tiandi:7J"
+    assert out == arena("expert", "greedy", 6, 2, rules="tiandi:7J").as_dict()
+    assert main(["arena", "--a", "expert", "--b", "greedy", "--deals", "6",
+                 "--rules", "laizi"]) == 0
+    assert "(seed 0, laizi)" in capsys.readouterr().out
+    assert main(["arena", "--a", "expert", "--b", "greedy", "--rules", "classic+happy"]) == 2
+    assert "platform options" in capsys.readouterr().err

@@ -11,15 +11,24 @@ exactly as DouZero (and PerfectDou) evaluate their agents:
   ``deck[37:54]``, and the kitty ``deck[17:20]`` (shown to all, held by the
   landlord). No bidding: seat 0 is the landlord, base 1; seat 1 is
   ``landlord_down`` (it plays after the landlord) and seat 2 ``landlord_up``.
+* **Other rule sets** (``rules``: any rule set but classic's 54-card deck,
+  which keeps DouZero's deals): deal ``i`` is the one
+  ``Game(rules, deal_seed(2**32 + seed, i), bidding=False)`` deals (seat 0
+  the landlord holding the kitty, the wild ranks of a laizi rule set drawn
+  as that game draws them unless the rule set fixes them). The platform
+  options of RULES.md 10 (rob bidding, showing, doubling, no-shuffle
+  sessions) are not played: a rule set with any of them is a ValueError.
 * **Each deal is played twice**: ``a`` as the landlord against ``b`` as both
   farmers, then ``b`` as the landlord against ``a`` as both farmers.
 * **WP** is the share of deals a side wins; **ADP** the average points with
   DouZero's scoring: the landlord's side wins or loses ``2 * 2**bombs``
   (bombs and rockets played), the farmers' side the same (DouZero's
-  ``2 * farmer score``); springs do not count. Both are given per role (``a``
-  as landlord, ``a`` as farmers) and averaged over the roles, with 95%
-  intervals (normal, over the per-deal values; the average pairs each deal's
-  two games).
+  ``2 * farmer score``); springs do not count. In another rule set the
+  points are ``2 *`` the product of the rule set's factors (``multipliers``)
+  over the bombs of its kinds played, with no cap (``mult_cap`` is not
+  applied). Both are given per role (``a`` as landlord, ``a`` as farmers)
+  and averaged over the roles, with 95% intervals (normal, over the
+  per-deal values; the average pairs each deal's two games).
 
 Agents (``resolve_agent``):
 
@@ -28,7 +37,7 @@ Agents (``resolve_agent``):
   and can use ``threads``;
 * a Python callable ``policy(game, legal)``, the contract of
   ``ddzfast.simulate`` (the index of its choice in ``legal``, or a Move);
-* ``"rlcard-rule"``: RLCard's rule agent
+* ``"rlcard-rule"`` (classic's deck only): RLCard's rule agent
   (``rlcard.models.doudizhu_rule_models.DouDizhuRuleAgentV1``, the ``rlcard``
   extra), given RLCard's raw state (its hand, the trace, the legal actions
   RLCard has ids for); every action it chooses is checked legal in
@@ -38,14 +47,14 @@ Agents (``resolve_agent``):
   legal move is played instead and counted, as DouZero's own RLCard adapter
   does. Its random choices come from NumPy's global generator, which the
   arena seeds per game from ``seed``;
-* ``"douzero:DIR"``: DouZero's three trained networks (``landlord.ckpt``,
+* ``"douzero:DIR"`` (classic's deck only): DouZero's three trained networks (``landlord.ckpt``,
   ``landlord_up.ckpt``, ``landlord_down.ckpt`` in ``DIR``) on the CPU, with
   torch and the douzero package: DouZero's own ``DeepAgent`` and
   ``get_obs`` over an ``InfoSet`` built from ddzfast's game (legal actions
   are ddzfast's, each card set once); the move it picks is checked legal.
 
 ``ddzfast arena --a expert --b rlcard-rule --deals 10000`` runs it from the
-command line.
+command line (``--rules laizi`` for another rule set).
 """
 from __future__ import annotations
 
@@ -58,13 +67,14 @@ from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
-from ddzfast._core import Move
+from ddzfast._core import Move, Rules, get_rules
 from ddzfast.movekind import MoveKind
-from ddzfast._engine import POLICIES, Game, deal_seed
+from ddzfast._engine import POLICIES, Game, GameResult, deal_seed
 from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_import,
                                check_threads, worker_count)
 
-__all__ = ["arena", "ArenaResult", "douzero_deals", "resolve_agent", "RLCARD_RULE"]
+__all__ = ["arena", "ArenaResult", "arena_rules", "douzero_deals", "resolve_agent",
+           "RLCARD_RULE"]
 
 #: The name of RLCard's rule agent as an arena agent.
 RLCARD_RULE = "rlcard-rule"
@@ -108,6 +118,9 @@ class _Agent:
 
     name = "agent"
     builtin: Optional[str] = None
+    #: plays only on classic's deck (DouZero's deals): its tables or models
+    #: know no wildcard
+    classic_deck_only = False
 
     def start(self, game_seed: int) -> None:
         """Called before each game, with the game's seed."""
@@ -162,6 +175,7 @@ class _RLCardRule(_Agent):
     """RLCard's DouDizhuRuleAgentV1 over ddzfast's engine."""
 
     name = RLCARD_RULE
+    classic_deck_only = True
 
     def __init__(self):
         try:
@@ -219,6 +233,8 @@ class _DouZeroModels(_Agent):
     """DouZero's three networks (``landlord.ckpt``, ``landlord_up.ckpt``,
     ``landlord_down.ckpt`` in one folder) on the CPU, through DouZero's own
     ``DeepAgent`` and ``get_obs``, over ddzfast's engine."""
+
+    classic_deck_only = True
 
     def __init__(self, folder: str):
         import os
@@ -379,20 +395,72 @@ def _seed(value) -> int:
     return int(value)
 
 
+def _douzero_deck(rules: Rules) -> bool:
+    """Whether ``rules`` is dealt from DouZero's deck (54 cards, no wildcard,
+    no wild rank, a kitty of 3), and so from DouZero's deals."""
+    return not rules.wildcard and not rules.laizi and rules.kitty == 3
+
+
+def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent) -> Rules:
+    """The rule set an arena plays for ``rules`` (a name or a Rules) with
+    ``agents``: ValueError for a rule set with platform options (RULES.md
+    10: the arena deals with no bidding, showing or doubling, as DouZero
+    does) or an agent that plays only classic's deck in another rule set.
+    Its ``mult_cap`` is removed, as DouZero's scoring has no cap."""
+    r = get_rules(rules)
+    p = r.platform
+    played = [what for what, on in (
+        ("rob bidding", p["bidding"] == "rob"), ("showing", p["show"]),
+        ("doubling", p["doubling"]), ("no-shuffle sessions", p["deal"] == "no_shuffle"))
+        if on]
+    if played:
+        raise ValueError(f"the arena deals with no bidding, showing or doubling, as "
+                         f"DouZero's evaluation does, and {r.name!r} has platform "
+                         f"options ({', '.join(played)}): use the rule set without them")
+    if not _douzero_deck(r):
+        for agent in agents:
+            if agent.classic_deck_only:
+                raise ValueError(f"the arena agent {agent.name!r} plays only classic's "
+                                 f"54-card deck without wildcards, not {r.name!r}")
+    return r.with_options(mult_cap=None) if r.description.get("mult_cap") is not None else r
+
+
+#: Deals of the rule sets other than classic's deck come from the engine,
+#: from seeds apart from the games' (which come from ``seed`` itself, < 2**32).
+_ENGINE_DEALS = 1 << 32
+
+
+def _engine_deals(rules: Rules, seed: int, first: int, count: int) -> list:
+    # deals first..first+count-1 as (hands..., kitty, the deal's rules)
+    out = []
+    for i in range(first, first + count):
+        game = Game(rules, deal_seed(_ENGINE_DEALS + seed, i), bidding=False)
+        # (game.rules: with the wild ranks the deal drew)
+        out.append((*game.hands, game.kitty, game.rules))
+    return out
+
+
 def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool, int]:
-    """One game of a deal: (the landlord won, 2**bombs)."""
-    hands, kitty = deal[:3], deal[3]
-    game = Game.from_position(hands, "classic", landlord=0, kitty=kitty, seed=game_seed)
+    """One game of a deal (hands, kitty, rules): (the landlord won, the
+    product of the factors of the bombs played)."""
+    hands, kitty, rules = deal[:3], deal[3], deal[4]
+    game = Game.from_position(hands, rules, landlord=0, kitty=kitty, seed=game_seed)
     if landlord.builtin and farmers.builtin:
-        r = game.rollout((landlord.builtin, farmers.builtin, farmers.builtin), seed=game_seed)
-        landlord_won = r.winner == "landlord"
-        bombs = r.multiplier // (2 if (r.spring or r.anti_spring) else 1)
-        return landlord_won, bombs
+        result = game.rollout((landlord.builtin, farmers.builtin, farmers.builtin),
+                              seed=game_seed)
+    else:
+        result = _play_moves(game, landlord, farmers, game_seed)
+    # the multiplier (uncapped: arena_rules) less spring's factor 2 (RULES.md 6)
+    bombs = result.multiplier // (2 if (result.spring or result.anti_spring) else 1)
+    return result.winner == "landlord", bombs
+
+
+def _play_moves(game: Game, landlord: _Agent, farmers: _Agent, game_seed: int) -> GameResult:
+    """The game played to its end move by move, each asked of its agent."""
     landlord.start(game_seed)
     if farmers is not landlord:
         farmers.start(game_seed)
     trace: list = []
-    bombs = 1
     while not game.done:
         seat = game.to_move
         agent = landlord if seat == 0 else farmers
@@ -401,11 +469,9 @@ def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool
         if not isinstance(move, Move):
             move = game.history[-1][1]
         trace.append((seat, "pass" if move.kind == MoveKind.PASS else _rlcard_text(move.cards)))
-        if move.kind in (MoveKind.BOMB, MoveKind.ROCKET):
-            bombs *= 2
     result = game.result
     assert result is not None       # the deal is done
-    return result.winner == "landlord", bombs
+    return result
 
 
 @dataclass
@@ -417,7 +483,8 @@ class ArenaResult:
     in ``as_dict``); ``per_deal`` holds, for
     each deal, whether ``a`` won as landlord and as farmers and the points it
     made in each role; ``agents`` the counters of agents that keep them (the
-    RLCard agent's legal and random choices)."""
+    RLCard agent's legal and random choices); ``rules`` the rule set: the
+    name given, or a Rules' name."""
 
     a: str
     b: str
@@ -431,12 +498,13 @@ class ArenaResult:
     adp: tuple[float, float]
     per_deal: dict = field(repr=False, default_factory=dict)
     agents: dict = field(default_factory=dict)
+    rules: str = "classic"
 
     def as_dict(self) -> dict:
         """The result without the per-deal arrays, as JSON-ready values: a
         statistic the deals leave undefined (any with no deals, an interval
         with one) is None, as in ``report.summarize``."""
-        d = {k: getattr(self, k) for k in ("a", "b", "deals", "seed")}
+        d = {k: getattr(self, k) for k in ("a", "b", "rules", "deals", "seed")}
         for k in ("wp_landlord", "wp_farmers", "wp", "adp_landlord", "adp_farmers", "adp"):
             v, h = getattr(self, k)
             d[k] = {"value": _defined(v), "ci95": _defined(h)}
@@ -451,8 +519,9 @@ class ArenaResult:
 
         def f(p):
             return f"{num(p[0])} ± {num(p[1])}"
-        return (f"{self.a} vs {self.b}: {self.deals} deals (seed {self.seed}), each "
-                f"played twice\n"
+        where = "" if self.rules == "classic" else f", {self.rules}"
+        return (f"{self.a} vs {self.b}: {self.deals} deals (seed {self.seed}{where}), "
+                f"each played twice\n"
                 f"  WP  as landlord {f(self.wp_landlord)}  as farmers "
                 f"{f(self.wp_farmers)}  average {f(self.wp)}\n"
                 f"  ADP as landlord {f(self.adp_landlord)}  as farmers "
@@ -482,19 +551,22 @@ def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, out: np.ndarray) ->
 
 
 def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
-          threads: int = 1) -> ArenaResult:
+          threads: int = 1, rules: Union[str, Rules] = "classic") -> ArenaResult:
     """Play ``a`` against ``b`` under DouZero's evaluation protocol (see the
     module docstring): ``deals`` deals from ``seed`` (0 .. 2**32 - 1), each
     played with ``a`` as the landlord and with ``a`` as both farmers.
     ``threads`` plays a match of two built-in policies on threads (other
     agents run in Python on one thread, so that their random choices are
-    reproducible). Returns an ``ArenaResult``; equal arguments give equal
-    results."""
+    reproducible). ``rules``: the rule set (see the module docstring and
+    ``arena_rules``; classic's deck plays DouZero's deals). Returns an
+    ``ArenaResult``; equal arguments give equal results."""
     deals = _count(deals, "deals")
     seed = _seed(seed)
     threads = check_threads(threads)
     agent_a = resolve_agent(a)
     agent_b = resolve_agent(b)
+    played = arena_rules(rules, agent_a, agent_b)
+    douzero = _douzero_deck(played)
     out = np.zeros((deals, 4), dtype=np.float64)
     if not (agent_a.builtin and agent_b.builtin):
         threads = 1
@@ -502,8 +574,9 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
     rs = np.random.RandomState(seed)
     with ThreadPoolExecutor(threads) as pool:
         for start in range(0, deals, _BLOCK):
-            layout = _deals_from(rs, min(_BLOCK, deals - start))
-            n = len(layout)
+            n = min(_BLOCK, deals - start)
+            layout = ([(*d, played) for d in _deals_from(rs, n)] if douzero
+                      else _engine_deals(played, seed, start, n))
             if threads == 1:
                 _run(layout, start, agent_a, agent_b, seed, out)
                 continue
@@ -519,6 +592,7 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
             agents[side] = agent.stats()
     return ArenaResult(
         a=agent_a.name, b=agent_b.name, deals=deals, seed=seed,
+        rules=rules if isinstance(rules, str) else played.name,
         wp_landlord=_mean_ci(won_l), wp_farmers=_mean_ci(won_f),
         wp=_mean_ci((won_l + won_f) / 2),
         adp_landlord=_mean_ci(pts_l), adp_farmers=_mean_ci(pts_f),

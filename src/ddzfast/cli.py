@@ -1049,8 +1049,9 @@ def build_parser() -> argparse.ArgumentParser:
         "arena", help="DouZero's evaluation protocol: agent A against agent B",
         description="Play A against B as DouZero evaluates agents: uniform deals from "
         "the seed (DouZero's generate_eval_data.py layout, the landlord holding the "
-        "kitty, no bidding), each played with A as the landlord against B as both "
-        "farmers and the reverse; WP and ADP per role and averaged, with 95% intervals.")
+        "kitty, no bidding; in another rule set, the engine's deals), each played with "
+        "A as the landlord against B as both farmers and the reverse; WP and ADP per "
+        "role and averaged, with 95% intervals.")
     r.add_argument("--a", required=True, help=f"agent A: {AGENT_NAMES}")
     r.add_argument("--b", required=True, help=f"agent B: {AGENT_NAMES}")
     r.add_argument("--deals", type=_int_in(0, MAX_DEALS), default=10000,
@@ -1062,6 +1063,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "(default 0)")
     r.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1,
                    help="threads for a match of two built-in policies")
+    r.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
+                   help="the rule set, without platform options (default classic: "
+                        "DouZero's deals; another one is dealt by the engine)")
+    r.add_argument("--wild", default=None, metavar="RANK",
+                   help=WILD_HELP + " (default: drawn per deal)")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(func=cmd_arena)
     return ap
@@ -1069,13 +1075,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_arena(args) -> int:
     """DouZero's evaluation protocol between two agents (ddzfast.arena)."""
-    from ddzfast.arena import arena, resolve_agent
+    from ddzfast.arena import arena, arena_rules, resolve_agent
+    rules = _ranked_rules_name(args)
     try:
-        # the agents first: a missing extra is reported before any deal is played
+        # the agents and the rule set first: a missing extra, or an agent
+        # the rule set does not take, is reported before any deal is played
         a, b = resolve_agent(args.a), resolve_agent(args.b)
+        arena_rules(rules, a, b)
     except (ImportError, ValueError) as e:
         raise UsageError(str(e)) from None
-    result = arena(a, b, deals=args.deals, seed=args.seed, threads=args.threads)
+    result = arena(a, b, deals=args.deals, seed=args.seed, threads=args.threads,
+                   rules=rules)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2, allow_nan=False))
     else:
