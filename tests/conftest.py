@@ -66,3 +66,16 @@ class PythonRunner:
 def run_python() -> PythonRunner:
     """Run Python in a subprocess: see PythonRunner."""
     return PythonRunner()
+
+
+@pytest.fixture
+def ray_tmpdir(monkeypatch):
+    """A folder of the test's own for the Ray sessions it starts (RAY_TMPDIR,
+    which `ray start` also reads), removed after it: they stayed in /tmp/ray.
+    Short, as Ray's sockets are in it."""
+    import shutil
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="ray-")
+    monkeypatch.setenv("RAY_TMPDIR", folder)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)

@@ -171,6 +171,11 @@ def test_douzero_agent_failing_its_own_import_is_not_called_missing(monkeypatch,
     ({"seed": -1}, ValueError),
     ({"threads": 0}, ValueError),
     ({"a": "douzero"}, ValueError),
+    ({"backend": "dask"}, ValueError),
+    ({"backend": "ray", "tasks": 0}, ValueError),
+    ({"backend": "ray", "address": 6379}, TypeError),
+    ({"backend": "ray", "connect_timeout": -1}, ValueError),
+    ({"backend": "ray", "b": lambda game, legal: 0}, ValueError),
 ])
 def test_bad_arguments(kwargs, error):
     args = {"a": "greedy", "b": "random", "deals": 2, "seed": 0}
@@ -351,3 +356,29 @@ def test_command_line_rules(capsys):
     assert "(seed 0, laizi)" in capsys.readouterr().out
     assert main(["arena", "--a", "expert", "--b", "greedy", "--rules", "classic+happy"]) == 2
     assert "platform options" in capsys.readouterr().err
+
+
+# ---- Ray ------------------------------------------------------------------------------
+
+def test_ray_backend_equals_local(ray_tmpdir):
+    """DouZero's one stream resumed task by task, and the engine's deals, give
+    the local results whatever the task count."""
+    ray = pytest.importorskip("ray")
+    local = {rules: arena("expert", "random", deals=60, seed=8, rules=rules)
+             for rules in ("classic", "tiandi")}
+    try:
+        for rules, tasks in (("classic", 4), ("classic", 1), ("tiandi", 3)):
+            remote = arena("expert", "random", deals=60, seed=8, rules=rules,
+                           backend="ray", tasks=tasks)
+            for k in remote.per_deal:
+                assert (remote.per_deal[k] == local[rules].per_deal[k]).all(), (rules, k)
+            assert remote.wp == local[rules].wp
+    finally:
+        ray.shutdown()
+
+
+def test_ray_missing_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)     # `import ray` raises ImportError
+    with pytest.raises(ImportError, match=r"pip install 'ddzfast\[ray\]'"):
+        arena("expert", "random", deals=2, backend="ray")
+    assert main(["arena", "--a", "expert", "--b", "random", "--backend", "ray"]) == 2

@@ -182,19 +182,6 @@ def test_simulate_rejects_bad_arguments():
                           simulate(50, policies=("greedy",) * 3, seed=2))
 
 
-@pytest.fixture
-def ray_tmpdir(monkeypatch):
-    """A folder of the test's own for the Ray sessions it starts (RAY_TMPDIR,
-    which `ray start` also reads), removed after it: they stayed in /tmp/ray.
-    Short, as Ray's sockets are in it."""
-    import shutil
-    import tempfile
-    folder = tempfile.mkdtemp(prefix="ray-")
-    monkeypatch.setenv("RAY_TMPDIR", folder)
-    yield folder
-    shutil.rmtree(folder, ignore_errors=True)
-
-
 def test_ray_backend_equals_local(ray_tmpdir):
     ray = pytest.importorskip("ray")
     try:

@@ -53,8 +53,10 @@ Agents (``resolve_agent``):
   ``get_obs`` over an ``InfoSet`` built from ddzfast's game (legal actions
   are ddzfast's, each card set once); the move it picks is checked legal.
 
-``ddzfast arena --a expert --b rlcard-rule --deals 10000`` runs it from the
-command line (``--rules laizi`` for another rule set).
+A match of two built-in policies plays on threads, or as Ray tasks on a
+cluster (``backend="ray"``), with the same results. ``ddzfast arena --a
+expert --b rlcard-rule --deals 10000`` runs it from the command line
+(``--rules laizi`` for another rule set, ``--backend ray``).
 """
 from __future__ import annotations
 
@@ -71,7 +73,9 @@ from ddzfast._core import Move, Rules, get_rules
 from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, GameResult, deal_seed
 from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_import,
-                               check_threads, worker_count)
+                               check_positive, check_threads, worker_count)
+from ddzfast.simulate import (BACKENDS, RAY_CONNECT_TIMEOUT, ray_results, ray_session,
+                              ray_task_bounds)
 
 __all__ = ["arena", "ArenaResult", "arena_rules", "douzero_deals", "resolve_agent",
            "RLCARD_RULE"]
@@ -543,48 +547,131 @@ def _mean_ci(x: np.ndarray) -> tuple[float, float]:
 
 
 def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, out: np.ndarray) -> None:
+    # deals first, first + 1, ... into out[0], out[1], ...
     for j, deal in enumerate(deals):
         i = first + j
         lw, lb = _play(deal, a, b, deal_seed(seed, 2 * i))
         fw, fb = _play(deal, b, a, deal_seed(seed, 2 * i + 1))
-        out[i] = (lw, 2 * lb if lw else -2 * lb, not fw, 2 * fb if not fw else -2 * fb)
+        out[j] = (lw, 2 * lb if lw else -2 * lb, not fw, 2 * fb if not fw else -2 * fb)
+
+
+def _layout(played: Rules, rs: Optional[np.random.RandomState], seed: int, first: int,
+            count: int) -> list:
+    """Deals first .. first + count - 1: the next ``count`` of DouZero's
+    stream ``rs`` (classic's deck), else the engine's."""
+    if rs is not None:
+        return [(*d, played) for d in _deals_from(rs, count)]
+    return _engine_deals(played, seed, first, count)
+
+
+def _arena_range(a: str, b: str, rules_name: str, description: dict, seed: int,
+                 first: int, count: int, state) -> np.ndarray:
+    """A Ray task: deals first .. first + count - 1 of a match of two
+    built-in policies, DouZero's stream resumed from ``state`` (None: the
+    engine's deals); their rows of the arena's per-deal array."""
+    played = Rules(rules_name, **description)
+    rs = None
+    if state is not None:
+        rs = np.random.RandomState()
+        rs.set_state(state)
+    out = np.zeros((count, 4), dtype=np.float64)
+    for off in range(0, count, _BLOCK):
+        n = min(_BLOCK, count - off)
+        _run(_layout(played, rs, seed, first + off, n), first + off, _Builtin(a),
+             _Builtin(b), seed, out[off:off + n])
+    return out
+
+
+def check_ray_agents(agent_a: _Agent, agent_b: _Agent) -> None:
+    """ValueError unless both agents are built-in policies, the only ones
+    the Ray backend plays (the others play in this process)."""
+    if not (agent_a.builtin and agent_b.builtin):
+        raise ValueError(f"backend 'ray' plays a match of two built-in policies "
+                         f"({', '.join(POLICIES)}), not {agent_a.name!r} against "
+                         f"{agent_b.name!r}: other agents play in this process")
+
+
+def _arena_ray(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, seed: int,
+               douzero: bool, address, tasks, connect_timeout) -> np.ndarray:
+    ray = ray_session(address, connect_timeout)
+    bounds = ray_task_bounds(ray, tasks, 0, deals)
+    rs = np.random.RandomState(seed)
+    arglists = []
+    for t in range(len(bounds) - 1):
+        count = bounds[t + 1] - bounds[t]
+        state = None
+        if douzero:
+            # each task resumes DouZero's one stream where the one before ends
+            state = rs.get_state()
+            for off in range(0, count, _BLOCK):
+                _deals_from(rs, min(_BLOCK, count - off))
+        arglists.append((agent_a.builtin, agent_b.builtin, played.name,
+                         played.description_dict(), seed, bounds[t], count, state))
+    parts = ray_results(ray, _arena_range, arglists)
+    return np.concatenate(parts) if parts else np.zeros((0, 4), dtype=np.float64)
+
+
+def _arena_local(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, seed: int,
+                 douzero: bool, threads: int) -> np.ndarray:
+    out = np.zeros((deals, 4), dtype=np.float64)
+    if not (agent_a.builtin and agent_b.builtin):
+        threads = 1
+    threads = worker_count(threads, max(deals, 1))
+    rs = np.random.RandomState(seed) if douzero else None
+    with ThreadPoolExecutor(threads) as pool:
+        for start in range(0, deals, _BLOCK):
+            n = min(_BLOCK, deals - start)
+            layout = _layout(played, rs, seed, start, n)
+            if threads == 1:
+                _run(layout, start, agent_a, agent_b, seed, out[start:start + n])
+                continue
+            bounds = [start + n * t // threads for t in range(threads + 1)]
+            jobs = [pool.submit(_run, layout[bounds[t] - start:bounds[t + 1] - start],
+                                bounds[t], agent_a, agent_b, seed,
+                                out[bounds[t]:bounds[t + 1]]) for t in range(threads)]
+            for job in jobs:
+                job.result()
+    return out
 
 
 def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
-          threads: int = 1, rules: Union[str, Rules] = "classic") -> ArenaResult:
+          threads: int = 1, rules: Union[str, Rules] = "classic",
+          backend: str = "local", address: Optional[str] = None,
+          tasks: Optional[int] = None,
+          connect_timeout: float = RAY_CONNECT_TIMEOUT) -> ArenaResult:
     """Play ``a`` against ``b`` under DouZero's evaluation protocol (see the
     module docstring): ``deals`` deals from ``seed`` (0 .. 2**32 - 1), each
     played with ``a`` as the landlord and with ``a`` as both farmers.
     ``threads`` plays a match of two built-in policies on threads (other
     agents run in Python on one thread, so that their random choices are
     reproducible). ``rules``: the rule set (see the module docstring and
-    ``arena_rules``; classic's deck plays DouZero's deals). Returns an
-    ``ArenaResult``; equal arguments give equal results."""
+    ``arena_rules``; classic's deck plays DouZero's deals).
+    ``backend="ray"`` plays a match of two built-in policies as ``tasks``
+    Ray tasks (default: 4 per CPU of the cluster) on the cluster
+    ``ray.init(address=address)`` connects to, as ``simulate`` does
+    (``connect_timeout`` likewise). Returns an ``ArenaResult``; equal
+    arguments give equal results, whatever the threads, backend or tasks."""
     deals = _count(deals, "deals")
     seed = _seed(seed)
     threads = check_threads(threads)
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend is 'local' or 'ray', not {backend!r}")
+    if address is not None and not isinstance(address, str):
+        raise TypeError(f"address must be text or None, not {type(address).__name__}")
+    if tasks is not None and (isinstance(tasks, bool) or not isinstance(tasks, numbers.Integral)
+                              or tasks < 1):
+        raise ValueError(f"tasks must be None or an int of at least 1, not {tasks!r}")
+    connect_timeout = check_positive(connect_timeout, "connect_timeout")
     agent_a = resolve_agent(a)
     agent_b = resolve_agent(b)
     played = arena_rules(rules, agent_a, agent_b)
     douzero = _douzero_deck(played)
-    out = np.zeros((deals, 4), dtype=np.float64)
-    if not (agent_a.builtin and agent_b.builtin):
-        threads = 1
-    threads = worker_count(threads, max(deals, 1))
-    rs = np.random.RandomState(seed)
-    with ThreadPoolExecutor(threads) as pool:
-        for start in range(0, deals, _BLOCK):
-            n = min(_BLOCK, deals - start)
-            layout = ([(*d, played) for d in _deals_from(rs, n)] if douzero
-                      else _engine_deals(played, seed, start, n))
-            if threads == 1:
-                _run(layout, start, agent_a, agent_b, seed, out)
-                continue
-            bounds = [n * t // threads for t in range(threads + 1)]
-            jobs = [pool.submit(_run, layout[bounds[t]:bounds[t + 1]], start + bounds[t],
-                                agent_a, agent_b, seed, out) for t in range(threads)]
-            for job in jobs:
-                job.result()
+    if backend == "ray":
+        check_ray_agents(agent_a, agent_b)
+        out = _arena_ray(agent_a, agent_b, played, deals, seed, douzero, address,
+                         None if tasks is None else int(tasks), connect_timeout)
+    else:
+        out = _arena_local(agent_a, agent_b, played, deals, seed, douzero, threads)
     won_l, pts_l, won_f, pts_f = out.T
     agents = {}
     for side, agent in (("a", agent_a), ("b", agent_b)):

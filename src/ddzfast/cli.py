@@ -555,6 +555,33 @@ def _interrupt(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def _check_ray_backend(args) -> None:
+    """--backend ray: ray importable and --address answering, or a
+    UsageError, before any deal is played."""
+    if args.backend != "ray":
+        return
+    try:
+        ray = import_ray()
+    except ImportError as e:
+        raise UsageError(str(e)) from None
+    if not ray.is_initialized():
+        try:
+            check_ray_address(args.address, args.connect_timeout)
+        except (ConnectionError, ValueError) as e:
+            raise UsageError(str(e)) from None
+
+
+def _add_ray_options(parser, what: str) -> None:
+    """--backend, --address and --connect-timeout (simulate, arena)."""
+    parser.add_argument("--backend", default="local", choices=["local", "ray"],
+                        help=f"local threads, or a Ray cluster{what} (needs ray; "
+                             f"default local)")
+    parser.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
+    parser.add_argument("--connect-timeout", type=_seconds, default=RAY_CONNECT_TIMEOUT,
+                        help="seconds to wait for the Ray address to answer "
+                             f"(default {RAY_CONNECT_TIMEOUT:g})")
+
+
 def cmd_simulate(args) -> int:
     # every check first: nothing is simulated for a run that cannot finish
     rules_name = _ranked_rules_name(args)
@@ -563,16 +590,7 @@ def cmd_simulate(args) -> int:
         check_deal_range(args.games, args.start)
     except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
-    if args.backend == "ray":
-        try:
-            ray = import_ray()
-        except ImportError as e:
-            raise UsageError(str(e)) from None
-        if not ray.is_initialized():
-            try:
-                check_ray_address(args.address, args.connect_timeout)
-            except (ConnectionError, ValueError) as e:
-                raise UsageError(str(e)) from None
+    _check_ray_backend(args)
     if args.plot:
         _check_plot(args.plot)
     writer = open_rows_writer(args.out, args.games) if args.out else None
@@ -986,12 +1004,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--start", type=_int_in(0, MAX_DEAL_INDEX), default=0,
                    help="index of the first deal (to split a run: the rows of "
                         "--start S --games N are rows S..S+N-1 of one long run)")
-    s.add_argument("--backend", default="local", choices=["local", "ray"],
-                   help="local threads, or a Ray cluster (needs ray; default local)")
-    s.add_argument("--address", default=None, help="Ray cluster address (backend ray)")
-    s.add_argument("--connect-timeout", type=_seconds, default=RAY_CONNECT_TIMEOUT,
-                   help="seconds to wait for the Ray address to answer "
-                        f"(default {RAY_CONNECT_TIMEOUT:g})")
+    _add_ray_options(s, "")
     s.add_argument("--no-bidding", action="store_true",
                    help="landlord seat 0, base 1, as DouZero")
     s.add_argument("--out", help="write the rows to FILE.npz or FILE.parquet (streamed "
@@ -1068,6 +1081,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "DouZero's deals; another one is dealt by the engine)")
     r.add_argument("--wild", default=None, metavar="RANK",
                    help=WILD_HELP + " (default: drawn per deal)")
+    _add_ray_options(r, " for a match of two built-in policies")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(func=cmd_arena)
     return ap
@@ -1075,17 +1089,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_arena(args) -> int:
     """DouZero's evaluation protocol between two agents (ddzfast.arena)."""
-    from ddzfast.arena import arena, arena_rules, resolve_agent
+    from ddzfast.arena import arena, arena_rules, check_ray_agents, resolve_agent
     rules = _ranked_rules_name(args)
     try:
         # the agents and the rule set first: a missing extra, or an agent
         # the rule set does not take, is reported before any deal is played
         a, b = resolve_agent(args.a), resolve_agent(args.b)
         arena_rules(rules, a, b)
+        if args.backend == "ray":
+            check_ray_agents(a, b)
     except (ImportError, ValueError) as e:
         raise UsageError(str(e)) from None
+    _check_ray_backend(args)
     result = arena(a, b, deals=args.deals, seed=args.seed, threads=args.threads,
-                   rules=rules)
+                   rules=rules, backend=args.backend, address=args.address,
+                   connect_timeout=args.connect_timeout)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2, allow_nan=False))
     else:

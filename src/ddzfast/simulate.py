@@ -440,29 +440,57 @@ def check_ray_address(address: str | None, timeout: float = RAY_CONNECT_TIMEOUT)
                           f"`ray start --head` or check the address")
 
 
-def _simulate_ray(games, rules, policies, seed, threads, bidding, address, start,
-                  tasks, progress, connect_timeout=RAY_CONNECT_TIMEOUT):
+def ray_session(address: str | None, connect_timeout: float = RAY_CONNECT_TIMEOUT):
+    """The ray module, connected: ``ray.init(address=address)`` unless Ray
+    is already initialised (then used as it is), after ``check_ray_address``."""
     ray = import_ray()
     if not ray.is_initialized():
         check_ray_address(address, connect_timeout)
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    return ray
+
+
+def ray_task_bounds(ray, tasks: int | None, start: int, count: int) -> list[int]:
+    """The bounds of the item ranges ``start .. start + count`` split into
+    ``tasks`` Ray tasks (default: 4 per CPU of the cluster; never more tasks
+    than items, and one for none)."""
     if tasks is None:
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        tasks = max(1, 4 * cpus)
-    tasks = max(1, min(tasks, games or 1))
-    remote = ray.remote(num_cpus=1)(_ray_range)
-    bounds = [start + games * t // tasks for t in range(tasks + 1)]
-    refs = [remote.remote(rules.name, rules.description_dict(), policies, seed,
-                          bounds[t], bounds[t + 1], bidding) for t in range(tasks)]
-    parts = [None] * tasks
+        tasks = max(1, 4 * int(ray.cluster_resources().get("CPU", 1)))
+    tasks = max(1, min(tasks, count or 1))
+    return [start + count * t // tasks for t in range(tasks + 1)]
+
+
+def ray_results(ray, fn: Callable, arglists: Sequence[tuple],
+                on_result: Callable | None = None) -> list:
+    """``fn(*args)`` for each of ``arglists``, each a Ray task of one CPU;
+    the results in the order of ``arglists``, ``on_result`` called with
+    each as it arrives."""
+    remote = ray.remote(num_cpus=1)(fn)
+    refs = [remote.remote(*args) for args in arglists]
+    parts: list = [None] * len(refs)
     pending = {ref: t for t, ref in enumerate(refs)}
-    done = 0
     while pending:
         ready, _ = ray.wait(list(pending), num_returns=1)
         for ref in ready:
             t = pending.pop(ref)
             parts[t] = ray.get(ref)
-            done += len(parts[t])
-            if progress is not None:
-                progress(done)
+            if on_result is not None:
+                on_result(parts[t])
+    return parts
+
+
+def _simulate_ray(games, rules, policies, seed, threads, bidding, address, start,
+                  tasks, progress, connect_timeout=RAY_CONNECT_TIMEOUT):
+    ray = ray_session(address, connect_timeout)
+    bounds = ray_task_bounds(ray, tasks, start, games)
+    done = 0
+
+    def finished(part):
+        nonlocal done
+        done += len(part)
+        if progress is not None:
+            progress(done)
+    parts = ray_results(ray, _ray_range, [
+        (rules.name, rules.description_dict(), policies, seed, bounds[t], bounds[t + 1],
+         bidding) for t in range(len(bounds) - 1)], finished)
     return np.concatenate(parts) if parts else np.zeros(0, dtype=DEAL_DTYPE)
