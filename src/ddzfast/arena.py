@@ -47,11 +47,12 @@ Agents (``resolve_agent``):
   legal move is played instead and counted, as DouZero's own RLCard adapter
   does. Its random choices come from NumPy's global generator, which the
   arena seeds per game from ``seed``;
-* ``"douzero:DIR"`` (classic's deck only): DouZero's three trained networks (``landlord.ckpt``,
-  ``landlord_up.ckpt``, ``landlord_down.ckpt`` in ``DIR``) on the CPU, with
-  torch and the douzero package: DouZero's own ``DeepAgent`` and
-  ``get_obs`` over an ``InfoSet`` built from ddzfast's game (legal actions
-  are ddzfast's, each card set once); the move it picks is checked legal.
+* ``"douzero:DIR"`` (classic's deck only): DouZero's three trained
+  networks (``landlord.ckpt``, ``landlord_up.ckpt``, ``landlord_down.ckpt``
+  in ``DIR``) on the CPU, with torch and the douzero package: DouZero's own
+  ``DeepAgent`` and ``get_obs`` over an ``InfoSet`` built from ddzfast's
+  game (legal actions are ddzfast's, each card set once); the move it
+  picks is checked legal.
 
 A match of two built-in policies plays on threads, or as Ray tasks on a
 cluster (``backend="ray"``), with the same results. ``ddzfast arena --a
@@ -77,8 +78,8 @@ from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_im
 from ddzfast.simulate import (BACKENDS, RAY_CONNECT_TIMEOUT, ray_results, ray_session,
                               ray_task_bounds)
 
-__all__ = ["arena", "ArenaResult", "arena_rules", "douzero_deals", "resolve_agent",
-           "RLCARD_RULE"]
+__all__ = ["arena", "ArenaResult", "arena_rules", "check_ray_agents", "douzero_deals",
+           "resolve_agent", "RLCARD_RULE"]
 
 #: The name of RLCard's rule agent as an arena agent.
 RLCARD_RULE = "rlcard-rule"
