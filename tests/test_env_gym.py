@@ -220,15 +220,12 @@ def test_step_takes_a_zero_dimensional_action_array():
         env.table.apply(np.array(1.5))
 
 
-def test_no_shuffle_sessions_are_refused():
-    """Every deal of an environment comes from its own seed; before the fix
-    a no-shuffle rule set was accepted and its sessions silently ignored."""
+def test_no_shuffle_sessions_are_refused_by_the_vector_env():
+    """A VectorEnv deals every deal from its own seed; a no-shuffle rule set
+    is refused, not played shuffled (the one-deal environments play its
+    sessions: test_platform_layers)."""
     sessions = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=4)
-    with pytest.raises(ValueError, match="no-shuffle sessions"):
-        gym_env(sessions)
-    from ddzfast.env import VectorEnv, doudizhu_v0
-    with pytest.raises(ValueError, match="no-shuffle sessions"):
-        doudizhu_v0.env(rules=sessions)
+    from ddzfast.env import VectorEnv
     with pytest.raises(ValueError, match="no-shuffle sessions"):
         VectorEnv(2, sessions)
 

@@ -213,6 +213,54 @@ def test_gym_learner_decides_and_opponents_choose_in_c():
     assert deals > 20
 
 
+def _random_action(table):
+    """The action of the built-in random policy's decision (the game's own
+    random stream, as simulate's Python path draws it)."""
+    game = table.game
+    if game.phase == "play":
+        return table.action_of(game.policy_move("random"))
+    return table.action_of(game.policy_choice("random"))
+
+
+@pytest.mark.parametrize("rules", ["classic", "laizi:7+happy", "tiandi:7J"])
+def test_environments_play_no_shuffle_sessions_as_simulate_does(rules):
+    """Issue 17 asked the environments to run no-shuffle sessions; they
+    refused them. Deal i of a run is now deal i of simulate's run (next_deal
+    within a session), every decision made by the random policy; a reset
+    before a deal's end starts a new session."""
+    from ddzfast._engine import _score_row
+    from ddzfast.env import doudizhu_v0, gym_env
+    r = ddzfast.get_rules(rules).with_options(deal="no_shuffle", session=4)
+    bidding = r.platform["bidding"] == "rob"
+    rows = simulate(11, r, "random", seed=9, bidding=bidding)
+    env = doudizhu_v0.raw_env(r, bidding=bidding)
+    env.reset(seed=9)
+    for i in range(11):
+        while not env.table.game.done:
+            env.step(_random_action(env.table))
+        assert _score_row(env.table.game, i // 4) == rows[i]
+        env.reset()
+    # the one-seat environment: the deals its learner plays are the run's
+    one = gym_env(r, seat=1, opponents="random", bidding=bidding)
+    one.reset(seed=9)
+    seen = 0
+    while one.table.deal_index <= 11:
+        i = one.table.deal_index - 1
+        done = False
+        while not done:
+            _, _, done, _, _ = one.step(_random_action(one.table))
+        assert _score_row(one.table.game, i // 4) == rows[i]
+        seen += 1
+        one.reset()
+    assert seen >= 6
+    # left mid-deal: the next deal begins a session
+    env.reset(seed=9)
+    env.step(_random_action(env.table))
+    env.reset()
+    assert env.table.game.position == 0 and env.table.deal_index == 2
+    assert env.table.game.seed == env.table.deal_seed == rows[1]["seed"]
+
+
 def test_vector_env_refuses_platform_options():
     from ddzfast.env import VectorEnv
     with pytest.raises(ValueError, match="platform options"):

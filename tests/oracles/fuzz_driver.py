@@ -667,8 +667,8 @@ def fuzz_envs(f: Fuzzer) -> None:
     import gymnasium
     from ddzfast.env import GYM_ID, GymVectorEnv, doudizhu_v0, gym_env
     r = f.rng
-    rules = r.choice(RULE_SETS + ("classic+happy", "tiandi:KA")) if r.random() < 0.9 \
-        else f.nasty()
+    rules = r.choice(RULE_SETS + ("classic+happy", "tiandi:KA", SESSIONS)) \
+        if r.random() < 0.9 else f.nasty()
     pick = r.randrange(4)
     if pick == 0:
         made = r.random() < 0.3
@@ -692,6 +692,8 @@ def fuzz_envs(f: Fuzzer) -> None:
             step = f.call(env.step, action)
             if step is None or step[2]:
                 break
+        # the run's next deal (a no-shuffle session's next one after a deal's end)
+        f.call(env.reset)
         f.call(env.unwrapped.action_of, r.choice([f.move(), 0, 4, f.nasty()]), index_ok=True)
     elif pick == 1:
         env = f.call(doudizhu_v0.env, rules, bidding=r.choice([True, False, f.nasty()]),
@@ -714,6 +716,7 @@ def fuzz_envs(f: Fuzzer) -> None:
             else:
                 action = r.choice([-1, 10 ** 9, 1.5, f.nasty()])
             f.call(env.step, action, index_ok=True)
+        f.call(env.reset)
         raw = env.unwrapped
         f.call(raw.move_of, r.choice([0, -1, 10 ** 9, f.nasty()]), index_ok=True)
         f.call(raw.action_of, r.choice([f.move(), 0, f.nasty()]), index_ok=True)

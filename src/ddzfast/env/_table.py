@@ -53,16 +53,8 @@ def observation_high() -> np.ndarray:
 def check_rules(rules):
     """The environment's rule set. A laizi set must name its wild rank
     ("laizi:7"), a tiandi set both ("tiandi:7J"): the action index depends
-    on them, and an environment's action space is fixed. No-shuffle
-    sessions are refused: an environment's deal i is dealt from its own
-    seed, whatever the deal before it (which a learner may abandon)."""
-    r = _fixed_action_rules(rules, "an environment")
-    if r.platform["deal"] == "no_shuffle":
-        raise ValueError(
-            f"the environments deal every deal from its own seed, so they do not "
-            f"play the no-shuffle sessions of {r.name!r} (deal='no_shuffle'): use "
-            f"deal='shuffle', or play sessions with Game.next_deal or simulate")
-    return r
+    on them, and an environment's action space is fixed."""
+    return _fixed_action_rules(rules, "an environment")
 
 
 def check_render_mode(render_mode) -> str | None:
@@ -88,6 +80,7 @@ class Table:
         self.choice_count = (CHOICE_ACTIONS if self.platform else
                              BID_ACTIONS if self.bidding else 0)
         self.action_count = self.move_count + self.choice_count
+        self.no_shuffle = platform["deal"] == "no_shuffle"
         self._moves = action_moves(self.rules)
         self._move_cache: list[Move | None] = [None] * self.move_count
         self.run_seed: int | None = None
@@ -110,7 +103,14 @@ class Table:
     # ---- deals ---------------------------------------------------------------
 
     def deal(self, seed=None) -> Game:
-        """The next deal of the run (a new run when ``seed`` is given)."""
+        """The next deal of the run (a new run when ``seed`` is given): deal
+        ``i`` is ``Game(rules, deal_seed(run seed, i), bidding, i % 3)``, as
+        ``simulate`` deals it. In a no-shuffle session (RULES.md 10) it is
+        ``next_deal(deal_seed(run seed, i))`` of deal ``i - 1`` when that
+        deal was played to its end, as ``simulate`` plays sessions; a deal
+        left before its end (a reset mid-deal) ends its session, and the
+        next one is dealt shuffled, the first of a new session."""
+        previous = self._game if seed is None else None
         if seed is not None:
             self.run_seed = check_seed(seed)
             self.deal_index = 0
@@ -118,8 +118,11 @@ class Table:
             self.run_seed = int.from_bytes(os.urandom(8), "little")
             self.deal_index = 0
         self.deal_seed = deal_seed(self.run_seed, self.deal_index)
-        game = self._game = Game(self.rules, self.deal_seed, self.bidding,
-                                 self.deal_index % 3)
+        if self.no_shuffle and previous is not None and previous.done:
+            game = self._game = previous.next_deal(self.deal_seed)
+        else:
+            game = self._game = Game(self.rules, self.deal_seed, self.bidding,
+                                     self.deal_index % 3)
         self.deal_index += 1
         self.lines.clear()
         if self.render_mode is not None and game.landlord is not None:
