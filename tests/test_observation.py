@@ -201,6 +201,20 @@ def test_blocks_match_public_attributes(rules):
         assert seen_phases == {"bidding", "play", "done"}
 
 
+def test_a_finished_deal_has_no_default_observer():
+    """Once a deal is over no seat is to move: observation() without a seat
+    returned an internal seat's view, where observation_tensor() raised.
+    Both raise now; a named seat is observed as before."""
+    game = Game("classic", seed=1, bidding=False)
+    while not game.done:
+        game.play(game.policy_move("greedy"))
+    assert game.to_move is None
+    for observe in (game.observation, game.observation_tensor):
+        with pytest.raises(ValueError, match="no seat is to move; name the seat"):
+            observe()
+    assert [game.observation(s).seat for s in range(3)] == [0, 1, 2]
+
+
 def test_laizi_observations_show_the_wild_rank_and_substitutes():
     """Every wild rank shows in the wild_rank block (from bidding on), and a
     laizi move's substitutes reach last_move and history."""

@@ -509,8 +509,9 @@ cdef class Game:
         return _game_result(&self.g, self._rules)
 
     def observation(self, seat=None) -> Observation:
-        """What ``seat`` (default: the seat to move) may see."""
-        cdef int s = self.g.to_move if seat is None else _seat_arg(seat, "seat")
+        """What ``seat`` (default: the seat to move) may see; ValueError for
+        no seat once the deal is over, when none is to move."""
+        cdef int s = _observer(self, seat)
         cdef uint64_t played[3]
         cdef int i
         played[0] = played[1] = played[2] = 0
