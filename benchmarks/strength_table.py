@@ -2,9 +2,9 @@
 DouZero's evaluation protocol (ddzfast.arena), as markdown:
 
     python benchmarks/strength_table.py [--deals 10000] [--seed 0]
-        [--agents expert,greedy,random,rlcard-rule]
+        [--agents expert,greedy,random,rlcard-rule] [--rules classic] [--threads 1]
 
-Each cell is ``arena(row, column, deals, seed)``: the row agent's WP
+Each cell is ``arena(row, column, deals, seed, threads, rules)``: the row agent's WP
 averaged over its two roles (as landlord, as farmers) with its 95% interval,
 then WP as landlord / as farmers, then ADP. Needs rlcard for 'rlcard-rule'.
 """
@@ -19,10 +19,14 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--agents", default="expert,greedy,random,rlcard-rule")
+    ap.add_argument("--rules", default="classic",
+                    help="the rule set (rlcard-rule plays classic's deck only)")
+    ap.add_argument("--threads", type=int, default=1,
+                    help="threads for a match of two built-in policies")
     a = ap.parse_args()
     agents = a.agents.split(",")
-    print(f"{a.deals} deals per cell, seed {a.seed}: WP of the row agent (average ± 95%; "
-          f"as landlord / as farmers; ADP)\n")
+    print(f"{a.rules}, {a.deals} deals per cell, seed {a.seed}: WP of the row agent "
+          f"(average ± 95%; as landlord / as farmers; ADP)\n")
     print("| row vs column | " + " | ".join(agents) + " |")
     print("|---" * (len(agents) + 1) + "|")
     for x in agents:
@@ -32,7 +36,7 @@ def main() -> None:
                 cells.append("—")
                 continue
             t = time.perf_counter()
-            r = arena(x, y, deals=a.deals, seed=a.seed)
+            r = arena(x, y, deals=a.deals, seed=a.seed, threads=a.threads, rules=a.rules)
             cells.append(f"**{r.wp[0]:.3f}** ± {r.wp[1]:.3f} ({r.wp_landlord[0]:.3f} / "
                          f"{r.wp_farmers[0]:.3f}; ADP {r.adp[0]:+.2f})")
             extra = f" rlcard: {r.agents}" if r.agents else ""
