@@ -74,8 +74,8 @@ from ddzfast._core import Move, Rules, get_rules
 from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, GameResult, deal_seed
 from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_import,
-                               check_positive, check_threads, worker_count)
-from ddzfast.simulate import (BACKENDS, RAY_CONNECT_TIMEOUT, ray_results, ray_session,
+                               check_threads, worker_count)
+from ddzfast.simulate import (RAY_CONNECT_TIMEOUT, check_backend, ray_results, ray_session,
                               ray_task_bounds)
 
 __all__ = ["arena", "ArenaResult", "arena_rules", "check_ray_agents", "douzero_deals",
@@ -655,22 +655,15 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
     deals = _count(deals, "deals")
     seed = _seed(seed)
     threads = check_threads(threads)
-    if not isinstance(backend, str) or backend not in BACKENDS:
-        raise ValueError(f"backend is 'local' or 'ray', not {backend!r}")
-    if address is not None and not isinstance(address, str):
-        raise TypeError(f"address must be text or None, not {type(address).__name__}")
-    if tasks is not None and (isinstance(tasks, bool) or not isinstance(tasks, numbers.Integral)
-                              or tasks < 1):
-        raise ValueError(f"tasks must be None or an int of at least 1, not {tasks!r}")
-    connect_timeout = check_positive(connect_timeout, "connect_timeout")
+    tasks, connect_timeout = check_backend(backend, address, tasks, connect_timeout)
     agent_a = resolve_agent(a)
     agent_b = resolve_agent(b)
     played = arena_rules(rules, agent_a, agent_b)
     douzero = _douzero_deck(played)
     if backend == "ray":
         check_ray_agents(agent_a, agent_b)
-        out = _arena_ray(agent_a, agent_b, played, deals, seed, douzero, address,
-                         None if tasks is None else int(tasks), connect_timeout)
+        out = _arena_ray(agent_a, agent_b, played, deals, seed, douzero, address, tasks,
+                         connect_timeout)
     else:
         out = _arena_local(agent_a, agent_b, played, deals, seed, douzero, threads)
     won_l, pts_l, won_f, pts_f = out.T

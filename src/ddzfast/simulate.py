@@ -267,6 +267,22 @@ def _memory_bytes() -> int | None:
         return None
 
 
+def check_backend(backend, address, tasks, connect_timeout) -> tuple[int | None, float]:
+    """The backend arguments of ``simulate`` and the arena checked: a
+    backend of BACKENDS, an address of text or None, ``tasks`` None or an
+    int of at least 1, a positive ``connect_timeout``; returns ``(tasks,
+    connect_timeout)`` as ints and floats, else TypeError/ValueError."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend is 'local' or 'ray', not {backend!r}")
+    if address is not None and not isinstance(address, str):
+        raise TypeError(f"address must be text or None, not {type(address).__name__}")
+    if tasks is not None:
+        tasks = _check_int(tasks, "tasks")
+        if tasks < 1:
+            raise ValueError(f"tasks must be at least 1, not {tasks}")
+    return tasks, check_positive(connect_timeout, "connect_timeout")
+
+
 def simulate(games: int, rules="classic", policies=("random", "random", "random"),
              seed: int = 0, threads: int = 1, bidding: bool = True,
              backend: str = "local", address: str | None = None,
@@ -294,17 +310,9 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     if not isinstance(bidding, (bool, np.bool_)):
         raise TypeError(f"bidding must be a bool, not {type(bidding).__name__}")
     bidding = bool(bidding)
-    if not isinstance(backend, str) or backend not in BACKENDS:
-        raise ValueError(f"backend is 'local' or 'ray', not {backend!r}")
-    if address is not None and not isinstance(address, str):
-        raise TypeError(f"address must be text or None, not {type(address).__name__}")
-    if tasks is not None:
-        tasks = _check_int(tasks, "tasks")
-        if tasks < 1:
-            raise ValueError(f"tasks must be at least 1, not {tasks}")
+    tasks, connect_timeout = check_backend(backend, address, tasks, connect_timeout)
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a callable (or None)")
-    connect_timeout = check_positive(connect_timeout, "connect_timeout")
     rules = get_rules(rules)
     policies = parse_policies(policies)
     need = games * DEAL_DTYPE.itemsize
