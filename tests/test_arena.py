@@ -2,14 +2,16 @@
 generate_eval_data.py's, both seatings play the same deals, results are
 reproducible, RLCard's rule agent only plays legal moves, and WP/ADP are
 recomputed by hand from replayed games; in the other rule sets, from games
-replayed on the engine's deals the module docstring names."""
+replayed on the engine's deals the module docstring names; with bidding,
+from the six seatings of each deal bid and played again and scored per
+seat."""
 import json
 import sys
 
 import numpy as np
 import pytest
 
-from ddzfast import Game, MoveKind, deal_seed, get_rules
+from ddzfast import Game, Hand, MoveKind, deal_seed, get_rules
 from ddzfast.arena import arena, arena_rules, douzero_deals, resolve_agent
 from ddzfast.cli import main
 from helpers import RULE_SETS, failing_import
@@ -230,6 +232,8 @@ def test_douzero_checkpoints_play_legal_moves(tmp_path):
     again = arena(spec, "greedy", deals=1, seed=0)
     for k in result.per_deal:
         assert (result.per_deal[k] == again.per_deal[k]).all()
+    with pytest.raises(ValueError, match="does not bid"):
+        arena(spec, "greedy", deals=1, bidding=True)
 
 
 def test_douzero_folder_without_models(tmp_path):
@@ -364,15 +368,20 @@ def test_ray_backend_equals_local(ray_tmpdir):
     """DouZero's one stream resumed task by task, and the engine's deals, give
     the local results whatever the task count."""
     ray = pytest.importorskip("ray")
-    local = {rules: arena("expert", "random", deals=60, seed=8, rules=rules)
-             for rules in ("classic", "tiandi")}
+    cases = (("classic", 4, False), ("classic", 1, False), ("tiandi", 3, False),
+             ("classic", 3, True))
+    local = {(rules, bidding): arena("expert", "random", deals=60, seed=8, rules=rules,
+                                     bidding=bidding)
+             for rules, _, bidding in cases}
     try:
-        for rules, tasks in (("classic", 4), ("classic", 1), ("tiandi", 3)):
+        for rules, tasks, bidding in cases:
             remote = arena("expert", "random", deals=60, seed=8, rules=rules,
-                           backend="ray", tasks=tasks)
+                           backend="ray", tasks=tasks, bidding=bidding)
+            here = local[rules, bidding]
+            assert remote.bidding == bidding
             for k in remote.per_deal:
-                assert (remote.per_deal[k] == local[rules].per_deal[k]).all(), (rules, k)
-            assert remote.wp == local[rules].wp
+                assert (remote.per_deal[k] == here.per_deal[k]).all(), (rules, k)
+            assert remote.wp == here.wp
     finally:
         ray.shutdown()
 
@@ -382,3 +391,169 @@ def test_ray_missing_names_the_extra(monkeypatch):
     with pytest.raises(ImportError, match=r"pip install 'ddzfast\[ray\]'"):
         arena("expert", "random", deals=2, backend="ray")
     assert main(["arena", "--a", "expert", "--b", "random", "--backend", "ray"]) == 2
+
+
+# ---- bidding --------------------------------------------------------------------------
+
+def _bid_high_play_last(game, legal):
+    """A callable agent: the highest bid, the last legal move."""
+    return len(legal) - 1
+
+
+def _deal_parts(rules, seed, i):
+    """Deal i of an arena as the module docstring lays it out, with the
+    kitty apart from seat 0's hand: (hands, kitty, the deal's rules)."""
+    if rules == "classic":
+        d = douzero_deals(i + 1, seed)[i]
+        return (Hand(d[0]) - Hand(d[3]), d[1], d[2]), d[3], get_rules("classic")
+    dealt = Game(rules, deal_seed(2 ** 32 + seed, i), bidding=False)
+    h = dealt.hands
+    return (h[0] - dealt.kitty, h[1], h[2]), dealt.kitty, dealt.rules
+
+
+def _replay_bidding(rules, i, seed, seating, a, b, t):
+    """Game t of deal i of an arena with bidding, bid and played decision by
+    decision and scored by hand: each seat's points (RULES.md 6: the base,
+    the rule set's bomb factors, no spring, no cap)."""
+    hands, kitty, deal_rules = _deal_parts(rules, seed, i)
+    game = Game.from_deal(hands, kitty, deal_rules, first_bidder=0,
+                          seed=deal_seed(seed, 6 * i + t))
+    assert game.phase == "bidding" and game.to_move == 0
+    factors = dict(get_rules(rules).description["multipliers"])
+    product = 1
+    while not game.done:
+        agent = a if seating[game.to_move] == "A" else b
+        if game.phase == "bidding":
+            bids = game.legal_bids()
+            game.bid(game.policy_bid(agent) if isinstance(agent, str)
+                     else bids[agent(game, bids)])
+            continue
+        legal = game.legal_moves()
+        move = game.policy_move(agent) if isinstance(agent, str) else legal[agent(game, legal)]
+        product *= factors.get(move.kind.name, 1)
+        game.play(move)
+    won = game.result.winner == "landlord"
+    stake = (1 if won else -1) * game.base * product
+    points = [2 * stake if s == game.landlord else -stake for s in range(3)]
+    return game.landlord, game.base, won, product, points
+
+
+def _pass_play_last(game, legal):
+    """A callable agent: never bids, plays the last legal move."""
+    return 0 if game.phase == "bidding" else len(legal) - 1
+
+
+@pytest.mark.parametrize("rules", ["classic", "laizi", "tiandi", "super"])
+@pytest.mark.parametrize("b", ["greedy", _pass_play_last], ids=["builtin", "callable"])
+def test_bidding_by_hand(rules, b):
+    """Every deal bid and played in the six seatings, each scored per seat
+    and summed over a's seats; the statistics recomputed from those games."""
+    from ddzfast.arena import BIDDING_SEATINGS
+    n, seed = 6, 13
+    result = arena("expert", b, deals=n, seed=seed, rules=rules, bidding=True)
+    assert result.bidding and result.rules == rules
+    pd = result.per_deal
+    ahead, a_pts, a_ll, ll_won, ll_pts, f_won, f_pts = [], [], [], [], [], [], []
+    for i in range(n):
+        deal_ahead, deal_pts, deal_ll = [], [], []
+        for t, seating in enumerate(BIDDING_SEATINGS):
+            landlord, base, won, product, points = _replay_bidding(
+                rules, i, seed, seating, "expert", b, t)
+            mine = sum(p for s, p in enumerate(points) if seating[s] == "A")
+            assert sum(points) == 0
+            assert (pd["landlord"][i, t], pd["base"][i, t], pd["landlord_won"][i, t],
+                    pd["bombs_factor"][i, t], pd["a_points"][i, t]) \
+                == (landlord, base, won, product, mine), (i, seating)
+            deal_ahead.append(mine > 0)
+            deal_pts.append(mine)
+            deal_ll.append(seating[landlord] == "A")
+            if seating[landlord] == "A":
+                ll_won.append(won)
+                ll_pts.append(points[landlord])
+            else:
+                f_won.append(not won)
+                f_pts.append(-points[landlord])
+        ahead.append(np.mean(deal_ahead))
+        a_pts.append(np.mean(deal_pts))
+        a_ll.append(np.mean(deal_ll))
+    assert result.wp[0] == pytest.approx(np.mean(ahead))
+    assert result.adp[0] == pytest.approx(np.mean(a_pts))
+    assert result.landlord_share[0] == pytest.approx(np.mean(a_ll))
+    assert result.wp_landlord[0] == pytest.approx(np.mean(ll_won))
+    assert result.adp_landlord[0] == pytest.approx(np.mean(ll_pts))
+    assert result.wp_farmers[0] == pytest.approx(np.mean(f_won))
+    assert result.adp_farmers[0] == pytest.approx(np.mean(f_pts))
+    assert result.adp[1] == pytest.approx(
+        1.959963984540054 * np.std(a_pts, ddof=1) / np.sqrt(n))
+
+
+def test_bidding_seatings_play_the_same_deals(monkeypatch):
+    """Six games a deal, each from the deal's cards with seat 0 the first
+    bidder, and the game seeds the module docstring names."""
+    import ddzfast.arena as A
+    made = []
+    real = Game.from_deal
+
+    class Recording:
+        @staticmethod
+        def from_deal(hands, kitty, rules, first_bidder, seed):
+            made.append((tuple(str(h) for h in hands), str(kitty), first_bidder, seed))
+            return real(hands, kitty, rules, first_bidder, seed)
+
+    monkeypatch.setattr(A, "Game", Recording)
+    arena("expert", "random", deals=4, seed=3, bidding=True)
+    expected = []
+    for i in range(4):
+        hands, kitty, _ = _deal_parts("classic", 3, i)
+        expected += [(tuple(str(Hand(h)) for h in hands), str(Hand(kitty)), 0,
+                      deal_seed(3, 6 * i + t)) for t in range(6)]
+    assert made == expected
+
+
+def test_bidding_bids_differ_between_agents():
+    """Agents that bid differently win the bidding in different shares (the
+    built-in greedy and expert policies bid alike: a half exactly)."""
+    alike = arena("expert", "greedy", deals=30, seed=2, bidding=True)
+    assert alike.landlord_share[0] == 0.5
+    eager = arena(_bid_high_play_last, "greedy", deals=30, seed=2, bidding=True)
+    assert eager.landlord_share[0] > 0.5
+    assert (eager.per_deal["base"][eager.per_deal["a_landlord"]] == 3).all()
+
+
+@pytest.mark.parametrize("rules", ["classic", "tiandi:7J"])
+def test_bidding_reproducible_in_threads_and_blocks(monkeypatch, rules):
+    import ddzfast.arena as A
+    whole = arena("expert", "random", deals=24, seed=4, rules=rules, bidding=True)
+    monkeypatch.setattr(A, "_BLOCK", 7)
+    for threads in (1, 2):
+        again = arena("expert", "random", deals=24, seed=4, threads=threads, rules=rules,
+                      bidding=True)
+        for k in whole.per_deal:
+            assert (whole.per_deal[k] == again.per_deal[k]).all()
+    other = arena("expert", "random", deals=24, seed=5, rules=rules, bidding=True)
+    assert not all((whole.per_deal[k] == other.per_deal[k]).all() for k in whole.per_deal)
+
+
+def test_bidding_refuses_agents_that_do_not_bid(tmp_path):
+    pytest.importorskip("rlcard")
+    with pytest.raises(ValueError, match="'rlcard-rule' does not bid"):
+        arena("rlcard-rule", "greedy", deals=2, bidding=True)
+    assert main(["arena", "--a", "greedy", "--b", "rlcard-rule", "--bidding"]) == 2
+
+
+def test_bidding_must_be_a_bool():
+    with pytest.raises(TypeError, match="bidding must be True or False"):
+        arena("expert", "greedy", deals=2, bidding="yes")
+
+
+def test_command_line_bidding(capsys):
+    assert main(["arena", "--a", "expert", "--b", "random", "--deals", "5", "--seed", "2",
+                 "--bidding", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["bidding"] is True and "landlord_share" in out
+    assert out == arena("expert", "random", 5, 2, bidding=True).as_dict()
+    assert main(["arena", "--a", "expert", "--b", "random", "--deals", "5",
+                 "--bidding"]) == 0
+    text_out = capsys.readouterr().out
+    assert "each bid and played in 6 seatings" in text_out
+    assert "landlord share" in text_out

@@ -12,7 +12,7 @@ import pytest
 
 import ddzfast
 from ddzfast import Game, Move, MoveKind, get_rules
-from helpers import L7, identity
+from helpers import L7, RULE_SETS, identity
 from oracles import reference_laizi as RL
 
 M = Move.parse
@@ -681,3 +681,123 @@ def test_a_game_result_pickles():
     module, so pickle could not find it."""
     result = Game(seed=1).rollout()
     assert pickle.loads(pickle.dumps(result)) == result
+
+
+# ---- Game.from_deal ---------------------------------------------------------------
+
+def _play_out(game, decisions):
+    """Bid and play with the built-in policy of each step named in
+    `decisions` (one name per seat); the bids and moves made."""
+    steps = []
+    while not game.done:
+        policy = decisions[game.to_move]
+        if game.phase == "play":
+            move = game.policy_move(policy)
+            game.play(move)
+            steps.append(str(move))
+        else:
+            choice = game.policy_choice(policy)
+            game.choose(choice)
+            steps.append(choice)
+    return steps
+
+
+@pytest.mark.parametrize("rules", RULE_SETS + ("laizi",))
+def test_from_deal_replays_a_dealt_deal(rules):
+    """A deal's cards given to from_deal bid and play as the dealt deal does
+    (deterministic policies: the random stream aside), with the same
+    result; laizi takes the dealt game's rules (its rank). (A tiandi rule
+    set without its ground rank draws it from the stream: below.)"""
+    for seed in range(6):
+        dealt = Game(rules, seed, first_bidder=seed % 3)
+        again = Game.from_deal(dealt.hands, dealt.kitty, dealt.rules,
+                               first_bidder=seed % 3, seed=seed)
+        assert again.phase == dealt.phase and again.to_move == dealt.to_move
+        assert again.hands == dealt.hands and again.kitty == dealt.kitty
+        assert again.seed is None
+        policies = ("expert", "greedy", "expert")
+        assert _play_out(again, policies) == _play_out(dealt, policies)
+        assert again.result == dealt.result
+        assert again.rules.name == dealt.rules.name
+
+
+def test_from_deal_seed_seeds_the_random_stream():
+    dealt = Game("classic", 11)
+    runs = {}
+    for seed in (1, 2, 3, 1):
+        game = Game.from_deal(dealt.hands, dealt.kitty, seed=seed)
+        runs.setdefault(seed, []).append(tuple(_play_out(game, ("random",) * 3)))
+    assert runs[1][0] == runs[1][1]
+    assert len({runs[s][0] for s in (1, 2, 3)}) == 3
+    game = Game.from_deal(dealt.hands, dealt.kitty, seed=4)
+    again = pickle.loads(pickle.dumps(game))
+    assert _play_out(again, ("random",) * 3) == _play_out(game, ("random",) * 3)
+
+
+def test_from_deal_tiandi_draws_the_ground_rank_with_the_kitty():
+    """A tiandi rule set with its sky rank only: the ground rank is drawn
+    from the game's stream when the landlord takes the kitty (RULES.md 9)."""
+    dealt = Game("tiandi", 5)
+    sky = get_rules("tiandi").with_options(wild_ranks=(dealt.wild_ranks[0],))
+    grounds = set()
+    for seed in range(30):
+        game = Game.from_deal(dealt.hands, dealt.kitty, sky, seed=seed)
+        assert len(game.wild_ranks) == 1
+        game.bid(3)
+        assert game.phase == "play" and len(game.wild_ranks) == 2
+        assert game.wild_ranks[0] == dealt.wild_ranks[0]
+        grounds.add(game.wild_ranks[1])
+    assert len(grounds) > 4
+
+
+def test_from_deal_platform_decisions_and_redeals_from_its_seed():
+    """With the platform options the first decision is the shows; rob
+    bidding with nobody calling redeals from the game's own stream."""
+    dealt = Game("classic", 2)
+    happy = Game.from_deal(dealt.hands, dealt.kitty, "classic+happy", seed=1)
+    assert happy.phase == "show" and happy.legal_choices() == [0, 1]
+    rob = get_rules("classic").with_options(bidding="rob")
+    redeals = set()
+    for seed in (1, 2, 1):
+        game = Game.from_deal(dealt.hands, dealt.kitty, rob, seed=seed)
+        for _ in range(3):
+            game.choose(0)          # nobody calls: new cards from the game's stream
+        assert game.redeals == 1 and game.phase == "bidding"
+        assert game.hands != dealt.hands
+        redeals.add((seed, game.hands))
+    assert len(redeals) == 2        # seed 1 twice: the same new cards
+
+
+@pytest.mark.parametrize("hands, kitty, rules, error", [
+    (("3" * 4 + "4" * 4 + "5" * 4 + "6" * 4 + "7", "7" * 3 + "8" * 4 + "9" * 4 + "T" * 4
+      + "JJ", "JJ" + "Q" * 4 + "K" * 4 + "A" * 4 + "2" * 3), "2XD", "classic", None),
+    (("3456",) * 3, "", "classic", "holds 4 cards; a deal gives each seat 17"),
+    (("3" * 4 + "4" * 4 + "5" * 4 + "6" * 4 + "7", "7" * 3 + "8" * 4 + "9" * 4 + "T" * 4
+      + "JJ", "JJ" + "Q" * 4 + "K" * 4 + "A" * 4 + "2" * 3), "2X", "classic",
+     "not the whole deck"),
+    (("3" * 4 + "4" * 4 + "5" * 4 + "6" * 4 + "7",) * 3, "2XD", "classic",
+     "more .3. than the .classic. deck"),
+    (("3" * 4 + "4" * 4 + "5" * 4 + "6" * 4 + "7", "7" * 3 + "8" * 4 + "9" * 4 + "T" * 4
+      + "JJ", "JJ" + "Q" * 4 + "K" * 4 + "A" * 4 + "2" * 3), "2XD", "laizi",
+     "wild rank"),
+    (("3" * 4 + "4" * 4 + "5" * 4 + "6" * 4 + "7", "7" * 3 + "8" * 4 + "9" * 4 + "T" * 4
+      + "JJ", "JJ" + "Q" * 4 + "K" * 4 + "A" * 4 + "2" * 3), "2XD", "tiandi",
+     "no sky rank"),
+    ("3456", "2XD", "classic", "three hands"),
+])
+def test_from_deal_checks_the_cards(hands, kitty, rules, error):
+    if error is None:
+        game = Game.from_deal(hands, kitty, rules, first_bidder=2, seed=0)
+        assert game.to_move == 2 and game.legal_bids() == [0, 1, 2, 3]
+        return
+    with pytest.raises(ValueError, match=error):
+        Game.from_deal(hands, kitty, rules, seed=0)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, True, "1"])
+def test_from_deal_bad_seed_and_seat(seed):
+    dealt = Game("classic", 1)
+    with pytest.raises(ValueError, match="seed"):
+        Game.from_deal(dealt.hands, dealt.kitty, seed=seed)
+    with pytest.raises(ValueError, match="first_bidder"):
+        Game.from_deal(dealt.hands, dealt.kitty, first_bidder=3, seed=1)

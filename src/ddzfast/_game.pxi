@@ -218,6 +218,33 @@ cdef class Game:
         game.g.rng = ddz_deal_seed(stream, 0)
         return game
 
+    @staticmethod
+    def from_deal(hands, kitty, rules="classic", first_bidder=0, seed=None):
+        """A deal in its first decision (bidding; with the platform options of
+        RULES.md 10 the shows or the calls) from given cards: ``hands`` the
+        three seats' hands of 17 cards each and ``kitty`` the rest of the
+        deck, so that one deal can be bid and played again by other players
+        (the arena's bidding seatings). Its ``seed`` property is None (it
+        was not dealt).
+
+        ``rules``: a laizi rule set needs its wild rank, tiandi its sky rank
+        (a deal draws it before bidding; give it with ``with_options``, or
+        pass a dealt Game's ``rules``); a tiandi rule set without a ground
+        rank draws it from the game's random stream when the landlord takes
+        the kitty. ``seed`` (an int in 0 .. 2**64 - 1) seeds that stream,
+        which the ``random`` policy draws from and a redeal (rob bidding,
+        nobody called) shuffles from; None: fresh entropy."""
+        cdef Game game
+        cdef uint64_t stream
+        cdef Rules r = _get_rules(rules)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        stream = _seed_arg(seed, "seed")
+        game = _bidding_game(r, hands, kitty, first_bidder, ())
+        # the random stream: the seed's own, mixed as a deal's seed is
+        game.g.rng = ddz_deal_seed(stream, 0)
+        return game
+
     # ---- search: copy, undo, keys ---------------------------------------------------
 
     cdef Game _copy(self):

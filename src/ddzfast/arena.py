@@ -30,6 +30,35 @@ exactly as DouZero (and PerfectDou) evaluate their agents:
   and averaged over the roles, with 95% intervals (normal, over the
   per-deal values; the average pairs each deal's two games).
 
+With bidding (``bidding=True``; not part of DouZero's protocol): the same
+deals (seat 0's hand without the kitty, which waits for the landlord) are
+bid as RULES.md 5 says (point bidding, seat 0 the first bidder; if all
+pass, seat 0 is the landlord at base 1) and played in six seatings each,
+``BIDDING_SEATINGS``: ``a`` alone in seat 0, 1 or 2 with ``b`` in the other
+two, then the reverse, so that each agent holds each seat in three of the
+six and bids from each place. When the bidding makes the lone agent a
+farmer, the two agents share the farmers' side, so the statistics are
+per seat: each seat scores its own points (RULES.md 6 with the base bid,
+springs and the cap left out: the landlord ``2 * base * bombs`` won or
+lost, each farmer half as much), and ``a``'s points in a game are its
+seats' sum (what ``b`` loses). **WP** is the share of games in which
+``a``'s seats came out ahead and **ADP** ``a``'s points per game (each
+with its interval over the deals, a deal's six games averaged);
+``landlord_share`` is the share of games ``a``'s seat won the bidding;
+"as landlord" reads the games whose landlord seat was ``a``'s (the
+landlord's WP and points) and "as farmers" those whose landlord was
+``b``'s (the farmers' side's WP and points, ``a`` holding one or both
+farmer seats), each with its interval over those games. Game ``t`` of
+deal ``i`` is ``Game.from_deal(hands, kitty, rules, first_bidder=0,
+seed=deal_seed(seed, 6 * i + t))`` (a match of two built-in policies plays
+it out with ``rollout(policies, seed=deal_seed(seed, 6 * i + t))``). A
+laizi rule set's wild rank is drawn with the deal, and so is tiandi's
+ground rank, which the bidders therefore know (RULES.md 9 draws it when the
+kitty is taken, from the game's random stream, which would give the six
+seatings different ranks). RLCard's rule
+agent and DouZero's models do not bid: with bidding, the arena takes
+built-in policies and callables.
+
 Agents (``resolve_agent``):
 
 * a built-in policy name (``"random"``, ``"greedy"``, ``"expert"``): played
@@ -57,7 +86,7 @@ Agents (``resolve_agent``):
 A match of two built-in policies plays on threads, or as Ray tasks on a
 cluster (``backend="ray"``), with the same results. ``ddzfast arena --a
 expert --b rlcard-rule --deals 10000`` runs it from the command line
-(``--rules laizi`` for another rule set, ``--backend ray``).
+(``--rules laizi`` for another rule set, ``--bidding``, ``--backend ray``).
 """
 from __future__ import annotations
 
@@ -70,7 +99,7 @@ from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
-from ddzfast._core import Move, Rules, get_rules
+from ddzfast._core import Hand, Move, Rules, get_rules
 from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, GameResult, deal_seed
 from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_import,
@@ -78,8 +107,8 @@ from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_im
 from ddzfast.simulate import (RAY_CONNECT_TIMEOUT, check_backend, ray_results, ray_session,
                               ray_task_bounds)
 
-__all__ = ["arena", "ArenaResult", "arena_rules", "check_ray_agents", "douzero_deals",
-           "resolve_agent", "RLCARD_RULE"]
+__all__ = ["arena", "ArenaResult", "arena_rules", "BIDDING_SEATINGS", "check_ray_agents",
+           "douzero_deals", "resolve_agent", "RLCARD_RULE"]
 
 #: The name of RLCard's rule agent as an arena agent.
 RLCARD_RULE = "rlcard-rule"
@@ -126,6 +155,8 @@ class _Agent:
     #: plays only on classic's deck (DouZero's deals): its tables or models
     #: know no wildcard
     classic_deck_only = False
+    #: makes the decisions before play (bids), for the arena with bidding
+    bids = False
 
     def start(self, game_seed: int) -> None:
         """Called before each game, with the game's seed."""
@@ -133,25 +164,40 @@ class _Agent:
     def choose(self, game: Game, trace: list) -> Any:
         raise NotImplementedError
 
+    def decide(self, game: Game) -> int:
+        """The choice (a bid) in the decision phase now, for ``game.choose``."""
+        raise NotImplementedError
+
     def stats(self) -> dict:
         return {}
 
 
 class _Builtin(_Agent):
+    bids = True
+
     def __init__(self, name: str):
         self.name = self.builtin = name
 
     def choose(self, game, trace):
         return game.policy_move(self.builtin)
 
+    def decide(self, game):
+        return game.policy_choice(self.builtin)
+
 
 class _Callable(_Agent):
+    bids = True
+
     def __init__(self, fn: Callable):
         from ddzfast.simulate import policy_name
         self.fn = fn
         self.name = policy_name(fn)
 
     def choose(self, game, trace):
+        from ddzfast.simulate import _policy_choice
+        return _policy_choice(self.fn, game, game.to_move)
+
+    def decide(self, game):
         from ddzfast.simulate import _policy_choice
         return _policy_choice(self.fn, game, game.to_move)
 
@@ -406,11 +452,13 @@ def _douzero_deck(rules: Rules) -> bool:
     return not rules.wildcard and not rules.laizi and rules.kitty == 3
 
 
-def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent) -> Rules:
+def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent,
+                bidding: bool = False) -> Rules:
     """The rule set an arena plays for ``rules`` (a name or a Rules) with
     ``agents``: ValueError for a rule set with platform options (RULES.md
-    10: the arena deals with no bidding, showing or doubling, as DouZero
-    does) or an agent that plays only classic's deck in another rule set.
+    10: the arena plays no rob bidding, showing or doubling, and DouZero's
+    evaluation no bidding at all), an agent that plays only classic's deck
+    in another rule set, or, with ``bidding``, an agent that does not bid.
     Its ``mult_cap`` is removed, as DouZero's scoring has no cap."""
     r = get_rules(rules)
     p = r.platform
@@ -419,14 +467,21 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent) -> Rules:
         ("doubling", p["doubling"]), ("no-shuffle sessions", p["deal"] == "no_shuffle"))
         if on]
     if played:
-        raise ValueError(f"the arena deals with no bidding, showing or doubling, as "
-                         f"DouZero's evaluation does, and {r.name!r} has platform "
+        raise ValueError(f"the arena plays no rob bidding, showing or doubling (and "
+                         f"DouZero's evaluation no bidding), and {r.name!r} has platform "
                          f"options ({', '.join(played)}): use the rule set without them")
+    if not isinstance(bidding, (bool, np.bool_)):
+        raise TypeError(f"bidding must be True or False, not {bidding!r}")
     if not _douzero_deck(r):
         for agent in agents:
             if agent.classic_deck_only:
                 raise ValueError(f"the arena agent {agent.name!r} plays only classic's "
                                  f"54-card deck without wildcards, not {r.name!r}")
+    if bidding:
+        for agent in agents:
+            if not agent.bids:
+                raise ValueError(f"the arena agent {agent.name!r} does not bid: the arena "
+                                 f"with bidding takes built-in policies and callables")
     return r.with_options(mult_cap=None) if r.description.get("mult_cap") is not None else r
 
 
@@ -445,6 +500,11 @@ def _engine_deals(rules: Rules, seed: int, first: int, count: int) -> list:
     return out
 
 
+def _bombs_factor(result: GameResult) -> int:
+    # the multiplier (uncapped: arena_rules) less spring's factor 2 (RULES.md 6)
+    return result.multiplier // (2 if (result.spring or result.anti_spring) else 1)
+
+
 def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool, int]:
     """One game of a deal (hands, kitty, rules): (the landlord won, the
     product of the factors of the bombs played)."""
@@ -454,21 +514,38 @@ def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool
         result = game.rollout((landlord.builtin, farmers.builtin, farmers.builtin),
                               seed=game_seed)
     else:
-        result = _play_moves(game, landlord, farmers, game_seed)
-    # the multiplier (uncapped: arena_rules) less spring's factor 2 (RULES.md 6)
-    bombs = result.multiplier // (2 if (result.spring or result.anti_spring) else 1)
-    return result.winner == "landlord", bombs
+        result = _play_moves(game, (landlord, farmers, farmers), game_seed)
+    return result.winner == "landlord", _bombs_factor(result)
 
 
-def _play_moves(game: Game, landlord: _Agent, farmers: _Agent, game_seed: int) -> GameResult:
-    """The game played to its end move by move, each asked of its agent."""
-    landlord.start(game_seed)
-    if farmers is not landlord:
-        farmers.start(game_seed)
+def _play_bidding(deal, seats: tuple, game_seed: int) -> tuple[int, int, bool, int]:
+    """One game of a deal (hands, kitty, rules) with bidding, ``seats`` the
+    agents of seats 0, 1, 2: (the landlord's seat, the base, the landlord
+    won, the product of the factors of the bombs played)."""
+    hands, kitty, rules = deal[:3], deal[3], deal[4]
+    # seat 0 held the kitty: it is the deal's again
+    hands = (Hand(hands[0]) - Hand(kitty), hands[1], hands[2])
+    game = Game.from_deal(hands, kitty, rules, first_bidder=0, seed=game_seed)
+    if all(agent.builtin for agent in seats):
+        result = game.rollout(tuple(agent.builtin for agent in seats), seed=game_seed)
+    else:
+        result = _play_moves(game, seats, game_seed)
+    return result.landlord, result.base, result.winner == "landlord", _bombs_factor(result)
+
+
+def _play_moves(game: Game, seats: tuple, game_seed: int) -> GameResult:
+    """The game played to its end, each decision and move asked of the agent
+    of its seat (``seats``: seats 0, 1, 2)."""
+    for agent in dict.fromkeys(seats):      # each once, in seat order
+        agent.start(game_seed)
     trace: list = []
     while not game.done:
         seat = game.to_move
-        agent = landlord if seat == 0 else farmers
+        assert seat is not None     # the deal is not done
+        agent = seats[seat]
+        if game.phase != "play":
+            game.choose(agent.decide(game))     # the engine checks it
+            continue
         move = agent.choose(game, trace)
         game.play(move)     # the engine checks it: an illegal move raises
         if not isinstance(move, Move):
@@ -489,7 +566,13 @@ class ArenaResult:
     each deal, whether ``a`` won as landlord and as farmers and the points it
     made in each role; ``agents`` the counters of agents that keep them (the
     RLCard agent's legal and random choices); ``rules`` the rule set: the
-    name given, or a Rules' name."""
+    name given, or a Rules' name. With ``bidding`` (the module docstring's
+    "With bidding"), ``landlord_share`` is the share of games whose bidding
+    made one of ``a``'s seats the landlord, and ``per_deal`` holds arrays
+    of one row per deal and one column per seating of
+    ``BIDDING_SEATINGS``: ``landlord`` (its seat), ``base``,
+    ``landlord_won``, ``bombs_factor``, ``a_landlord`` (the landlord seat
+    was ``a``'s) and ``a_points``."""
 
     a: str
     b: str
@@ -504,13 +587,17 @@ class ArenaResult:
     per_deal: dict = field(repr=False, default_factory=dict)
     agents: dict = field(default_factory=dict)
     rules: str = "classic"
+    bidding: bool = False
+    landlord_share: tuple[float, float] = (math.nan, math.nan)
 
     def as_dict(self) -> dict:
         """The result without the per-deal arrays, as JSON-ready values: a
         statistic the deals leave undefined (any with no deals, an interval
-        with one) is None, as in ``report.summarize``."""
-        d = {k: getattr(self, k) for k in ("a", "b", "rules", "deals", "seed")}
-        for k in ("wp_landlord", "wp_farmers", "wp", "adp_landlord", "adp_farmers", "adp"):
+        with one) is None, as in ``report.summarize``; ``landlord_share``
+        only with bidding."""
+        d = {k: getattr(self, k) for k in ("a", "b", "rules", "bidding", "deals", "seed")}
+        keys = ["wp_landlord", "wp_farmers", "wp", "adp_landlord", "adp_farmers", "adp"]
+        for k in keys + (["landlord_share"] if self.bidding else []):
             v, h = getattr(self, k)
             d[k] = {"value": _defined(v), "ci95": _defined(h)}
         d["agents"] = self.agents
@@ -525,6 +612,14 @@ class ArenaResult:
         def f(p):
             return f"{num(p[0])} ± {num(p[1])}"
         where = "" if self.rules == "classic" else f", {self.rules}"
+        if self.bidding:
+            return (f"{self.a} vs {self.b}: {self.deals} deals (seed {self.seed}{where}), "
+                    f"each bid and played in {len(BIDDING_SEATINGS)} seatings\n"
+                    f"  landlord share {f(self.landlord_share)}\n"
+                    f"  WP  as landlord {f(self.wp_landlord)}  as farmers "
+                    f"{f(self.wp_farmers)}  games ahead {f(self.wp)}\n"
+                    f"  ADP as landlord {f(self.adp_landlord)}  as farmers "
+                    f"{f(self.adp_farmers)}  per game {f(self.adp)}")
         return (f"{self.a} vs {self.b}: {self.deals} deals (seed {self.seed}{where}), "
                 f"each played twice\n"
                 f"  WP  as landlord {f(self.wp_landlord)}  as farmers "
@@ -540,6 +635,7 @@ def _defined(x: float) -> float | None:
 
 
 def _mean_ci(x: np.ndarray) -> tuple[float, float]:
+    x = np.asarray(x, dtype=np.float64)
     n = len(x)
     if n == 0:
         return (math.nan, math.nan)
@@ -547,10 +643,27 @@ def _mean_ci(x: np.ndarray) -> tuple[float, float]:
     return (float(np.mean(x)), half)
 
 
-def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, out: np.ndarray) -> None:
+#: The seatings of a deal in the arena with bidding: who plays seats 0, 1, 2.
+BIDDING_SEATINGS = ("ABB", "BAB", "BBA", "BAA", "ABA", "AAB")
+#: The columns of a deal's row in the arena's per-deal array: without
+#: bidding (won as landlord, points as landlord, won as farmers, points as
+#: farmers), with bidding (landlord seat, base, landlord won, bombs factor)
+#: for each seating.
+_COLUMNS = {False: 4, True: 4 * len(BIDDING_SEATINGS)}
+
+
+def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, bidding: bool,
+         out: np.ndarray) -> None:
     # deals first, first + 1, ... into out[0], out[1], ...
     for j, deal in enumerate(deals):
         i = first + j
+        if bidding:
+            k = len(BIDDING_SEATINGS)
+            for t, seating in enumerate(BIDDING_SEATINGS):
+                seats = tuple(a if c == "A" else b for c in seating)
+                out[j, 4 * t:4 * t + 4] = _play_bidding(deal, seats,
+                                                        deal_seed(seed, k * i + t))
+            continue
         lw, lb = _play(deal, a, b, deal_seed(seed, 2 * i))
         fw, fb = _play(deal, b, a, deal_seed(seed, 2 * i + 1))
         out[j] = (lw, 2 * lb if lw else -2 * lb, not fw, 2 * fb if not fw else -2 * fb)
@@ -566,7 +679,7 @@ def _layout(played: Rules, rs: Optional[np.random.RandomState], seed: int, first
 
 
 def _arena_range(a: str, b: str, rules_name: str, description: dict, seed: int,
-                 first: int, count: int, state) -> np.ndarray:
+                 bidding: bool, first: int, count: int, state) -> np.ndarray:
     """A Ray task: deals first .. first + count - 1 of a match of two
     built-in policies, DouZero's stream resumed from ``state`` (None: the
     engine's deals); their rows of the arena's per-deal array."""
@@ -575,11 +688,11 @@ def _arena_range(a: str, b: str, rules_name: str, description: dict, seed: int,
     if state is not None:
         rs = np.random.RandomState()
         rs.set_state(state)
-    out = np.zeros((count, 4), dtype=np.float64)
+    out = np.zeros((count, _COLUMNS[bidding]), dtype=np.float64)
     for off in range(0, count, _BLOCK):
         n = min(_BLOCK, count - off)
         _run(_layout(played, rs, seed, first + off, n), first + off, _Builtin(a),
-             _Builtin(b), seed, out[off:off + n])
+             _Builtin(b), seed, bidding, out[off:off + n])
     return out
 
 
@@ -593,7 +706,8 @@ def check_ray_agents(agent_a: _Agent, agent_b: _Agent) -> None:
 
 
 def _arena_ray(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, seed: int,
-               douzero: bool, address, tasks, connect_timeout) -> np.ndarray:
+               bidding: bool, douzero: bool, address, tasks,
+               connect_timeout) -> np.ndarray:
     ray = ray_session(address, connect_timeout)
     bounds = ray_task_bounds(ray, tasks, 0, deals)
     rs = np.random.RandomState(seed)
@@ -607,14 +721,15 @@ def _arena_ray(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, seed
             for off in range(0, count, _BLOCK):
                 _deals_from(rs, min(_BLOCK, count - off))
         arglists.append((agent_a.builtin, agent_b.builtin, played.name,
-                         played.description_dict(), seed, bounds[t], count, state))
+                         played.description_dict(), seed, bidding, bounds[t], count, state))
     parts = ray_results(ray, _arena_range, arglists)
-    return np.concatenate(parts) if parts else np.zeros((0, 4), dtype=np.float64)
+    return (np.concatenate(parts) if parts
+            else np.zeros((0, _COLUMNS[bidding]), dtype=np.float64))
 
 
 def _arena_local(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, seed: int,
-                 douzero: bool, threads: int) -> np.ndarray:
-    out = np.zeros((deals, 4), dtype=np.float64)
+                 bidding: bool, douzero: bool, threads: int) -> np.ndarray:
+    out = np.zeros((deals, _COLUMNS[bidding]), dtype=np.float64)
     if not (agent_a.builtin and agent_b.builtin):
         threads = 1
     threads = worker_count(threads, max(deals, 1))
@@ -624,11 +739,11 @@ def _arena_local(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, se
             n = min(_BLOCK, deals - start)
             layout = _layout(played, rs, seed, start, n)
             if threads == 1:
-                _run(layout, start, agent_a, agent_b, seed, out[start:start + n])
+                _run(layout, start, agent_a, agent_b, seed, bidding, out[start:start + n])
                 continue
             bounds = [start + n * t // threads for t in range(threads + 1)]
             jobs = [pool.submit(_run, layout[bounds[t] - start:bounds[t + 1] - start],
-                                bounds[t], agent_a, agent_b, seed,
+                                bounds[t], agent_a, agent_b, seed, bidding,
                                 out[bounds[t]:bounds[t + 1]]) for t in range(threads)]
             for job in jobs:
                 job.result()
@@ -639,14 +754,17 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
           threads: int = 1, rules: Union[str, Rules] = "classic",
           backend: str = "local", address: Optional[str] = None,
           tasks: Optional[int] = None,
-          connect_timeout: float = RAY_CONNECT_TIMEOUT) -> ArenaResult:
+          connect_timeout: float = RAY_CONNECT_TIMEOUT,
+          bidding: bool = False) -> ArenaResult:
     """Play ``a`` against ``b`` under DouZero's evaluation protocol (see the
     module docstring): ``deals`` deals from ``seed`` (0 .. 2**32 - 1), each
     played with ``a`` as the landlord and with ``a`` as both farmers.
     ``threads`` plays a match of two built-in policies on threads (other
     agents run in Python on one thread, so that their random choices are
     reproducible). ``rules``: the rule set (see the module docstring and
-    ``arena_rules``; classic's deck plays DouZero's deals).
+    ``arena_rules``; classic's deck plays DouZero's deals). ``bidding``:
+    the same deals bid and played in six seatings each (the module
+    docstring's "With bidding").
     ``backend="ray"`` plays a match of two built-in policies as ``tasks``
     Ray tasks (default: 4 per CPU of the cluster) on the cluster
     ``ray.init(address=address)`` connects to, as ``simulate`` does
@@ -658,26 +776,63 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
     tasks, connect_timeout = check_backend(backend, address, tasks, connect_timeout)
     agent_a = resolve_agent(a)
     agent_b = resolve_agent(b)
-    played = arena_rules(rules, agent_a, agent_b)
+    played = arena_rules(rules, agent_a, agent_b, bidding=bidding)
+    bidding = bool(bidding)
     douzero = _douzero_deck(played)
     if backend == "ray":
         check_ray_agents(agent_a, agent_b)
-        out = _arena_ray(agent_a, agent_b, played, deals, seed, douzero, address, tasks,
-                         connect_timeout)
+        out = _arena_ray(agent_a, agent_b, played, deals, seed, bidding, douzero, address,
+                         tasks, connect_timeout)
     else:
-        out = _arena_local(agent_a, agent_b, played, deals, seed, douzero, threads)
-    won_l, pts_l, won_f, pts_f = out.T
+        out = _arena_local(agent_a, agent_b, played, deals, seed, bidding, douzero, threads)
     agents = {}
     for side, agent in (("a", agent_a), ("b", agent_b)):
         if agent.stats():
             agents[side] = agent.stats()
     return ArenaResult(
         a=agent_a.name, b=agent_b.name, deals=deals, seed=seed,
-        rules=rules if isinstance(rules, str) else played.name,
+        rules=rules if isinstance(rules, str) else played.name, agents=agents,
+        **(_bidding_statistics(out) if bidding else _statistics(out)))
+
+
+def _statistics(out: np.ndarray) -> dict:
+    """ArenaResult's statistics and per-deal arrays from the rows of the
+    arena without bidding."""
+    won_l, pts_l, won_f, pts_f = out.T
+    return dict(
         wp_landlord=_mean_ci(won_l), wp_farmers=_mean_ci(won_f),
         wp=_mean_ci((won_l + won_f) / 2),
         adp_landlord=_mean_ci(pts_l), adp_farmers=_mean_ci(pts_f),
         adp=_mean_ci((pts_l + pts_f) / 2),
         per_deal={"a_won_as_landlord": won_l.astype(bool), "a_points_as_landlord": pts_l,
-                  "a_won_as_farmers": won_f.astype(bool), "a_points_as_farmers": pts_f},
-        agents=agents)
+                  "a_won_as_farmers": won_f.astype(bool), "a_points_as_farmers": pts_f})
+
+
+def _bidding_statistics(out: np.ndarray) -> dict:
+    """ArenaResult's statistics and per-deal arrays from the rows of the
+    arena with bidding (the module docstring's "With bidding")."""
+    games = out.reshape(len(out), len(BIDDING_SEATINGS), 4)
+    landlord = games[:, :, 0].astype(np.int8)
+    base = games[:, :, 1].astype(np.int8)
+    landlord_won = games[:, :, 2].astype(bool)
+    factor = games[:, :, 3]
+    # each seat's points (RULES.md 6, springs and the cap left out): the
+    # landlord 2 * base * factor won or lost, each farmer half as much
+    stake = np.where(landlord_won, 1.0, -1.0) * base * factor
+    a_seat = np.array([[c == "A" for c in seating] for seating in BIDDING_SEATINGS])
+    a_landlord = a_seat[np.arange(len(BIDDING_SEATINGS)), landlord]
+    a_seats = a_seat.sum(axis=1)
+    # A's seats: 2 * stake as the landlord, - stake for each farmer seat
+    a_points = np.where(a_landlord, 2 * stake - (a_seats - 1) * stake, -a_seats * stake)
+    return dict(
+        wp_landlord=_mean_ci(landlord_won[a_landlord]),
+        wp_farmers=_mean_ci(~landlord_won[~a_landlord]),
+        wp=_mean_ci((a_points > 0).mean(axis=1)),
+        adp_landlord=_mean_ci(2 * stake[a_landlord]),
+        adp_farmers=_mean_ci(-2 * stake[~a_landlord]),
+        adp=_mean_ci(a_points.mean(axis=1)),
+        landlord_share=_mean_ci(a_landlord.mean(axis=1)),
+        bidding=True,
+        per_deal={"landlord": landlord, "base": base, "landlord_won": landlord_won,
+                  "bombs_factor": factor.astype(np.int64), "a_points": a_points,
+                  "a_landlord": a_landlord})

@@ -11,7 +11,9 @@
     ddzfast solve FIRST SECOND [THIRD] [--landlord SEAT] [--last CARDS --last-seat SEAT]
                   [--to-move SEAT] [--rules R] [--wild RANK] [--ban KIND] [--all]
                   [--max-nodes N] [--seconds S]
-    ddzfast arena --a AGENT --b AGENT [--deals N] [--seed S] [--threads K] [--json]
+    ddzfast arena --a AGENT --b AGENT [--deals N] [--seed S] [--threads K]
+                  [--rules R] [--wild RANK] [--bidding]
+                  [--backend local|ray] [--address HOST:PORT] [--json]
 
 Bad input never ends in a traceback: it is a one-line message on standard
 error (``ddzfast COMMAND: message``; argparse's add ``(see --help)``) and
@@ -1068,8 +1070,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--a", required=True, help=f"agent A: {AGENT_NAMES}")
     r.add_argument("--b", required=True, help=f"agent B: {AGENT_NAMES}")
     r.add_argument("--deals", type=_int_in(0, MAX_DEALS), default=10000,
-                   help="deals, each played twice with the roles swapped (default "
-                        "%(default)s)")
+                   help="deals, each played twice with the roles swapped (six times "
+                        "with --bidding; default %(default)s)")
     r.add_argument("--seed", type=_int_in(0, (1 << 32) - 1, " (NumPy's RandomState seeds)"),
                    default=0, help="seed of the deals: they are those of DouZero's "
                                    "generate_eval_data.py after np.random.seed(SEED) "
@@ -1081,6 +1083,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "DouZero's deals; another one is dealt by the engine)")
     r.add_argument("--wild", default=None, metavar="RANK",
                    help=WILD_HELP + " (default: drawn per deal)")
+    r.add_argument("--bidding", action="store_true",
+                   help="bid each deal (RULES.md 5) and play it in six seatings, each "
+                        "agent alone in each seat once (not DouZero's protocol; "
+                        "built-in policies and callables only)")
     _add_ray_options(r, " for a match of two built-in policies")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(func=cmd_arena)
@@ -1095,7 +1101,7 @@ def cmd_arena(args) -> int:
         # the agents and the rule set first: a missing extra, or an agent
         # the rule set does not take, is reported before any deal is played
         a, b = resolve_agent(args.a), resolve_agent(args.b)
-        arena_rules(rules, a, b)
+        arena_rules(rules, a, b, bidding=args.bidding)
         if args.backend == "ray":
             check_ray_agents(a, b)
     except (ImportError, ValueError) as e:
@@ -1103,7 +1109,7 @@ def cmd_arena(args) -> int:
     _check_ray_backend(args)
     result = arena(a, b, deals=args.deals, seed=args.seed, threads=args.threads,
                    rules=rules, backend=args.backend, address=args.address,
-                   connect_timeout=args.connect_timeout)
+                   connect_timeout=args.connect_timeout, bidding=args.bidding)
     if args.json:
         print(json.dumps(result.as_dict(), indent=2, allow_nan=False))
     else:

@@ -268,8 +268,17 @@ def fuzz_core(f: Fuzzer) -> None:
 
 def fuzz_game(f: Fuzzer) -> None:
     r = f.rng
-    pick = r.randrange(4)
-    if pick == 0:
+    pick = r.randrange(5)
+    if pick == 4:
+        # a dealt deal's cards (or hostile ones) bid again from its first decision
+        dealt = Game(r.choice(RULE_SETS + PLATFORM_RULES), r.getrandbits(64))
+        parts = [dealt.hands, dealt.kitty, dealt.rules]
+        if r.random() < 0.5:
+            parts[r.randrange(3)] = r.choice([f.nasty(), [f.hand_text() for _ in range(3)],
+                                               f.hand_text(), f.rules()])
+        game = f.call(Game.from_deal, *parts, r.choice([0, 1, 2, f.nasty()]),
+                      r.choice([None, r.getrandbits(64), f.nasty()]))
+    elif pick == 0:
         game = f.call(Game, f.rules(), r.choice([r.getrandbits(64), None, f.nasty()]),
                       r.choice([True, False, f.nasty()]), f.seat())
     elif pick == 1:
@@ -589,7 +598,9 @@ def fuzz_split(f: Fuzzer) -> None:
         f.call(arena, r.choice(["expert", "greedy", f.nasty()]),
                r.choice(["random", f.nasty()]),
                deals=r.choice([0, 1, 2, -1, 1.5, None, "3", 2 ** 40, True]),
-               seed=r.choice([0, f.nasty()]), threads=r.choice([1, f.nasty()]))
+               seed=r.choice([0, f.nasty()]), threads=r.choice([1, f.nasty()]),
+               rules=r.choice(["classic", "tiandi", f.rules(), f.nasty()]),
+               bidding=r.choice([False, True, f.nasty()]))
 
 
 def fuzz_vector(f: Fuzzer) -> None:
