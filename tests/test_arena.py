@@ -196,19 +196,25 @@ def test_command_line(capsys):
     assert "unknown arena agent" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("bidding", [False, True])
 @pytest.mark.parametrize("deals", [0, 1])
-def test_undefined_statistics_are_null_in_json_and_na_in_text(capsys, deals):
+def test_undefined_statistics_are_null_in_json_and_na_in_text(capsys, deals, bidding):
     """Regression (audit of the command line): `arena --json` with --deals 1
     or 0 printed NaN, which is no JSON. An undefined statistic is None in
     as_dict() (as in report.summarize), null in the JSON, n/a in the table."""
+    flags = ["--bidding"] if bidding else []
     assert main(["arena", "--a", "random", "--b", "greedy", "--deals", str(deals),
-                 "--json"]) == 0
+                 "--json"] + flags) == 0
     text = capsys.readouterr().out
     out = json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in the JSON"))
-    assert out["wp"]["ci95"] is None and out["adp_landlord"]["ci95"] is None
+    assert out["wp"]["ci95"] is None
     assert (out["wp"]["value"] is None) == (deals == 0)
-    assert arena("random", "greedy", deals).as_dict() == out
-    assert main(["arena", "--a", "random", "--b", "greedy", "--deals", str(deals)]) == 0
+    if not bidding:     # (with bidding, the per-role intervals are over games)
+        assert out["adp_landlord"]["ci95"] is None
+    assert ("landlord_share" in out) == bidding
+    assert arena("random", "greedy", deals, bidding=bidding).as_dict() == out
+    assert main(["arena", "--a", "random", "--b", "greedy", "--deals", str(deals)]
+                + flags) == 0
     table = capsys.readouterr().out
     assert "nan" not in table.lower() and "± n/a" in table
 
