@@ -1066,7 +1066,8 @@ def build_parser() -> argparse.ArgumentParser:
         "the seed (DouZero's generate_eval_data.py layout, the landlord holding the "
         "kitty, no bidding; in another rule set, the engine's deals), each played with "
         "A as the landlord against B as both farmers and the reverse; WP and ADP per "
-        "role and averaged, with 95% intervals.")
+        "role and averaged, with 95% intervals. With --bidding (not DouZero's "
+        "protocol) each deal is bid and played in six seatings, scored per seat.")
     r.add_argument("--a", required=True, help=f"agent A: {AGENT_NAMES}")
     r.add_argument("--b", required=True, help=f"agent B: {AGENT_NAMES}")
     r.add_argument("--deals", type=_int_in(0, MAX_DEALS), default=10000,
@@ -1086,7 +1087,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--bidding", action="store_true",
                    help="bid each deal (RULES.md 5) and play it in six seatings, each "
                         "agent alone in each seat once (not DouZero's protocol; "
-                        "built-in policies and callables only)")
+                        "built-in policies only)")
     _add_ray_options(r, " for a match of two built-in policies")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(func=cmd_arena)
