@@ -87,6 +87,13 @@ def test_tiandi_builds_against_another_build(tmp_path):
     assert code != 0 and "holds no ddzfast package" in out, out[-3000:]
 
 
+def test_strength_table_with_bidding():
+    code, out = run_script("strength_table.py", ["--deals", "3", "--bidding",
+                                                 "--agents", "expert,random"])
+    assert code == 0, out[-3000:]
+    assert "with bidding" in out and out.count("(landlord ") == 2, out[-3000:]
+
+
 def test_report_reads_a_benchmark_file(tmp_path):
     def row(name, median, positions, moves):
         return {"name": f"test_moves[{name}]", "stats": {"median": median},
