@@ -493,6 +493,23 @@ def test_bidding_by_hand(rules, b):
         1.959963984540054 * np.std(a_pts, ddof=1) / np.sqrt(n))
 
 
+@pytest.mark.parametrize("rules", ["classic", "laizi"])
+def test_bidding_swapping_the_agents_negates_the_points(rules):
+    """With deterministic agents, a's seating t is b's mirrored seating (a
+    lone agent for two and back): the same games, so the points of one
+    match are the other's negated, and its landlord seats are the others'."""
+    from ddzfast.arena import BIDDING_SEATINGS
+    mirror = [BIDDING_SEATINGS.index(s.translate(str.maketrans("AB", "BA")))
+              for s in BIDDING_SEATINGS]
+    ab = arena("expert", _pass_play_last, deals=12, seed=6, rules=rules, bidding=True)
+    ba = arena(_pass_play_last, "expert", deals=12, seed=6, rules=rules, bidding=True)
+    assert (ab.per_deal["a_points"] == -ba.per_deal["a_points"][:, mirror]).all()
+    assert (ab.per_deal["landlord"] == ba.per_deal["landlord"][:, mirror]).all()
+    assert (ab.per_deal["a_landlord"] == ~ba.per_deal["a_landlord"][:, mirror]).all()
+    assert ab.adp[0] == pytest.approx(-ba.adp[0])
+    assert ab.landlord_share[0] == pytest.approx(1 - ba.landlord_share[0])
+
+
 def test_bidding_seatings_play_the_same_deals(monkeypatch):
     """Six games a deal, each from the deal's cards with seat 0 the first
     bidder, and the game seeds the module docstring names."""
