@@ -198,8 +198,8 @@ class _Callable(_Agent):
         return _policy_choice(self.fn, game, game.to_move)
 
     def decide(self, game):
-        from ddzfast.simulate import _policy_choice
-        return _policy_choice(self.fn, game, game.to_move)
+        # (simulate's contract covers both: legal_choices() while deciding)
+        return self.choose(game, [])
 
 
 def _rlcard_text(cards) -> str:
