@@ -103,7 +103,7 @@ from ddzfast._core import Hand, Move, Rules, get_rules
 from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, GameResult, deal_seed
 from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_import,
-                               check_threads, worker_count)
+                               check_bool, check_threads, worker_count)
 from ddzfast.simulate import (RAY_CONNECT_TIMEOUT, check_backend, ray_results, ray_session,
                               ray_task_bounds)
 
@@ -470,8 +470,7 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent,
         raise ValueError(f"the arena plays no rob bidding, showing or doubling (and "
                          f"DouZero's evaluation no bidding), and {r.name!r} has platform "
                          f"options ({', '.join(played)}): use the rule set without them")
-    if not isinstance(bidding, (bool, np.bool_)):
-        raise TypeError(f"bidding must be True or False, not {bidding!r}")
+    check_bool(bidding, "bidding")
     if not _douzero_deck(r):
         for agent in agents:
             if agent.classic_deck_only:

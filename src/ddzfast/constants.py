@@ -74,6 +74,15 @@ def check_finite(value, what: str) -> float:
     return f
 
 
+def check_bool(value, what: str) -> bool:
+    """``value`` (a bool or a NumPy bool) as a bool, else TypeError: an int
+    such as 1 is no flag."""
+    import numpy as np
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{what} must be True or False, not {value!r}")
+    return bool(value)
+
+
 def check_positive(value, what: str) -> float:
     """``check_finite(value, what)``, and above 0 (else ValueError)."""
     f = check_finite(value, what)

@@ -72,7 +72,7 @@ import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Move, get_rules
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game, _score_row, _simulate_native, deal_seed
-from ddzfast.constants import check_positive, check_threads, import_optional
+from ddzfast.constants import check_bool, check_positive, check_threads, import_optional
 
 Policy = Union[str, Callable]
 
@@ -307,9 +307,7 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     games, start = check_deal_range(games, start)
     seed = check_seed(seed)
     threads = check_threads(threads)
-    if not isinstance(bidding, (bool, np.bool_)):
-        raise TypeError(f"bidding must be a bool, not {type(bidding).__name__}")
-    bidding = bool(bidding)
+    bidding = check_bool(bidding, "bidding")
     tasks, connect_timeout = check_backend(backend, address, tasks, connect_timeout)
     if progress is not None and not callable(progress):
         raise TypeError("progress must be a callable (or None)")

@@ -55,7 +55,7 @@ from ddzfast._douzero import (ACTION_WIDTH, X_NO_ACTION_WIDTH, DouZeroGame, DouZ
                               douzero_legal_actions, douzero_list,
                               douzero_lists, douzero_pack, douzero_pack_many)
 from ddzfast.compat import _reject_laizi
-from ddzfast.constants import CARD_LIMITS, DOUZERO_CARDS
+from ddzfast.constants import CARD_LIMITS, DOUZERO_CARDS, check_bool
 
 __all__ = ["Env", "VecEnv", "DECK", "POSITIONS", "OBJECTIVES", "X_NO_ACTION_WIDTH",
            "ACTION_WIDTH", "legal_actions", "to_douzero", "from_douzero"]
@@ -301,9 +301,8 @@ class VecEnv:
         self.num_envs: int = num_envs
         self.objective: str = objective
         self.seed: Optional[int] = None if seed is None else check_seed(seed)
-        for name, flag in (("z_batch", z_batch), ("x_batch", x_batch)):
-            if not isinstance(flag, (bool, np.bool_)):
-                raise TypeError(f"{name} must be True or False, not {flag!r}")
+        check_bool(z_batch, "z_batch")
+        check_bool(x_batch, "x_batch")
         try:
             dt = np.dtype(dtype) if isinstance(dtype, (str, type, np.dtype)) else None
         except TypeError:

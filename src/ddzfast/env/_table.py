@@ -30,6 +30,7 @@ import numpy as np
 from ddzfast._core import Move, _fixed_action_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
 from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
+from ddzfast.constants import check_bool
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
 from ddzfast.simulate import check_seed
@@ -69,9 +70,7 @@ class Table:
 
     def __init__(self, rules="classic", bidding=False, render_mode=None):
         self.rules = check_rules(rules)
-        if not isinstance(bidding, (bool, np.bool_)):
-            raise TypeError(f"bidding must be True or False, not {bidding!r}")
-        self.bidding = bool(bidding)
+        self.bidding = check_bool(bidding, "bidding")
         self.render_mode = check_render_mode(render_mode)
         self.move_count = action_count(self.rules)
         platform = self.rules.platform
