@@ -53,8 +53,8 @@ from ddzfast.render import (choice_line, ground_line, hand_line, landlord_line, 
                             outcome_text)
 from ddzfast.report import Tally, row_columns
 from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
-                              check_deal_range, check_ray_address, import_ray,
-                              parse_policies, simulate)
+                              check_deal_range, parse_policies, ray_ready,
+                              simulate)
 
 #: Deals simulated (and written) per chunk by ``ddzfast simulate``: small
 #: enough that memory stays flat (``CHUNK_DEALS * DEAL_DTYPE.itemsize``
@@ -563,14 +563,9 @@ def _check_ray_backend(args) -> None:
     if args.backend != "ray":
         return
     try:
-        ray = import_ray()
-    except ImportError as e:
+        ray_ready(args.address, args.connect_timeout)
+    except (ImportError, ConnectionError, ValueError) as e:
         raise UsageError(str(e)) from None
-    if not ray.is_initialized():
-        try:
-            check_ray_address(args.address, args.connect_timeout)
-        except (ConnectionError, ValueError) as e:
-            raise UsageError(str(e)) from None
 
 
 def _add_ray_options(parser, what: str) -> None:

@@ -446,12 +446,21 @@ def check_ray_address(address: str | None, timeout: float = RAY_CONNECT_TIMEOUT)
                           f"`ray start --head` or check the address")
 
 
-def ray_session(address: str | None, connect_timeout: float = RAY_CONNECT_TIMEOUT):
-    """The ray module, connected: ``ray.init(address=address)`` unless Ray
-    is already initialised (then used as it is), after ``check_ray_address``."""
+def ray_ready(address: str | None, connect_timeout: float = RAY_CONNECT_TIMEOUT):
+    """The ray module, ready to connect: imported (``import_ray``) and, unless
+    Ray is already initialised, ``address`` answering (``check_ray_address``);
+    ImportError, ConnectionError or ValueError before any work otherwise."""
     ray = import_ray()
     if not ray.is_initialized():
         check_ray_address(address, connect_timeout)
+    return ray
+
+
+def ray_session(address: str | None, connect_timeout: float = RAY_CONNECT_TIMEOUT):
+    """The ray module, connected: ``ray.init(address=address)`` unless Ray
+    is already initialised (then used as it is), after ``ray_ready``."""
+    ray = ray_ready(address, connect_timeout)
+    if not ray.is_initialized():
         ray.init(address=address, include_dashboard=False, log_to_driver=False)
     return ray
 
