@@ -162,7 +162,23 @@ def measure(pos, rounds):
     return moves, call, batch
 
 
-def paired_positions(size, laizi, split="uniform", package=ddzfast, count=None, seed=""):
+def natural_last(rng, cards, rules, package=ddzfast):
+    """A last move for a follow: a move of the natural `cards` (a kind drawn,
+    then a move of it; a bomb every other time they hold one), read in
+    `rules` (of `package`). The draws do not depend on the rule set."""
+    moves = sorted(package.legal_moves(canonical(cards), None, "classic"),
+                   key=lambda m: (int(m.kind), str(m)))
+    bombs = [m for m in moves if m.kind in (package.MoveKind.BOMB, package.MoveKind.ROCKET)]
+    if bombs and rng.random() < 0.5:
+        moves = bombs
+    kind = rng.choice(sorted({int(m.kind) for m in moves}))
+    move = rng.choice([m for m in moves if int(m.kind) == kind])
+    return next(m for m in package.classify(move.cards, rules)
+                if (m.kind, m.rank, m.length) == (move.kind, move.rank, move.length))
+
+
+def paired_positions(size, laizi, split="uniform", package=ddzfast, count=None, seed="",
+                     follow=False):
     """`count` (default POSITIONS) pairs of leads (laizi's, tiandi's) of `size`
     cards with the same natural cards: two wild ranks T, G drawn per pair,
     the natural cards from the other ranks; laizi's hand holds `laizi` (at
@@ -173,11 +189,15 @@ def paired_positions(size, laizi, split="uniform", package=ddzfast, count=None, 
     cards of T and G, so that with 2 laizi 16 hands in 28 hold one of each,
     against one in three). The rules and hands are those of `package` (a
     ddzfast module: another build's, for tiandi_builds.py). A `seed` draws
-    other pairs (the default's are the same in every run)."""
+    other pairs (the default's are the same in every run). With `follow`,
+    each pair follows the same move of 20 natural cards dealt after the
+    hand's (``natural_last``, drawn from a stream of its own: the hands are
+    the leads' of the same seed)."""
     if split not in ("uniform", "deal"):
         raise ValueError(f"split must be 'uniform' or 'deal', not {split!r}")
     rng = random.Random(f"paired-{size}-{laizi}" + ("" if split == "uniform" else "-deal")
                         + (f"-{seed}" if seed else ""))
+    last_rng = random.Random(f"paired-last-{size}-{laizi}-{split}-{seed}")
     laizi_pos, tiandi_pos = [], []
     for _ in range(POSITIONS if count is None else count):
         T, G = rng.sample(RANKS, 2)
@@ -188,11 +208,19 @@ def paired_positions(size, laizi, split="uniform", package=ddzfast, count=None, 
         else:
             a = rng.sample([T] * 4 + [G] * 4, laizi).count(T)
         natural = others[:size - laizi]
-        laizi_pos.append((package.get_rules(f"laizi:{T}"),
-                          int(package.Hand(canonical([T] * laizi + natural))), None))
-        tiandi_pos.append((package.get_rules(f"tiandi:{T}{G}"),
+        rules = (package.get_rules(f"laizi:{T}"), package.get_rules(f"tiandi:{T}{G}"))
+        last = [None, None]
+        if follow:
+            deal = others[size - laizi:size - laizi + 20]
+            state = last_rng.getstate()
+            last[0] = natural_last(last_rng, deal, rules[0], package)
+            last_rng.setstate(state)
+            last[1] = natural_last(last_rng, deal, rules[1], package)
+        laizi_pos.append((rules[0], int(package.Hand(canonical([T] * laizi + natural))),
+                          last[0]))
+        tiandi_pos.append((rules[1],
                            int(package.Hand(canonical([T] * a + [G] * (laizi - a) + natural))),
-                           None))
+                           last[1]))
     return laizi_pos, tiandi_pos
 
 

@@ -83,8 +83,36 @@ def test_tiandi_builds_against_another_build(tmp_path):
                                                  "--positions", "2", "--turns", "1"])
     assert code == 0, out[-3000:]
     assert out.count("time this / other: laizi") == 6, out[-3000:]
+    code, out = run_script("tiandi_builds.py", ["--against", str(tmp_path), "--follows",
+                                                 "--positions", "2", "--turns", "1"])
+    assert code == 0, out[-3000:]
+    assert out.count("follows share this") == 4, out[-3000:]
     code, out = run_script("tiandi_builds.py", ["--against", str(tmp_path / "none")])
     assert code != 0 and "holds no ddzfast package" in out, out[-3000:]
+
+
+@pytest.mark.parametrize("split", ["uniform", "deal"])
+def test_paired_follows_are_the_leads_after_one_natural_move(split):
+    import ddzfast
+    sys.path.insert(0, str(HERE))
+    import laizi_moves
+
+    leads = laizi_moves.paired_positions(20, 2, split, count=40)
+    follows = laizi_moves.paired_positions(20, 2, split, count=40, follow=True)
+    bombs = 0
+    for (lr, lh, _), (tr, th, _), (lr2, lh2, llast), (tr2, th2, tlast) in zip(*leads, *follows):
+        assert (lr, lh, tr, th) == (lr2, lh2, tr2, th2)
+        assert (llast.kind, llast.rank, llast.length, llast.cards) == \
+            (tlast.kind, tlast.rank, tlast.length, tlast.cards)
+        # cards dealt apart from the hands', none of a wild rank
+        cards = int(llast.cards)
+        assert not llast.substitutes and not cards & (15 << (4 * tr.wild_ranks[0])) \
+            and not cards & (15 << (4 * tr.wild_ranks[1]))
+        assert all((cards >> (4 * i) & 15) + (th >> (4 * i) & 15) <= 4 for i in range(15))
+        bombs += llast.kind in (ddzfast.MoveKind.BOMB, ddzfast.MoveKind.ROCKET)
+        for r, h, last in ((lr, lh, llast), (tr, th, tlast)):
+            assert len(ddzfast.legal_moves(h, last, r)) >= 1
+    assert 0 < bombs < 40
 
 
 def test_strength_table_with_bidding():

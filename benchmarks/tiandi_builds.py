@@ -3,7 +3,7 @@ with ``--against DIR``, another built ddzfast package beside it in the same
 process and the same turns (medians; nothing is asserted).
 
     PYTHONPATH=src python benchmarks/tiandi_builds.py [--against DIR]
-        [--positions N] [--turns N]
+        [--positions N] [--turns N] [--follows]
 
 DIR is a folder holding another built ddzfast package (as for
 ``scripts/callgrind_core.py --against``), such as the ``src`` of a
@@ -14,8 +14,10 @@ turn by turn they share the machine's state.
 
 The positions are ``laizi_moves.paired_positions`` (N pairs, default 256):
 17 and 20 cards, 2 laizi with the uniform and the deal split, 4 laizi with
-the uniform split. Each turn times one round of laizi's leads then one of
-tiandi's for each build, the builds' order alternating from turn to turn.
+the uniform split; with ``--follows``, the 2-laizi pairs each after the
+same natural move (``paired_positions(..., follow=True)``). Each turn
+times one round of laizi's positions then one of tiandi's for each build,
+the builds' order alternating from turn to turn.
 Printed per set: each build's share (the median over the turns of tiandi's
 moves per second over laizi's, as laizi_moves.py prints it), and this
 build's round times over the other's, for laizi and for tiandi (medians of
@@ -38,6 +40,8 @@ import laizi_moves  # noqa: E402
 
 SETS = [(size, laizi, split) for size in (17, 20)
         for laizi, split in ((2, "uniform"), (2, "deal"), (4, "uniform"))]
+# with --follows: the same hands, each following a natural move
+FOLLOW_SETS = [(size, 2, split) for size in (17, 20) for split in ("uniform", "deal")]
 
 
 def load_other(folder):
@@ -66,19 +70,25 @@ def main():
     ap.add_argument("--against", help="a folder holding another built ddzfast package")
     ap.add_argument("--positions", type=int, default=256, help="pairs a set (default %(default)s)")
     ap.add_argument("--turns", type=int, default=101, help="turns a set (default %(default)s)")
+    ap.add_argument("--follows", action="store_true",
+                    help="follows of 2 laizi (the pairs' hands after a natural move) "
+                         "instead of leads")
     args = ap.parse_args()
     if args.positions < 1 or args.turns < 1:
         ap.error("--positions and --turns must be at least 1")
     laizi_moves.POSITIONS = args.positions
-    builds = [("this", ddzfast, [laizi_moves.paired_positions(*s) for s in SETS])]
+    sets = FOLLOW_SETS if args.follows else SETS
+    builds = [("this", ddzfast, [laizi_moves.paired_positions(*s, follow=args.follows)
+                                 for s in sets])]
     if args.against:
         other = load_other(args.against)
         builds.append(("other", other,
-                       [laizi_moves.paired_positions(*s, package=other) for s in SETS]))
+                       [laizi_moves.paired_positions(*s, package=other, follow=args.follows)
+                        for s in sets]))
     for name, package, _ in builds:
         print(f"{name} build: {Path(package.__file__).parent}")
     bufs = [np.empty(1 << 16, package.MOVE_DTYPE) for _, package, _ in builds]
-    for i, (size, laizi, split) in enumerate(SETS):
+    for i, (size, laizi, split) in enumerate(sets):
         counts = [(laizi_moves.move_count(sets[i][0], buf, package),
                    laizi_moves.move_count(sets[i][1], buf, package))
                   for (_, package, sets), buf in zip(builds, bufs)]
@@ -97,7 +107,8 @@ def main():
         shares = [statistics.median(laizi_moves.rate_share(n_laizi, lz, n_tiandi, t)
                                     for lz, t in zip(*tt))
                   for tt in times]
-        line = (f"{size} cards, {laizi} laizi, {split + ' split':13s} share this "
+        line = (f"{size} cards, {laizi} laizi, {split + ' split':13s}"
+                f"{' follows' if args.follows else ''} share this "
                 f"{shares[0]:.3f}")
         if len(builds) > 1:
             lz = statistics.median(a / b for a, b in zip(times[0][0], times[1][0]))

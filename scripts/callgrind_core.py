@@ -21,6 +21,10 @@ not counted:
   split between T and G at random (as ``benchmarks/laizi_moves.py``
   pairs them), so that the two rule sets' counts differ by their laizi
   only;
+* follow-laizi-2 / follow-tiandi-2: ``legal_moves_into`` on 256 pairs of
+  20-card follows holding 2 laizi, ``benchmarks/laizi_moves.py``'s paired
+  positions with a last move (the same natural move in both rule sets, a
+  bomb every other time the cards it comes from hold one);
 * simulate-RULES: ``ddz_simulate`` for 2,000 deals with random policies on
   one thread, in each rule set;
 * game-python-50: 50 seeded classic deals driven from Python through
@@ -33,9 +37,10 @@ not counted:
   256 deals for 20 steps, random legal actions (divide by 5,120 for a
   decision).
 
-For the lead and pair cases the instructions per move listed are printed
-too. ``--against DIR`` runs every case again with DIR (a folder holding a built
-``ddzfast`` package) first on ``PYTHONPATH`` and prints the ratio. The counts
+For the lead, pair and follow-RULES-2 cases the instructions per move listed
+are printed too. ``--against DIR`` runs every case again with DIR (a folder
+holding a built ``ddzfast`` package) first on ``PYTHONPATH`` and prints the
+ratio. The counts
 are repeatable for the same binary and inputs, whatever else the machine does.
 """
 from __future__ import annotations
@@ -62,6 +67,7 @@ CASES = {
     **{f"lead-tiandi-{k}": ("__pyx_pw_*legal_moves_into",) for k in (2, 4, 8)},
     **{f"pair-{rules}-{k}": ("__pyx_pw_*legal_moves_into",)
        for k in (2, 4) for rules in ("laizi", "tiandi")},
+    **{f"follow-{rules}-2": ("__pyx_pw_*legal_moves_into",) for rules in ("laizi", "tiandi")},
     **{f"simulate-{name}": ("*ddz_simulate",) for name in SIMULATE_RULES},
     "game-python-50": ("__pyx_pw_*4Game_*legal_moves", "__pyx_pw_*4Game_*play"),
     "solve-puzzle-7": ("__pyx_pw_*_solve",),
@@ -110,6 +116,18 @@ def paired_leads(rng: random.Random, rules: str, laizi: int) -> list:
     return out
 
 
+def paired_follows(rules: str, laizi: int) -> list:
+    """256 (Rules, hand, last) follows of 20 cards holding `laizi` laizi:
+    benchmarks/laizi_moves.py's paired positions with a last move, the
+    rule set's half of each pair."""
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                    "benchmarks"))
+    import laizi_moves
+
+    pairs = laizi_moves.paired_positions(20, laizi, count=256, follow=True)
+    return pairs[0] if rules == "laizi" else pairs[1]
+
+
 def leads_of(name: str) -> list:
     """The (Rules, hand) leads of a lead-laizi/tiandi or pair case."""
     kind, rules, laizi = name.split("-")
@@ -131,6 +149,11 @@ def moves_listed(name: str) -> int | None:
     if name.startswith(("lead-laizi-", "lead-tiandi-", "pair-")):
         out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
         return sum(legal_moves_into(h, None, r, out) for r, h in leads_of(name))
+    if name.startswith(("follow-laizi-", "follow-tiandi-")):
+        out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
+        _, rules, laizi = name.split("-")
+        return sum(legal_moves_into(h, last, r, out)
+                   for r, h, last in paired_follows(rules, int(laizi)))
     return None
 
 
@@ -155,6 +178,10 @@ def run_case(name: str) -> None:
             lasts.append(leads[rng.randrange(len(leads))])
         for h, last in zip(hands, lasts):
             legal_moves_into(h, last, "classic", out)
+    elif name.startswith(("follow-laizi-", "follow-tiandi-")):
+        _, rules, laizi = name.split("-")
+        for rules_obj, h, last in paired_follows(rules, int(laizi)):
+            legal_moves_into(h, last, rules_obj, out)
     elif name.startswith(("lead-laizi-", "lead-tiandi-", "pair-")):
         out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
         for rules_obj, h in leads_of(name):

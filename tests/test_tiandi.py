@@ -250,6 +250,39 @@ def test_every_pair_of_bomb_kinds_and_sizes_both_ways(T, G):
                 f"{RT.move_text(b)} vs {RT.move_text(b2)}"
 
 
+# SOFT_BOMB's tiers out of size order, with a tier below and one above
+# every LAIZI_BOMB's: a follow may not take the tiers of the sizes at the
+# ends for the kind's lowest and highest
+SHUFFLED_TIERS = {"SOFT_BOMB": {4: 14, 5: 1, 6: 7, 7: 9, 8: 11, 9: 13, 10: 5, 11: 18, 12: 16},
+                  "LAIZI_BOMB": {4: 3, 5: 6, 6: 8, 7: 10, 8: 12}}
+
+
+@pytest.mark.parametrize("shuffled", [False, True], ids=["section 9", "shuffled tiers"])
+def test_follows_of_every_bomb_are_the_leads_that_beat_it(shuffled):
+    """After a bomb of every kind, size and purity (and the ROCKET), a hand
+    holding bombs of many tiers answers with exactly its leads that beat
+    it, and PASS: a follow walks a kind whose tiers span sizes only where
+    all, some or none of its bombs may beat the last move."""
+    r = _rules("7", "J")
+    if shuffled:
+        r = r.with_options(size_tiers=SHUFFLED_TIERS)
+    hand = ddzfast.Hand("3333444555677JJJXD")
+    leads = ddzfast.legal_moves(hand, None, r)
+    sized = (MoveKind.SOFT_BOMB, MoveKind.LAIZI_BOMB)
+    answered = set()
+    for b in _bombs("7", "J") + [("PAIR", 11, 1, RT.parse_cards("AA"))]:
+        last = core_move(b, r)
+        beaten = {identity(m) for m in leads if ddzfast.beats(m, last, r)}
+        follows = ddzfast.legal_moves(hand, last, r)
+        assert follows[0].kind == MoveKind.PASS
+        assert {identity(m) for m in follows[1:]} == beaten, RT.move_text(b)
+        assert len(follows) == len(beaten) + 1, "a move listed twice"
+        for kind in sized:
+            won = [ddzfast.beats(m, last, r) for m in leads if m.kind == kind]
+            answered.add((kind, "all" if all(won) else "some" if any(won) else "none"))
+    assert answered == {(k, a) for k in sized for a in ("all", "some", "none")}
+
+
 def test_tiers_of_the_rule_set_are_section_9s_order():
     r = _rules("7", "J")
     bombs = _bombs("7", "J")

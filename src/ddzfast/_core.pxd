@@ -96,6 +96,11 @@ ctypedef struct ddz_rules:
     # kind order, which a follow walks besides the last move's own kind
     uint8_t ntiered
     uint8_t tiered[NKINDS]
+    # and of each kind whose tiers span sizes, its lowest and highest tier
+    # (a pure LAIZI_BOMB's included), which tell a follow whether all, none
+    # or some of its bombs beat the last move
+    uint16_t size_tier_lo[NKINDS]
+    uint16_t size_tier_hi[NKINDS]
 
 # 1 when the rule set can generate: not laizi, or all its wild ranks drawn.
 cdef inline int _rules_ready(const ddz_rules* rules) noexcept nogil:
@@ -398,6 +403,7 @@ ctypedef struct gen_t:
     int only_size        # ddz_check, ddz_classify: bombs of this size only (0: all)
     const ddz_move* flast   # the last move, when a bomb kind whose tier
                             # grows with size is walked whole and filtered
+                            # (the last move's tier is within the kind's)
     # With lboth (last: only the hands of both wild ranks read them), per
     # hand from the shared TD_SPLITS of its lwt and lwg (_td_split_tables),
     # all counts 0 after _td_one_split: lsc[t][s] other splits of a move of

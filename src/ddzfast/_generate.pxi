@@ -490,7 +490,7 @@ cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
                               const ddz_move* last, int laizi) noexcept nogil:
     # ddz_legal_moves after _gen_init. Called with laizi a constant (0 or 1),
     # so that the loops of a hand without laizi hold no laizi code.
-    cdef int kind, tp, tk, i
+    cdef int kind, tp, tk, i, beat
     if last == NULL:
         if g.size == g.w:
             # Nothing but W (or nothing at all): W never plays alone.
@@ -514,12 +514,15 @@ cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
             break
         kind = rules.tiered[i]
         if rules.size_tiered[kind]:
-            # its tiers span sizes: walked whole, each bomb kept if it beats
-            # the last move (bombs are few)
+            # its tiers span sizes: walked whole, each bomb compared with the
+            # last move only when its tier is within the kind's (bombs are
+            # few)
             if laizi:
-                g.flast = last
-                _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
-                g.flast = NULL
+                beat = _size_tiered_beat(rules, kind, tp)
+                if beat != BEAT_NONE:
+                    g.flast = last if beat == BEAT_SOME else NULL
+                    _gen_kind_of(g, rules, kind, 0, 14, 0, laizi)
+                    g.flast = NULL
             continue
         tk = rules.tier[kind]
         if tk < tp:
@@ -737,8 +740,12 @@ cdef int ddz_draw_split_make(ddz_draw* d, int64_t k, int split,
         g.skip = <int>k
         g.stop = 1
         # as _gen_moves walks it: a kind whose tiers span sizes is filtered
-        # by the last move
-        g.flast = d.last if (d.last != NULL and d.rules.size_tiered[mk.kind]) else NULL
+        # by the last move when its tier is within the kind's
+        g.flast = NULL
+        if (d.last != NULL and d.rules.size_tiered[mk.kind]
+                and _size_tiered_beat(d.rules, mk.kind, ddz_move_tier(d.rules, d.last))
+                == BEAT_SOME):
+            g.flast = d.last
         _lz_kind(g, mk.kind, mk.rmin, mk.rmax, mk.nfix)
         g.flast = NULL
         if g.n <= k:
@@ -875,6 +882,23 @@ cdef int ddz_move_tier(const ddz_rules* rules, const ddz_move* m) noexcept nogil
         if m.kind == K_LAIZI_BOMB and _one_rank(m.cards):
             t += rules.pure_step
     return t
+
+
+cdef enum:
+    BEAT_NONE = 0   # no bomb of the kind beats the last move
+    BEAT_ALL = 1    # every one does
+    BEAT_SOME = 2   # the last move's tier is within the kind's: each compared
+
+
+cdef inline int _size_tiered_beat(const ddz_rules* rules, int kind, int tp) noexcept nogil:
+    # Which bombs of a kind whose tiers span sizes beat a last move of tier
+    # tp: a follow compares each with the last move only when tp is between
+    # the kind's lowest and highest tiers
+    if rules.size_tier_lo[kind] > tp:
+        return BEAT_ALL
+    if rules.size_tier_hi[kind] < tp:
+        return BEAT_NONE
+    return BEAT_SOME
 
 
 cdef int ddz_one_rank(uint64_t cards) noexcept nogil:

@@ -1079,8 +1079,8 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
 cdef inline void _lz_bomb(gen_t* g, uint64_t cards, int kind, int rank, int size,
                           uint32_t subs) noexcept nogil:
     # A bomb of `size` cards, unless ddz_check looks for another size, or a
-    # follow walks this kind whole (its tier grows with size) and it does
-    # not beat the last move
+    # follow walks this kind whole (its tier grows with size, and the last
+    # move's tier is within the kind's) and it does not beat the last move
     cdef ddz_move m
     if g.only_size and size != g.only_size:
         return

@@ -273,7 +273,7 @@ cdef class Rules:
         # Every field is checked before the struct is written, so a failed
         # description leaves nothing half-made.
         cdef ddz_rules c
-        cdef int k
+        cdef int k, sz, lo, hi
         unknown = set(d) - _RULE_FIELDS
         if unknown:
             raise ValueError(f"unknown rule-set fields: {sorted(unknown)}")
@@ -395,6 +395,13 @@ cdef class Rules:
             if c.allowed[k] and c.tier[k]:
                 c.tiered[c.ntiered] = k
                 c.ntiered += 1
+            if c.size_tiered[k]:
+                lo, hi = 255, 0
+                for sz in range(4, c.bomb_max[k] + 1):
+                    lo = min(lo, c.size_tier[k][sz])
+                    hi = max(hi, c.size_tier[k][sz])
+                c.size_tier_lo[k] = lo
+                c.size_tier_hi[k] = hi + (c.pure_step if k == K_LAIZI_BOMB else 0)
         memcpy(&self.c, &c, sizeof(ddz_rules))   # padding included: the bytes are its id
 
     @property
