@@ -240,15 +240,21 @@ def rate_share(laizi_moves, laizi_time, tiandi_moves, tiandi_time):
     return (tiandi_moves / tiandi_time) / (laizi_moves / laizi_time)
 
 
-def paired_rounds(laizi_pos, tiandi_pos, turns, buf):
+def paired_rounds(laizi_pos, tiandi_pos, turns, buf, warm=0):
     """`turns` turns of one per-call round of each into `buf`, tiandi first;
     the share is the median over the turns of (tiandi's moves per second) /
-    (laizi's)."""
+    (laizi's). With `warm`, that many untimed rounds of the same rule set
+    come before each timed one (so that each is timed after its own code,
+    not the other's)."""
     n_laizi = move_count(laizi_pos, buf)
     n_tiandi = move_count(tiandi_pos, buf)
     laizi_times, tiandi_times, shares = [], [], []
     for _ in range(turns):
+        for _ in range(warm):
+            round_time(tiandi_pos, buf)
         t = max(round_time(tiandi_pos, buf), 1e-9)
+        for _ in range(warm):
+            round_time(laizi_pos, buf)
         x = max(round_time(laizi_pos, buf), 1e-9)
         tiandi_times.append(t)
         laizi_times.append(x)

@@ -13,7 +13,9 @@ other splits). Printed per set:
 * **shares**, each the median over the turns of tiandi's moves per second
   over laizi's, a round of tiandi's leads then one of laizi's, as
   laizi_moves.py times them: the pairs in the script's order (the groups
-  mixed), the same pairs with the one-rank group first (grouped), each
+  mixed; and so with an untimed round of the same rule set before each
+  timed one, so that neither is timed right after the other's code), the
+  same pairs with the one-rank group first (grouped), each
   group alone, and the share the groups alone predict for their mix (from
   their median round times); then tiandi's moves over laizi's and its
   median round time over laizi's, mixed and for each group alone (the
@@ -188,10 +190,13 @@ def main():
         mixed_rounds = rounds_in_order(laizi_pos, tiandi_pos, range(len(tiandi_pos)),
                                        args.turns, buf)
         mixed = mixed_rounds.share
+        warmed = laizi_moves.paired_rounds(laizi_pos, tiandi_pos, args.turns, buf,
+                                           warm=1).share
         grouped = rounds_in_order(laizi_pos, tiandi_pos, one + both, args.turns, buf).share
         alone = {name: rounds_in_order(laizi_pos, tiandi_pos, group, args.turns, buf)
                  for name, group in (("one-rank", one), ("both-rank", both)) if group}
-        line = f"{label}: share mixed {mixed:.3f}, grouped {grouped:.3f}"
+        line = (f"{label}: share mixed {mixed:.3f} (each after a round of its own "
+                f"{warmed:.3f}), grouped {grouped:.3f}")
         for name, a in alone.items():
             line += f", {name} alone {a.share:.3f}"
         if len(alone) == 2:
