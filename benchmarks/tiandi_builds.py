@@ -77,18 +77,18 @@ def main():
     if args.positions < 1 or args.turns < 1:
         ap.error("--positions and --turns must be at least 1")
     laizi_moves.POSITIONS = args.positions
-    sets = FOLLOW_SETS if args.follows else SETS
+    specs = FOLLOW_SETS if args.follows else SETS
     builds = [("this", ddzfast, [laizi_moves.paired_positions(*s, follow=args.follows)
-                                 for s in sets])]
+                                 for s in specs])]
     if args.against:
         other = load_other(args.against)
         builds.append(("other", other,
                        [laizi_moves.paired_positions(*s, package=other, follow=args.follows)
-                        for s in sets]))
+                        for s in specs]))
     for name, package, _ in builds:
         print(f"{name} build: {Path(package.__file__).parent}")
     bufs = [np.empty(1 << 16, package.MOVE_DTYPE) for _, package, _ in builds]
-    for i, (size, laizi, split) in enumerate(sets):
+    for i, (size, laizi, split) in enumerate(specs):
         counts = [(laizi_moves.move_count(sets[i][0], buf, package),
                    laizi_moves.move_count(sets[i][1], buf, package))
                   for (_, package, sets), buf in zip(builds, bufs)]

@@ -40,8 +40,8 @@ not counted:
 For the lead, pair and follow-RULES-2 cases the instructions per move listed
 are printed too. ``--against DIR`` runs every case again with DIR (a folder
 holding a built ``ddzfast`` package) first on ``PYTHONPATH`` and prints the
-ratio. The counts
-are repeatable for the same binary and inputs, whatever else the machine does.
+ratio. The counts are repeatable for the same binary and inputs, whatever
+else the machine does.
 """
 from __future__ import annotations
 
