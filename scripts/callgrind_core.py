@@ -220,7 +220,9 @@ def run_case(name: str) -> None:
 
 def count(name: str, pythonpath: str | None) -> int:
     """The instructions callgrind counts for case `name`."""
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    # a fixed hash seed: string lookups (a rule set passed by name) would
+    # otherwise take a different number of probes from run to run
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")
     if pythonpath:
         env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
     with tempfile.TemporaryDirectory() as tmp:
