@@ -96,6 +96,13 @@ cdef uint64_t _seed_arg(object seed, str what) except? 0:
     return <uint64_t>int(seed)
 
 
+cdef uint64_t _seed_or_entropy(object seed, str what) except? 0:
+    # _seed_arg, None drawing a fresh seed from the system's entropy
+    if seed is None:
+        seed = int.from_bytes(os.urandom(8), "little")
+    return _seed_arg(seed, what)
+
+
 cdef inline int64_t _key_mult(const ddz_game* g, const ddz_rules* r) noexcept nogil:
     # past the rule set's mult_cap every result reads the cap (RULES.md 6), so
     # larger multipliers are one future
@@ -169,9 +176,7 @@ cdef class Game:
         cdef Rules r = _get_rules(rules)
         cdef int fb = _seat_arg(first_bidder, "first_bidder")
         cdef uint64_t s
-        if seed is None:
-            seed = int.from_bytes(os.urandom(8), "little")
-        s = _seed_arg(seed, "seed")
+        s = _seed_or_entropy(seed, "seed")
         if not isinstance(bidding, (bool, np.bool_)):
             raise TypeError(f"bidding must be True or False, not {bidding!r}")
         ddz_game_new(&self.g, &r.c, s, fb, 1 if bidding else 0)
@@ -208,14 +213,11 @@ cdef class Game:
         ``last_seat``, the seat between has passed). Its cards are out of
         every hand, so the hands and the move together must fit the deck."""
         cdef Game game
-        cdef uint64_t stream
-        if seed is None:
-            seed = int.from_bytes(os.urandom(8), "little")
-        stream = _seed_arg(seed, "seed")
+        # the random stream: the seed's own, mixed as a deal's seed is
+        cdef uint64_t stream = ddz_deal_seed(_seed_or_entropy(seed, "seed"), 0)
         game = _position_game(_get_rules(rules), hands, kitty, landlord, base,
                               to_move, last_move, last_seat, (), (), None)
-        # the random stream: the seed's own, mixed as a deal's seed is
-        game.g.rng = ddz_deal_seed(stream, 0)
+        game.g.rng = stream
         return game
 
     @staticmethod
@@ -235,14 +237,11 @@ cdef class Game:
         which the ``random`` policy draws from and a redeal (rob bidding,
         nobody called) shuffles from; None: fresh entropy."""
         cdef Game game
-        cdef uint64_t stream
         cdef Rules r = _get_rules(rules)
-        if seed is None:
-            seed = int.from_bytes(os.urandom(8), "little")
-        stream = _seed_arg(seed, "seed")
-        game = _bidding_game(r, hands, kitty, first_bidder, ())
         # the random stream: the seed's own, mixed as a deal's seed is
-        game.g.rng = ddz_deal_seed(stream, 0)
+        cdef uint64_t stream = ddz_deal_seed(_seed_or_entropy(seed, "seed"), 0)
+        game = _bidding_game(r, hands, kitty, first_bidder, ())
+        game.g.rng = stream
         return game
 
     # ---- search: copy, undo, keys ---------------------------------------------------
@@ -726,9 +725,7 @@ cdef class Game:
                              f"for deal='no_shuffle' rule sets")
         if self.g.phase != PHASE_DONE:
             raise ValueError(f"the deal is not over (it is in its {self.phase} phase)")
-        if seed is None:
-            seed = int.from_bytes(os.urandom(8), "little")
-        s = _seed_arg(seed, "seed")
+        s = _seed_or_entropy(seed, "seed")
         if self.g.position + 1 >= self._rules.c.session:
             return Game(self._given, s, bool(self.g.bidding), (self.g.first_bidder + 1) % 3)
         for seat, mv in self._history:
