@@ -517,13 +517,18 @@ def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool
     return result.winner == "landlord", _bombs_factor(result)
 
 
+def _bidding_deal(deal) -> tuple:
+    """A deal (hands, kitty, rules) as bidding starts it: (hands, kitty,
+    rules), seat 0's hand without the kitty it held."""
+    hands, kitty, rules = deal[:3], deal[3], deal[4]
+    return (Hand(hands[0]) - Hand(kitty), hands[1], hands[2]), kitty, rules
+
+
 def _play_bidding(deal, seats: tuple, game_seed: int) -> tuple[int, int, bool, int]:
-    """One game of a deal (hands, kitty, rules) with bidding, ``seats`` the
+    """One game of a deal (``_bidding_deal``) with bidding, ``seats`` the
     agents of seats 0, 1, 2: (the landlord's seat, the base, the landlord
     won, the product of the factors of the bombs played)."""
-    hands, kitty, rules = deal[:3], deal[3], deal[4]
-    # seat 0 held the kitty: it is the deal's again
-    hands = (Hand(hands[0]) - Hand(kitty), hands[1], hands[2])
+    hands, kitty, rules = deal
     game = Game.from_deal(hands, kitty, rules, first_bidder=0, seed=game_seed)
     if all(agent.builtin for agent in seats):
         result = game.rollout(tuple(agent.builtin for agent in seats), seed=game_seed)
@@ -658,9 +663,10 @@ def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, bidding: bool,
         i = first + j
         if bidding:
             k = len(BIDDING_SEATINGS)
+            bid_deal = _bidding_deal(deal)
             for t, seating in enumerate(BIDDING_SEATINGS):
                 seats = tuple(a if c == "A" else b for c in seating)
-                out[j, 4 * t:4 * t + 4] = _play_bidding(deal, seats,
+                out[j, 4 * t:4 * t + 4] = _play_bidding(bid_deal, seats,
                                                         deal_seed(seed, k * i + t))
             continue
         lw, lb = _play(deal, a, b, deal_seed(seed, 2 * i))
