@@ -14,6 +14,7 @@ import pytest
 from ddzfast import Game, Hand, MoveKind, deal_seed, get_rules
 from ddzfast.arena import arena, arena_rules, douzero_deals, resolve_agent
 from ddzfast.cli import main
+from ddzfast.rulesets import PLATFORM_DEFAULTS
 from helpers import RULE_SETS, failing_import
 
 #: the rule sets dealt by the engine (all but classic's deck), the laizi ones
@@ -337,12 +338,23 @@ def test_the_cap_is_not_applied():
     assert arena_rules("classic") is get_rules("classic")
 
 
-@pytest.mark.parametrize("rules", ["classic+happy", "tiandi:7J+happy",
-                                   get_rules("classic").with_options(deal="no_shuffle"),
+NO_SHUFFLE = get_rules("classic").with_options(deal="no_shuffle")
+
+
+@pytest.mark.parametrize("rules", ["classic+happy", "tiandi:7J+happy", NO_SHUFFLE,
                                    get_rules("laizi:7").with_options(doubling=True)])
-def test_platform_options_are_refused(rules):
-    with pytest.raises(ValueError, match="platform options"):
+def test_platform_options_are_refused_without_bidding(rules):
+    """DouZero's protocol makes no decision before play: rob bidding,
+    showing and doubling need bidding=True, and no-shuffle sessions are
+    refused either way."""
+    with pytest.raises(ValueError, match="platform option"):
         arena("expert", "greedy", deals=2, rules=rules)
+
+
+def test_no_shuffle_sessions_are_refused_with_bidding():
+    with pytest.raises(ValueError, match="no-shuffle sessions"):
+        arena("expert", "greedy", deals=2, rules=NO_SHUFFLE, bidding=True)
+    assert main(["arena", "--a", "expert", "--b", "greedy", "--rules", "classic+happy"]) == 2
 
 
 def test_classic_deck_agents_are_refused_elsewhere():
@@ -375,7 +387,7 @@ def test_ray_backend_equals_local(ray_tmpdir):
     the local results whatever the task count."""
     ray = pytest.importorskip("ray")
     cases = (("classic", 4, False), ("classic", 1, False), ("tiandi", 3, False),
-             ("classic", 3, True))
+             ("classic", 3, True), ("laizi+happy", 2, True))
     local = {(rules, bidding): arena("expert", "random", deals=60, seed=8, rules=rules,
                                      bidding=bidding)
              for rules, _, bidding in cases}
@@ -408,40 +420,67 @@ def _bid_high_play_last(game, legal):
 
 def _deal_parts(rules, seed, i):
     """Deal i of an arena as the module docstring lays it out, with the
-    kitty apart from seat 0's hand: (hands, kitty, the deal's rules)."""
-    if rules == "classic":
+    kitty apart from seat 0's hand: (hands, kitty, the deal's rules). A rule
+    set with platform options deals as it does without them, and plays
+    with them, caps removed."""
+    platform = get_rules(rules).platform
+    played = {k: v for k, v in platform.items() if k != "cap"}
+    if rules in ("classic", "classic+happy"):
         d = douzero_deals(i + 1, seed)[i]
-        return (Hand(d[0]) - Hand(d[3]), d[1], d[2]), d[3], get_rules("classic")
-    dealt = Game(rules, deal_seed(2 ** 32 + seed, i), bidding=False)
+        return ((Hand(d[0]) - Hand(d[3]), d[1], d[2]), d[3],
+                get_rules("classic").with_options(**played))
+    dealt = Game(get_rules(rules).with_options(**PLATFORM_DEFAULTS),
+                 deal_seed(2 ** 32 + seed, i), bidding=False)
     h = dealt.hands
-    return (h[0] - dealt.kitty, h[1], h[2]), dealt.kitty, dealt.rules
+    return (h[0] - dealt.kitty, h[1], h[2]), dealt.kitty, dealt.rules.with_options(**played)
+
+
+#: The show factors of RULES.md 10, by the phase a show is chosen in.
+SHOW_FACTORS = {"show": 4, "landlord_show": 2}
 
 
 def _replay_bidding(rules, i, seed, seating, a, b, t):
     """Game t of deal i of an arena with bidding, bid and played decision by
-    decision and scored by hand: each seat's points (RULES.md 6: the base,
-    the rule set's bomb factors, no spring, no cap)."""
+    decision and scored by hand: each seat's points (RULES.md 6 and 10: the
+    base, each rob x2, the largest show factor, the rule set's bomb
+    factors, the seats' doubling factors; no spring, no cap). Returns the
+    arena's columns (BIDDING_COLUMNS) and the points."""
     hands, kitty, deal_rules = _deal_parts(rules, seed, i)
     game = Game.from_deal(hands, kitty, deal_rules, first_bidder=0,
                           seed=deal_seed(seed, 6 * i + t))
-    assert game.phase == "bidding" and game.to_move == 0
+    assert game.to_move == 0
     factors = dict(get_rules(rules).description["multipliers"])
-    product = 1
+    product, dealing = 1, -1
     while not game.done:
+        if game.redeals != dealing:       # a new dealing: its decisions alone count
+            dealing, ones, show, doubles = game.redeals, 0, 1, [1, 1, 1]
         agent = a if seating[game.to_move] == "A" else b
-        if game.phase == "bidding":
-            bids = game.legal_bids()
-            game.bid(game.policy_bid(agent) if isinstance(agent, str)
-                     else bids[agent(game, bids)])
+        if game.phase != "play":
+            legal = game.legal_choices()
+            choice = (game.policy_choice(agent) if isinstance(agent, str)
+                      else legal[agent(game, legal)])
+            if game.phase == "bidding":
+                ones += choice == 1
+            elif game.phase in SHOW_FACTORS and choice:
+                show = max(show, SHOW_FACTORS[game.phase])
+            elif game.phase == "doubling":
+                doubles[game.to_move] = choice
+            game.choose(choice)
             continue
         legal = game.legal_moves()
         move = game.policy_move(agent) if isinstance(agent, str) else legal[agent(game, legal)]
         product *= factors.get(move.kind.name, 1)
         game.play(move)
     won = game.result.winner == "landlord"
-    stake = (1 if won else -1) * game.base * product
-    points = [2 * stake if s == game.landlord else -stake for s in range(3)]
-    return game.landlord, game.base, won, product, points
+    # rob bidding: the first 1 is the call, each one after it a rob
+    robs = max(ones - 1, 0) if get_rules(rules).platform["bidding"] == "rob" else 0
+    farmer = [game.base * 2 ** robs * show * product * doubles[s] * doubles[game.landlord]
+              for s in range(3)]
+    sign = 1 if won else -1
+    total = sum(farmer[s] for s in range(3) if s != game.landlord)
+    points = [sign * total if s == game.landlord else -sign * farmer[s] for s in range(3)]
+    columns = (game.landlord, game.base, won, product, robs, show, *doubles, game.redeals)
+    return columns, points
 
 
 def _pass_play_last(game, legal):
@@ -449,27 +488,53 @@ def _pass_play_last(game, legal):
     return 0 if game.phase == "bidding" else len(legal) - 1
 
 
-@pytest.mark.parametrize("rules", ["classic", "laizi", "tiandi", "super"])
-@pytest.mark.parametrize("b", ["greedy", _pass_play_last], ids=["builtin", "callable"])
+def _show_rob_double_play_last(game, legal):
+    """A callable agent: the last choice everywhere (show, call and rob,
+    super-double; point bidding's highest bid), the last legal move."""
+    return len(legal) - 1
+
+
+#: Rule sets with the platform options of RULES.md 10 that add decisions
+#: before play, each with a name for the test ids.
+PLATFORM_BIDDING = {
+    "classic+happy": "classic+happy",
+    "tiandi+happy": "tiandi+happy",
+    "laizi:7-rob-first-after-farmer": get_rules("laizi:7").with_options(
+        bidding="rob", no_call="first", doubling="after_farmer"),
+    "super-points-show": get_rules("super").with_options(show=True),
+}
+
+
+def _name(rules):
+    return rules if isinstance(rules, str) else rules.name
+
+
+@pytest.mark.parametrize("rules", ["classic", "laizi", "tiandi", "super"]
+                         + list(PLATFORM_BIDDING.values()),
+                         ids=["classic", "laizi", "tiandi", "super"] + list(PLATFORM_BIDDING))
+@pytest.mark.parametrize("b", ["greedy", _pass_play_last, _show_rob_double_play_last],
+                         ids=["builtin", "callable", "callable-all-in"])
 def test_bidding_by_hand(rules, b):
     """Every deal bid and played in the six seatings, each scored per seat
     and summed over a's seats; the statistics recomputed from those games."""
-    from ddzfast.arena import BIDDING_SEATINGS
+    from ddzfast.arena import BIDDING_COLUMNS, BIDDING_SEATINGS
     n, seed = 6, 13
     result = arena("expert", b, deals=n, seed=seed, rules=rules, bidding=True)
-    assert result.bidding and result.rules == rules
+    assert result.bidding and result.rules == _name(rules)
     pd = result.per_deal
+    recorded = [pd[k] for k in BIDDING_COLUMNS[:6]] + [pd["doubles"][..., s] for s in range(3)] \
+        + [pd["redeals"]]
     ahead, a_pts, a_ll, ll_won, ll_pts, f_won, f_pts = [], [], [], [], [], [], []
     for i in range(n):
         deal_ahead, deal_pts, deal_ll = [], [], []
         for t, seating in enumerate(BIDDING_SEATINGS):
-            landlord, base, won, product, points = _replay_bidding(
-                rules, i, seed, seating, "expert", b, t)
+            columns, points = _replay_bidding(rules, i, seed, seating, "expert", b, t)
+            landlord, won = columns[0], columns[2]
             mine = sum(p for s, p in enumerate(points) if seating[s] == "A")
             assert sum(points) == 0
-            assert (pd["landlord"][i, t], pd["base"][i, t], pd["landlord_won"][i, t],
-                    pd["bombs_factor"][i, t], pd["a_points"][i, t]) \
-                == (landlord, base, won, product, mine), (i, seating)
+            assert tuple(c[i, t] for c in recorded) == columns, (i, seating)
+            assert tuple(pd["points"][i, t]) == tuple(points), (i, seating)
+            assert pd["a_points"][i, t] == mine, (i, seating)
             deal_ahead.append(mine > 0)
             deal_pts.append(mine)
             deal_ll.append(seating[landlord] == "A")
@@ -485,12 +550,36 @@ def test_bidding_by_hand(rules, b):
     assert result.wp[0] == pytest.approx(np.mean(ahead))
     assert result.adp[0] == pytest.approx(np.mean(a_pts))
     assert result.landlord_share[0] == pytest.approx(np.mean(a_ll))
-    assert result.wp_landlord[0] == pytest.approx(np.mean(ll_won))
-    assert result.adp_landlord[0] == pytest.approx(np.mean(ll_pts))
-    assert result.wp_farmers[0] == pytest.approx(np.mean(f_won))
-    assert result.adp_farmers[0] == pytest.approx(np.mean(f_pts))
+    # (a role nobody held has no figures: NaN)
+    for got, games in ((result.wp_landlord, ll_won), (result.adp_landlord, ll_pts),
+                       (result.wp_farmers, f_won), (result.adp_farmers, f_pts)):
+        assert got[0] == pytest.approx(np.mean(games) if games else np.nan, nan_ok=True)
     assert result.adp[1] == pytest.approx(
         1.959963984540054 * np.std(a_pts, ddof=1) / np.sqrt(n))
+
+
+def test_platform_decisions_are_played():
+    """The platform's decisions reach the arena's records: every show
+    factor, robs up to three, each doubling factor, redeals when nobody
+    calls (none with no_call="first"), and the landlord's turn to double
+    skipped unless a farmer doubled (after_farmer)."""
+    happy = arena("expert", _pass_play_last, deals=6, seed=13, rules="classic+happy",
+                  bidding=True).per_deal
+    assert happy["redeals"].sum() > 0 and set(np.unique(happy["show"])) == {4}
+    eager = arena("expert", _show_rob_double_play_last, deals=6, seed=13,
+                  rules="classic+happy", bidding=True).per_deal
+    assert eager["robs"].max() == 3 and set(np.unique(eager["doubles"])) == {1, 2, 4}
+    greedy = arena("expert", "greedy", deals=6, seed=13, rules="classic+happy",
+                   bidding=True).per_deal
+    assert set(np.unique(greedy["show"])) == {1, 2}
+    after = PLATFORM_BIDDING["laizi:7-rob-first-after-farmer"]
+    for b in ("greedy", _pass_play_last, _show_rob_double_play_last):
+        pd = arena("expert", b, deals=6, seed=13, rules=after, bidding=True).per_deal
+        assert pd["redeals"].sum() == 0
+        d = pd["doubles"]
+        landlord = np.take_along_axis(d, pd["landlord"].astype(np.intp)[..., None], 2)[..., 0]
+        farmers_doubled = (d > 1).sum(axis=2) - (landlord > 1)
+        assert (landlord[farmers_doubled == 0] == 1).all()
 
 
 @pytest.mark.parametrize("rules", ["classic", "laizi"])
@@ -543,7 +632,7 @@ def test_bidding_bids_differ_between_agents():
     assert (eager.per_deal["base"][eager.per_deal["a_landlord"]] == 3).all()
 
 
-@pytest.mark.parametrize("rules", ["classic", "tiandi:7J"])
+@pytest.mark.parametrize("rules", ["classic", "tiandi:7J", "tiandi+happy"])
 def test_bidding_reproducible_in_threads_and_blocks(monkeypatch, rules):
     import ddzfast.arena as A
     whole = arena("expert", "random", deals=24, seed=4, rules=rules, bidding=True)
@@ -580,3 +669,7 @@ def test_command_line_bidding(capsys):
     text_out = capsys.readouterr().out
     assert "each bid and played in 6 seatings" in text_out
     assert "landlord share" in text_out
+    assert main(["arena", "--a", "expert", "--b", "random", "--deals", "5", "--seed", "2",
+                 "--rules", "classic+happy", "--bidding", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == arena("expert", "random", 5, 2, rules="classic+happy", bidding=True).as_dict()

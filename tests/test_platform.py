@@ -77,7 +77,7 @@ def snapshot(game):
             tuple(game.shown), tuple(game.doubles), game.robs, game.redeals,
             game.multiplier, tuple(h.counts for h in game.hands), game.kitty.counts,
             game.landlord, game.base, list(game.legal_choices()), len(game.history),
-            game.can_undo)
+            game.can_undo, game.show_multiplier)
 
 
 def a_single(game):
@@ -556,7 +556,7 @@ def test_show_before_bidding_from_the_first_bidder(rules):
         game.choose(x)
     assert order == [1, 2, 0]
     assert tuple(game.shown) == ("before_bidding", "before_bidding", None)
-    assert game.multiplier == 4
+    assert game.multiplier == game.show_multiplier == 4
     assert game.phase == "bidding" and game.to_move == 1
     choose_all(game, [1, 1, 0, 0])       # 1 calls, 2 robs, 0 passes, 1 passes: landlord 2
     assert game.landlord == 2 and game.robs == 1
@@ -566,6 +566,7 @@ def test_show_before_bidding_from_the_first_bidder(rules):
     game.choose(1)
     assert tuple(game.shown) == ("before_bidding", "before_bidding", "before_play")
     assert game.multiplier == 2 * 4 and game.phase == "play"
+    assert game.show_multiplier == 4        # the largest, not a product
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)
@@ -579,7 +580,7 @@ def test_landlord_show_alone_is_x2(rules):
         choose_all(game, [0, 1, 0])          # 1 calls, 2 passes (0 skipped): landlord 1
         assert game.phase == "landlord_show" and game.to_move == 1
         game.choose(show)
-        assert game.phase == "play" and game.multiplier == mult
+        assert game.phase == "play" and game.multiplier == game.show_multiplier == mult
         assert tuple(game.shown) == ((None, "before_play", None) if show else (None,) * 3)
         r = finish(game)
         assert r.multiplier == expected_p(game, mult)
@@ -612,6 +613,7 @@ def test_a_redeal_resets_the_show(rules):
     _all_pass(game)
     assert game.phase == "show" and game.to_move == 2 and game.redeals == 1
     assert tuple(game.shown) == (None, None, None) and game.multiplier == 1
+    assert game.show_multiplier == 1
 
 
 @pytest.mark.parametrize("rules", RULE_SETS)

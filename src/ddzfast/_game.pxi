@@ -497,6 +497,13 @@ cdef class Game:
                      for s in range(3))
 
     @property
+    def show_multiplier(self) -> int:
+        """The show multiplier: the largest show factor chosen (RULES.md 10:
+        4 before bidding, 2 by the landlord before play), 1 when nobody
+        showed."""
+        return self.g.show_mult
+
+    @property
     def redeals(self) -> int:
         """How often the deal was redealt because nobody called."""
         return self.g.redeals

@@ -16,8 +16,10 @@ exactly as DouZero (and PerfectDou) evaluate their agents:
   ``Game(rules, deal_seed(2**32 + seed, i), bidding=False)`` deals (seat 0
   the landlord holding the kitty, the wild ranks of a laizi rule set drawn
   as that game draws them unless the rule set fixes them). The platform
-  options of RULES.md 10 (rob bidding, showing, doubling, no-shuffle
-  sessions) are not played: a rule set with any of them is a ValueError.
+  options of RULES.md 10 that add decisions before play (rob bidding,
+  showing, doubling) are played only with bidding (below); no-shuffle
+  sessions, whose deals depend on how the deal before was played, are a
+  ValueError either way.
 * **Each deal is played twice**: ``a`` as the landlord against ``b`` as both
   farmers, then ``b`` as the landlord against ``a`` as both farmers.
 * **WP** is the share of deals a side wins; **ADP** the average points with
@@ -58,6 +60,22 @@ kitty is taken, from the game's random stream, which would give the six
 seatings different ranks). RLCard's rule
 agent and DouZero's models do not bid: with bidding, the arena takes
 built-in policies and callables.
+
+With bidding and the platform options (RULES.md 10: rob bidding, showing,
+doubling, e.g. ``"classic+happy"``): the same deals (those of the rule set
+without its options), each game's decisions made by the agents of their
+seats, and the game played decision by decision from Python (built-in
+policies too, so that the game keeps what was decided). Each seat's
+points follow RULES.md 10's settlement with springs and the caps left out
+(``cap`` and ``mult_cap`` are removed): farmer ``f``'s stake ``base *
+2**robs * show * bombs * d_f * d_L`` won or lost, the landlord's the sum
+of the farmers'; without the options this is the scoring above. A deal
+nobody calls is redealt from that game's own stream (``no_call="redeal"``,
+the default and the ``+happy`` preset's), so its seatings then play
+different cards; ``no_call="first"`` (the first bidder is landlord) keeps
+every seating on the deal's cards. ``per_deal`` adds ``robs``, ``show``
+(the show multiplier), ``doubles`` (each seat's factor), ``redeals`` and
+``points`` (each seat's).
 
 Agents (``resolve_agent``):
 
@@ -102,13 +120,14 @@ import numpy as np
 from ddzfast._core import Hand, Move, Rules, get_rules
 from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, GameResult, deal_seed
+from ddzfast.rulesets import PLATFORM_DEFAULTS, decision_options
 from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_import,
                                check_bool, check_threads, worker_count)
 from ddzfast.simulate import (RAY_CONNECT_TIMEOUT, check_backend, ray_results, ray_session,
                               ray_task_bounds)
 
-__all__ = ["arena", "ArenaResult", "arena_rules", "BIDDING_SEATINGS", "check_ray_agents",
-           "douzero_deals", "resolve_agent", "RLCARD_RULE"]
+__all__ = ["arena", "ArenaResult", "arena_rules", "BIDDING_COLUMNS", "BIDDING_SEATINGS",
+           "check_ray_agents", "douzero_deals", "resolve_agent", "RLCARD_RULE"]
 
 #: The name of RLCard's rule agent as an arena agent.
 RLCARD_RULE = "rlcard-rule"
@@ -452,25 +471,33 @@ def _douzero_deck(rules: Rules) -> bool:
     return not rules.wildcard and not rules.laizi and rules.kitty == 3
 
 
+def _decisions(rules: Rules) -> list[str]:
+    """The platform options of ``rules`` (RULES.md 10) that add decisions
+    before play, by name."""
+    return [what for what, on in decision_options(rules.platform).items() if on]
+
+
 def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent,
                 bidding: bool = False) -> Rules:
     """The rule set an arena plays for ``rules`` (a name or a Rules) with
-    ``agents``: ValueError for a rule set with platform options (RULES.md
-    10: the arena plays no rob bidding, showing or doubling, and DouZero's
-    evaluation no bidding at all), an agent that plays only classic's deck
-    in another rule set, or, with ``bidding``, an agent that does not bid.
-    Its ``mult_cap`` is removed, as DouZero's scoring has no cap."""
+    ``agents``: ValueError for no-shuffle sessions (each deal would depend
+    on how the one before was played), for rob bidding, showing or doubling
+    without ``bidding`` (DouZero's evaluation makes no decision before
+    play), an agent that plays only classic's deck in another rule set, or,
+    with ``bidding``, an agent that does not bid. Its ``mult_cap`` and
+    ``cap`` are removed, as DouZero's scoring has no cap."""
     r = get_rules(rules)
-    p = r.platform
-    played = [what for what, on in (
-        ("rob bidding", p["bidding"] == "rob"), ("showing", p["show"]),
-        ("doubling", p["doubling"]), ("no-shuffle sessions", p["deal"] == "no_shuffle"))
-        if on]
-    if played:
-        raise ValueError(f"the arena plays no rob bidding, showing or doubling (and "
-                         f"DouZero's evaluation no bidding), and {r.name!r} has platform "
-                         f"options ({', '.join(played)}): use the rule set without them")
     check_bool(bidding, "bidding")
+    if r.platform["deal"] == "no_shuffle":
+        raise ValueError(f"the arena deals every deal afresh, and {r.name!r} has the "
+                         f"platform option of no-shuffle sessions (each deal made from the "
+                         f"cards of the one before, which the seatings play differently): "
+                         f"use the rule set with deal='shuffle'")
+    decisions = _decisions(r)
+    if decisions and not bidding:
+        raise ValueError(f"DouZero's evaluation makes no decision before play, and "
+                         f"{r.name!r} has platform options ({', '.join(decisions)}): play "
+                         f"them with bidding=True (ddzfast arena --bidding)")
     if not _douzero_deck(r):
         for agent in agents:
             if agent.classic_deck_only:
@@ -481,7 +508,9 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent,
             if not agent.bids:
                 raise ValueError(f"the arena agent {agent.name!r} does not bid: the arena "
                                  f"with bidding takes built-in policies and callables")
-    return r.with_options(mult_cap=None) if r.description.get("mult_cap") is not None else r
+    uncapped = {k: None for k, v in (("mult_cap", r.description.get("mult_cap")),
+                                     ("cap", r.platform["cap"])) if v is not None}
+    return r.with_options(**uncapped) if uncapped else r
 
 
 #: Deals of the rule sets other than classic's deck come from the engine,
@@ -490,12 +519,23 @@ _ENGINE_DEALS = 1 << 32
 
 
 def _engine_deals(rules: Rules, seed: int, first: int, count: int) -> list:
-    # deals first..first+count-1 as (hands..., kitty, the deal's rules)
+    # deals first..first+count-1 as (hands..., kitty, the deal's rules):
+    # dealt as the rule set without its platform options deals them (seat 0
+    # the landlord, the kitty in its hand), then played with them
+    platform = rules.platform
+    dealer = rules if platform == PLATFORM_DEFAULTS else rules.with_options(**PLATFORM_DEFAULTS)
+    played: dict = {}
     out = []
     for i in range(first, first + count):
-        game = Game(rules, deal_seed(_ENGINE_DEALS + seed, i), bidding=False)
+        game = Game(dealer, deal_seed(_ENGINE_DEALS + seed, i), bidding=False)
         # (game.rules: with the wild ranks the deal drew)
-        out.append((*game.hands, game.kitty, game.rules))
+        drawn = game.rules
+        if dealer is not rules:
+            # (the deals' rule sets differ only in the wild ranks drawn)
+            if drawn.wild_ranks not in played:
+                played[drawn.wild_ranks] = drawn.with_options(**platform)
+            drawn = played[drawn.wild_ranks]
+        out.append((*game.hands, game.kitty, drawn))
     return out
 
 
@@ -524,17 +564,22 @@ def _bidding_deal(deal) -> tuple:
     return (Hand(hands[0]) - Hand(kitty), hands[1], hands[2]), kitty, rules
 
 
-def _play_bidding(deal, seats: tuple, game_seed: int) -> tuple[int, int, bool, int]:
+def _play_bidding(deal, seats: tuple, game_seed: int) -> tuple:
     """One game of a deal (``_bidding_deal``) with bidding, ``seats`` the
-    agents of seats 0, 1, 2: (the landlord's seat, the base, the landlord
-    won, the product of the factors of the bombs played)."""
+    agents of seats 0, 1, 2: a row of ``BIDDING_COLUMNS``."""
     hands, kitty, rules = deal
     game = Game.from_deal(hands, kitty, rules, first_bidder=0, seed=game_seed)
-    if all(agent.builtin for agent in seats):
+    if all(agent.builtin for agent in seats) and not _decisions(rules):
         result = game.rollout(tuple(agent.builtin for agent in seats), seed=game_seed)
     else:
+        # (the platform's decisions are read off the game, which a rollout
+        # leaves as it was: it plays a copy)
         result = _play_moves(game, seats, game_seed)
-    return result.landlord, result.base, result.winner == "landlord", _bombs_factor(result)
+    robs, show = game.robs, game.show_multiplier
+    # (the multiplier less spring's factor holds the robs' and the show's)
+    factor = _bombs_factor(result) // (2 ** robs * show)
+    return (result.landlord, result.base, result.winner == "landlord", factor, robs, show,
+            *game.doubles, game.redeals)
 
 
 def _play_moves(game: Game, seats: tuple, game_seed: int) -> GameResult:
@@ -575,8 +620,10 @@ class ArenaResult:
     made one of ``a``'s seats the landlord, and ``per_deal`` holds arrays
     of one row per deal and one column per seating of
     ``BIDDING_SEATINGS``: ``landlord`` (its seat), ``base``,
-    ``landlord_won``, ``bombs_factor``, ``a_landlord`` (the landlord seat
-    was ``a``'s) and ``a_points``."""
+    ``landlord_won``, ``bombs_factor``, ``robs``, ``show`` (the show
+    multiplier), ``redeals``, ``a_landlord`` (the landlord seat was
+    ``a``'s) and ``a_points``, and ``doubles`` and ``points`` with a third
+    axis, the seat (each seat's doubling factor and points)."""
 
     a: str
     b: str
@@ -649,11 +696,17 @@ def _mean_ci(x: np.ndarray) -> tuple[float, float]:
 
 #: The seatings of a deal in the arena with bidding: who plays seats 0, 1, 2.
 BIDDING_SEATINGS = ("ABB", "BAB", "BBA", "BAA", "ABA", "AAB")
+#: What the arena with bidding records of each game: the landlord's seat,
+#: the base, whether the landlord won, the product of the factors of the
+#: bombs played, the robs, the show multiplier, each seat's doubling
+#: factor and the redeals (RULES.md 10; 0, 1, 1, 1, 1 and 0 without its
+#: options).
+BIDDING_COLUMNS = ("landlord", "base", "landlord_won", "bombs_factor", "robs", "show",
+                   "double_0", "double_1", "double_2", "redeals")
 #: The columns of a deal's row in the arena's per-deal array: without
 #: bidding (won as landlord, points as landlord, won as farmers, points as
-#: farmers), with bidding (landlord seat, base, landlord won, bombs factor)
-#: for each seating.
-_COLUMNS = {False: 4, True: 4 * len(BIDDING_SEATINGS)}
+#: farmers), with bidding BIDDING_COLUMNS for each seating.
+_COLUMNS = {False: 4, True: len(BIDDING_COLUMNS) * len(BIDDING_SEATINGS)}
 
 
 def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, bidding: bool,
@@ -664,10 +717,11 @@ def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, bidding: bool,
         if bidding:
             k = len(BIDDING_SEATINGS)
             bid_deal = _bidding_deal(deal)
+            width = len(BIDDING_COLUMNS)
             for t, seating in enumerate(BIDDING_SEATINGS):
                 seats = tuple(a if c == "A" else b for c in seating)
-                out[j, 4 * t:4 * t + 4] = _play_bidding(bid_deal, seats,
-                                                        deal_seed(seed, k * i + t))
+                out[j, width * t:width * (t + 1)] = _play_bidding(
+                    bid_deal, seats, deal_seed(seed, k * i + t))
             continue
         lw, lb = _play(deal, a, b, deal_seed(seed, 2 * i))
         fw, fb = _play(deal, b, a, deal_seed(seed, 2 * i + 1))
@@ -816,28 +870,41 @@ def _statistics(out: np.ndarray) -> dict:
 def _bidding_statistics(out: np.ndarray) -> dict:
     """ArenaResult's statistics and per-deal arrays from the rows of the
     arena with bidding (the module docstring's "With bidding")."""
-    games = out.reshape(len(out), len(BIDDING_SEATINGS), 4)
-    landlord = games[:, :, 0].astype(np.int8)
-    base = games[:, :, 1].astype(np.int8)
-    landlord_won = games[:, :, 2].astype(bool)
-    factor = games[:, :, 3]
-    # each seat's points (RULES.md 6, springs and the cap left out): the
-    # landlord 2 * base * factor won or lost, each farmer half as much
-    stake = np.where(landlord_won, 1.0, -1.0) * base * factor
+    games = out.reshape(len(out), len(BIDDING_SEATINGS), len(BIDDING_COLUMNS))
+    col = {name: games[:, :, i] for i, name in enumerate(BIDDING_COLUMNS)}
+    landlord = col["landlord"].astype(np.int8)
+    landlord_won = col["landlord_won"].astype(bool)
+    doubles = np.stack([col[f"double_{s}"] for s in range(3)], axis=2)
+    d_landlord = np.take_along_axis(doubles, landlord.astype(np.intp)[:, :, None], 2)
+    # each seat's points (RULES.md 10's settlement, springs and the caps
+    # left out): farmer f's stake base * 2**robs * show * bombs * d_f * d_L,
+    # won or lost; the landlord's, the farmers' stakes added
+    stakes = (col["base"] * 2.0 ** col["robs"] * col["show"] * col["bombs_factor"])[
+        :, :, None] * doubles * d_landlord
+    seat = np.arange(3)
+    is_landlord = seat == landlord[:, :, None]
+    farmer_stakes = np.where(is_landlord, 0.0, stakes)
+    sign = np.where(landlord_won, 1.0, -1.0)[:, :, None]
+    points = sign * np.where(is_landlord, farmer_stakes.sum(axis=2, keepdims=True),
+                             -farmer_stakes)
     a_seat = np.array([[c == "A" for c in seating] for seating in BIDDING_SEATINGS])
     a_landlord = a_seat[np.arange(len(BIDDING_SEATINGS)), landlord]
-    a_seats = a_seat.sum(axis=1)
-    # A's seats: 2 * stake as the landlord, - stake for each farmer seat
-    a_points = np.where(a_landlord, 2 * stake - (a_seats - 1) * stake, -a_seats * stake)
+    a_points = (points * a_seat).sum(axis=2)
+    landlord_points = np.take_along_axis(points, landlord.astype(np.intp)[:, :, None],
+                                         2)[:, :, 0]
     return dict(
         wp_landlord=_mean_ci(landlord_won[a_landlord]),
         wp_farmers=_mean_ci(~landlord_won[~a_landlord]),
         wp=_mean_ci((a_points > 0).mean(axis=1)),
-        adp_landlord=_mean_ci(2 * stake[a_landlord]),
-        adp_farmers=_mean_ci(-2 * stake[~a_landlord]),
+        adp_landlord=_mean_ci(landlord_points[a_landlord]),
+        adp_farmers=_mean_ci(-landlord_points[~a_landlord]),
         adp=_mean_ci(a_points.mean(axis=1)),
         landlord_share=_mean_ci(a_landlord.mean(axis=1)),
         bidding=True,
-        per_deal={"landlord": landlord, "base": base, "landlord_won": landlord_won,
-                  "bombs_factor": factor.astype(np.int64), "a_points": a_points,
-                  "a_landlord": a_landlord})
+        per_deal={"landlord": landlord, "base": col["base"].astype(np.int8),
+                  "landlord_won": landlord_won,
+                  "bombs_factor": col["bombs_factor"].astype(np.int64),
+                  "robs": col["robs"].astype(np.int8), "show": col["show"].astype(np.int8),
+                  "doubles": doubles.astype(np.int8),
+                  "redeals": col["redeals"].astype(np.int64), "points": points,
+                  "a_points": a_points, "a_landlord": a_landlord})

@@ -1075,14 +1075,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--threads", type=_int_in(1, MAX_THREADS), default=1,
                    help="threads for a match of two built-in policies")
     r.add_argument("--rules", default="classic", type=_rules_name, metavar="RULES",
-                   help="the rule set, without platform options (default classic: "
-                        "DouZero's deals; another one is dealt by the engine)")
+                   help="the rule set (default classic: DouZero's deals; another one "
+                        "is dealt by the engine); its platform options, e.g. "
+                        "classic+happy, are played with --bidding")
     r.add_argument("--wild", default=None, metavar="RANK",
                    help=WILD_HELP + " (default: drawn per deal)")
     r.add_argument("--bidding", action="store_true",
-                   help="bid each deal (RULES.md 5) and play it in six seatings, each "
-                        "agent alone in each seat once (not DouZero's protocol; "
-                        "built-in policies only)")
+                   help="bid each deal (RULES.md 5, or 10's robbing, showing and "
+                        "doubling) and play it in six seatings, each agent alone in each "
+                        "seat once (not DouZero's protocol; built-in policies only)")
     _add_ray_options(r, " for a match of two built-in policies")
     r.add_argument("--json", action="store_true", help="print the result as JSON")
     r.set_defaults(func=cmd_arena)

@@ -76,6 +76,14 @@ PLATFORM_DEFAULTS: dict[str, object] = dict(
     cap=None, deal="shuffle", session=10, swaps=5,
 )
 
+def decision_options(platform: dict) -> dict[str, bool]:
+    """Which of the platform options that add decisions before play
+    (RULES.md section 10) a rule set's ``platform`` dict turns on, by name:
+    rob bidding, showing, doubling."""
+    return {"rob bidding": platform["bidding"] == "rob", "showing": bool(platform["show"]),
+            "doubling": bool(platform["doubling"])}
+
+
 #: Named sets of platform options, spelled as a rule-set name suffix
 #: (``"classic+happy"``): the conventions of the apps (RULES.md section 10).
 PLATFORM_PRESETS: dict[str, dict[str, object]] = {

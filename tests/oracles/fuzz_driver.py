@@ -347,7 +347,7 @@ def fuzz_game(f: Fuzzer) -> None:
         else:
             repr(game), game.result, game.hands, game.history, game.last_move
             game.cards_left, game.seed, game.multiplier, game.calls, game.robs
-            game.shown, game.doubles, game.redeals, game.position
+            game.shown, game.show_multiplier, game.doubles, game.redeals, game.position
 
 
 def fuzz_features(f: Fuzzer) -> None:
@@ -599,7 +599,7 @@ def fuzz_split(f: Fuzzer) -> None:
                r.choice(["random", f.nasty()]),
                deals=r.choice([0, 1, 2, -1, 1.5, None, "3", 2 ** 40, True]),
                seed=r.choice([0, f.nasty()]), threads=r.choice([1, f.nasty()]),
-               rules=r.choice(["classic", "tiandi", f.rules(), f.nasty()]),
+               rules=r.choice(["classic", "tiandi", "tiandi+happy", f.rules(), f.nasty()]),
                bidding=r.choice([False, True, f.nasty()]))
 
 

@@ -29,6 +29,7 @@ import numpy as np
 
 from ddzfast._core import Move, _fixed_action_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
+from ddzfast.rulesets import decision_options
 from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
 from ddzfast.constants import check_bool
 from ddzfast.errors import IllegalMoveError
@@ -74,8 +75,9 @@ class Table:
         self.render_mode = check_render_mode(render_mode)
         self.move_count = action_count(self.rules)
         platform = self.rules.platform
-        self.platform = bool(platform["show"] or platform["doubling"]
-                             or (self.bidding and platform["bidding"] == "rob"))
+        on = decision_options(platform)
+        # (rob bidding decides nothing in a deal that is not bid)
+        self.platform = on["showing"] or on["doubling"] or (self.bidding and on["rob bidding"])
         self.choice_count = (CHOICE_ACTIONS if self.platform else
                              BID_ACTIONS if self.bidding else 0)
         self.action_count = self.move_count + self.choice_count
