@@ -261,10 +261,22 @@ def test_environments_play_no_shuffle_sessions_as_simulate_does(rules):
     assert env.table.game.seed == env.table.deal_seed == rows[1]["seed"]
 
 
-def test_vector_env_refuses_platform_options():
-    from ddzfast.env import VectorEnv
-    with pytest.raises(ValueError, match="platform options"):
-        VectorEnv(2, "classic+happy")
+@pytest.mark.parametrize("rules", ["classic", "classic+happy", "laizi:7+happy",
+                                   ddzfast.get_rules("classic").with_options(bidding="rob"),
+                                   ddzfast.get_rules("classic").with_options(doubling=True)])
+@pytest.mark.parametrize("bidding", [False, True])
+def test_vector_env_has_the_actions_of_doudizhu_v0(rules, bidding):
+    """VectorEnv takes the platform's decisions as doudizhu_v0 does: the
+    same actions (rob bidding adds none to deals that are not bid), and the
+    same legal actions in the first decision of a deal."""
+    from ddzfast.env import VectorEnv, doudizhu_v0
+    e = doudizhu_v0.raw_env(rules, bidding=bidding)
+    v = VectorEnv(1, rules, bidding=bidding, seed=5)
+    assert v.action_count == e.table.action_count
+    v.reset()
+    e.reset(seed=5)         # deal 0 of run 5, as the VectorEnv's row 0
+    assert e.game.hands == Game(rules, ddzfast.deal_seed(5, 0), bidding, 0).hands
+    assert v.legal_indices.tolist() == e.legal_actions().tolist()
 
 
 # ---- command line ------------------------------------------------------------------

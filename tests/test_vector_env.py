@@ -40,22 +40,29 @@ class Replay:
     def opponents(self, game):
         while self.seat is not None and not game.done and game.to_move != self.seat:
             policy = self.policies[game.to_move]
-            if game.phase == "bidding":
-                game.bid(game.policy_bid(policy))
-            else:
+            if game.phase == "play":
                 game.play(game.policy_move(policy))
+            else:
+                game.choose(game.policy_choice(policy))
+
+    def choice_action(self, game, choice):
+        """doudizhu_v0's action of a decision's choice: 0 says no (a pass,
+        no show, doubling x1), choice v else the moves' count + v - 1."""
+        if choice == 0 or (choice == 1 and game.phase == "doubling"):
+            return 0
+        return self.moves + choice - 1
 
     def legal(self, game):
-        if game.phase == "bidding":
-            return np.array([0] + [self.moves + b - 1 for b in game.legal_bids()[1:]],
-                            dtype=np.int32)
-        return game.legal_action_indices()
+        if game.phase == "play":
+            return game.legal_action_indices()
+        return np.array([self.choice_action(game, c) for c in game.legal_choices()],
+                        dtype=np.int32)
 
     def act(self, game, a):
-        if game.phase == "bidding":
-            game.bid(0 if a == 0 else a - self.moves + 1)
-        else:
+        if game.phase == "play":
             game.play_action(a)
+        else:
+            game.choose({self.choice_action(game, c): c for c in game.legal_choices()}[a])
 
     def check_rows(self):
         env = self.env
@@ -114,19 +121,53 @@ def play_against_replay(rules, bidding, seat, opponents=("greedy",), steps=120, 
     return env
 
 
+#: Rule sets with the platform options of RULES.md 10 that add decisions.
+PLATFORM = ["classic+happy", "tiandi:7J+happy",
+            ddzfast.get_rules("laizi:7").with_options(bidding="rob", no_call="first",
+                                                      doubling="after_farmer"),
+            ddzfast.get_rules("super").with_options(show=True, cap=32)]
+PLATFORM_IDS = ["classic+happy", "tiandi:7J+happy", "laizi:7-rob-first-after-farmer",
+                "super-show-cap"]
+
+
 @pytest.mark.parametrize("bidding", [False, True])
-@pytest.mark.parametrize("rules", RULE_SETS)
+@pytest.mark.parametrize("rules", [*RULE_SETS, *PLATFORM], ids=[*RULE_SETS, *PLATFORM_IDS])
 def test_self_play_equals_replayed_games(rules, bidding):
     play_against_replay(rules, bidding, None)
 
 
 @pytest.mark.parametrize("rules, bidding, seat, opponents", [
     (rules, bidding, seat, opp)
-    for rules in RULE_SETS for bidding in (False, True)
+    for rules in [*RULE_SETS, *PLATFORM] for bidding in (False, True)
     for seat, opp in ((0, ("greedy",)), (2, ("random", "greedy")))])
 def test_learner_seat_equals_replayed_games(rules, bidding, seat, opponents):
     env = play_against_replay(rules, bidding, seat, opponents, steps=60)
     assert set(env.to_move) == {seat}
+
+
+@pytest.mark.parametrize("rules", PLATFORM, ids=PLATFORM_IDS)
+def test_platform_decisions_are_steps(rules):
+    """With the platform options every decision is a step: a run of random
+    actions meets every phase the options add, redeals included where
+    nobody calls, and the actions follow the moves (CHOICE_ACTIONS)."""
+    from ddzfast.env import CHOICE_ACTIONS
+    env = VectorEnv(8, rules, bidding=True, seed=SEED)
+    assert env.action_count == action_count(rules) + CHOICE_ACTIONS
+    env.reset()
+    rng = np.random.default_rng(3)
+    phase = OBSERVATION_LAYOUT["deal_phase"]
+    redeals = OBSERVATION_LAYOUT["redeals"].offset
+    seen, redealt = set(), False
+    for _ in range(150):
+        seen |= set(np.flatnonzero(env.obs[:, phase.offset:phase.offset + phase.size].any(0)))
+        redealt |= bool(env.obs[:, redeals].any())
+        env.step(random_actions(env, rng))
+    p = ddzfast.get_rules(rules).platform
+    names = ("bidding", "play", "done", "show", "landlord_show", "doubling")
+    expected = {"bidding", "play"} | ({"show", "landlord_show"} if p["show"] else set()) \
+        | ({"doubling"} if p["doubling"] else set())
+    assert {names[k] for k in seen} == expected
+    assert redealt == (p["bidding"] == "rob" and p["no_call"] == "redeal")
 
 
 def test_deals_are_those_of_simulate():

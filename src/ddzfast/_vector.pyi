@@ -6,10 +6,15 @@ import numpy as np
 import numpy.typing as npt
 
 from ddzfast._core import Rules, RulesLike
+from ddzfast.constants import BID_ACTIONS as BID_ACTIONS, CHOICE_ACTIONS as CHOICE_ACTIONS
 
 MAX_ENVS: int
 OBS_DTYPES: tuple[str, ...]
 MASK_KINDS: tuple[str | None, ...]
+
+def choice_actions(rules: Rules, bidding: bool) -> int: ...
+def choice_action(choice: int, move_count: int, doubling: bool) -> int: ...
+def action_choice(action: int, move_count: int, choice_count: int, doubling: bool) -> int: ...
 
 class VectorEnv:
     num_envs: int

@@ -42,12 +42,11 @@ import numbers
 import os
 
 from ddzfast._core import _fixed_action_rules
-from ddzfast._engine import OBSERVATION_LAYOUT, OBSERVATION_SIZE, POLICIES
+from ddzfast._engine import _PHASES, OBSERVATION_LAYOUT, OBSERVATION_SIZE, POLICIES
+from ddzfast.constants import BID_ACTIONS, CHOICE_ACTIONS
+from ddzfast.rulesets import decision_options
 
 cnp.import_array()
-
-#: Extra actions when the environment bids: bid 1, 2 and 3 (as doudizhu_v0).
-cdef int BID_ACTIONS = 3
 
 #: The most deals one VectorEnv holds (its float32 observations alone are
 #: then 8.8 GB).
@@ -85,7 +84,8 @@ ctypedef struct vec_env:
     const ddz_actions* table
     int64_t n
     int64_t move_count          # actions that are moves: 0 .. move_count - 1
-    int64_t action_count        # with bidding, 3 more (bids 1..3)
+    int64_t action_count        # move_count + choice_count
+    int64_t choice_count        # BID_ACTIONS, CHOICE_ACTIONS (platform options) or 0
     int bidding
     int seat                    # the learner's seat, or -1 (self-play)
     int policies[3]
@@ -108,22 +108,73 @@ ctypedef struct vec_env:
     uint8_t* mask
 
 
+cdef inline int64_t _choice_action(int choice, int64_t move_count, int doubling) noexcept nogil:
+    # The action of a decision's choice (the environments' actions): 0 says
+    # no (a pass, no show, doubling x1); choice v else move_count + v - 1.
+    if choice == 0 or (choice == 1 and doubling):
+        return 0
+    return move_count + choice - 1
+
+
+cdef inline int _action_choice(int64_t a, int64_t move_count, int64_t choice_count,
+                               int doubling) noexcept nogil:
+    # The choice action `a` stands for in a decision, or -1: only
+    # _choice_action's action of a choice stands for it (doubling x1 is 0)
+    cdef int c
+    if a == 0:
+        return 1 if doubling else 0
+    if a < move_count or a >= move_count + choice_count:
+        return -1
+    c = <int>(a - move_count) + 1
+    return c if _choice_action(c, move_count, doubling) == a else -1
+
+
+def choice_actions(rules, bint bidding) -> int:
+    """The environments' actions after the moves for ``rules`` (a Rules):
+    CHOICE_ACTIONS with the platform options that add decisions (RULES.md
+    10; rob bidding only when the deals are bid), else BID_ACTIONS with
+    ``bidding``, else 0."""
+    on = decision_options(rules.platform)
+    # (rob bidding decides nothing in a deal that is not bid)
+    if on["showing"] or on["doubling"] or (bidding and on["rob bidding"]):
+        return CHOICE_ACTIONS
+    return BID_ACTIONS if bidding else 0
+
+
+def choice_action(int choice, int64_t move_count, bint doubling) -> int:
+    """The environments' action for ``choice`` (``Game.legal_choices()``)
+    in a decision phase, ``move_count`` the rule set's move actions,
+    ``doubling`` whether the decision is a doubling factor."""
+    return _choice_action(choice, move_count, doubling)
+
+
+def action_choice(int64_t action, int64_t move_count, int64_t choice_count,
+                  bint doubling) -> int:
+    """The choice ``action`` stands for in a decision phase (see
+    ``choice_action``), or -1 when it stands for none."""
+    return _action_choice(action, move_count, choice_count, doubling)
+
+
+cdef inline void _record_choice(ddz_obs_record* r, const ddz_game* g, int phase, int seat,
+                                int c) noexcept nogil:
+    # a point bid goes to the observation's bids block (rob bidding and the
+    # other decisions have blocks of their own, read off the game)
+    if phase == PHASE_BIDDING and not g.opt_rob:
+        ddz_obs_record_bid(r, seat, c)
+
+
 cdef inline int _apply(vec_env* e, ddz_game* g, ddz_obs_record* r, int64_t a) noexcept nogil:
     # action `a` by the seat to move of g: 0, or -1 (g unchanged) when illegal
     cdef int seat = g.to_move
-    cdef int bid
+    cdef int phase = g.phase
+    cdef int c
     cdef const ddz_move* m
-    if g.phase == PHASE_BIDDING:
-        if a == 0:
-            bid = 0
-        elif e.move_count <= a < e.move_count + BID_ACTIONS:
-            bid = <int>(a - e.move_count) + 1
-        else:
-            return -1
-        if ddz_game_bid(g, bid) != 0:
+    if phase != PHASE_PLAY and ddz_game_choosing(g):
+        c = _action_choice(a, e.move_count, e.choice_count, phase == PHASE_DOUBLING)
+        if c < 0 or ddz_game_choose(g, c) != 0:
             return -1
         if r != NULL:
-            ddz_obs_record_bid(r, seat, bid)
+            _record_choice(r, g, phase, seat, c)
         return 0
     if g.phase != PHASE_PLAY or a < 0 or a >= e.move_count:
         return -1
@@ -140,17 +191,18 @@ cdef int _opponents(vec_env* e, vec_deal* d, vec_list* w) noexcept nogil:
     # ends; each move is recorded as its action's table entry (as a Game
     # replaying it with play_action records it). DDZ_OK or a DDZ_ERR_ code.
     cdef ddz_game* g = &d.g
-    cdef int seat, bid
+    cdef int seat, c, phase
     cdef int64_t k, a
     if e.seat < 0:
         return DDZ_OK
     while g.phase != PHASE_DONE and g.to_move != e.seat:
         seat = g.to_move
-        if g.phase == PHASE_BIDDING:
-            bid = ddz_policy_bid(g, e.policies[seat])
-            if ddz_game_bid(g, bid) != 0:
+        if g.phase != PHASE_PLAY and ddz_game_choosing(g):
+            phase = g.phase
+            c = ddz_policy_choice(g, e.policies[seat])
+            if ddz_game_choose(g, c) != 0:
                 return DDZ_ERR_ILLEGAL
-            ddz_obs_record_bid(&d.r, seat, bid)
+            _record_choice(&d.r, g, phase, seat, c)
             continue
         k = ddz_policy_move_grow(g, e.rules, e.policies[seat], &w.moves, &w.moves_cap,
                                  &w.split if w.split_ready else NULL)
@@ -225,6 +277,7 @@ cdef int _observe_row(vec_env* e, int64_t i, vec_list* w, int list_id) noexcept 
     cdef float* f
     cdef uint8_t* u
     cdef uint8_t* mrow
+    cdef int choices[DDZ_MAX_CHOICES]
     e.to_move[i] = seat
     if e.uint8_obs:
         f = w.scratch
@@ -235,14 +288,14 @@ cdef int _observe_row(vec_env* e, int64_t i, vec_list* w, int list_id) noexcept 
         u = e.obs_u + i * O_SIZE
         for j in range(O_SIZE):
             u[j] = <uint8_t>f[j]
-    if g.phase == PHASE_BIDDING:
-        n = 4 - g.high_bid
+    if g.phase != PHASE_PLAY:
+        n = ddz_game_choices(g, choices)
         if _list_room(w, n) != DDZ_OK:
             return DDZ_ERR_NOMEM
         idx = w.idx + w.n
-        idx[0] = 0
-        for k in range(1, n):
-            idx[k] = <int32_t>(e.move_count + g.high_bid + k - 1)
+        for k in range(n):
+            idx[k] = <int32_t>_choice_action(choices[k], e.move_count,
+                                             g.phase == PHASE_DOUBLING)
     else:
         n = ddz_legal_action_indices(e.rules, e.table, g.hands[seat],
                                      &g.last if g.has_last else NULL,
@@ -321,15 +374,20 @@ cdef class VectorEnv:
       the step that ends a deal, else 0. ``terminated`` (bool).
     * Legal actions of each row's seat to move as CSR: row i's are
       ``legal_indices[legal_offsets[i]:legal_offsets[i + 1]]`` (int32,
-      ``Game.legal_action_indices`` order; while bidding 0 then the bids
-      above the highest, ascending). ``mask="dense"``: also ``mask``, int8
+      ``Game.legal_action_indices`` order; in a decision phase the actions
+      of ``Game.legal_choices()``, ascending). ``mask="dense"``: also ``mask``, int8
       (num_envs, action_count); ``mask="bits"``: uint8 (num_envs,
       ceil(action_count / 8)), ``np.unpackbits(mask, axis=1)`` the dense
       mask (padded); None (the default): no mask (``mask`` is None).
     * Actions: those of ``doudizhu_v0``: ``0 .. action_count(rules) - 1``
       the rule set's action index (0 is PASS); with ``bidding``
       ``action_count(rules) + k - 1`` bids ``k`` and 0 passes the bid.
-      ``action_count`` is their number.
+      With the platform options of RULES.md 10 that add decisions (rob
+      bidding when the deals are bid, showing, doubling; e.g.
+      ``"classic+happy"``), ``CHOICE_ACTIONS`` follow the moves instead:
+      choice ``v`` of ``Game.legal_choices()`` is action
+      ``action_count(rules) + v - 1``, and 0 says no (a pass, no show,
+      doubling x1). ``action_count`` is their number.
     * Autoreset: a deal that ends reports its ``rewards`` and
       ``terminated``, and its row already holds the next deal's first
       position. Deals are numbered in the order they start: ``reset``
@@ -349,7 +407,10 @@ cdef class VectorEnv:
       reported: the row takes the run's next deal number after those of
       the step.
     * Rule sets: any; laizi with its wild rank fixed (``"laizi:7"``), tiandi
-      with both (``"tiandi:7J"``), as the environments' action space needs.
+      with both (``"tiandi:7J"``), as the environments' action space needs;
+      the platform options but no-shuffle sessions (each deal is dealt
+      from its own seed). A deal nobody calls is redealt within its row, as
+      the rule set says.
     * ``threads``: the rows are split in contiguous ranges over that many
       threads (the buffers are the same for any number).
     * One call at a time: ``reset`` or ``step`` from another thread while
@@ -416,12 +477,6 @@ cdef class VectorEnv:
                 f"a VectorEnv deals every deal from its own seed, so it does not play "
                 f"the no-shuffle sessions of {r.name!r} (deal='no_shuffle'): use "
                 f"deal='shuffle', or play sessions with Game.next_deal or simulate")
-        if r.c.rob or r.c.show or r.c.doubling:
-            raise ValueError(
-                f"a VectorEnv steps deals without the platform options of RULES.md 10 "
-                f"(rob bidding, showing, doubling), and {r.name!r} has some: play "
-                f"them through ddzfast.env.doudizhu_v0 or gym_env, whose actions "
-                f"include every decision")
         if not isinstance(bidding, (bool, np.bool_)):
             raise TypeError(f"bidding must be True or False, not {bidding!r}")
         if seat is not None:
@@ -470,7 +525,8 @@ cdef class VectorEnv:
         e.table = &self._table.t
         e.n = n
         e.move_count = self._table.count
-        e.action_count = e.move_count + (BID_ACTIONS if self.bidding else 0)
+        e.choice_count = choice_actions(r, self.bidding)
+        e.action_count = e.move_count + e.choice_count
         self.action_count = e.action_count
         e.bidding = self.bidding
         e.seat = -1 if seat is None else seat
@@ -715,7 +771,7 @@ cdef class VectorEnv:
         cdef int64_t lo = self._offsets[i], hi = self._offsets[i + 1]
         legal = self._indices[lo:hi]
         shown = ", ".join(str(x) for x in legal[:12]) + (", ..." if hi - lo > 12 else "")
-        phase = ("bidding", "play", "done")[g.phase]
+        phase = _PHASES[g.phase]
         raise ValueError(f"actions[{i}] = {int(action)} is not a legal action of row {i} "
                          f"(deal {self.e.deals[i].deal}, seat {g.to_move} to move, "
                          f"{phase} phase); its legal actions: [{shown}]; no deal was "

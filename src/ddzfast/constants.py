@@ -30,6 +30,12 @@ WILD_KICKER = 15
 DEAL_CARDS = 17
 MAX_HAND = {False: 20, True: 21}
 
+#: The environments' actions after the moves: with bidding, bid 1, 2 and 3;
+#: with the platform options of RULES.md 10, choices 1..4 (a call, rob or
+#: show is choice 1, the doubling factors 2 and 4 are choices 2 and 4).
+BID_ACTIONS = 3
+CHOICE_ACTIONS = 4
+
 #: DouZero's int for each card index 0..14 ('3'..'A' are 3..14, '2' is 17,
 #: X is 20, D is 30; ddzfast.compat.douzero converts with this table).
 DOUZERO_CARDS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)

@@ -631,7 +631,8 @@ def fuzz_vector(f: Fuzzer) -> None:
         f.call(vec.expand, r.choice([0, 1, 2, 3, -1, f.nasty()]))
         f.call(vec.deal_of_rows, r.choice([0, 1, 2, 3, -1, f.nasty()]))
         return
-    rules = r.choice(RULE_SETS) if r.random() < 0.8 else f.table_rules()
+    rules = r.choice(RULE_SETS + ("classic+happy", "laizi:7+happy")) if r.random() < 0.8 \
+        else f.table_rules()
     seat = r.choice([None, None, 0, 1, 2, 3, f.nasty()])
     env = f.call(VectorEnv, r.choice([1, 2, 3, 7, 0, f.nasty()]), rules,
                  bidding=r.choice([True, False, f.nasty()]), seat=seat,

@@ -38,7 +38,8 @@ except ImportError as e:   # pragma: no cover - exercised without the extra
 from ddzfast._vector import VectorEnv
 from ddzfast.env import doudizhu_v0
 from ddzfast.env._gym import GYM_ID, DoudizhuGymEnv, gym_env
-from ddzfast.env._table import BID_ACTIONS, CHOICE_ACTIONS, PLAYERS
+from ddzfast.constants import BID_ACTIONS, CHOICE_ACTIONS
+from ddzfast.env._table import PLAYERS
 from ddzfast.env._vector_gym import GymVectorEnv
 
 __all__ = ["doudizhu_v0", "gym_env", "DoudizhuGymEnv", "VectorEnv", "GymVectorEnv", "GYM_ID",

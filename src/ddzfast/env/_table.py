@@ -29,19 +29,15 @@ import numpy as np
 
 from ddzfast._core import Move, _fixed_action_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
-from ddzfast.rulesets import decision_options
+from ddzfast._vector import action_choice, choice_action, choice_actions
 from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
-from ddzfast.constants import check_bool
+from ddzfast.constants import CHOICE_ACTIONS, check_bool
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
 from ddzfast.simulate import check_seed
 
 #: The agents, seat ``i`` being ``PLAYERS[i]``.
 PLAYERS = ("player_0", "player_1", "player_2")
-#: Extra actions when the environment bids: bid 1, 2 and 3.
-BID_ACTIONS = 3
-#: Extra actions with the platform options of RULES.md 10: choices 1..4.
-CHOICE_ACTIONS = 4
 RENDER_MODES = ("human", "ansi")
 
 
@@ -75,11 +71,8 @@ class Table:
         self.render_mode = check_render_mode(render_mode)
         self.move_count = action_count(self.rules)
         platform = self.rules.platform
-        on = decision_options(platform)
-        # (rob bidding decides nothing in a deal that is not bid)
-        self.platform = on["showing"] or on["doubling"] or (self.bidding and on["rob bidding"])
-        self.choice_count = (CHOICE_ACTIONS if self.platform else
-                             BID_ACTIONS if self.bidding else 0)
+        self.choice_count = choice_actions(self.rules, self.bidding)
+        self.platform = self.choice_count == CHOICE_ACTIONS
         self.action_count = self.move_count + self.choice_count
         self.no_shuffle = platform["deal"] == "no_shuffle"
         self._moves = action_moves(self.rules)
@@ -146,15 +139,7 @@ class Table:
                         dtype=np.int32)
 
     def _choice_action(self, choice: int) -> int:
-        # 0 says no (a pass, no show, doubling x1); choice v else move_count + v - 1
-        if choice == 0 or (choice == 1 and self.game.phase == "doubling"):
-            return 0
-        return self.move_count + choice - 1
-
-    def _action_choice(self, a: int) -> int:
-        if a == 0:
-            return 1 if self.game.phase == "doubling" else 0
-        return a - self.move_count + 1
+        return choice_action(choice, self.move_count, self.game.phase == "doubling")
 
     def mask(self, seat: int) -> np.ndarray:
         """The legal-action mask (int8) of ``seat``: all zeros unless it is
@@ -246,15 +231,18 @@ class Table:
                     f"action {a} is a move, but seat {seat} is deciding ({game.phase}): "
                     f"its legal actions are {self.legal_actions().tolist()} (choices "
                     f"{legal})")
-            choice = self._action_choice(a)
-            # (two actions read as doubling x1; only _choice_action's is one)
-            if choice not in legal or self._choice_action(choice) != a:
+            choice = action_choice(a, self.move_count, self.choice_count,
+                                   game.phase == "doubling")
+            if choice not in legal:
+                # (-1: the action of choice 1 when choice 1 is action 0, doubling x1)
+                said = choice if choice >= 0 else a - self.move_count + 1
                 if game.phase == "bidding" and not self.platform:
-                    raise IllegalMoveError(f"action {a}: seat {seat} cannot bid {choice}; "
+                    raise IllegalMoveError(f"action {a}: seat {seat} cannot bid {said}; "
                                            f"legal bids are {legal} (0 passes)")
-                raise IllegalMoveError(f"action {a}: seat {seat} cannot choose {choice} "
-                                       f"in the {game.phase} phase; legal choices are "
-                                       f"{legal}")
+                raise IllegalMoveError(f"action {a}: seat {seat} cannot choose {said} "
+                                       f"in the {game.phase} phase with action {a}; legal "
+                                       f"choices are {legal} (actions "
+                                       f"{self.legal_actions().tolist()})")
             self.choose(choice)
             return
         if a >= self.move_count:
