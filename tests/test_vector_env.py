@@ -215,9 +215,10 @@ def snapshot(env):
              "deals")} | ({"mask": np.array(env.mask)} if env.mask is not None else {})
 
 
+@pytest.mark.parametrize("rules", ["classic", "classic+happy"])
 @pytest.mark.parametrize("seat, mask", [(None, "bits"), (1, "dense")])
-def test_threads_give_identical_buffers(seat, mask):
-    envs = [VectorEnv(13, "classic", bidding=True, seat=seat, seed=11, threads=t, mask=mask)
+def test_threads_give_identical_buffers(seat, mask, rules):
+    envs = [VectorEnv(13, rules, bidding=True, seat=seat, seed=11, threads=t, mask=mask)
             for t in (1, 2, 4)]
     for env in envs:
         env.reset()
@@ -230,6 +231,30 @@ def test_threads_give_identical_buffers(seat, mask):
         actions = random_actions(envs[0], rng)
         for env in envs:
             env.step(actions)
+
+
+def test_a_decision_takes_only_its_own_actions():
+    """In the doubling phase x1 is action 0 alone (not the first action
+    after the moves, which a show or a call would be), and no move is a
+    decision: either is refused, naming the row and phase, and no deal
+    changes; the factors' own actions play."""
+    rules = ddzfast.get_rules("classic").with_options(doubling=True)
+    env = VectorEnv(2, rules, seed=1)
+    env.reset()
+    moves = action_count(rules)
+    assert env.legal_indices.tolist() == [0, moves + 1, moves + 3] * 2
+    before = snapshot(env)
+    for wrong in (moves, 1, moves + 2):
+        with pytest.raises(ValueError, match=r"actions\[1\].*doubling phase"):
+            env.step(np.array([0, wrong], dtype=np.int32))
+        for name, value in before.items():
+            np.testing.assert_array_equal(getattr(env, name), value, err_msg=name)
+    env.step(np.array([moves + 3, 0], dtype=np.int32))
+    replay = [Game(rules, deal_seed(1, d), False, d % 3) for d in range(2)]
+    replay[0].choose(4)
+    replay[1].choose(1)
+    for i in range(2):
+        np.testing.assert_array_equal(env.obs[i], replay[i].observation_tensor())
 
 
 def test_uint8_observations():
