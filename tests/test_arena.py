@@ -354,7 +354,11 @@ def test_platform_options_are_refused_without_bidding(rules):
 def test_no_shuffle_sessions_are_refused_with_bidding():
     with pytest.raises(ValueError, match="no-shuffle sessions"):
         arena("expert", "greedy", deals=2, rules=NO_SHUFFLE, bidding=True)
+
+
+def test_command_line_platform_options_need_bidding(capsys):
     assert main(["arena", "--a", "expert", "--b", "greedy", "--rules", "classic+happy"]) == 2
+    assert "--bidding" in capsys.readouterr().err
 
 
 def test_classic_deck_agents_are_refused_elsewhere():

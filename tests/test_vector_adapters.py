@@ -19,13 +19,14 @@ def legal_choice(masks, rng):
     return np.array([rng.choice(np.flatnonzero(row)) for row in masks], dtype=np.int32)
 
 
-@pytest.mark.parametrize("rules, bidding, seat, mask", [
-    ("classic", False, 0, None), ("super", True, 2, "dense"), ("laizi:7", True, 1, "bits")])
-def test_gymnasium_vector_env(rules, bidding, seat, mask):
+@pytest.mark.parametrize("rules, bidding, seat, mask, choices", [
+    ("classic", False, 0, None, 0), ("super", True, 2, "dense", 3),
+    ("laizi:7", True, 1, "bits", 3), ("classic+happy", True, 1, "bits", 4)])
+def test_gymnasium_vector_env(rules, bidding, seat, mask, choices):
     env = GymVectorEnv(5, rules, bidding=bidding, seat=seat, seed=3, mask=mask)
     twin = VectorEnv(5, rules, bidding=bidding, seat=seat, seed=3)
     assert env.metadata["autoreset_mode"] == AutoresetMode.SAME_STEP
-    count = action_count(rules) + (3 if bidding else 0)
+    count = action_count(rules) + choices
     assert env.single_action_space.n == count
     assert env.action_space.shape == (5,) and env.observation_space.shape[0] == 5
     obs, info = env.reset(seed=9)

@@ -76,6 +76,7 @@ PLATFORM_DEFAULTS: dict[str, object] = dict(
     cap=None, deal="shuffle", session=10, swaps=5,
 )
 
+
 def decision_options(platform: dict) -> dict[str, bool]:
     """Which of the platform options that add decisions before play
     (RULES.md section 10) a rule set's ``platform`` dict turns on, by name:
