@@ -116,15 +116,18 @@ def paired_leads(rng: random.Random, rules: str, laizi: int) -> list:
     return out
 
 
-def paired_follows(rules: str, laizi: int) -> list:
-    """256 (Rules, hand, last) follows of 20 cards holding `laizi` laizi:
-    benchmarks/laizi_moves.py's paired positions with a last move, the
-    rule set's half of each pair."""
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                    "benchmarks"))
+def follows_of(name: str) -> list:
+    """The 256 (Rules, hand, last) follows of a follow-laizi/tiandi case:
+    20 cards, benchmarks/laizi_moves.py's paired positions with a last
+    move, the rule set's half of each pair."""
+    benchmarks = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                              "benchmarks")
+    if benchmarks not in sys.path:
+        sys.path.insert(0, benchmarks)
     import laizi_moves
 
-    pairs = laizi_moves.paired_positions(20, laizi, count=256, follow=True)
+    _, rules, laizi = name.split("-")
+    pairs = laizi_moves.paired_positions(20, int(laizi), count=256, follow=True)
     return pairs[0] if rules == "laizi" else pairs[1]
 
 
@@ -151,9 +154,7 @@ def moves_listed(name: str) -> int | None:
         return sum(legal_moves_into(h, None, r, out) for r, h in leads_of(name))
     if name.startswith(("follow-laizi-", "follow-tiandi-")):
         out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
-        _, rules, laizi = name.split("-")
-        return sum(legal_moves_into(h, last, r, out)
-                   for r, h, last in paired_follows(rules, int(laizi)))
+        return sum(legal_moves_into(h, last, r, out) for r, h, last in follows_of(name))
     return None
 
 
@@ -179,8 +180,9 @@ def run_case(name: str) -> None:
         for h, last in zip(hands, lasts):
             legal_moves_into(h, last, "classic", out)
     elif name.startswith(("follow-laizi-", "follow-tiandi-")):
-        _, rules, laizi = name.split("-")
-        for rules_obj, h, last in paired_follows(rules, int(laizi)):
+        # (the buffer moves_listed counts them in)
+        out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
+        for rules_obj, h, last in follows_of(name):
             legal_moves_into(h, last, rules_obj, out)
     elif name.startswith(("lead-laizi-", "lead-tiandi-", "pair-")):
         out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
