@@ -6,6 +6,7 @@ replayed on the engine's deals the module docstring names; with bidding,
 from the six seatings of each deal bid and played again and scored per
 seat."""
 import json
+import random
 import sys
 
 import numpy as np
@@ -451,7 +452,8 @@ def _replay_bidding(rules, i, seed, seating, a, b, t):
     arena's columns (BIDDING_COLUMNS) and the points."""
     hands, kitty, deal_rules = _deal_parts(rules, seed, i)
     game = Game.from_deal(hands, kitty, deal_rules, first_bidder=0,
-                          seed=deal_seed(seed, 6 * i + t))
+                          seed=deal_seed(seed, 6 * i + t),
+                          redeal_seed=deal_seed(2 ** 33 + seed, i))
     assert game.to_move == 0
     factors = dict(get_rules(rules).description["multipliers"])
     product, dealing = 1, -1
@@ -605,16 +607,17 @@ def test_bidding_swapping_the_agents_negates_the_points(rules):
 
 def test_bidding_seatings_play_the_same_deals(monkeypatch):
     """Six games a deal, each from the deal's cards with seat 0 the first
-    bidder, and the game seeds the module docstring names."""
+    bidder, and the game and redeal seeds the module docstring names."""
     import ddzfast.arena as A
     made = []
     real = Game.from_deal
 
     class Recording:
         @staticmethod
-        def from_deal(hands, kitty, rules, first_bidder, seed):
-            made.append((tuple(str(h) for h in hands), str(kitty), first_bidder, seed))
-            return real(hands, kitty, rules, first_bidder, seed)
+        def from_deal(hands, kitty, rules, first_bidder, seed, redeal_seed):
+            made.append((tuple(str(h) for h in hands), str(kitty), first_bidder, seed,
+                         redeal_seed))
+            return real(hands, kitty, rules, first_bidder, seed, redeal_seed)
 
     monkeypatch.setattr(A, "Game", Recording)
     arena("expert", "random", deals=4, seed=3, bidding=True)
@@ -622,8 +625,43 @@ def test_bidding_seatings_play_the_same_deals(monkeypatch):
     for i in range(4):
         hands, kitty, _ = _deal_parts("classic", 3, i)
         expected += [(tuple(str(Hand(h)) for h in hands), str(Hand(kitty)), 0,
-                      deal_seed(3, 6 * i + t)) for t in range(6)]
+                      deal_seed(3, 6 * i + t), deal_seed(2 ** 33 + 3, i)) for t in range(6)]
     assert made == expected
+
+
+@pytest.mark.parametrize("rules", ["classic+happy", "laizi+happy", "tiandi+happy"])
+def test_bidding_seatings_are_redealt_the_same_cards(rules):
+    """A deal nobody calls is redealt alike in its six seatings: each
+    seating's k-th dealing holds the cards of every other seating's k-th,
+    whatever the random choices made before it (each seating's game draws
+    its random choices from a stream of its own)."""
+    games, dealings = [], []
+
+    def calls_rarely(game, legal):
+        # records each dealing's cards at the agent's first decision in it (a
+        # show: before the kitty is taken); calls one time in five (so that
+        # many deals are redealt); else at random
+        if not games or games[-1] is not game:
+            games.append(game)
+            dealings.append({})
+        dealings[-1].setdefault(game.redeals, (tuple(str(h) for h in game.hands),
+                                               str(game.kitty)))
+        if game.phase == "bidding":
+            return legal.index(1 if random.random() < 0.2 else 0)
+        return random.randrange(len(legal))
+
+    random.seed(5)
+    n = 12
+    result = arena(calls_rarely, "random", deals=n, seed=9, rules=rules, bidding=True)
+    redeals = result.per_deal["redeals"]
+    assert (redeals > 0).sum() >= n and len(set(redeals.ravel())) > 2
+    assert len(dealings) == 6 * n     # each game of the arena, in its order
+    for i in range(n):
+        seatings = dealings[6 * i:6 * i + 6]
+        assert [max(s) for s in seatings] == list(redeals[i])
+        for k in range(int(redeals[i].max()) + 1):
+            cards = {s[k] for s in seatings if k in s}
+            assert len(cards) == 1, (i, k)
 
 
 def test_bidding_bids_differ_between_agents():

@@ -752,7 +752,8 @@ def test_from_deal_tiandi_draws_the_ground_rank_with_the_kitty():
 
 def test_from_deal_platform_decisions_and_redeals_from_its_seed():
     """With the platform options the first decision is the shows; rob
-    bidding with nobody calling redeals from the game's own stream."""
+    bidding with nobody calling redeals from the seed (the redeal seed's
+    default)."""
     dealt = Game("classic", 2)
     happy = Game.from_deal(dealt.hands, dealt.kitty, "classic+happy", seed=1)
     assert happy.phase == "show" and happy.legal_choices() == [0, 1]
@@ -761,7 +762,7 @@ def test_from_deal_platform_decisions_and_redeals_from_its_seed():
     for seed in (1, 2, 1):
         game = Game.from_deal(dealt.hands, dealt.kitty, rob, seed=seed)
         for _ in range(3):
-            game.choose(0)          # nobody calls: new cards from the game's stream
+            game.choose(0)          # nobody calls: new cards from the redeal seed
         assert game.redeals == 1 and game.phase == "bidding"
         assert game.hands != dealt.hands
         redeals.add((seed, game.hands))

@@ -485,6 +485,103 @@ def test_nobody_calls_redeals(rules):
     assert rows["redeals"].max() >= 1               # one deal in 8 is redealt at least once
 
 
+def _cards(game):
+    return tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+
+
+@pytest.mark.parametrize("rules", RULE_SETS + ("laizi", "tiandi"))
+def test_redeal_k_deals_the_cards_of_its_seed(rules):
+    """A redeal's cards come from the deal's redeal seed alone: redeal k
+    deals what Game(rules, deal_seed(redeal_seed, k)) deals, however many
+    random choices were drawn before it (the random policy's stream is
+    another: before, a redeal shuffled from it, so the choices asked of a
+    game changed its redeals)."""
+    r = platform(rules, **ROB, show=True)
+    quiet, asked = Game(r, seed=21, first_bidder=1), Game(r, seed=21, first_bidder=1)
+    assert quiet.redeal_seed == asked.redeal_seed == 21
+    for k in (1, 2, 3):
+        for game, draws in ((quiet, 0), (asked, k)):
+            while game.phase == "show":
+                for _ in range(draws):
+                    game.policy_choice("random")
+                game.choose(0)
+            _all_pass(game)
+        assert quiet.redeals == asked.redeals == k
+        dealt = Game(r, seed=deal_seed(21, k))
+        assert _cards(quiet) == _cards(asked) == _cards(dealt)
+        assert quiet.wild_ranks == asked.wild_ranks
+    assert simulate(200, r, "random", seed=4)["redeals"].max() >= 1
+
+
+@pytest.mark.parametrize("rules", ["classic", "laizi:7", "tiandi:7J"])
+def test_from_deal_redeal_seed(rules):
+    """Games from one deal with one redeal_seed are redealt the same cards
+    whatever their seeds; redeal_seed defaults to the seed; a bad one is a
+    ValueError or TypeError."""
+    r = platform(rules, **ROB)
+    d = Game(r, seed=3)
+    hands, kitty = d.hands, d.kitty
+    made = [Game.from_deal(hands, kitty, d.rules, seed=s, redeal_seed=77) for s in (1, 2)]
+    other = Game.from_deal(hands, kitty, d.rules, seed=1, redeal_seed=78)
+    default = Game.from_deal(hands, kitty, d.rules, seed=5)
+    assert [g.redeal_seed for g in made + [other, default]] == [77, 77, 78, 5]
+    for g in made + [other]:
+        _all_pass(g)
+    assert _cards(made[0]) == _cards(made[1]) == _cards(Game(r, seed=deal_seed(77, 1)))
+    assert _cards(other) != _cards(made[0])
+    for bad in (-1, 2 ** 64, 1.5, True, "7"):
+        with pytest.raises((ValueError, TypeError), match="redeal_seed"):
+            Game.from_deal(hands, kitty, d.rules, seed=1, redeal_seed=bad)
+
+
+def test_pickled_redeal_seed():
+    """A pickled game from given cards keeps its redeal seed (state format
+    4), so that a redeal after loading deals what it would have; a record of
+    format 4 without it, or another start's with one, is refused."""
+    r = platform("classic", **HAPPY)
+    d = Game(r, seed=3)
+    g = Game.from_deal(d.hands, d.kitty, r, seed=1, redeal_seed=2 ** 64 - 1)
+    g.choose(1)
+    again = pickle.loads(pickle.dumps(g))
+    assert again.redeal_seed == 2 ** 64 - 1
+    for game in (g, again):
+        while game.phase == "show":
+            game.choose(0)
+        _all_pass(game)
+    assert _cards(again) == _cards(g) == _cards(Game(r, seed=deal_seed(2 ** 64 - 1, 1)))
+    load, args = g.__reduce__()
+    assert args[0] == 4 and args[-1] == 2 ** 64 - 1
+    with pytest.raises(ValueError, match="ends with its redeal seed"):
+        load(*args[:-1])
+    with pytest.raises(ValueError, match="redeal seed"):
+        load(*args[:-1], -1)
+    load, args = d.__reduce__()
+    with pytest.raises(ValueError, match="has no redeal seed"):
+        load(4, *args[1:], None, 5)
+
+
+def test_pickled_redealt_deal():
+    """A seeded deal redealt since its start is written as format 4 and
+    loads as it was; as format 3 (whose redeals drew from the random
+    stream) it is refused, not replayed with other cards. Not redealt, it
+    is written as format 3."""
+    r = platform("classic", **ROB)
+    g = Game(r, seed=6)
+    assert g.__reduce__()[1][0] == 3
+    _all_pass(g)
+    g.choose(1)
+    load, args = g.__reduce__()
+    assert args[0] == 4 and len(args) == 6
+    again = load(*args)
+    assert (again.redeals, again.hands, again.phase, again.calls) == \
+        (g.redeals, g.hands, g.phase, g.calls)
+    with pytest.raises(ValueError, match="format 3 whose step 2 redeals the deal"):
+        load(3, *args[1:])
+    g.undo()
+    g.undo()
+    assert g.redeals == 0 and g.__reduce__()[1][0] == 3
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_nobody_calls_with_no_call_first(rules):
     """no_call='first': nobody calls, the first bidder is landlord, base
@@ -1276,6 +1373,8 @@ def test_policy_choice_is_legal_and_reproducible():
             assert x == b.policy_choice("random") and x in game.legal_choices()
             for name in ("greedy", "expert"):
                 assert game.policy_choice(name) in game.legal_choices()
+            # (the live game's draw advances its stream, as a copy's does not)
+            assert game.policy_choice("random") == x
             counts.setdefault(game.phase, []).append(x)
             game.choose(x)
         with pytest.raises(ValueError):

@@ -48,9 +48,9 @@ cdef inline int64_t _mul_saturated(int64_t a, int64_t factor) noexcept nogil:
     return a * factor
 
 
-cdef void _shuffle_deal(ddz_game* g, int deck_wild) noexcept nogil:
-    # The deck shuffled with g.rng and dealt (RULES.md 5): card i to seat
-    # i % 3, the last ones to the kitty.
+cdef void _shuffle_deal(ddz_game* g, int deck_wild, uint64_t* rng) noexcept nogil:
+    # The deck shuffled with the stream *rng and dealt (RULES.md 5): card i
+    # to seat i % 3, the last ones to the kitty.
     cdef uint8_t cards[55]
     cdef int n = 0, i, j, r
     cdef uint8_t t
@@ -65,7 +65,7 @@ cdef void _shuffle_deal(ddz_game* g, int deck_wild) noexcept nogil:
         cards[n] = IDX_W
         n += 1
     for i in range(n - 1, 0, -1):
-        j = <int>_rng_below(&g.rng, i + 1)
+        j = <int>_rng_below(rng, i + 1)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
@@ -153,8 +153,9 @@ cdef void _draw_wild(ddz_game* g, const ddz_rules* rules) noexcept nogil:
 cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
                        int first_bidder, int bidding) noexcept nogil:
     g.seed = seed
+    g.redeal_seed = seed
     g.rng = seed
-    _shuffle_deal(g, rules.has_wild)
+    _shuffle_deal(g, rules.has_wild, &g.rng)
     _reset_deal(g, rules, first_bidder, bidding)
     _draw_wild(g, rules)
     _begin(g)
@@ -216,10 +217,16 @@ cdef void _set_show(ddz_game* g, int seat, int when, int factor) noexcept nogil:
 
 
 cdef void _redeal(ddz_game* g) noexcept nogil:
-    # Nobody called: new cards from the deal's own stream, the same first
-    # bidder and wild rank, every decision made again.
-    _shuffle_deal(g, g.deck_wild)
+    # Nobody called: new cards, the same first bidder and wild rank, every
+    # decision made again. Redeal k is shuffled from a stream of its own,
+    # ddz_deal_seed(redeal_seed, k), not from g.rng, which the random policy
+    # draws from: so the redeals' cards do not depend on the choices made
+    # before them, and games given one redeal seed (the arena's seatings of
+    # a deal) are redealt the same cards.
+    cdef uint64_t stream
     g.redeals += 1
+    stream = ddz_deal_seed(g.redeal_seed, g.redeals)
+    _shuffle_deal(g, g.deck_wild, &stream)
     _reset_round(g)
     _begin(g)
 
@@ -460,6 +467,7 @@ cdef int ddz_game_from_pile(ddz_game* g, const ddz_rules* rules, const uint8_t* 
     if total != _deck_bits(rules.has_wild):
         return -1
     g.seed = seed
+    g.redeal_seed = seed
     g.rng = seed
     for t in range(rules.swaps):
         i = <int>_rng_below(&g.rng, n)

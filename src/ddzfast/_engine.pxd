@@ -78,6 +78,7 @@ ctypedef struct ddz_game:
     int redeals             # deals redealt because nobody called
     int position            # no-shuffle: the deal's position in its session
     int64_t session         # the session (simulate: its index; else -1)
+    uint64_t redeal_seed    # redeal k is shuffled from ddz_deal_seed(redeal_seed, k)
 
 # The result of one deal; its layout is DEAL_DTYPE (96 bytes, aligned). Its
 # bytes of alignment padding are zeroed by ddz_game_score.

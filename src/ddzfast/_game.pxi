@@ -221,7 +221,8 @@ cdef class Game:
         return game
 
     @staticmethod
-    def from_deal(hands, kitty, rules="classic", first_bidder=0, seed=None):
+    def from_deal(hands, kitty, rules="classic", first_bidder=0, seed=None,
+                  redeal_seed=None):
         """A deal in its first decision (bidding; with the platform options of
         RULES.md 10 the shows or the calls) from given cards: ``hands`` the
         three seats' hands of 17 cards each and ``kitty`` the rest of the
@@ -234,14 +235,20 @@ cdef class Game:
         pass a dealt Game's ``rules``); a tiandi rule set without a ground
         rank draws it from the game's random stream when the landlord takes
         the kitty. ``seed`` (an int in 0 .. 2**64 - 1) seeds that stream,
-        which the ``random`` policy draws from and a redeal (rob bidding,
-        nobody called) shuffles from; None: fresh entropy."""
+        which the ``random`` policy draws from; None: fresh entropy.
+        ``redeal_seed`` (an int in 0 .. 2**64 - 1; None: ``seed``) seeds the
+        redeals (rob bidding, nobody called; see ``Game.redeal_seed``):
+        games given one redeal seed are redealt the same cards, whatever
+        their seeds and the choices made in them."""
         cdef Game game
         cdef Rules r = _get_rules(rules)
-        # the random stream: the seed's own, mixed as a deal's seed is
-        cdef uint64_t stream = ddz_deal_seed(_seed_or_entropy(seed, "seed"), 0)
+        cdef uint64_t s = _seed_or_entropy(seed, "seed")
+        cdef uint64_t redeals_from = s if redeal_seed is None \
+            else _seed_arg(redeal_seed, "redeal_seed")
         game = _bidding_game(r, hands, kitty, first_bidder, ())
-        game.g.rng = stream
+        # the random stream: the seed's own, mixed as a deal's seed is
+        game.g.rng = ddz_deal_seed(s, 0)
+        game.g.redeal_seed = redeals_from
         return game
 
     # ---- search: copy, undo, keys ---------------------------------------------------
@@ -297,13 +304,22 @@ cdef class Game:
             # it has the sky rank alone, as here
             rules = _rules_with_mask(self._rules, self._undo[0].wild_mask,
                                      self._undo[0].sky_rank)
-        record = (GAME_STATE_FORMAT, rules, self._start, tuple(steps), rngs, self.g.rng)
-        if self._given.rules_id != rules.rules_id:
+        given = self._given if self._given.rules_id != rules.rules_id else None
+        if self._start[0] == "bidding":
+            # built from given cards: the redeal seed is not the start's
+            return (_game_from_record, (GAME_STATE_FORMAT, rules, self._start, tuple(steps),
+                                        rngs, self.g.rng, given, self.g.redeal_seed))
+        # format 3 when no step since the start redealt (an older ddzfast
+        # loads it too, and deals what this one deals)
+        redealt = self._undo_n > 0 and self.g.redeals != self._undo[0].redeals
+        record = (GAME_STATE_FORMAT if redealt else _STREAM_REDEAL_FORMAT, rules,
+                  self._start, tuple(steps), rngs, self.g.rng)
+        if given is not None:
             # dealt from a rule set without its wild rank(s) (laizi, tiandi):
             # the ranks were drawn from the seed, and next_deal draws its own
             # from that rule set, so the record names it (only then: a record
             # without it loads with an older ddzfast too)
-            record += (self._given,)
+            record += (given,)
         return (_game_from_record, record)
 
     cdef int _push_undo(self, const ddz_game* state) except -1:
@@ -354,11 +370,12 @@ cdef class Game:
         farmers have played and how often the landlord has: spring and
         anti-spring). While bidding: the hands, the kitty and the bids. Two
         move orders that reach the same position give the same key. The
-        state of the game's random stream is not part of it: the draws still
-        to come before the kitty is taken (tiandi's ground rank, a redeal's
-        cards when nobody calls) come from that stream, which the ``random``
-        policy also draws from, so two games with one key may draw them
-        differently, each by the rules' chances."""
+        state of the game's random stream and its redeal seed are not part
+        of it: the draws still to come before the kitty is taken (tiandi's
+        ground rank from that stream, which the ``random`` policy also draws
+        from; a redeal's cards, when nobody calls, from the redeal seed), so
+        two games with one key may draw them differently, each by the rules'
+        chances."""
         cdef const ddz_game* g = &self.g
         cdef int f1, f2
         if g.phase == PHASE_BIDDING and not g.opt_rob and not g.opt_show:
@@ -417,6 +434,15 @@ cdef class Game:
     def seed(self):
         """The deal's seed, or None for a position (from_position)."""
         return self.g.seed if self._dealt else None
+
+    @property
+    def redeal_seed(self) -> int:
+        """What a redeal's cards come from (rob bidding, nobody called,
+        RULES.md 10): redeal ``k`` (1, 2, ...) deals the cards that
+        ``Game(rules, deal_seed(redeal_seed, k))`` deals, whatever was
+        chosen before it. A dealt game's is its ``seed``; ``from_deal``
+        takes it as ``redeal_seed``; a sampled deal's is drawn with it."""
+        return self.g.redeal_seed
 
     @property
     def phase(self) -> str:
@@ -1089,13 +1115,21 @@ def _score_row(Game game, session=None):
 #: any other, so a pickle of another version is never misread. Format 2
 #: added the "choose" step (platform decisions) and the "pile" start
 #: (no-shuffle deals); format 3 the redeals of a "bidding" or "position"
-#: start (a sampled deal after a redeal); a record of an earlier format is
-#: read as it was written. A record of any format may end with the rule set
-#: the deal was made with (Game's _given), when that is not the record's
-#: rule set: one without the wild ranks the seed drew (laizi, tiandi), whose
-#: next_deal draws its own.
-GAME_STATE_FORMAT = 3
-_STATE_FORMATS = (1, 2, 3)
+#: start (a sampled deal after a redeal); format 4 redeals from the redeal
+#: seed (Game.redeal_seed), and a "bidding" start's record ends with it,
+#: after the rule set it was made with (None when that is the record's). A
+#: record of an earlier format is read as it was written, but one whose
+#: steps redeal is refused (those redeals' cards came from the random
+#: stream), and a "bidding" start of one redeals from seed 0. A record
+#: whose start is not "bidding" may end with the rule set the deal was made
+#: with (Game's _given), when that is not the record's rule set: one
+#: without the wild ranks the seed drew (laizi, tiandi), whose next_deal
+#: draws its own. A game neither built from given cards nor redealt since
+#: its start is written as format 3, which older versions load.
+GAME_STATE_FORMAT = 4
+_STATE_FORMATS = (1, 2, 3, 4)
+#: the last format whose redeals drew their cards from the random stream
+_STREAM_REDEAL_FORMAT = 3
 
 
 cdef tuple _start_prefix(tuple start):
@@ -1580,21 +1614,34 @@ cdef uint64_t _rng_arg(object value, str what) except? 0:
     return <uint64_t>int(value)
 
 
-def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None):
+def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None, *redeal_seed):
     """Rebuild a pickled Game (Game.__reduce__) through the API's checks:
     its start (a seeded deal, a position or a bidding state, each built as
     the API builds it) and then every bid and play replayed, each with the
     random stream's state before it. ``given`` (None: ``rules``): the rule
     set a seeded or no-shuffle deal was made with, ``rules`` without the
     wild ranks its seed drew; the start is dealt from it and must draw the
-    ranks ``rules`` names. ValueError (or TypeError) for anything the API
-    could not have reached."""
+    ranks ``rules`` names. ``redeal_seed``: a format-4 "bidding" start's
+    (and only its). ValueError (or TypeError) for anything the API could
+    not have reached."""
     cdef Game game
     cdef Rules r, made_with
     cdef Py_ssize_t i
     if fmt not in _STATE_FORMATS or isinstance(fmt, bool):
         raise ValueError(f"a pickled Game of state format {fmt!r}: this ddzfast reads "
                          f"formats {', '.join(map(str, _STATE_FORMATS))}")
+    if not isinstance(start, tuple) or not start or not isinstance(start[0], str):
+        raise ValueError(f"a pickled Game's start is a tagged tuple, not {start!r}")
+    if fmt > _STREAM_REDEAL_FORMAT and start[0] == "bidding":
+        if len(redeal_seed) != 1:
+            raise ValueError("a pickled Game's bidding start of format 4 ends with its "
+                             "redeal seed")
+        redeals_from = _rng_arg(redeal_seed[0], "the redeal seed")
+    elif redeal_seed:
+        raise ValueError(f"a pickled Game of format {fmt} with a {start[0]!r} start has no "
+                         f"redeal seed, not {redeal_seed[0]!r}")
+    else:
+        redeals_from = None
     if not isinstance(rules, Rules):
         raise TypeError(f"a pickled Game's rules are a Rules, not {type(rules).__name__}")
     r = _get_rules(rules)     # (a made one)
@@ -1605,8 +1652,6 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None):
                         f"{type(given).__name__}")
     else:
         made_with = _get_rules(given)
-    if not isinstance(start, tuple) or not start or not isinstance(start[0], str):
-        raise ValueError(f"a pickled Game's start is a tagged tuple, not {start!r}")
     if not isinstance(steps, tuple) or not isinstance(rngs, tuple) \
             or len(steps) != len(rngs):
         raise ValueError("a pickled Game's steps and their random states do not match")
@@ -1652,6 +1697,9 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None):
             raise ValueError(f"unknown start {kind!r} of {len(start)} fields")
     except (ValueError, TypeError) as e:
         raise type(e)(f"a pickled Game's start is not a deal the API makes: {e}") from None
+    if redeals_from is not None:
+        game.g.redeal_seed = redeals_from
+    redeals_before = game.g.redeals
     for i in range(len(steps)):
         step = steps[i]
         game.g.rng = _rng_arg(rngs[i], "a random state")
@@ -1668,6 +1716,11 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None):
                 raise ValueError(f"unknown step {step[0]!r}")
         except (ValueError, TypeError) as e:
             raise type(e)(f"a pickled Game's step {i} {step!r} cannot be made: {e}") from None
+        if fmt <= _STREAM_REDEAL_FORMAT and game.g.redeals != redeals_before:
+            # (its steps after the redeal were made with other cards)
+            raise ValueError(f"a pickled Game of state format {fmt} whose step {i} redeals "
+                             f"the deal: that format's redeals drew their cards from the "
+                             f"random stream, this ddzfast's from the redeal seed")
     game.g.rng = _rng_arg(rng, "the random state")
     return game
 
@@ -1912,4 +1965,8 @@ def _sample_observation(obs, rng):
                          f"and phase has: robs {game.g.robs}, shown {game.shown!r}, "
                          f"doubles {game.doubles!r}")
     game.g.rng = <uint64_t>int(rng.integers(0, 1 << 63))
+    if before_kitty:
+        # a redeal still to come is drawn anew (not the real deal's: the
+        # seat does not know its cards)
+        game.g.redeal_seed = <uint64_t>int(rng.integers(0, 1 << 63))
     return game

@@ -52,7 +52,8 @@ landlord's WP and points) and "as farmers" those whose landlord was
 ``b``'s (the farmers' side's WP and points, ``a`` holding one or both
 farmer seats), each with its interval over those games. Game ``t`` of
 deal ``i`` is ``Game.from_deal(hands, kitty, rules, first_bidder=0,
-seed=deal_seed(seed, 6 * i + t))`` (a match of two built-in policies plays
+seed=deal_seed(seed, 6 * i + t), redeal_seed=deal_seed(2**33 + seed, i))``
+(a match of two built-in policies plays
 it out with ``rollout(policies, seed=deal_seed(seed, 6 * i + t))``). A
 laizi rule set's wild rank is drawn with the deal, and so is tiandi's
 ground rank, which the bidders therefore know (RULES.md 9 draws it when the
@@ -70,10 +71,11 @@ points follow RULES.md 10's settlement with springs and the caps left out
 (``cap`` and ``mult_cap`` are removed): farmer ``f``'s stake ``base *
 2**robs * show * bombs * d_f * d_L`` won or lost, the landlord's the sum
 of the farmers'; without the options this is the scoring above. A deal
-nobody calls is redealt from that game's own stream (``no_call="redeal"``,
-the default and the ``+happy`` preset's), so its seatings then play
-different cards; ``no_call="first"`` (the first bidder is landlord) keeps
-every seating on the deal's cards. ``per_deal`` adds ``robs``, ``show``
+nobody calls is redealt (``no_call="redeal"``, the default and the
+``+happy`` preset's; ``no_call="first"`` makes the first bidder landlord),
+its six seatings from the deal's one redeal seed (above), so that a
+seating's k-th redeal deals the cards of every other seating's k-th.
+``per_deal`` adds ``robs``, ``show``
 (the show multiplier), ``doubles`` (each seat's factor), ``redeals`` and
 ``points`` (each seat's).
 
@@ -516,6 +518,10 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent,
 #: Deals of the rule sets other than classic's deck come from the engine,
 #: from seeds apart from the games' (which come from ``seed`` itself, < 2**32).
 _ENGINE_DEALS = 1 << 32
+#: With bidding, the redeals of deal i (nobody called) come from
+#: ``deal_seed(_REDEAL_SEEDS + seed, i)`` in each of its seatings, apart
+#: from the games' seeds and the engine's deals.
+_REDEAL_SEEDS = 2 << 32
 
 
 def _engine_deals(rules: Rules, seed: int, first: int, count: int) -> list:
@@ -564,11 +570,13 @@ def _bidding_deal(deal) -> tuple:
     return (Hand(hands[0]) - Hand(kitty), hands[1], hands[2]), kitty, rules
 
 
-def _play_bidding(deal, seats: tuple, game_seed: int) -> tuple:
+def _play_bidding(deal, seats: tuple, game_seed: int, redeal_seed: int) -> tuple:
     """One game of a deal (``_bidding_deal``) with bidding, ``seats`` the
-    agents of seats 0, 1, 2: a row of ``BIDDING_COLUMNS``."""
+    agents of seats 0, 1, 2, redealt (nobody called) from ``redeal_seed``:
+    a row of ``BIDDING_COLUMNS``."""
     hands, kitty, rules = deal
-    game = Game.from_deal(hands, kitty, rules, first_bidder=0, seed=game_seed)
+    game = Game.from_deal(hands, kitty, rules, first_bidder=0, seed=game_seed,
+                          redeal_seed=redeal_seed)
     if all(agent.builtin for agent in seats) and not _decisions(rules):
         result = game.rollout(tuple(agent.builtin for agent in seats), seed=game_seed)
     else:
@@ -718,10 +726,11 @@ def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, bidding: bool,
             k = len(BIDDING_SEATINGS)
             bid_deal = _bidding_deal(deal)
             width = len(BIDDING_COLUMNS)
+            redeals_from = deal_seed(_REDEAL_SEEDS + seed, i)
             for t, seating in enumerate(BIDDING_SEATINGS):
                 seats = tuple(a if c == "A" else b for c in seating)
                 out[j, width * t:width * (t + 1)] = _play_bidding(
-                    bid_deal, seats, deal_seed(seed, k * i + t))
+                    bid_deal, seats, deal_seed(seed, k * i + t), redeals_from)
             continue
         lw, lb = _play(deal, a, b, deal_seed(seed, 2 * i))
         fw, fb = _play(deal, b, a, deal_seed(seed, 2 * i + 1))

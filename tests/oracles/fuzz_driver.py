@@ -277,6 +277,7 @@ def fuzz_game(f: Fuzzer) -> None:
             parts[r.randrange(3)] = r.choice([f.nasty(), [f.hand_text() for _ in range(3)],
                                                f.hand_text(), f.rules()])
         game = f.call(Game.from_deal, *parts, r.choice([0, 1, 2, f.nasty()]),
+                      r.choice([None, r.getrandbits(64), f.nasty()]),
                       r.choice([None, r.getrandbits(64), f.nasty()]))
     elif pick == 0:
         game = f.call(Game, f.rules(), r.choice([r.getrandbits(64), None, f.nasty()]),
@@ -348,6 +349,7 @@ def fuzz_game(f: Fuzzer) -> None:
             repr(game), game.result, game.hands, game.history, game.last_move
             game.cards_left, game.seed, game.multiplier, game.calls, game.robs
             game.shown, game.show_multiplier, game.doubles, game.redeals, game.position
+            game.redeal_seed
 
 
 def fuzz_features(f: Fuzzer) -> None:

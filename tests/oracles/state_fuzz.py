@@ -88,6 +88,16 @@ def corpus(rng: random.Random) -> list:
                 g.play(g.policy_move("random"))
         if not g.done:
             games.append(g.observation(g.to_move).sample(rng.randrange(99)))
+    # deals from given cards with redeal seeds of their own (state format 4)
+    for i in range(3):
+        d = Game("classic+happy", seed=rng.randrange(2 ** 64))
+        g = Game.from_deal(d.hands, d.kitty, d.rules, first_bidder=i, seed=rng.randrange(2 ** 64),
+                           redeal_seed=rng.randrange(2 ** 64))
+        for _ in range(rng.randrange(8)):
+            if g.phase in ("play", "done"):
+                break
+            g.choose(0 if g.phase == "bidding" else g.policy_choice("random"))
+        games.append(g)
     return games
 
 
