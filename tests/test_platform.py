@@ -525,6 +525,8 @@ def test_from_deal_redeal_seed(rules):
     other = Game.from_deal(hands, kitty, d.rules, seed=1, redeal_seed=78)
     default = Game.from_deal(hands, kitty, d.rules, seed=5)
     assert [g.redeal_seed for g in made + [other, default]] == [77, 77, 78, 5]
+    assert d.redeal_seed == d.seed == 3
+    assert Game.from_position(["3", "4", "5"], r, seed=9).redeal_seed == 0
     for g in made + [other]:
         _all_pass(g)
     assert _cards(made[0]) == _cards(made[1]) == _cards(Game(r, seed=deal_seed(77, 1)))

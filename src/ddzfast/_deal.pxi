@@ -54,6 +54,9 @@ cdef void _shuffle_deal(ddz_game* g, int deck_wild, uint64_t* rng) noexcept nogi
     cdef uint8_t cards[55]
     cdef int n = 0, i, j, r
     cdef uint8_t t
+    # (drawn from a local copy: the stores to cards, bytes, may alias *rng,
+    # which the compiler would otherwise load again at every draw)
+    cdef uint64_t stream = rng[0]
     for r in range(13):
         for i in range(4):
             cards[n] = r
@@ -65,10 +68,11 @@ cdef void _shuffle_deal(ddz_game* g, int deck_wild, uint64_t* rng) noexcept nogi
         cards[n] = IDX_W
         n += 1
     for i in range(n - 1, 0, -1):
-        j = <int>_rng_below(rng, i + 1)
+        j = <int>_rng_below(&stream, i + 1)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
+    rng[0] = stream
     g.hands[0] = g.hands[1] = g.hands[2] = 0
     g.kitty = 0
     for i in range(n):
@@ -153,7 +157,6 @@ cdef void _draw_wild(ddz_game* g, const ddz_rules* rules) noexcept nogil:
 cdef void ddz_game_new(ddz_game* g, const ddz_rules* rules, uint64_t seed,
                        int first_bidder, int bidding) noexcept nogil:
     g.seed = seed
-    g.redeal_seed = seed
     g.rng = seed
     _shuffle_deal(g, rules.has_wild, &g.rng)
     _reset_deal(g, rules, first_bidder, bidding)
@@ -219,13 +222,14 @@ cdef void _set_show(ddz_game* g, int seat, int when, int factor) noexcept nogil:
 cdef void _redeal(ddz_game* g) noexcept nogil:
     # Nobody called: new cards, the same first bidder and wild rank, every
     # decision made again. Redeal k is shuffled from a stream of its own,
-    # ddz_deal_seed(redeal_seed, k), not from g.rng, which the random policy
+    # ddz_deal_seed(g.seed, k), not from g.rng, which the random policy
     # draws from: so the redeals' cards do not depend on the choices made
-    # before them, and games given one redeal seed (the arena's seatings of
-    # a deal) are redealt the same cards.
+    # before them, and games given one seed for their redeals (the arena's
+    # seatings of a deal, Game.from_deal's redeal_seed) are redealt the
+    # same cards.
     cdef uint64_t stream
     g.redeals += 1
-    stream = ddz_deal_seed(g.redeal_seed, g.redeals)
+    stream = ddz_deal_seed(g.seed, g.redeals)
     _shuffle_deal(g, g.deck_wild, &stream)
     _reset_round(g)
     _begin(g)
@@ -467,7 +471,6 @@ cdef int ddz_game_from_pile(ddz_game* g, const ddz_rules* rules, const uint8_t* 
     if total != _deck_bits(rules.has_wild):
         return -1
     g.seed = seed
-    g.redeal_seed = seed
     g.rng = seed
     for t in range(rules.swaps):
         i = <int>_rng_below(&g.rng, n)

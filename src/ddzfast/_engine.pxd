@@ -29,7 +29,9 @@ ctypedef struct ddz_game:
     uint64_t hands[3]
     uint64_t kitty
     uint64_t rng            # splitmix64 state: dealing and built-in policies
-    uint64_t seed
+    uint64_t seed           # the deal's: its cards when dealt, and redeal k's
+                            # from ddz_deal_seed(seed, k) (a deal from given
+                            # cards: its redeal seed)
     ddz_move last           # the last non-pass move, while has_last
     int64_t mult            # product of the factors of the moves played,
                             # saturated at INT64_MAX (never wraps)
@@ -78,7 +80,6 @@ ctypedef struct ddz_game:
     int redeals             # deals redealt because nobody called
     int position            # no-shuffle: the deal's position in its session
     int64_t session         # the session (simulate: its index; else -1)
-    uint64_t redeal_seed    # redeal k is shuffled from ddz_deal_seed(redeal_seed, k)
 
 # The result of one deal; its layout is DEAL_DTYPE (96 bytes, aligned). Its
 # bytes of alignment padding are zeroed by ddz_game_score.

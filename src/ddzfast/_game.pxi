@@ -248,7 +248,7 @@ cdef class Game:
         game = _bidding_game(r, hands, kitty, first_bidder, ())
         # the random stream: the seed's own, mixed as a deal's seed is
         game.g.rng = ddz_deal_seed(s, 0)
-        game.g.redeal_seed = redeals_from
+        game.g.seed = redeals_from
         return game
 
     # ---- search: copy, undo, keys ---------------------------------------------------
@@ -308,7 +308,7 @@ cdef class Game:
         if self._start[0] == "bidding":
             # built from given cards: the redeal seed is not the start's
             return (_game_from_record, (GAME_STATE_FORMAT, rules, self._start, tuple(steps),
-                                        rngs, self.g.rng, given, self.g.redeal_seed))
+                                        rngs, self.g.rng, given, self.g.seed))
         # format 3 when no step since the start redealt (an older ddzfast
         # loads it too, and deals what this one deals)
         redealt = self._undo_n > 0 and self.g.redeals != self._undo[0].redeals
@@ -441,8 +441,9 @@ cdef class Game:
         RULES.md 10): redeal ``k`` (1, 2, ...) deals the cards that
         ``Game(rules, deal_seed(redeal_seed, k))`` deals, whatever was
         chosen before it. A dealt game's is its ``seed``; ``from_deal``
-        takes it as ``redeal_seed``; a sampled deal's is drawn with it."""
-        return self.g.redeal_seed
+        takes it as ``redeal_seed``; a deal sampled before the kitty is
+        taken draws one; a position's (it never redeals) is 0."""
+        return self.g.seed
 
     @property
     def phase(self) -> str:
@@ -1698,7 +1699,7 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None, *redeal_s
     except (ValueError, TypeError) as e:
         raise type(e)(f"a pickled Game's start is not a deal the API makes: {e}") from None
     if redeals_from is not None:
-        game.g.redeal_seed = redeals_from
+        game.g.seed = redeals_from
     redeals_before = game.g.redeals
     for i in range(len(steps)):
         step = steps[i]
@@ -1968,5 +1969,5 @@ def _sample_observation(obs, rng):
     if before_kitty:
         # a redeal still to come is drawn anew (not the real deal's: the
         # seat does not know its cards)
-        game.g.redeal_seed = <uint64_t>int(rng.integers(0, 1 << 63))
+        game.g.seed = <uint64_t>int(rng.integers(0, 1 << 63))
     return game
