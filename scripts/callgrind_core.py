@@ -26,7 +26,8 @@ not counted:
   positions with a last move (the same natural move in both rule sets, a
   bomb every other time the cards it comes from hold one);
 * simulate-RULES: ``ddz_simulate`` for 2,000 deals with random policies on
-  one thread, in each rule set;
+  one thread, in each rule set, in slices of 16, 32, 64, ... deals (one
+  ``ddz_simulate`` call each);
 * game-python-50: 50 seeded classic deals driven from Python through
   ``Game.legal_moves`` and ``Game.play`` (those two methods counted);
 * solve-puzzle-7: the seventh published two-player puzzle;
@@ -39,13 +40,17 @@ not counted:
 
 For the lead, pair and follow-RULES-2 cases the instructions per move listed
 are printed too. ``--against DIR`` runs every case again with DIR (a folder
-holding a built ``ddzfast`` package) first on ``PYTHONPATH`` and prints the
-ratio. The counts are repeatable for the same binary and inputs, whatever
-else the machine does.
+holding a built ``ddzfast`` package) and prints the ratio. The counts are
+repeatable for the same binary and inputs, whatever else the machine does.
+Each build is run through a link of the same length (a folder of links
+made for the run, first on ``PYTHONPATH``): the lengths of the paths a
+process starts with move its stack and heap, and with them the alignment
+of what ``memcpy`` copies, whose instruction count depends on it.
 """
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import random
 import re
@@ -189,6 +194,11 @@ def run_case(name: str) -> None:
         for rules_obj, h in leads_of(name):
             legal_moves_into(h, None, rules_obj, out)
     elif name.startswith("simulate-"):
+        # slices of a fixed number of deals (16, 32, 64, ...: none of them
+        # ever takes the slice time): slices timed under valgrind, many
+        # times slower, were a few deals each and as many as that time
+        # made, and each slice (ddz_simulate call) makes its buffers again
+        ddzfast._core.SLICE_SECONDS = float("inf")
         ddzfast.simulate(2000, name[len("simulate-"):], ("random",) * 3, seed=1, threads=1)
     elif name == "game-python-50":
         for i in range(50):
@@ -220,13 +230,39 @@ def run_case(name: str) -> None:
         raise SystemExit(f"unknown case {name!r}; cases: {', '.join(CASES)}")
 
 
-def count(name: str, pythonpath: str | None) -> int:
-    """The instructions callgrind counts for case `name`."""
+def package_dir(folder: str | None) -> str:
+    """The ddzfast package in `folder`, or (None) the one this process
+    imports."""
+    if folder is None:
+        spec = importlib.util.find_spec("ddzfast")
+        if spec is None or not spec.submodule_search_locations:
+            raise SystemExit("ddzfast is not importable here")
+        return os.path.realpath(list(spec.submodule_search_locations)[0])
+    found = os.path.join(folder, "ddzfast")
+    if not os.path.isfile(os.path.join(found, "__init__.py")):
+        raise SystemExit(f"{folder} holds no ddzfast package")
+    return os.path.realpath(found)
+
+
+def link_builds(links: str, packages: list) -> list:
+    """Folders links/0, links/1, ... each holding a link `ddzfast` to one of
+    `packages`: paths of one length for every build."""
+    folders = []
+    for i, package in enumerate(packages):
+        folder = os.path.join(links, str(i))
+        os.mkdir(folder)
+        os.symlink(package, os.path.join(folder, "ddzfast"))
+        folders.append(folder)
+    return folders
+
+
+def count(name: str, pythonpath: str) -> int:
+    """The instructions callgrind counts for case `name`, the ddzfast in
+    folder `pythonpath` first on the path."""
     # a fixed hash seed: string lookups (a rule set passed by name) would
     # otherwise take a different number of probes from run to run
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")
-    if pythonpath:
-        env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
     with tempfile.TemporaryDirectory() as tmp:
         cmd = ["valgrind", "--tool=callgrind",
                *(f"--toggle-collect={fn}" for fn in CASES[name]),
@@ -250,16 +286,19 @@ def main() -> None:
         run_case(args.case)
         return
     names = [n for n in CASES if args.only in n]
+    packages = [package_dir(None)] + ([package_dir(args.against)] if args.against else [])
     print(f"{'case':20s} {'this build':>14s} {'per move':>9s}"
           + (f" {'against':>14s} {'ratio':>7s}" if args.against else ""))
-    for name in names:
-        mine = count(name, None)
-        moves = moves_listed(name)
-        line = f"{name:20s} {mine:14,d} " + (f"{mine / moves:9.2f}" if moves else " " * 9)
-        if args.against:
-            other = count(name, args.against)
-            line += f" {other:14,d} {mine / other:7.4f}"
-        print(line, flush=True)
+    with tempfile.TemporaryDirectory() as links:
+        folders = link_builds(links, packages)
+        for name in names:
+            mine = count(name, folders[0])
+            moves = moves_listed(name)
+            line = f"{name:20s} {mine:14,d} " + (f"{mine / moves:9.2f}" if moves else " " * 9)
+            if args.against:
+                other = count(name, folders[1])
+                line += f" {other:14,d} {mine / other:7.4f}"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":
