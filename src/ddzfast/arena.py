@@ -53,9 +53,8 @@ landlord's WP and points) and "as farmers" those whose landlord was
 farmer seats), each with its interval over those games. Game ``t`` of
 deal ``i`` is ``Game.from_deal(hands, kitty, rules, first_bidder=0,
 seed=deal_seed(seed, 6 * i + t), redeal_seed=deal_seed(2**33 + seed, i))``
-(a match of two built-in policies plays
-it out with ``rollout(policies, seed=deal_seed(seed, 6 * i + t))``). A
-laizi rule set's wild rank is drawn with the deal, and so is tiandi's
+(a match of two built-in policies plays it out with ``rollout(policies,
+seed=deal_seed(seed, 6 * i + t))``). A laizi rule set's wild rank is drawn with the deal, and so is tiandi's
 ground rank, which the bidders therefore know (RULES.md 9 draws it when the
 kitty is taken, from the game's random stream, which would give the six
 seatings different ranks). RLCard's rule
@@ -75,9 +74,8 @@ nobody calls is redealt (``no_call="redeal"``, the default and the
 ``+happy`` preset's; ``no_call="first"`` makes the first bidder landlord),
 its six seatings from the deal's one redeal seed (above), so that a
 seating's k-th redeal deals the cards of every other seating's k-th.
-``per_deal`` adds ``robs``, ``show``
-(the show multiplier), ``doubles`` (each seat's factor), ``redeals`` and
-``points`` (each seat's).
+``per_deal`` adds ``robs``, ``show`` (the show multiplier), ``doubles``
+(each seat's factor), ``redeals`` and ``points`` (each seat's).
 
 Agents (``resolve_agent``):
 
