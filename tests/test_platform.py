@@ -444,6 +444,11 @@ def test_rob_base_is_the_base(rules):
     assert r.stakes[1] == r.stakes[2] == 3 * p and r.stakes[0] == 6 * p
 
 
+def _cards(game):
+    """The deal's cards: each seat's hand and the kitty, as counts."""
+    return tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+
+
 def _all_pass(game):
     fb = game.to_move
     for k in range(3):
@@ -458,23 +463,23 @@ def test_nobody_calls_redeals(rules):
     one more redeal counted, no robs; the wild rank of a laizi deal stays."""
     r = platform(rules, **ROB)
     game = Game(r, seed=21, first_bidder=2)
-    first = tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+    first = _cards(game)
     wild = game.wild_rank
     _all_pass(game)
     assert game.phase == "bidding" and game.to_move == 2 and game.landlord is None
     assert game.redeals == 1 and game.robs == 0 and game.multiplier == 1
     assert calls_of(game) in ([], [(2, 0), (0, 0), (1, 0)])
-    second = tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+    second = _cards(game)
     assert second != first
     assert all(len(h) == 17 for h in game.hands) and len(game.kitty) == r.kitty
     assert add(*second) == deck_counts(rules)
     assert game.wild_rank == wild
     again = Game(r, seed=21, first_bidder=2)
     _all_pass(again)
-    assert tuple(h.counts for h in again.hands) + (again.kitty.counts,) == second
+    assert _cards(again) == second
     _all_pass(game)
     assert game.redeals == 2 and game.to_move == 2
-    assert tuple(h.counts for h in game.hands) + (game.kitty.counts,) not in (first, second)
+    assert _cards(game) not in (first, second)
     game.choose(1)
     game.choose(0)
     game.choose(0)
@@ -483,10 +488,6 @@ def test_nobody_calls_redeals(rules):
     finish(game)
     rows = simulate(300, r, "random", seed=4)
     assert rows["redeals"].max() >= 1               # one deal in 8 is redealt at least once
-
-
-def _cards(game):
-    return tuple(h.counts for h in game.hands) + (game.kitty.counts,)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS + ("laizi", "tiandi"))
@@ -1003,10 +1004,10 @@ def drive(game, rng, first_bidder, bidding=True, chooser="mixed", mover="mixed",
     while model.phase != "play":
         check_decision_state(game, model, bidding)
         x = pick_choice(game, rng, model.legal(), chooser)
-        before = tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+        before = _cards(game)
         game.choose(x)
         if model.choose(x) == "redeal":
-            after = tuple(h.counts for h in game.hands) + (game.kitty.counts,)
+            after = _cards(game)
             assert after != before and add(*after) == deck
             if not desc.get("wild_count"):          # (tiandi draws its ranks per deal)
                 assert game.rules.wild_rank == wild
