@@ -202,6 +202,64 @@ def test_sample_keeps_what_the_seat_sees(rules):
         assert abs(sum(world.result.scores)) < 1e-9
 
 
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_rollout_changes_nothing_but_the_stream_it_draws_from(rules):
+    # docs/search.md: the state stays; a seeded rollout leaves the game's
+    # random stream too, one without a seed advances it
+    # (a pickle carries the random stream)
+    game = Game(rules, seed=4, bidding=False)
+    before, state = snapshot(game), pickle.dumps(game)
+    game.rollout("random", seed=9)
+    assert snapshot(game) == before and pickle.dumps(game) == state
+    game.rollout("random")
+    assert snapshot(game) == before and pickle.dumps(game) != state
+
+
+def lone_w_lead_passed(rules: str) -> Game:
+    """A dealt game of `rules` (with W) in which the landlord, seat 0, has
+    played all but W and passed its lead (RULES.md 3): seat 1 leads."""
+    leads = ("3456789TJQKA", "33344456")           # a straight, then a plane
+    landlord = Hand("".join(leads) + "W")
+    rest = Hand(int(Hand(deck_text(True))) - int(landlord))
+    cards = str(rest)
+    kitty = str(landlord)[-get_rules(rules).kitty:]
+    own = Hand(int(landlord) - int(Hand(kitty)))
+    game = Game.from_deal([str(own), cards[:17], cards[17:]], kitty, rules, seed=1)
+    game.bid(3)
+    for cards in leads:
+        game.play(next(m for m in game.legal_moves() if Hand(int(m.cards)) == Hand(cards)))
+        game.play(M("PASS"))
+        game.play(M("PASS"))
+    assert game.hands[0] == Hand("W") and game.last_move is None
+    assert [str(m) for m in game.legal_moves()] == ["PASS"]
+    game.play(M("PASS"))
+    assert game.to_move == 1 and game.last_move is None
+    return game
+
+
+@pytest.mark.parametrize("rules", [r for r in RULE_SETS if get_rules(r).wildcard])
+def test_sample_after_a_lone_w_passed_its_lead(rules):
+    # the history ends with a trick's two passes and the W holder's third:
+    # each seat's sample keeps what it sees, W in the landlord's hand
+    game = lone_w_lead_passed(rules)
+    rng = np.random.default_rng(0)
+    for seat in range(3):
+        obs = game.observation(seat)
+        for _ in range(20):
+            world = obs.sample(rng)
+            assert world.observation(seat)[:14] == obs[:14]
+            assert world.hands[0] == Hand("W") and world.to_move == 1
+            assert world.last_move is None
+            again = pickle.loads(pickle.dumps(world))
+            assert snapshot(again) == snapshot(world)
+            while not world.done:
+                step(world, rng)
+    # a forged record: the seat that passed its lead holds more than W
+    obs = game.observation(1)
+    with pytest.raises(ValueError, match="W alone"):
+        obs._replace(cards_left=(2, *obs.cards_left[1:])).sample(0)
+
+
 def test_sample_deals_unseen_cards_uniformly():
     game = Game("classic", seed=11, bidding=False)
     obs = game.observation(1)

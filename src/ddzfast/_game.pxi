@@ -1294,7 +1294,11 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     else:
         s, mv = played[lead]
         after = len(played) - 1 - lead
-        if after >= 2:
+        if after == 3 and ls < 0 and mover == (s + 1) % 3 and bits[s] == WBIT:
+            # seat s, left with W alone, passed its lead (RULES.md 3): the
+            # next seat leads freely
+            pass
+        elif after >= 2:
             if ls >= 0 or after > 2 or mover != s:
                 raise ValueError(
                     f"the history ends with seat {s}'s {mv} and {after} passes: the "
@@ -1820,7 +1824,7 @@ def _sample_observation(obs, rng):
     cdef uint64_t unseen, forced = 0, deck, known, own, kitty = 0
     cdef uint64_t played[3]
     cdef uint64_t from_history[3]
-    cdef int seat, s, i, k, ll, size
+    cdef int seat, s, i, k, ll, size, passes, lone_w
     if not isinstance(obs, Observation):
         raise TypeError(f"sample() needs an Observation, not {type(obs).__name__}")
     if obs.rules is None:
@@ -1895,6 +1899,31 @@ def _sample_observation(obs, rng):
         if sizes[s] != _hand_size(bits):
             raise ValueError(f"cards_left does not match seat {s}'s shown hand")
     hidden = [s for s in range(3) if s != seat and s not in open_hands]
+    # a seat that passed its lead holds W alone from then on (RULES.md 3): a
+    # pass after a trick's two passes
+    lone_w = -1
+    passes = 0
+    for s, mv in history:
+        if (<Move>mv).m.kind != K_PASS:
+            passes = 0
+        else:
+            passes += 1
+            if passes == 3:
+                lone_w = s
+    if lone_w in hidden:
+        if sizes[lone_w] != 1 or not _hand_contains(unseen, WBIT):
+            raise ValueError(f"the observation is inconsistent: seat {lone_w} passed "
+                             f"its lead, which only a hand of W alone does, but "
+                             + ("W is not among the unseen cards" if sizes[lone_w] == 1
+                                else f"it holds {sizes[lone_w]} cards"))
+        if not before_kitty and lone_w == _seat_arg(obs.landlord, "landlord"):
+            # (a landlord holding W alone has played all of its kitty but W)
+            for i in range(15):
+                if _nib(_to_bits(obs.kitty, r, "kitty"), i) > _nib(played[lone_w], i):
+                    raise ValueError("the observation is inconsistent: the landlord "
+                                     "holds W alone but has not played its kitty")
+        unseen -= WBIT
+        hidden.remove(lone_w)
     if before_kitty:
         if obs.landlord is not None or history or obs.base != 0 or obs.kitty is not None \
                 or obs.last_move is not None or obs.last_seat is not None:
@@ -1923,6 +1952,8 @@ def _sample_observation(obs, rng):
                          f"cards for {need} hidden places")
     pool = rng.permutation(pool)
     dealt = {seat: own, **open_hands}
+    if lone_w >= 0 and lone_w not in dealt:
+        dealt[lone_w] = WBIT
     start = 0
     for s in hidden:
         size = sizes[s] - (_hand_size(forced) if s == ll else 0)
