@@ -163,6 +163,25 @@ def test_last_must_be_a_legal_non_pass_move_of_the_rule_set():
         legal_moves("44", "33")
 
 
+def test_an_illegal_move_is_named_with_what_makes_the_rule_set():
+    """Regression (a user's review): the messages named 'laizi' for a move
+    that is legal in laizi but not with this wild rank, and 'tiandi' for a
+    copy without LAIZI_BOMB; they name the wild ranks and the missing kinds."""
+    soft = Move.parse("SOFT_BOMB/4/1/4477", "laizi:7")
+    with pytest.raises(IllegalMoveError, match="not a legal move in 'laizi:8'$"):
+        legal_moves("AAAA", soft, "laizi:8")
+    lasts = soft.array
+    with pytest.raises(IllegalMoveError, match=r"lasts\[0\] .* in 'laizi:8'$"):
+        legal_moves_batch(np.array([int(Hand("AAAA"))], np.uint64), lasts, "laizi:8")
+    banned = get_rules("tiandi:7J").without_kinds("LAIZI_BOMB", "FOUR_PAIRS")
+    with pytest.raises(IllegalMoveError,
+                       match="in 'tiandi:7J' without FOUR_PAIRS, LAIZI_BOMB$"):
+        Move.parse("LAIZI_BOMB/J/1/777JJ", banned)
+    with pytest.raises(IllegalMoveError, match="in 'classic\\+happy' without BOMB$"):
+        beats(Move.parse("BOMB/4/1/4444"), Move.parse("PAIR/2/1/22"),
+              get_rules("classic+happy").without_kinds("BOMB"))
+
+
 def test_rules_arguments():
     assert legal_moves("33", None, Rules("classic")).array.tolist() == \
         legal_moves("33").array.tolist()

@@ -333,14 +333,16 @@ def test_bad_rank_pairs_are_refused(bad, error):
         ddzfast.get_rules(bad)
 
 
-@pytest.mark.parametrize("text", ["7J8", "", "7 J", "7,J"])
-def test_wild_ranks_text_of_a_wrong_length_is_a_value_error(text):
+@pytest.mark.parametrize("value", ["7J8", "", "7 J", "7,J", ("7", "J", "Q"), (), ["7"] * 3])
+def test_wild_ranks_of_a_wrong_length_are_a_value_error(value):
     """Regression (audit of the command line): wild_ranks given as text of no
     rank or more than two characters was a TypeError, which `ddzfast moves
     --wild 7J8` did not catch (a traceback). Text is the right type with a
-    bad value: a ValueError; a value of the wrong type stays a TypeError."""
+    bad value: a ValueError; so is a tuple or list of the wrong length (a
+    TypeError too, until a user's review); a value of the wrong type stays a
+    TypeError."""
     with pytest.raises(ValueError, match="one or two ranks"):
-        ddzfast.get_rules("tiandi").with_options(wild_ranks=text)
+        ddzfast.get_rules("tiandi").with_options(wild_ranks=value)
     with pytest.raises(TypeError):
         ddzfast.get_rules("tiandi").with_options(wild_ranks=7)
 

@@ -265,7 +265,7 @@ cdef tuple _batch_positions(object hands, object lasts, Rules r):
                     break
         if bad >= 0:
             raise IllegalMoveError(f"lasts[{bad}] {la[bad]} is not a legal move in "
-                                   f"{r.name!r}")
+                                   f"{_rules_label(r)}")
     return h, la
 
 

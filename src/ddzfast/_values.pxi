@@ -616,9 +616,14 @@ cdef tuple _wild_rank_pair(object value):
                              f"ground, e.g. '7J' (or '7' before the ground rank "
                              f"is drawn), not {value!r}")
         value = chars
-    if not isinstance(value, (tuple, list)) or not 1 <= len(value) <= 2:
+    if not isinstance(value, (tuple, list)):
         raise TypeError(f"wild_ranks must be (sky, ground), e.g. ('7', 'J'), or "
                         f"(sky,) before the ground rank is drawn, not {value!r}")
+    if not 1 <= len(value) <= 2:
+        # a sequence of the wrong length is a bad value, as text of one is
+        raise ValueError(f"wild_ranks holds one or two ranks, (sky, ground), e.g. "
+                         f"('7', 'J'), or (sky,) before the ground rank is drawn, "
+                         f"not {len(value)}: {value!r}")
     ranks = tuple(_wild_rank_index(v) for v in value)
     if len(ranks) == 2 and ranks[0] == ranks[1]:
         raise ValueError(f"the sky and ground ranks must differ, not both "
@@ -645,6 +650,23 @@ def _ranked_name(str name, str ranks) -> str:
     one, tiandi's sky then ground): "laizi+happy", "7" -> "laizi:7+happy"."""
     base, plus, preset = name.partition("+")
     return f"{base}:{ranks}{plus}{preset}"
+
+
+def _rules_label(Rules r) -> str:
+    """How a message saying what is legal names the rule set `r`: its name
+    with the wild ranks drawn, quoted as get_rules reads it ("'laizi:7'"),
+    then the kinds of the built-in rule set that a copy made by
+    without_kinds lacks (" without LAIZI_BOMB"): both decide what is
+    legal."""
+    cdef str name = r.name
+    if r.c.wild_mask:
+        name = _ranked_name(name, "".join(CARD_CHARS[k] for k in r.wild_ranks))
+    builtin = RULE_SETS.get(r.name.partition("+")[0])
+    if builtin is None:
+        return repr(name)
+    held = {k.name for k in r.kinds}
+    missing = [k for k in builtin["kinds"] if k not in held]
+    return repr(name) + (f" without {', '.join(missing)}" if missing else "")
 
 
 cdef int _need_wild(Rules r) except -1:
@@ -923,7 +945,7 @@ cdef class Move:
                 self.wild_rules = r.rules_id
                 break
         if found < 0:
-            where = "any rule set" if rules is None else repr(_get_rules(rules).name)
+            where = "any rule set" if rules is None else _rules_label(_get_rules(rules))
             raise IllegalMoveError(
                 f"{_cards_text(bits) or '(no cards)'} is not a {MoveKind(k).name} "
                 f"of rank {CARD_CHARS[r_]} and length {n_} in {where}")
@@ -1116,7 +1138,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
             return 0
         wild = ddz_check(&rules.c, out.kind, out.rank, out.length, out.cards)
         if wild < 0:
-            raise IllegalMoveError(f"{what} {mv} is not a legal move in {rules.name!r}")
+            raise IllegalMoveError(f"{what} {mv} is not a legal move in {_rules_label(rules)}")
         out.wild = <uint8_t>wild
         out.substitutes = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
@@ -1129,7 +1151,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
         wild = ddz_check(&rules.c, out.kind, out.rank, out.length, out.cards)
         if wild < 0:
             raise IllegalMoveError(f"{what} (row {move}) is not a legal move in "
-                                   f"{rules.name!r}")
+                                   f"{_rules_label(rules)}")
         out.wild = <uint8_t>wild
         out.substitutes = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
@@ -1242,7 +1264,7 @@ def _move_list_of(rules, rows) -> MoveList:
         wild = ddz_check(&r.c, m[i].kind, m[i].rank, m[i].length, m[i].cards)
         if wild < 0:
             raise IllegalMoveError(f"a pickled MoveList's row {i} is not a legal move "
-                                   f"in {r.name!r}")
+                                   f"in {_rules_label(r)}")
         m[i].wild = <uint8_t>wild
         m[i].substitutes = ddz_substitutes(&r.c, m[i].kind, m[i].rank, m[i].length,
                                            m[i].cards)

@@ -67,8 +67,8 @@ from collections.abc import Mapping, Set
 import numpy as np
 
 from ddzfast._core import (MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup, _ActionTable,
-                           _move_rows_substitutes, _move_rows_wild, _substitute_cards,
-                           get_rules, legal_moves)
+                           _move_rows_substitutes, _move_rows_wild, _rules_label,
+                           _substitute_cards, get_rules, legal_moves)
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
@@ -264,7 +264,7 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
     if ok.all():
         return subs
     i = int(np.argmin(ok))
-    where = (f"{candidates[0].name!r}" if rules is not None
+    where = (_rules_label(candidates[0]) if rules is not None
              else f"any built-in rule set ({', '.join(r.name for r in candidates)}; "
                   f"for laizi moves pass rules='laizi:<wild rank>', for tiandi "
                   f"moves 'tiandi:<sky><ground>')")
@@ -548,7 +548,7 @@ def _unknown_action(arr: np.ndarray, idx: np.ndarray, r: Rules) -> None:
     _check_legal(arr, r, check_wild=False,
                  illegal="{row} is not an action of {where}: not a legal move of it")
     i = int(np.argmax(idx < 0))
-    raise IllegalMoveError(f"{_row_text(arr, i)} is not an action of {r.name!r}: "
+    raise IllegalMoveError(f"{_row_text(arr, i)} is not an action of {_rules_label(r)}: "
                            f"more cards than a hand of it holds")
 
 
