@@ -446,6 +446,28 @@ def test_cli_solve_puzzle_notation_and_ban(capsys):
     assert "without TRIPLE_PAIR" in out and "seat 1 wins" in out
 
 
+@pytest.mark.parametrize("argv, same", [
+    (["3Y", "4Z", "--rules", "tiandi", "--wild", "0J"],
+     ["3X", "4D", "--rules", "tiandi", "--wild", "TJ"]),
+    (["30", "Y4", "--rules", "laizi", "--wild", "10"],
+     ["3T", "X4", "--rules", "laizi", "--wild", "T"]),
+    (["33", "JJ", "--last", "PAIR/0/1/00", "--last-seat", "1"],
+     ["33", "JJ", "--last", "PAIR/T/1/TT", "--last-seat", "1"]),
+    (["3", "2", "--last", "ROCKET/Y/1/YZ", "--last-seat", "1"],
+     ["3", "2", "--last", "ROCKET/X/1/XD", "--last-seat", "1"]),
+    (["3456789TJQ", "KK", "--last", "STRAIGHT/3/10/34567890JQ", "--last-seat", "1"],
+     ["3456789TJQ", "KK", "--last", "STRAIGHT/3/10/3456789TJQ", "--last-seat", "1"]),
+])
+def test_cli_solve_reads_puzzle_notation_in_every_card_argument(capsys, argv, same):
+    """Regression (a user's review): --wild and the rank and cards of a
+    KIND/r/n/cards --last were read in ddzfast's letters only ('unknown card
+    '0''), though the command takes puzzle notation; a length stays a number."""
+    assert cli_main(["solve", *argv]) == 0
+    out = capsys.readouterr().out
+    assert cli_main(["solve", *same]) == 0
+    assert out == capsys.readouterr().out
+
+
 @pytest.mark.parametrize("rules, wild, kind, hand", [
     ("biegang", None, "WILD_ROCKET", "XW"), ("biegang", None, "HEAVEN_ROCKET", "XDW"),
     ("biegang", None, "HEAVEN_BOMB", "3333W"), ("super", None, "ROCKET", "XD"),

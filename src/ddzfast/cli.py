@@ -182,7 +182,7 @@ def parse_last(text: str, rules) -> Move:
             raise UsageError(str(e)) from None
         found = pick_move(text, readings, rules)
         if not found:
-            raise UsageError(f"{text!r} is not a move in {rules.name!r}")
+            raise UsageError(f"{text!r} is not a move in {_rules_label(rules)}")
         if len(found) > 1:
             options = ", ".join(f"{typed_form(m, readings)} ({m})" for m in found)
             raise UsageError(f"{text!r} can be read several ways; pass one of: {options}")
@@ -857,14 +857,19 @@ def _solve_cards(text: str) -> str:
 
 
 def _solve_last(text: str, rules) -> Move:
-    """The move to beat, from KIND/r/n/cards or from cards with one reading."""
+    """The move to beat, from KIND/r/n/cards or from cards with one reading
+    (rank and cards in either notation, as the hands)."""
     try:
         if "/" in text:
-            move = Move.parse(text, rules)
+            fields = text.split("/")
+            if len(fields) == 4:
+                # (not the kind, whose name may hold a Z, nor the length)
+                fields[1], fields[3] = _solve_cards(fields[1]), _solve_cards(fields[3])
+            move = Move.parse("/".join(fields), rules)
         else:
             readings = list(classify(Hand.parse(_solve_cards(text), rules), rules))
             if not readings:
-                raise UsageError(f"--last {text!r} is not a move in {rules.name!r}")
+                raise UsageError(f"--last {text!r} is not a move in {_rules_label(rules)}")
             if len(readings) > 1:
                 options = ", ".join(m.text for m in readings)
                 raise UsageError(f"--last {text!r} can be read several ways; "
@@ -897,7 +902,9 @@ def _solve_rules(name: str, banned: list[str], wild: str | None = None):
 def cmd_solve(args, out=None) -> int:
     from ddzfast.solve import solve
     out = out or sys.stdout       # looked up per call: tests swap sys.stdout
-    rules = _solve_rules(args.rules, args.ban or [], getattr(args, "wild", None))
+    wild = getattr(args, "wild", None)
+    rules = _solve_rules(args.rules, args.ban or [],
+                         None if wild is None else _solve_cards(wild))
     hands = [_solve_cards(h) for h in args.hands]
     if len(hands) not in (2, 3):
         raise UsageError(f"give two hands (two players) or three (with --landlord), "
