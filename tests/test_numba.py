@@ -83,8 +83,11 @@ def test_numba_errors():
     out = np.empty(4, MOVE_DTYPE)
     with pytest.raises(ValueError, match="deck"):
         _moves(handle, int(ddzfast.Hand("3W", rules="super")), dn.no_last(), out)
-    with pytest.raises(ValueError, match="too small"):
+    # (the counts needed, as the Python forms say them)
+    with pytest.raises(ValueError, match="out holds 4 moves but this position has 10 legal"):
         _moves(handle, int(ddzfast.Hand("3333XD")), dn.no_last(), out)
+    with pytest.raises(ValueError, match="out holds 2 moves but these cards have 3 readings"):
+        _classify(handle, int(ddzfast.Hand("333444555666")), out[:2])
     bad = np.zeros(1, MOVE_DTYPE)
     bad["kind"], bad["length"], bad["cards"] = 2, 1, int(ddzfast.Hand("34"))
     with pytest.raises(ValueError, match="not a legal move"):

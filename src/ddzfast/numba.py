@@ -482,7 +482,8 @@ def legal_moves_into(rules, hand, last, out):
     last_ptr = _position(rules, hand, last, out)
     n = _c_legal_moves(rules, hand, last_ptr, out.ctypes.data, out.shape[0])
     if n > out.shape[0]:
-        raise ValueError("out is too small for the legal moves of this hand")
+        raise ValueError("out holds " + str(out.shape[0]) + " moves but this position has "
+                         + str(n) + " legal moves; pass a larger buffer")
     return n
 
 
@@ -497,7 +498,8 @@ def classify_into(rules, cards, out):
         raise ValueError("cards are not of this rule set's deck")
     n = _c_classify(rules, cards, out.ctypes.data, out.shape[0])
     if n > out.shape[0]:
-        raise ValueError("out is too small for the readings of these cards")
+        raise ValueError("out holds " + str(out.shape[0]) + " moves but these cards have "
+                         + str(n) + " readings; pass a larger buffer")
     return n
 
 
@@ -577,7 +579,8 @@ def _action_indices_into(rules, actions, hand, last, out):
     n = _c_action_indices(rules, actions, hand, last_ptr, out.ctypes.data, out.shape[0])
     _action_status(n)
     if n > out.shape[0]:
-        raise ValueError("out is too small for the legal moves of this hand")
+        raise ValueError("out holds " + str(out.shape[0]) + " entries but this position "
+                         "has " + str(n) + " legal moves; pass a larger buffer")
     return n
 
 
