@@ -613,7 +613,7 @@ def test_game_plays_laizi_deals_to_the_end():
     g = Game("laizi", seed=1)
     res = g.rollout("greedy", seed=2)
     assert res.winner in ("landlord", "farmers")
-    pickle.loads(pickle.dumps(g)).wild_rank == g.wild_rank
+    assert pickle.loads(pickle.dumps(g)).wild_rank == g.wild_rank
 
 
 def test_laizi_scoring_doubles_for_every_bomb():

@@ -202,8 +202,9 @@ def legal_moves_into(hand, last, rules, cnp.ndarray out not None) -> int:
 
 
 def classify(cards, rules="classic") -> MoveList:
-    """Every reading of exactly ``cards`` played as one move (empty when the
-    cards are not a move). The way to turn an opponent's cards into ``last``."""
+    """Every reading of exactly ``cards`` played as one move: empty when the
+    cards are not a move, PASS alone when there are no cards. The way to
+    turn an opponent's cards into ``last``."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t bits = _to_bits(cards, r, "cards")
     _need_wild(r)
