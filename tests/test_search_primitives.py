@@ -215,6 +215,62 @@ def test_rollout_changes_nothing_but_the_stream_it_draws_from(rules):
     assert snapshot(game) == before and pickle.dumps(game) != state
 
 
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_sample_of_a_position(rules):
+    """Regression (a user's review): a position's observation could not be
+    sampled ("52 unseen cards for 6 hidden places"). Its cards played before
+    it are unseen to the seat (as in the observation tensor): the hidden
+    hands are dealt from them, the rest out of the game; ``pool`` deals them
+    from fewer (what an endgame player counts as still out)."""
+    deck = Hand(deck_text(get_rules(rules).wildcard))
+    game = Game.from_position(["3456", "89", "TJ"], rules, landlord=0, to_move=1,
+                              last_move=M("SINGLE/7/1/7"), last_seat=0)
+    obs = game.observation(1)
+    rng = np.random.default_rng(1)
+    seen = Hand("89") + Hand("7")
+    dealt_from = set()
+    for _ in range(200):
+        world = obs.sample(rng)
+        assert world.observation(1)[:14] == obs[:14]
+        assert world.hands[1] == Hand("89") and world.last_move == M("SINGLE/7/1/7")
+        assert [len(h) for h in world.hands] == [4, 2, 2]
+        assert deck - seen - world.hands[0] - world.hands[2] is not None   # within the deck
+        dealt_from |= {i for h in (world.hands[0], world.hands[2])
+                       for i, c in enumerate(h.counts) if c}
+    # cards that were out of the position reach the hidden hands
+    assert len(dealt_from) > 8
+    # the move on the table is seen: with the other two 7s in seat 1's hand,
+    # no hidden hand gets a 7
+    table = Game.from_position(["3456", "7789", "TJ"], rules, landlord=0, to_move=1,
+                               last_move=M("PAIR/7/1/77"), last_seat=0)
+    for _ in range(100):
+        world = table.observation(1).sample(rng)
+        assert world.hands[0].counts[4] == world.hands[2].counts[4] == 0
+    pool = Hand("3456TJ")
+    splits = set()
+    for _ in range(200):
+        world = obs.sample(rng, pool=pool)
+        assert world.hands[0] + world.hands[2] == pool and world.hands[1] == Hand("89")
+        splits.add(str(world.hands[2]))
+        again = pickle.loads(pickle.dumps(world))
+        assert snapshot(again) == snapshot(world)
+        while not world.done:
+            step(world, rng)
+    assert len(splits) == 15                     # every 2 of the 6, uniformly drawn
+    with pytest.raises(ValueError, match="pool holds 5 cards for 6 hidden places"):
+        obs.sample(0, pool="3456T")
+    with pytest.raises(ValueError, match="pool holds cards this seat has seen"):
+        obs.sample(0, pool="3456T7777")          # one 7 is on the table
+    # in a deal the unseen cards fill the hidden hands: a pool of them all is
+    # the default, a smaller one is refused
+    dealt = Game(rules, seed=3, bidding=False)
+    seen_obs = dealt.observation(2)
+    unseen = Hand(int(deck) - int(dealt.hands[2]))
+    assert snapshot(seen_obs.sample(5, pool=unseen)) == snapshot(seen_obs.sample(5))
+    with pytest.raises(ValueError, match="pool holds"):
+        seen_obs.sample(5, pool=unseen - dealt.hands[0])
+
+
 def lone_w_lead_passed(rules: str) -> Game:
     """A dealt game of `rules` (with W) in which the landlord, seat 0, has
     played all but W and passed its lead (RULES.md 3): seat 1 leads."""

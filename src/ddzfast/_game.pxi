@@ -56,7 +56,7 @@ class Observation(_ObservationBase):
 
     __slots__ = ()
 
-    def sample(self, rng=None):
+    def sample(self, rng=None, pool=None):
         """A Game consistent with this observation, the unseen cards dealt at
         random: what determinized (PIMC) search plays out.
 
@@ -67,8 +67,17 @@ class Observation(_ObservationBase):
         landlord's hand; every other unseen card is dealt uniformly at random
         to the hidden hands (and, while bidding, the kitty), given their
         sizes. ``rng``: a ``numpy.random.Generator``, an int seed or None.
-        The sampled game's ``seed`` is None."""
-        return _sample_observation(self, rng)
+        The sampled game's ``seed`` is None.
+
+        In a deal the unseen cards fill the hidden hands exactly. After
+        ``Game.from_position`` the cards played before the position are
+        unseen too (as in the observation tensor), so the hidden hands are
+        dealt from more cards than they hold, and the rest are out of the
+        sampled game. ``pool`` (cards, within the unseen ones, at least as
+        many as the hidden hands hold) deals them from those cards only: in
+        an endgame, the cards every seat has seen played, taken out, as
+        players count them; the kitty cards outside it count as played."""
+        return _sample_observation(self, rng, pool)
 
 # phase names by the engine's PHASE_ codes
 _PHASES = ("bidding", "play", "done", "show", "landlord_show", "doubling")
@@ -1814,16 +1823,17 @@ cdef tuple _state_fields(const ddz_game* g):
             g.nmoves, g.nbombs, g.wild_mask)
 
 
-def _sample_observation(obs, rng):
+def _sample_observation(obs, rng, pool_cards=None):
     """Observation.sample: see its docstring. Every field it reads is
     checked, and the sampled game is built by the same checked builders as
     Game.from_position (_position_game, _bidding_game), so an observation
     that no game could show is a ValueError, never a corrupt Game."""
     cdef Rules r
     cdef Game game
-    cdef uint64_t unseen, forced = 0, deck, known, own, kitty = 0
+    cdef uint64_t unseen, forced = 0, deck, known, own, kitty = 0, pool_bits, seen
     cdef uint64_t played[3]
     cdef uint64_t from_history[3]
+    cdef ddz_move table
     cdef int seat, s, i, k, ll, size, passes, lone_w
     if not isinstance(obs, Observation):
         raise TypeError(f"sample() needs an Observation, not {type(obs).__name__}")
@@ -1881,7 +1891,22 @@ def _sample_observation(obs, rng):
                                  f"hold it")
             open_hands[s] = _to_bits(shown_hands[s], r, "shown_hands")
             known = _add_within_deck(known, open_hands[s], r, "the observation")
+    if obs.last_move is not None and all((<Move>mv).m.kind == K_PASS
+                                         for _, mv in _seat_moves(obs.history, r, "history")):
+        # a position's own last move, on the table and in no history
+        _last_struct(obs.last_move, r, &table)
+        known = _add_within_deck(known, table.cards, r, "the observation")
     unseen = deck - known
+    if pool_cards is not None:
+        pool_bits = _to_bits(pool_cards, r, "pool")
+        if not _hand_contains(unseen, pool_bits):
+            seen = 0
+            for i in range(16):
+                if _nib(pool_bits, i) > _nib(unseen, i):
+                    seen += <uint64_t>(_nib(pool_bits, i) - _nib(unseen, i)) << (4 * i)
+            raise ValueError(f"pool holds cards this seat has seen (in its hand, played "
+                             f"or shown): {_cards_text(seen)}")
+        unseen = pool_bits
     history = _seat_moves(obs.history, r, "history")
     from_history[0] = from_history[1] = from_history[2] = 0
     for s, mv in history:
@@ -1938,6 +1963,8 @@ def _sample_observation(obs, rng):
         # the kitty the landlord has not visibly played is still in its hand
         for i in range(16):
             k = _nib(kitty, i) - _nib(played[ll], i)
+            if pool_cards is not None and k > _nib(unseen, i):
+                k = _nib(unseen, i)      # (the rest were played before the pool)
             if k > 0:
                 forced += (<uint64_t>k) << (4 * i)
         if not _hand_contains(unseen, forced) or _hand_size(forced) > sizes[ll]:
@@ -1947,7 +1974,12 @@ def _sample_observation(obs, rng):
     pool = np.repeat(np.arange(16, dtype=np.uint64),
                      [_nib(unseen, i) for i in range(16)])
     need = sum(sizes[s] for s in hidden) - (_hand_size(forced) if ll in hidden else 0)
-    if need != len(pool):
+    # (more unseen cards than hidden places: a position's, whose cards played
+    # before it are unseen; a deal's fill them exactly, the kitty's too)
+    if pool_cards is not None and need > len(pool):
+        raise ValueError(f"pool holds {len(pool) + _hand_size(forced)} cards for "
+                         f"{need + _hand_size(forced)} hidden places")
+    if need > len(pool) or (need < len(pool) and before_kitty):
         raise ValueError(f"the observation is inconsistent: {len(pool)} unseen "
                          f"cards for {need} hidden places")
     pool = rng.permutation(pool)

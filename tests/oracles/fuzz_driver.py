@@ -325,7 +325,8 @@ def fuzz_game(f: Fuzzer) -> None:
         elif action == 10:
             obs = f.call(game.observation, f.seat())
             if obs is not None:
-                f.call(obs.sample, r.choice([None, 1, f.nasty()]))
+                f.call(obs.sample, r.choice([None, 1, f.nasty()]),
+                       r.choice([None, None, f.hand_text(), f.nasty()]))
         elif action == 11:
             f.call(game.rollout, r.choice(["greedy", "random", ("random",) * 3,
                                            f.nasty()]),
