@@ -360,18 +360,36 @@ def test_pettingzoo_render_test(capsys):
 
 
 def test_render_bidding():
+    # (before play the line says what the seat decides, not what it beats:
+    # it read "to beat: nothing (you lead)" while bidding until a user's review)
     e = doudizhu_v0.raw_env("classic", bidding=True, render_mode="ansi")
     e.reset(seed=6)
     game = e.game
     n = action_count("classic")
     first = game.to_move
-    assert e.render() == f"{PLAYERS[first]} hand: {game.hands[first]}   to beat: " \
-                         f"nothing (you lead)\n"
+    assert e.render() == f"{PLAYERS[first]} hand: {game.hands[first]}   to decide: " \
+                         f"a bid or pass\n"
     e.step(n + 2)                                  # bid 3: bidding ends at once
     assert game.phase == "play"
     assert e.render() == (bid_line(PLAYERS[first], 3) + landlord_line(game, PLAYERS) +
                           f"{PLAYERS[first]} hand: {game.hands[first]}   to beat: "
                           f"nothing (you lead)\n")
+
+
+def test_render_names_each_decision_before_play():
+    e = doudizhu_v0.raw_env("classic+happy", bidding=True, render_mode="ansi")
+    e.reset(seed=1)
+    seen = []
+    while e.game.phase != "play":
+        seat = e.game.to_move
+        line = e.render().splitlines()[-1]
+        assert line.startswith(f"{PLAYERS[seat]} hand: {e.game.hands[seat]}   to decide: ")
+        seen.append(line.partition("to decide: ")[2])
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(np.flatnonzero(mask)[-1]))       # show, call, rob, double the most
+    assert {"show the hand or not", "call or pass", "rob or not",
+            "a doubling factor"} <= set(seen)
+    assert e.render().splitlines()[-1].endswith("to beat: nothing (you lead)")
 
 
 def test_render_ansi_and_none():
@@ -419,6 +437,20 @@ def test_an_extra_that_fails_its_own_import_is_not_called_missing(run_python, tm
     assert ("ddzfast.env needs pettingzoo and gymnasium, one of which is installed but "
             "failed to import: gymnasium needs another numpy") in out
     assert "is missing" not in out
+
+
+def test_a_gymnasium_without_same_step_autoreset_is_named(run_python):
+    """Regression (a user's review): the extras allowed gymnasium 1.0, which
+    has no gymnasium.vector.AutoresetMode, and importing ddzfast.env then
+    failed with a bare ImportError; they ask for 1.1, and the import says
+    which gymnasium it found and what to install."""
+    out = _env_import_error(run_python, (
+        "import gymnasium, gymnasium.vector\n"
+        "gymnasium.__version__ = '1.0.0'\n"
+        "del gymnasium.vector.AutoresetMode\n"))
+    assert ("ddzfast.env needs gymnasium 1.1 or later (this is 1.0.0, without "
+            "gymnasium.vector.AutoresetMode)") in out
+    assert 'pip install -U "ddzfast[env]"' in out
 
 
 def test_wrapped_env_keeps_the_order_checks_and_answers_last_as_the_raw_env():

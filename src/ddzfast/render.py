@@ -47,8 +47,26 @@ def move_line(name: str, move: Move, left: int) -> str:
     return f"{name}: {move}  ({left} left)\n"
 
 
-def hand_line(owner: str, hand: Hand, last: Move | None) -> str:
-    """A hand and the move it has to beat."""
+def decision_text(game: Game) -> str | None:
+    """What the seat to move decides before play (a bid, a call or rob, a
+    show, a doubling), in words; None in play and once the deal is over."""
+    phase = game.phase
+    if phase == "bidding" and game.rules.platform["bidding"] == "rob":
+        return "rob or not" if any(c for _, c in game.calls) else "call or pass"
+    if phase == "bidding":
+        return "a bid or pass"
+    if phase in ("show", "landlord_show"):
+        return "show the hand or not"
+    if phase == "doubling":
+        return "a doubling factor"
+    return None
+
+
+def hand_line(owner: str, hand: Hand, last: Move | None, decision: str | None = None) -> str:
+    """A hand and the move it has to beat, or (before play) the decision to
+    make (``decision_text``)."""
+    if decision is not None:
+        return f"{owner} hand: {hand}   to decide: {decision}\n"
     return f"{owner} hand: {hand}   to beat: {last if last else 'nothing (you lead)'}\n"
 
 

@@ -34,6 +34,14 @@ except ImportError as e:   # pragma: no cover - exercised without the extra
         f"failed to import: {e}" if broken_import(e, "gymnasium", "pettingzoo") else
         f"ddzfast.env needs pettingzoo and gymnasium ({e.name or e} is missing): "
         f'pip install "ddzfast[env]"') from e
+try:
+    # GymVectorEnv steps with same-step autoreset, which Gymnasium names from 1.1 on
+    from gymnasium.vector import AutoresetMode  # noqa: F401
+except ImportError as e:   # pragma: no cover - exercised with an older gymnasium
+    raise ImportError(
+        f"ddzfast.env needs gymnasium 1.1 or later (this is "
+        f"{getattr(gymnasium, '__version__', 'an older one')}, without "
+        f'gymnasium.vector.AutoresetMode): pip install -U "ddzfast[env]"') from e
 
 from ddzfast._vector import VectorEnv
 from ddzfast.env import doudizhu_v0

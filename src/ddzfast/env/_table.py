@@ -30,7 +30,8 @@ import numpy as np
 from ddzfast._core import Move, _fixed_action_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
 from ddzfast._vector import action_choice, choice_action, choice_actions
-from ddzfast.render import choice_line, hand_line, landlord_line, move_line, outcome_text
+from ddzfast.render import (choice_line, decision_text, hand_line, landlord_line,
+                            move_line, outcome_text)
 from ddzfast.constants import CHOICE_ACTIONS, check_bool
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
@@ -314,7 +315,8 @@ class Table:
         self.lines.clear()
         seat = self.game.to_move if self.started else None
         if seat is not None:
-            text += hand_line(PLAYERS[seat], self.game.hands[seat], self.game.last_move)
+            text += hand_line(PLAYERS[seat], self.game.hands[seat], self.game.last_move,
+                              decision_text(self.game))
         return text
 
     def render(self, where: str):
