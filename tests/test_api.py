@@ -163,6 +163,25 @@ def test_last_must_be_a_legal_non_pass_move_of_the_rule_set():
         legal_moves("44", "33")
 
 
+@pytest.mark.parametrize("rules, text", [
+    (get_rules("classic"), "Rules('classic')"),
+    (get_rules("classic").with_options(doubling=True), "Rules('classic', doubling=True)"),
+    (get_rules("classic+happy").with_options(cap=None), "Rules('classic+happy', cap=None)"),
+    (get_rules("laizi:7+happy"), "Rules('laizi:7+happy', wild_rank='7')"),
+    (get_rules("tiandi:7J").without_kinds("LAIZI_BOMB"),
+     "Rules('tiandi', wild_ranks=('7', 'J'), without_kinds=('LAIZI_BOMB',))"),
+    (Rules("classic", **dict(get_rules("classic").description_dict(),
+                             multipliers={"BOMB": 4, "ROCKET": 2})),
+     "Rules('classic', multipliers={'BOMB': 4, 'ROCKET': 2})"),
+    (Rules("mine", **get_rules("super").description_dict()), "Rules('mine')"),
+])
+def test_rules_repr_says_what_sets_the_rule_set_apart(rules, text):
+    """Regression (a user's review): a rule set with options, or without
+    kinds, read as the built-in one (Rules('classic') for both of two
+    unequal rule sets, in messages that print them)."""
+    assert repr(rules) == text
+
+
 def test_an_illegal_move_is_named_with_what_makes_the_rule_set():
     """Regression (a user's review): the messages named 'laizi' for a move
     that is legal in laizi but not with this wild rank, and 'tiandi' for a

@@ -481,12 +481,22 @@ cdef class Rules:
         return <size_t>&self.c
 
     def __repr__(self):
+        # the name, the wild ranks, then what sets it apart from the built-in
+        # rule set of its name (_rules_changes), so that unequal rule sets
+        # read differently
+        parts = [repr(self.name)]
         if self.c.wild_count > 1 and self.c.wild_mask:
-            ranks = tuple(CARD_CHARS[k] for k in self.wild_ranks)
-            return f"Rules({self.name!r}, wild_ranks={ranks!r})"
-        if self.c.wild_mask:
-            return f"Rules({self.name!r}, wild_rank={CARD_CHARS[_ctz(self.c.wild_mask)]!r})"
-        return f"Rules({self.name!r})"
+            parts.append(f"wild_ranks={tuple(CARD_CHARS[k] for k in self.wild_ranks)!r}")
+        elif self.c.wild_mask:
+            parts.append(f"wild_rank={CARD_CHARS[_ctz(self.c.wild_mask)]!r}")
+        changes = _rules_changes(self)
+        if changes is not None:
+            missing, options, other = changes
+            parts += [f"{k}={v!r}" for k, v in options.items()]
+            if missing:
+                parts.append(f"without_kinds={tuple(missing)!r}")
+            parts += [f"{k}={v!r}" for k, v in other.items()]
+        return f"Rules({', '.join(parts)})"
 
     def __reduce__(self):
         if self.name in RULE_SETS and self.description == _frozen(RULE_SETS[self.name]):
@@ -652,21 +662,48 @@ def _ranked_name(str name, str ranks) -> str:
     return f"{base}:{ranks}{plus}{preset}"
 
 
+cdef str _unranked_name(Rules r):
+    # r's name without the wild ranks a name may carry ("laizi:7+happy" ->
+    # "laizi+happy"): the name of the built-in rule set or preset it is of
+    base, plus, preset = r.name.partition("+")
+    return base.partition(":")[0] + plus + preset
+
+
+cdef tuple _rules_changes(Rules r):
+    # What sets r apart from the built-in rule set or preset of its name
+    # beyond its wild ranks: the kinds it lacks (in the built-in order), its
+    # platform options that differ, and every other field that differs from
+    # what those two changes make (a description of its own). None when its
+    # name is no built-in one.
+    try:
+        base = _get_rules(_unranked_name(r))
+    except ValueError:
+        return None
+    held = {k.name for k in r.kinds}
+    missing = [k for k in base.description["kinds"] if k not in held]
+    options = {k: v for k, v in r.platform.items() if base.platform[k] != v}
+    expected = base.without_kinds(*missing) if missing else base
+    if options:
+        expected = expected.with_options(**options)
+    mine, theirs = r.description_dict(), expected.description_dict()
+    other = {k: v for k, v in mine.items()
+             if k not in ("wild_rank", "wild_ranks") and theirs.get(k) != v}
+    return missing, options, other
+
+
 def _rules_label(Rules r) -> str:
     """How a message saying what is legal names the rule set `r`: its name
     with the wild ranks drawn, quoted as get_rules reads it ("'laizi:7'"),
     then the kinds of the built-in rule set that a copy made by
     without_kinds lacks (" without LAIZI_BOMB"): both decide what is
     legal."""
-    cdef str name = r.name
+    cdef str name = _unranked_name(r)
     if r.c.wild_mask:
         name = _ranked_name(name, "".join(CARD_CHARS[k] for k in r.wild_ranks))
-    builtin = RULE_SETS.get(r.name.partition("+")[0])
-    if builtin is None:
+    changes = _rules_changes(r)
+    if changes is None or not changes[0]:
         return repr(name)
-    held = {k.name for k in r.kinds}
-    missing = [k for k in builtin["kinds"] if k not in held]
-    return repr(name) + (f" without {', '.join(missing)}" if missing else "")
+    return f"{name!r} without {', '.join(changes[0])}"
 
 
 cdef int _need_wild(Rules r) except -1:
