@@ -262,6 +262,11 @@ def test_uint8_observations():
     of the multiplier) rounded down."""
     f = VectorEnv(8, "super", seed=1)
     u = VectorEnv(8, "super", seed=1, obs_dtype="uint8")
+    # a numpy dtype or scalar type of a name is that name (a ValueError until
+    # a user's review)
+    for same, name in ((np.uint8, "uint8"), (np.dtype("uint8"), "uint8"),
+                       (np.float32, "float32"), ("f4", "float32")):
+        assert VectorEnv(2, "super", obs_dtype=same).obs_dtype == name
     f.reset()
     u.reset()
     mult = OBSERVATION_LAYOUT["multiplier"].offset
@@ -337,8 +342,9 @@ def test_bad_arguments():
         VectorEnv(2, seat=0, opponents=lambda game, legal: 0)
     with pytest.raises(ValueError, match="one opponent policy or two"):
         VectorEnv(2, seat=0, opponents=("greedy",) * 3)
-    with pytest.raises(ValueError, match="obs_dtype"):
-        VectorEnv(2, obs_dtype="float64")
+    for bad in ("float64", np.float64, None, 3, "f8", [1]):
+        with pytest.raises(ValueError, match="obs_dtype"):
+            VectorEnv(2, obs_dtype=bad)
     with pytest.raises(ValueError, match="mask"):
         VectorEnv(2, mask="sparse")
     with pytest.raises(ValueError, match="threads"):

@@ -28,7 +28,8 @@ class VectorEnv:
     next_deal: int
     def __init__(self, num_envs: int, rules: RulesLike = "classic", bidding: bool = False,
                  seat: int | None = None, opponents: str | Sequence[str] | None = None,
-                 seed: int | None = None, threads: int = 1, obs_dtype: str = "float32",
+                 seed: int | None = None, threads: int = 1,
+                 obs_dtype: npt.DTypeLike = "float32",
                  mask: str | None = None) -> None: ...
     @property
     def obs(self) -> npt.NDArray[np.float32] | npt.NDArray[np.uint8]: ...

@@ -53,6 +53,21 @@ cnp.import_array()
 MAX_ENVS = 1 << 20
 #: The observation dtypes a VectorEnv writes.
 OBS_DTYPES = ("float32", "uint8")
+
+
+def _obs_dtype_name(obs_dtype) -> str:
+    """The name in OBS_DTYPES of ``obs_dtype``: that name, or a numpy dtype
+    or scalar type of it (np.float32, np.dtype("uint8"))."""
+    if isinstance(obs_dtype, str) and obs_dtype in OBS_DTYPES:
+        return obs_dtype
+    try:
+        name = np.dtype(obs_dtype).name if obs_dtype is not None else None
+    except (TypeError, ValueError):
+        name = None
+    if name not in OBS_DTYPES:
+        raise ValueError(f"obs_dtype must be one of {', '.join(OBS_DTYPES)} (a name, or "
+                         f"a numpy dtype of it), not {obs_dtype!r}")
+    return name
 #: The masks a VectorEnv writes besides the CSR lists.
 MASK_KINDS = (None, "dense", "bits")
 
@@ -366,7 +381,7 @@ cdef class VectorEnv:
       buffer when a position has more legal actions than any before).
     * ``obs``: (num_envs, OBSERVATION_SIZE), row i the observation
       (``Game.observation_tensor``) of row i's seat to move; float32, or
-      uint8 with ``obs_dtype="uint8"`` (every entry is a small integer but
+      uint8 with ``obs_dtype="uint8"`` (or ``np.uint8``; every entry is a small integer but
       ``multiplier``, log2 of the multiplier, written rounded down: exact
       unless a factor is no power of two, as ``super``'s SUPER_BOMB, 3).
       ``to_move`` (int32): each row's seat to move. ``rewards``
@@ -504,9 +519,7 @@ cdef class VectorEnv:
         if seed is not None:
             seed = check_seed(seed)
         self.threads = check_threads(threads)
-        if obs_dtype not in OBS_DTYPES:
-            raise ValueError(f"obs_dtype must be one of {', '.join(OBS_DTYPES)}, "
-                             f"not {obs_dtype!r}")
+        obs_dtype = _obs_dtype_name(obs_dtype)
         if mask not in MASK_KINDS:
             raise ValueError(f"mask must be None, 'dense' or 'bits', not {mask!r}")
         self.num_envs = n
