@@ -189,6 +189,8 @@ def test_an_illegal_move_is_named_with_what_makes_the_rule_set():
     soft = Move.parse("SOFT_BOMB/4/1/4477", "laizi:7")
     with pytest.raises(IllegalMoveError, match="not a legal move in 'laizi:8'$"):
         legal_moves("AAAA", soft, "laizi:8")
+    with pytest.raises(IllegalMoveError, match="not a legal move in 'laizi:8\\+happy'$"):
+        legal_moves("AAAA", soft, "laizi:8+happy")
     lasts = soft.array
     with pytest.raises(IllegalMoveError, match=r"lasts\[0\] .* in 'laizi:8'$"):
         legal_moves_batch(np.array([int(Hand("AAAA"))], np.uint64), lasts, "laizi:8")
