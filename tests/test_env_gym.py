@@ -166,7 +166,7 @@ def test_illegal_reward_beyond_a_float_is_a_value_error():
     assert gym_env(illegal_reward=-3).illegal_reward == -3.0
 
 
-def test_step_refuses_a_bool():
+def test_step_refuses_a_bool_and_other_types():
     """step(True) raised numpy's 'truth value of an array ... is ambiguous':
     Discrete.contains takes True for 1, and the mask indexed by a bool is
     an array. A bool is no action: TypeError, the episode going on."""
@@ -175,6 +175,11 @@ def test_step_refuses_a_bool():
     before = env.game.position_key()
     for action in (True, False, np.bool_(True)):
         with pytest.raises(TypeError, match="an action is an int in 0..30383, not bool"):
+            env.step(action)
+    # nor is a float or an array of one action (a policy's type bug; they
+    # ended the episode as illegal actions until a user's review)
+    for action in (1.0, np.float32(2), np.array([1]), np.array(1.0), "1", None):
+        with pytest.raises(TypeError, match="an action is an int in 0..30383, not "):
             env.step(action)
     assert env.game.position_key() == before
     obs, reward, done, truncated, info = env.step(int(env.legal_actions()[0]))

@@ -93,9 +93,13 @@ class DoudizhuGymEnv(gymnasium.Env):
         table = self.table
         if self._over:
             raise ValueError("the episode is over (or never began): call reset()")
-        if isinstance(action, (bool, np.bool_)):
-            # Discrete.contains takes True for 1; a mask indexed by a bool
-            # is no entry of it
+        if isinstance(action, (bool, np.bool_)) or not (
+                isinstance(action, numbers.Integral)
+                or (isinstance(action, np.ndarray) and action.ndim == 0
+                    and action.dtype.kind in "iu")):
+            # not an int (nor a 0-d int array, as a policy's predict gives):
+            # a policy's type bug, not an action of the space; a bool too,
+            # which Discrete.contains takes for 1
             raise table.not_an_action(action)
         if not self.action_space.contains(action) or not self.action_masks()[action]:
             # Gymnasium lets an agent send any action of the space: an
