@@ -81,6 +81,23 @@ def test_no_spring_when_a_farmer_played():
     assert r.winner == "landlord" and not r.spring and r.multiplier == 1
 
 
+def test_a_positions_move_to_beat_is_a_play_of_its_seat():
+    """Regression (a user's review): a position's springs counted only the
+    plays after it, so a landlord beating a farmer's move to beat and going
+    out scored a spring; that move is a play of its seat, as the history's
+    plays are (a position plays as a deal of its own, RULES.md 6)."""
+    game = Game.from_position(["2", "4", "5"], landlord=0, to_move=0,
+                              last_move=M("SINGLE/A/1/A"), last_seat=1)
+    r = finish(game, ["SINGLE/2/1/2"])
+    assert r.winner == "landlord" and not r.spring and r.scores == (2, -1, -1)
+    # the landlord's move to beat is its one play, and the farmers go out
+    # before it plays again: an anti-spring
+    game = Game.from_position(["3", "2", "5"], landlord=0, to_move=1,
+                              last_move=M("SINGLE/A/1/A"), last_seat=0)
+    r = finish(game, ["SINGLE/2/1/2"])
+    assert r.winner == "farmers" and r.anti_spring and r.multiplier == 2
+
+
 def test_anti_spring():
     r = finish(Game.from_position(["3A", "45", "6"], "classic"), [
         "SINGLE/3/1/3", "SINGLE/4/1/4", "PASS", "PASS", "SINGLE/5/1/5"])

@@ -236,6 +236,8 @@ class Deal:
         self.hands = [[0] * 16 for _ in range(3)]
         self.kitty = [0] * 16
         self.offstage = [0] * 16    # from_position: the last move's cards
+        self.prior_moves = [0] * 3  # from_position: its move to beat, a play
+                                    # of its seat (RULES.md 6's springs)
         self.total = [0] * 16       # the cards of the deal, for conservation
         self.bids = []
         self.landlord = None
@@ -268,7 +270,8 @@ class Deal:
         return [0] + list(range(self.high_bid + 1, 4))
 
     def moves_by(self, seat) -> int:
-        return sum(1 for s, m in self.history if s == seat and m[0] != 0)
+        return self.prior_moves[seat] + sum(1 for s, m in self.history
+                                            if s == seat and m[0] != 0)
 
     def played(self, seat) -> list:
         out = [0] * 16
@@ -657,6 +660,7 @@ class GameMachine(RuleBasedStateMachine):
             if last_move is not None:
                 m.last, m.last_seat = ident(last_move), last_seat
                 m.offstage = unpack(last_move.identity[3])
+                m.prior_moves = [int(s == last_seat) for s in range(3)]
                 # the seat between last_seat and the seat to move has passed
                 m.passes = 0 if m.to_move == (last_seat + 1) % 3 else 1
             m.total = list(m.offstage)

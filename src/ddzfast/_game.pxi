@@ -220,7 +220,12 @@ cdef class Game:
         played and that ``to_move`` must beat or pass: the position is in the
         middle of a trick (if ``to_move`` is the second seat after
         ``last_seat``, the seat between has passed). Its cards are out of
-        every hand, so the hands and the move together must fit the deck."""
+        every hand, so the hands and the move together must fit the deck.
+
+        The position scores as a deal of its own: its springs (RULES.md 6)
+        count the plays it shows, ``last_move`` as a play of ``last_seat``
+        and every play from the position on; cards outside the hands are no
+        plays."""
         cdef Game game
         # the random stream: the seed's own, mixed as a deal's seed is
         cdef uint64_t stream = ddz_deal_seed(_seed_or_entropy(seed, "seed"), 0)
@@ -1377,6 +1382,11 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
         g.has_last = 1
         g.last_seat = ls
         g.passes = 0 if mover == (ls + 1) % 3 else 1
+    # the springs (RULES.md 6) count the plays a position shows, as in a deal
+    # of its own: its move to beat is a play of its seat (the history's
+    # plays are counted above); cards outside the hands are no plays
+    if ls >= 0 and lead < 0:
+        g.moves_by[ls] += 1
     game._start = ("position", tuple(int(b) for b in bits), int(k), ll, int(base), mover,
                    None if ls < 0 else _move(&lm, r).text, None if ls < 0 else ls,
                    tuple((s, mv.text) for s, mv in played),
