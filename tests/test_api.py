@@ -16,6 +16,7 @@ import ddzfast
 from ddzfast import (MOVE_DTYPE, Game, Hand, IllegalMoveError, InvalidCardsError, Move,
                      MoveKind, MoveList, Rules, beats, classify, deal_seed, get_rules,
                      legal_moves, legal_moves_batch, legal_moves_into, play)
+from ddzfast.constants import deck_text
 from helpers import CLASSIC_FAMILY, L7, RULE_SETS, WILDCARD_RULE_SETS, dirty_the_stack
 
 
@@ -68,6 +69,21 @@ def test_hand_deck_checks():
 
 
 # ---- moves -------------------------------------------------------------------
+
+@pytest.mark.parametrize("rules", RULE_SETS + ("laizi:7+happy",))
+def test_repr_of_every_move_pastes_back(rules):
+    """Regression (a user's review): a laizi or tiandi move's repr named no
+    rule set, so that pasting it back was an IllegalMoveError for most of
+    them; it names the one with the move's wild ranks."""
+    rng = random.Random(rules)
+    deck = list(deck_text(get_rules(rules).wildcard))
+    r = get_rules(rules)
+    for _ in range(20):
+        hand = "".join(rng.sample(deck, 12))
+        for m in legal_moves(hand, None, r):
+            back = eval(repr(m))
+            assert back == m and back.substitutes == m.substitutes and str(back) == str(m)
+
 
 def test_move_values():
     m = Move.parse("STRAIGHT/4/5/4567W")

@@ -376,6 +376,29 @@ def test_a_reader_that_stops_early_ends_it_quietly(run_python):
     assert "legal moves" in first and stderr == ""
 
 
+@pytest.mark.parametrize("argv", [
+    ["moves", "33"], ["solve", "33", "44"], ["arena", "--a", "expert", "--b", "greedy",
+                                            "--deals", "3"],
+    ["simulate", "--games", "5", "--out", "{out}"], ["play", "--seed", "1"]])
+def test_a_closed_standard_output_ends_it_quietly(run_python, tmp_path, argv):
+    """Regression (a user's review): with standard output closed (`>&-`)
+    every command ended in an AttributeError traceback. It runs with its
+    output going nowhere, makes its files, and exits with status 1, as when
+    a reader has gone."""
+    out = tmp_path / "rows.npz"
+    argv = [a.format(out=out) for a in argv]
+    code = ("import os, sys\n"
+            "os.close(1)\n"
+            "sys.stdout = None\n"          # what Python starts with under >&-
+            "sys.stdin = open(os.devnull)\n"
+            "from ddzfast.cli import main\n"
+            f"sys.exit(main({argv!r}))\n")
+    r = run_python(code=code)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    if "--out" in argv:
+        assert len(np.load(out)["deals"]) == 5
+
+
 def test_progress_bar_shows_an_eta():
     """The progress bar showed no ETA while running and no elapsed time at the end."""
     stream = io.StringIO()
@@ -468,6 +491,26 @@ def test_play_tells_a_fixed_tiandi_pair_at_once(run):
     assert "ground laizi rank: J (every 7 and J stands for any card 3..2)" in r.stdout
     assert "is drawn once" not in r.stdout
     assert r.stdout.count("ground laizi rank") == 1
+
+
+def test_play_tells_the_ground_rank_before_the_decisions_after_the_kitty(capsys,
+                                                                        monkeypatch):
+    """Regression (a user's review): with showing and doubling (tiandi+happy)
+    play told the ground rank after the landlord's show and the doubling,
+    which the bots decided knowing it (it is drawn, and shown to all, as the
+    landlord takes the kitty, RULES.md 9)."""
+    # no show, call, then rob and no double as long as asked; q at the first move
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0\n1\n1\n0\n1\n1\n1\nq\n"))
+    code, out, err = main(capsys, "play", "--seed", "3", "--rules", "tiandi+happy",
+                          "--bots", "expert")
+    assert code == 0, err
+    ground = out.index("ground laizi rank")
+    assert out.index("landlord: ") < ground
+    for after in ("double your stake?", "doubles x", "show your hand (x2)?"):
+        if after in out:
+            assert ground < out.index(after), after
+    assert "double your stake?" in out or "doubles x" in out
+    assert out.count("ground laizi rank") == 1
 
 
 def test_cli_has_no_card_alphabet_of_its_own():

@@ -468,6 +468,15 @@ def test_cli_solve_reads_puzzle_notation_in_every_card_argument(capsys, argv, sa
     assert out == capsys.readouterr().out
 
 
+def test_cli_solve_reads_last_as_moves_does(capsys):
+    """Regression (a user's review): `--last 4567W=8` (W's reading named,
+    as `moves` and `play` take it) was 'unknown card '=''; solve reads
+    --last with the parser of moves, after its notation."""
+    argv = ["solve", "3456", "89TJ", "--rules", "biegang", "--last-seat", "1", "--last"]
+    assert cli_main(argv + ["4567W=8"]) == 0
+    assert "to beat STRAIGHT 4567W (W as 8) played by seat 1" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("rules, wild, kind, hand", [
     ("biegang", None, "WILD_ROCKET", "XW"), ("biegang", None, "HEAVEN_ROCKET", "XDW"),
     ("biegang", None, "HEAVEN_BOMB", "3333W"), ("super", None, "ROCKET", "XD"),

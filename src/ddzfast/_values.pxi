@@ -669,6 +669,15 @@ cdef str _unranked_name(Rules r):
     return base.partition(":")[0] + plus + preset
 
 
+cdef str _name_with_ranks(Rules r):
+    # r's name with the wild ranks it has, as get_rules reads it ("laizi:7",
+    # "tiandi:7J+happy")
+    cdef str name = _unranked_name(r)
+    if r.c.wild_mask:
+        name = _ranked_name(name, "".join(CARD_CHARS[k] for k in r.wild_ranks))
+    return name
+
+
 cdef tuple _rules_changes(Rules r):
     # What sets r apart from the built-in rule set or preset of its name
     # beyond its wild ranks: the kinds it lacks (in the built-in order), its
@@ -697,9 +706,7 @@ def _rules_label(Rules r) -> str:
     then the kinds of the built-in rule set that a copy made by
     without_kinds lacks (" without LAIZI_BOMB"): both decide what is
     legal."""
-    cdef str name = _unranked_name(r)
-    if r.c.wild_mask:
-        name = _ranked_name(name, "".join(CARD_CHARS[k] for k in r.wild_ranks))
+    cdef str name = _name_with_ranks(r)
     changes = _rules_changes(r)
     if changes is None or not changes[0]:
         return repr(name)
@@ -1094,6 +1101,12 @@ cdef class Move:
         return f"{text} ({wild})" if wild else text
 
     def __repr__(self):
+        rules = _RULES_BY_ID.get(self.wild_rules)
+        if rules is not None and _rules_changes(rules) is not None:
+            # a laizi move, legal only with its wild ranks: the name that has
+            # them (the kinds and options a copy changes make no move legal
+            # that the built-in rule set with those ranks refuses)
+            return f"Move.parse({self.text!r}, {_name_with_ranks(rules)!r})"
         return f"Move.parse({self.text!r})"
 
     def __reduce__(self):

@@ -803,8 +803,13 @@ def cmd_play(args, out=None) -> int:
                 if game.shown[seat] is not None and line.endswith("shows its hand\n"):
                     out.write(f"{names[seat]} hand: {game.hands[seat]}\n")
             if game.landlord is not None and not landlord_told:
+                # (tiandi: the ground rank is drawn as the landlord takes the
+                # kitty, before the landlord's show and the doubling)
                 out.write(landlord_line(game, names))
                 landlord_told = True
+                if rules.wild_count == 2 and not ground_told:
+                    out.write(ground_line(game))
+                    ground_told = True
         if not landlord_told:
             out.write(landlord_line(game, names))
         if rules.wild_count == 2 and not ground_told:
@@ -857,29 +862,19 @@ def _solve_cards(text: str) -> str:
 
 
 def _solve_last(text: str, rules) -> Move:
-    """The move to beat, from KIND/r/n/cards or from cards with one reading
-    (rank and cards in either notation, as the hands)."""
-    try:
-        if "/" in text:
-            fields = text.split("/")
-            if len(fields) == 4:
-                # (not the kind, whose name may hold a Z, nor the length)
-                fields[1], fields[3] = _solve_cards(fields[1]), _solve_cards(fields[3])
-            move = Move.parse("/".join(fields), rules)
-        else:
-            readings = list(classify(Hand.parse(_solve_cards(text), rules), rules))
-            if not readings:
-                raise UsageError(f"--last {text!r} is not a move in {_rules_label(rules)}")
-            if len(readings) > 1:
-                options = ", ".join(m.text for m in readings)
-                raise UsageError(f"--last {text!r} can be read several ways; "
-                                 f"pass one of: {options}")
-            move = readings[0]
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    if move.kind == MoveKind.PASS:
-        raise UsageError("--last must be a move, not a pass (leave it out to lead)")
-    return move
+    """The move to beat, as parse_last reads it (KIND/r/n/cards, or cards
+    with one reading, ``=C`` saying what W stands for), its ranks and cards
+    in either notation, as the hands."""
+    if "/" in text:
+        fields = text.split("/")
+        if len(fields) == 4:
+            # (not the kind, whose name may hold a Z, nor the length)
+            fields[1], fields[3] = _solve_cards(fields[1]), _solve_cards(fields[3])
+        text = "/".join(fields)
+    else:
+        cards, eq, wild = text.partition("=")
+        text = _solve_cards(cards) + eq + _solve_cards(wild)
+    return parse_last(text, rules)
 
 
 def _solve_rules(name: str, banned: list[str], wild: str | None = None):
@@ -1138,11 +1133,17 @@ def main(argv=None) -> int:
         print(f"ddzfast {args.command}: unrecognized arguments: {' '.join(extra)} "
               f"(see --help)", file=_error_stream())
         return 2
+    closed = sys.stdout is None
+    if closed:
+        # standard output closed (`>&-`): what the command prints goes
+        # nowhere, as to a reader that has gone (exit status 1), while what
+        # it makes besides (--out files) is still made
+        sys.stdout = open(os.devnull, "w")
     try:
         status = args.func(args)
         # output still buffered fails here, while BrokenPipeError is caught
         sys.stdout.flush()
-        return status
+        return 1 if closed and status == 0 else status
     except UsageError as e:
         print(f"ddzfast {args.command}: {e}", file=_error_stream())
         return 2
@@ -1157,6 +1158,10 @@ def main(argv=None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+    finally:
+        if closed:
+            sys.stdout.close()
+            sys.stdout = None
 
 
 if __name__ == "__main__":
