@@ -691,9 +691,14 @@ cdef tuple _rules_changes(Rules r):
     held = {k.name for k in r.kinds}
     missing = [k for k in base.description["kinds"] if k not in held]
     options = {k: v for k, v in r.platform.items() if base.platform[k] != v}
-    expected = base.without_kinds(*missing) if missing else base
-    if options:
-        expected = expected.with_options(**options)
+    try:
+        expected = base.without_kinds(*missing) if missing else base
+        if options:
+            expected = expected.with_options(**options)
+    except (TypeError, ValueError):
+        # (a description of its own that these two changes cannot make:
+        # every field that differs is told)
+        expected = base
     mine, theirs = r.description_dict(), expected.description_dict()
     other = {k: v for k, v in mine.items()
              if k not in ("wild_rank", "wild_ranks") and theirs.get(k) != v}
