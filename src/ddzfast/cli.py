@@ -49,8 +49,8 @@ from ddzfast._engine import DEAL_DTYPE, POLICIES, Game
 from ddzfast.arena import AGENT_NAMES, MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE, broken_import, import_optional
 from ddzfast.movekind import MoveKind
-from ddzfast.render import (choice_line, ground_line, hand_line, landlord_line, move_line,
-                            outcome_text)
+from ddzfast.render import (choice_line, decision_kind, ground_line, hand_line, landlord_line,
+                            move_line, outcome_text)
 from ddzfast.report import Tally, row_columns
 from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, parse_policies, ray_ready,
@@ -736,17 +736,14 @@ def _choose_move(game: Game, text: str, legal):
     return matches[0], None
 
 
-def _point_bidding(game) -> bool:
-    return game.phase == "bidding" and game.rules.platform["bidding"] != "rob"
-
-
 def _decision_prompt(game, legal) -> str:
     """What the terminal game asks for the decision now (RULES.md 5 and 10)."""
-    if _point_bidding(game):
+    kind = decision_kind(game)
+    if kind == "bid":
         return f"your bid {legal} (0 passes): "
-    if game.phase == "bidding":
-        if any(c for _, c in game.calls):
-            return "rob the landlord (x2)? 1 robs, 0 passes: "
+    if kind == "rob":
+        return "rob the landlord (x2)? 1 robs, 0 passes: "
+    if kind == "call":
         return "call the landlord? 1 calls, 0 passes: "
     if game.phase == "show":
         return "show your hand (x4)? 1 shows, 0 does not: "
@@ -791,7 +788,7 @@ def cmd_play(args, out=None) -> int:
                     return 0
                 choice = _ascii_int(text)
                 if choice is None or choice not in choices:
-                    what = "bid" if _point_bidding(game) else "choice"
+                    what = "bid" if decision_kind(game) == "bid" else "choice"
                     out.write(f"not a legal {what}: {text!r}; choose from {choices}\n")
                     continue
                 game.choose(choice)

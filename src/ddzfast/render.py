@@ -15,16 +15,34 @@ def bid_line(name: str, points: int) -> str:
     return f"{name} bids {points or 'pass'}\n"
 
 
+def decision_kind(game: Game, phase: str | None = None) -> str | None:
+    """The decision made before play (RULES.md 5 and 10) in ``phase`` (default:
+    the game's): "bid" (point bidding), "call" or "rob" (rob bidding: a rob
+    once a seat has called), "show" or "double"; None in play and once the
+    deal is over."""
+    phase = game.phase if phase is None else phase
+    if phase == "bidding":
+        if game.rules.platform["bidding"] != "rob":
+            return "bid"
+        return "rob" if any(c for _, c in game.calls) else "call"
+    if phase in ("show", "landlord_show"):
+        return "show"
+    if phase == "doubling":
+        return "double"
+    return None
+
+
 def choice_line(name: str, phase: str, choice: int, game: Game) -> str:
     """A seat's decision in ``phase`` (a bid, a call or rob, a show, a doubling
     factor) as the table prints it; ``game`` as it was before the decision."""
-    if phase == "bidding" and game.rules.platform["bidding"] == "rob":
-        if any(c for _, c in game.calls):        # a seat has called: a rob
-            return f"{name} {'robs' if choice else 'does not rob'}\n"
-        return f"{name} {'calls' if choice else 'passes'}\n"
-    if phase == "bidding":
+    kind = decision_kind(game, phase)
+    if kind == "bid":
         return bid_line(name, choice)
-    if phase in ("show", "landlord_show"):
+    if kind == "rob":
+        return f"{name} {'robs' if choice else 'does not rob'}\n"
+    if kind == "call":
+        return f"{name} {'calls' if choice else 'passes'}\n"
+    if kind == "show":
         return f"{name} {'shows its hand' if choice else 'does not show'}\n"
     return f"{name} doubles x{choice}\n"
 
@@ -47,19 +65,16 @@ def move_line(name: str, move: Move, left: int) -> str:
     return f"{name}: {move}  ({left} left)\n"
 
 
+# decision_kind's decisions in words, as the table tells the seat to decide
+_DECISION_TEXT = {"bid": "a bid or pass", "call": "call or pass", "rob": "rob or not",
+                  "show": "show the hand or not", "double": "a doubling factor"}
+
+
 def decision_text(game: Game) -> str | None:
-    """What the seat to move decides before play (a bid, a call or rob, a
-    show, a doubling), in words; None in play and once the deal is over."""
-    phase = game.phase
-    if phase == "bidding" and game.rules.platform["bidding"] == "rob":
-        return "rob or not" if any(c for _, c in game.calls) else "call or pass"
-    if phase == "bidding":
-        return "a bid or pass"
-    if phase in ("show", "landlord_show"):
-        return "show the hand or not"
-    if phase == "doubling":
-        return "a doubling factor"
-    return None
+    """What the seat to move decides before play (``decision_kind``), in
+    words; None in play and once the deal is over."""
+    kind = decision_kind(game)
+    return None if kind is None else _DECISION_TEXT[kind]
 
 
 def hand_line(owner: str, hand: Hand, last: Move | None, decision: str | None = None) -> str:
