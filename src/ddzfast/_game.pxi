@@ -1901,8 +1901,8 @@ def _sample_observation(obs, rng, pool_cards=None):
                                  f"hold it")
             open_hands[s] = _to_bits(shown_hands[s], r, "shown_hands")
             known = _add_within_deck(known, open_hands[s], r, "the observation")
-    if obs.last_move is not None and all((<Move>mv).m.kind == K_PASS
-                                         for _, mv in _seat_moves(obs.history, r, "history")):
+    history = _seat_moves(obs.history, r, "history")
+    if obs.last_move is not None and all((<Move>mv).m.kind == K_PASS for _, mv in history):
         # a position's own last move, on the table and in no history
         _last_struct(obs.last_move, r, &table)
         known = _add_within_deck(known, table.cards, r, "the observation")
@@ -1917,7 +1917,6 @@ def _sample_observation(obs, rng, pool_cards=None):
             raise ValueError(f"pool holds cards this seat has seen (in its hand, played "
                              f"or shown): {_cards_text(seen)}")
         unseen = pool_bits
-    history = _seat_moves(obs.history, r, "history")
     from_history[0] = from_history[1] = from_history[2] = 0
     for s, mv in history:
         from_history[s] += (<Move>mv).m.cards
@@ -1934,6 +1933,16 @@ def _sample_observation(obs, rng, pool_cards=None):
         if sizes[s] != _hand_size(bits):
             raise ValueError(f"cards_left does not match seat {s}'s shown hand")
     hidden = [s for s in range(3) if s != seat and s not in open_hands]
+    if before_kitty:
+        if obs.landlord is not None or history or obs.base != 0 or obs.kitty is not None \
+                or obs.last_move is not None or obs.last_seat is not None:
+            raise ValueError("while bidding there is no landlord, base, kitty or play")
+        ll = -1
+        hidden.append(3)                 # the kitty
+        sizes.append(r.c.kitty)
+    else:
+        ll = _seat_arg(obs.landlord, "landlord")
+        kitty = _to_bits(obs.kitty, r, "kitty")
     # a seat that passed its lead holds W alone from then on (RULES.md 3): a
     # pass after a trick's two passes
     lone_w = -1
@@ -1951,24 +1960,12 @@ def _sample_observation(obs, rng, pool_cards=None):
                              f"its lead, which only a hand of W alone does, but "
                              + ("W is not among the unseen cards" if sizes[lone_w] == 1
                                 else f"it holds {sizes[lone_w]} cards"))
-        if not before_kitty and lone_w == _seat_arg(obs.landlord, "landlord"):
+        if lone_w == ll and not _hand_contains(played[ll] + WBIT, kitty):
             # (a landlord holding W alone has played all of its kitty but W)
-            for i in range(15):
-                if _nib(_to_bits(obs.kitty, r, "kitty"), i) > _nib(played[lone_w], i):
-                    raise ValueError("the observation is inconsistent: the landlord "
-                                     "holds W alone but has not played its kitty")
+            raise ValueError("the observation is inconsistent: the landlord "
+                             "holds W alone but has not played its kitty")
         unseen -= WBIT
         hidden.remove(lone_w)
-    if before_kitty:
-        if obs.landlord is not None or history or obs.base != 0 or obs.kitty is not None \
-                or obs.last_move is not None or obs.last_seat is not None:
-            raise ValueError("while bidding there is no landlord, base, kitty or play")
-        ll = -1
-        hidden.append(3)                 # the kitty
-        sizes.append(r.c.kitty)
-    else:
-        ll = _seat_arg(obs.landlord, "landlord")
-        kitty = _to_bits(obs.kitty, r, "kitty")
     if not before_kitty and seat != ll and ll in hidden:
         # the kitty the landlord has not visibly played is still in its hand
         for i in range(16):
