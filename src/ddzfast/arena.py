@@ -54,10 +54,10 @@ farmer seats), each with its interval over those games. Game ``t`` of
 deal ``i`` is ``Game.from_deal(hands, kitty, rules, first_bidder=0,
 seed=deal_seed(seed, 6 * i + t), redeal_seed=deal_seed(2**33 + seed, i))``
 (a match of two built-in policies plays it out with ``rollout(policies,
-seed=deal_seed(seed, 6 * i + t))``). A laizi rule set's wild rank is drawn with the deal, and so is tiandi's
-ground rank, which the bidders therefore know (RULES.md 9 draws it when the
-kitty is taken, from the game's random stream, which would give the six
-seatings different ranks). RLCard's rule
+seed=deal_seed(seed, 6 * i + t))``). A laizi rule set's wild rank is drawn
+with the deal, and so is tiandi's ground rank, which the bidders therefore
+know (RULES.md 9 draws it when the kitty is taken, from the game's random
+stream, which would give the six seatings different ranks). RLCard's rule
 agent and DouZero's models do not bid: with bidding, the arena takes
 built-in policies and callables.
 
