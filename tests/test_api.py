@@ -183,7 +183,7 @@ def test_last_must_be_a_legal_non_pass_move_of_the_rule_set():
     (get_rules("classic"), "Rules('classic')"),
     (get_rules("classic").with_options(doubling=True), "Rules('classic', doubling=True)"),
     (get_rules("classic+happy").with_options(cap=None), "Rules('classic+happy', cap=None)"),
-    (get_rules("laizi:7+happy"), "Rules('laizi:7+happy', wild_rank='7')"),
+    (get_rules("laizi:7+happy"), "Rules('laizi+happy', wild_rank='7')"),
     (get_rules("tiandi:7J").without_kinds("LAIZI_BOMB"),
      "Rules('tiandi', wild_ranks=('7', 'J'), without_kinds=('LAIZI_BOMB',))"),
     (Rules("classic", **dict(get_rules("classic").description_dict(),
@@ -492,6 +492,26 @@ def test_descriptions_are_read_only_all_through():
         r = get_rules(name)
         assert pickle.loads(pickle.dumps(r)).description == r.description
         assert get_rules(name).with_options().description == r.description
+
+
+@pytest.mark.parametrize("name, plain, options", [
+    ("laizi:7", "laizi", dict(wild_rank="7")),
+    ("tiandi:7J", "tiandi", dict(wild_ranks=("7", "J"))),
+    ("laizi:7+happy", "laizi+happy", dict(wild_rank="7")),
+    ("tiandi:7J+happy", "tiandi+happy", dict(wild_ranks=("7", "J"))),
+    ("classic+happy", "classic+happy", {}),
+])
+def test_name_is_without_wild_ranks_and_ranked_name_with_them(name, plain, options):
+    """Regression: a preset's name kept the wild ranks of the name it was
+    made from ('laizi:7+happy', read as Rules('laizi:7+happy',
+    wild_rank='7')), where a ranked name's did not ('laizi'), and the same
+    rule set made by with_options was named 'laizi+happy'."""
+    r = get_rules(name)
+    made = get_rules(plain).with_options(**options)
+    assert r.name == made.name == plain
+    assert r.ranked_name == made.ranked_name == name
+    assert get_rules(r.ranked_name) is r and repr(r) == repr(made)
+    assert pickle.loads(pickle.dumps(r)).ranked_name == name
 
 
 def test_wild_rank_errors_name_a_name_that_works():

@@ -332,6 +332,15 @@ def test_the_wild_ranks_drawn_differ_from_deal_to_deal():
     assert not all((drawn.per_deal[k] == fixed.per_deal[k]).all() for k in drawn.per_deal)
 
 
+def test_a_rule_set_given_as_rules_is_named_with_its_wild_ranks():
+    """Regression: ArenaResult.rules held 'laizi' for get_rules('laizi:7'),
+    so a result did not say which wild rank its deals played."""
+    for name in ("laizi:7", "tiandi:7J"):
+        result = arena("expert", "greedy", deals=2, seed=3, rules=get_rules(name))
+        assert result.rules == result.as_dict()["rules"] == name
+        assert name in result.table()
+
+
 def test_the_cap_is_not_applied():
     """DouZero's scoring has no cap: super's mult_cap (24) is removed."""
     assert get_rules("super").description["mult_cap"] == 24
@@ -512,7 +521,7 @@ PLATFORM_BIDDING = {
 
 
 def _name(rules):
-    return rules if isinstance(rules, str) else rules.name
+    return rules if isinstance(rules, str) else rules.ranked_name
 
 
 @pytest.mark.parametrize("rules", ["classic", "laizi", "tiandi", "super"]

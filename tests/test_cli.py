@@ -681,7 +681,7 @@ def test_headers_name_the_wild_ranks_in_use(capsys):
     code, out, err = main(capsys, "solve", "37", "8J", "--rules", "laizi", "--wild", "7")
     assert code == 0 and out.startswith("laizi (wild rank 7), 2 players")
     code, out, err = main(capsys, "moves", "37", "--rules", "tiandi:7J+happy")
-    assert code == 0 and out.startswith("tiandi:7J+happy (sky rank 7, ground rank J): 37")
+    assert code == 0 and out.startswith("tiandi+happy (sky rank 7, ground rank J): 37")
 
 
 # ---- regressions of the audit of the command line (2026-12-04) ----------------

@@ -344,6 +344,23 @@ def test_gymnasium_make_vec_is_gym_vector_env():
     assert reward.shape == (2,) and not truncated.any()
 
 
+def test_gymnasium_make_vec_says_what_the_vector_env_lacks():
+    """Regression: make_vec with render_mode or illegal_reward (arguments of
+    the one-seat environment) was a TypeError of an unexpected keyword; it
+    is a ValueError pointing at vectorization_mode='sync', and None is taken."""
+    import gymnasium
+    from ddzfast.env import GYM_ID
+    with pytest.raises(ValueError, match="does not render.*vectorization_mode='sync'"):
+        gymnasium.make_vec(GYM_ID, num_envs=2, render_mode="ansi")
+    with pytest.raises(ValueError, match="no illegal_reward.*vectorization_mode='sync'"):
+        gymnasium.make_vec(GYM_ID, num_envs=2, illegal_reward=-2.0)
+    vec = gymnasium.make_vec(GYM_ID, num_envs=2, render_mode=None, illegal_reward=None)
+    assert vec.render_mode is None and vec.reset(seed=1)[0].shape[0] == 2
+    sync = gymnasium.make_vec(GYM_ID, num_envs=2, vectorization_mode="sync",
+                              render_mode="ansi", illegal_reward=-2.0)
+    assert sync.render_mode == "ansi"
+
+
 def test_registration_happens_once(recwarn):
     """Importing ddzfast.env again (importlib.reload) keeps the one
     registration, and Gymnasium warns of no override."""

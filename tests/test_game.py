@@ -693,6 +693,23 @@ def test_rollout_policies_and_position_hands_in_seat_order():
                                                                             "farmers")
 
 
+def test_rollout_reads_policy_text_as_simulate_does():
+    """Regression: rollout refused "random,greedy,greedy", which simulate
+    and the command line take ("unknown built-in policy"), and a callable
+    among the three was a ValueError naming its repr."""
+    game = Game(seed=5)
+    assert game.rollout("random, greedy,expert", seed=3) == game.rollout(
+        ("random", "greedy", "expert"), seed=3)
+    with pytest.raises(ValueError, match="one per seat, not 2"):
+        game.rollout("random,greedy")
+    with pytest.raises(TypeError, match="built-in policy is named by text"):
+        game.rollout(["greedy", print, "greedy"])
+    with pytest.raises(TypeError, match="not function"):
+        game.rollout(lambda game, legal: 0)
+    with pytest.raises(TypeError, match="built-in policy is named by text"):
+        game.policy_move(3)
+
+
 def test_a_game_result_pickles():
     """GameResult (a namedtuple made in compiled code) named importlib's
     module, so pickle could not find it."""

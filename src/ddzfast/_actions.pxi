@@ -355,7 +355,7 @@ def legal_action_mask_into(hand, last, rules, cnp.ndarray out not None) -> int:
     t = _actions_of(r)
     if cnp.PyArray_DIM(out, 0) != t.count:
         raise ValueError(f"out has {cnp.PyArray_DIM(out, 0)} entries; a mask of "
-                         f"{r.name!r} has action_count = {t.count}")
+                         f"{_name_with_ranks(r)!r} has action_count = {t.count}")
     n = ddz_legal_action_mask(&r.c, &t.t, bits, lp, <uint8_t*>cnp.PyArray_DATA(out))
     if n < 0:
         _raise_actions_error(n, r, bits)

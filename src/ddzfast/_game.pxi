@@ -6,7 +6,7 @@ import collections.abc
 import numbers
 import os
 
-from ddzfast.constants import check_threads, worker_count
+from ddzfast.constants import check_threads, split_policies, worker_count
 
 DEAL_DTYPE = np.dtype(
     [("seed", "=u8"), ("scores", "=f8", (3,)), ("multiplier", "=i8"),
@@ -646,7 +646,7 @@ cdef class Game:
             _check_out(a, cnp.NPY_BOOL, cnp.NPY_UINT8, cnp.NPY_INT8, "bool, uint8 or int8")
             if cnp.PyArray_DIM(a, 0) != t.count:
                 raise ValueError(f"out has {cnp.PyArray_DIM(a, 0)} entries; a mask of "
-                                 f"{self._rules.name!r} has action_count = {t.count}")
+                                 f"{self._rules.ranked_name!r} has action_count = {t.count}")
         if self.g.phase != PHASE_PLAY:
             memset(cnp.PyArray_DATA(a), 0, t.count)
             return a
@@ -681,7 +681,7 @@ cdef class Game:
             raise TypeError(f"an action index is an int, not {type(index).__name__}")
         t = _actions_of(self._rules)
         if not 0 <= index < t.count:
-            raise IndexError(f"action {index} out of range: {self._rules.name!r} has "
+            raise IndexError(f"action {index} out of range: {self._rules.ranked_name!r} has "
                              f"{t.count} actions")
         i = index
         m = t.t.moves[i]
@@ -825,14 +825,16 @@ cdef class Game:
         cdef ddz_split_ctx ctx
         cdef ddz_rules scratch
         cdef const ddz_rules* dr
-        if isinstance(policies, str):
-            policies = (policies,) * 3
-        elif isinstance(policies, (bytes, bytearray, collections.abc.Mapping)) \
-                or not isinstance(policies, collections.abc.Sized):
+        if isinstance(policies, collections.abc.Mapping) or callable(policies) or not (
+                isinstance(policies, (str, bytes, bytearray))
+                or isinstance(policies, collections.abc.Sized)):
             raise TypeError(f"policies: one built-in policy name, or three in seat "
-                            f"order, not {type(policies).__name__}")
-        if len(policies) != 3:
-            raise ValueError("give one policy or three, one per seat")
+                            f"order (\"random,greedy,greedy\" or a sequence), not "
+                            f"{type(policies).__name__}")
+        # (read as simulate reads them: comma text too)
+        policies = split_policies(
+            policies, 3, "policies: one built-in policy name, or three in seat order, "
+            "not {type}", "give one policy or three, one per seat, not {n}")
         for s in range(3):
             codes[s] = _policy_code(policies[s])
         g.rng = _rng_next(&self.g.rng) if seed is None else _seed_arg(seed, "seed")
@@ -980,7 +982,11 @@ cdef ddz_split_ctx* _python_split_ctx():
 
 
 cdef int _policy_code(object policy) except -1:
-    code = POLICIES.get(policy) if isinstance(policy, str) else None
+    if not isinstance(policy, str):
+        raise TypeError(f"a built-in policy is named by text ({', '.join(POLICIES)}), "
+                        f"not {type(policy).__name__}: the engine plays built-in "
+                        f"policies in C (a callable plays through simulate)")
+    code = POLICIES.get(policy)
     if code is None:
         raise ValueError(f"unknown built-in policy {policy!r}; built in: "
                          f"{', '.join(POLICIES)}")

@@ -429,6 +429,14 @@ cdef class Rules:
         return _ctz(self.c.wild_mask) if self.c.wild_mask else None
 
     @property
+    def ranked_name(self) -> str:
+        """The name with the wild ranks drawn, as ``get_rules`` reads it
+        (``"laizi:7"``, ``"tiandi:7J+happy"``; ``name`` itself when it has
+        none). Options set by ``with_options`` and kinds left out by
+        ``without_kinds`` are not in it: ``repr`` tells them."""
+        return _name_with_ranks(self)
+
+    @property
     def wild_count(self) -> int:
         """How many wild ranks a deal draws (laizi 1, tiandi 2; 1 elsewhere)."""
         return self.c.wild_count
@@ -591,8 +599,11 @@ cdef Rules _preset_rules(str name):
     r = _RULES_WITH_RANK.get(name)
     if r is None:
         base = _get_rules(base_name)
+        # named as the ranked rule sets are, without their wild ranks
+        # ("laizi:7+happy" is "laizi+happy" with the wild rank 7), which the
+        # rule set holds as fields
         r = _RULES_WITH_RANK.setdefault(name, Rules(
-            name, **{**base.description, **PLATFORM_PRESETS[preset]}))
+            f"{base.name}+{preset}", **{**base.description, **PLATFORM_PRESETS[preset]}))
     return <Rules>r
 
 

@@ -471,8 +471,8 @@ cdef class VectorEnv:
 
     def __init__(self, num_envs, rules="classic", bidding=False, seat=None,
                  opponents=None, seed=None, threads=1, obs_dtype="float32", mask=None):
-        from ddzfast.constants import check_threads
-        from ddzfast.simulate import check_seed, split_policies
+        from ddzfast.constants import check_threads, split_policies
+        from ddzfast.simulate import check_seed
         cdef Rules r
         cdef int64_t n, i
         cdef int k

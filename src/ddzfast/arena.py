@@ -489,20 +489,20 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent,
     r = get_rules(rules)
     check_bool(bidding, "bidding")
     if r.platform["deal"] == "no_shuffle":
-        raise ValueError(f"the arena deals every deal afresh, and {r.name!r} has the "
+        raise ValueError(f"the arena deals every deal afresh, and {r.ranked_name!r} has the "
                          f"platform option of no-shuffle sessions (each deal made from the "
                          f"cards of the one before, which the seatings play differently): "
                          f"use the rule set with deal='shuffle'")
     decisions = _decisions(r)
     if decisions and not bidding:
         raise ValueError(f"DouZero's evaluation makes no decision before play, and "
-                         f"{r.name!r} has platform options ({', '.join(decisions)}): play "
+                         f"{r.ranked_name!r} has platform options ({', '.join(decisions)}): play "
                          f"them with bidding=True (ddzfast arena --bidding)")
     if not _douzero_deck(r):
         for agent in agents:
             if agent.classic_deck_only:
                 raise ValueError(f"the arena agent {agent.name!r} plays only classic's "
-                                 f"54-card deck without wildcards, not {r.name!r}")
+                                 f"54-card deck without wildcards, not {r.ranked_name!r}")
     if bidding:
         for agent in agents:
             if not agent.bids:
@@ -621,9 +621,10 @@ class ArenaResult:
     each deal, whether ``a`` won as landlord and as farmers and the points it
     made in each role; ``agents`` the counters of agents that keep them (the
     RLCard agent's legal and random choices); ``rules`` the rule set: the
-    name given, or a Rules' name. With ``bidding`` (the module docstring's
-    "With bidding"), ``landlord_share`` is the share of games whose bidding
-    made one of ``a``'s seats the landlord, and ``per_deal`` holds arrays
+    name given, or a Rules' ``ranked_name`` (its name and wild ranks).
+    With ``bidding`` (the module docstring's "With bidding"),
+    ``landlord_share`` is the share of games whose bidding made one of
+    ``a``'s seats the landlord, and ``per_deal`` holds arrays
     of one row per deal and one column per seating of
     ``BIDDING_SEATINGS``: ``landlord`` (its seat), ``base``,
     ``landlord_won``, ``bombs_factor``, ``robs``, ``show`` (the show
@@ -857,7 +858,8 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
             agents[side] = agent.stats()
     return ArenaResult(
         a=agent_a.name, b=agent_b.name, deals=deals, seed=seed,
-        rules=rules if isinstance(rules, str) else played.name, agents=agents,
+        rules=rules if isinstance(rules, str) else get_rules(rules).ranked_name,
+        agents=agents,
         **(_bidding_statistics(out) if bidding else _statistics(out)))
 
 

@@ -154,3 +154,29 @@ def worker_count(threads: int, items: int) -> int:
     gains nothing from more), nor than asked for."""
     cpus = os.cpu_count() or 1
     return max(1, min(threads, items, cpus))
+
+
+def split_policies(policies, count: int, type_message: str, count_message: str) -> tuple:
+    """``count`` policy items (unchecked) from text (``"random,greedy"``), a
+    callable or a sequence of them; one item stands for all ``count``.
+    TypeError ``type_message`` (``{type}``: the argument's type name) for
+    anything else, ValueError ``count_message`` (``{n}``: how many) for
+    another number of items. Bytes are a TypeError too (iterated, they would
+    be read as ints)."""
+    if isinstance(policies, (bytes, bytearray)):
+        raise TypeError(type_message.format(type=type(policies).__name__)
+                        + " (decode bytes to text first)")
+    if isinstance(policies, str):
+        items: tuple = tuple(p.strip() for p in policies.split(","))
+    elif callable(policies):
+        items = (policies,)
+    else:
+        try:
+            items = tuple(policies)
+        except TypeError:
+            raise TypeError(type_message.format(type=type(policies).__name__)) from None
+    if len(items) == 1:
+        items = items * count
+    if len(items) != count:
+        raise ValueError(count_message.format(n=len(items)))
+    return items

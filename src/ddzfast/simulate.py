@@ -72,7 +72,8 @@ import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Move, get_rules
 from ddzfast._engine import DEAL_DTYPE, POLICIES, Game, _score_row, _simulate_native, deal_seed
-from ddzfast.constants import check_bool, check_positive, check_threads, import_optional
+from ddzfast.constants import (check_bool, check_positive, check_threads, import_optional,
+                                split_policies)
 
 Policy = Union[str, Callable]
 
@@ -130,32 +131,6 @@ def policy_name(policy: Policy) -> str:
         return policy
     return getattr(policy, "__qualname__", None) or getattr(policy, "__name__", None) \
         or repr(policy)
-
-
-def split_policies(policies, count: int, type_message: str, count_message: str) -> tuple:
-    """``count`` policy items (unchecked) from text (``"random,greedy"``), a
-    callable or a sequence of them; one item stands for all ``count``.
-    TypeError ``type_message`` (``{type}``: the argument's type name) for
-    anything else, ValueError ``count_message`` (``{n}``: how many) for
-    another number of items. Bytes are a TypeError too (iterated, they would
-    be read as ints)."""
-    if isinstance(policies, (bytes, bytearray)):
-        raise TypeError(type_message.format(type=type(policies).__name__)
-                        + " (decode bytes to text first)")
-    if isinstance(policies, str):
-        items: tuple = tuple(p.strip() for p in policies.split(","))
-    elif callable(policies):
-        items = (policies,)
-    else:
-        try:
-            items = tuple(policies)
-        except TypeError:
-            raise TypeError(type_message.format(type=type(policies).__name__)) from None
-    if len(items) == 1:
-        items = items * count
-    if len(items) != count:
-        raise ValueError(count_message.format(n=len(items)))
-    return items
 
 
 def parse_policies(policies: str | Sequence[Policy]) -> tuple[Policy, Policy, Policy]:

@@ -10,10 +10,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ddzfast._engine import OBSERVATION_DTYPE, OBSERVATION_SIZE
-from ddzfast.constants import check_finite
+from ddzfast.constants import check_finite, split_policies
 from ddzfast.env._table import RENDER_MODES, Table, observation_high
-from ddzfast.simulate import (_policy_choice, check_seed, parse_policies, policy_name,
-                               split_policies)
+from ddzfast.simulate import _policy_choice, check_seed, parse_policies, policy_name
 
 Policy = Union[str, Callable]
 

@@ -104,12 +104,28 @@ class GymVectorEnv(_GymVectorEnv):
     """``VectorEnv`` as a ``gymnasium.vector.VectorEnv`` for one learner seat;
     the arguments are VectorEnv's (``seat`` the learner's, 0 by default, never
     None: there is one learner). See the module
-    docstring. ``venv`` is the underlying VectorEnv."""
+    docstring. ``venv`` is the underlying VectorEnv.
+
+    ``render_mode`` and ``illegal_reward``, which ``gymnasium.make_vec``
+    passes on from the one-seat environment's arguments, are taken only as
+    None: these rows do not render, and an illegal action is a ValueError,
+    not a reward (both come with ``vectorization_mode="sync"``)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs, rules="classic", bidding=False, seat=0, opponents=None,
-                 seed=None, threads=1, obs_dtype="float32", mask=None):
+                 seed=None, threads=1, obs_dtype="float32", mask=None, render_mode=None,
+                 illegal_reward=None):
+        if render_mode is not None:
+            raise ValueError(f"GymVectorEnv does not render (render_mode {render_mode!r}): "
+                             f"gymnasium.make_vec(..., vectorization_mode='sync') steps "
+                             f"one-seat environments that do")
+        if illegal_reward is not None:
+            raise ValueError(f"GymVectorEnv has no illegal_reward ({illegal_reward!r}): an "
+                             f"illegal action is a ValueError naming its row (choose from "
+                             f"action_masks()); gymnasium.make_vec(..., "
+                             f"vectorization_mode='sync') steps one-seat environments "
+                             f"that end the deal with illegal_reward")
         self.venv = VectorEnv(num_envs, rules, bidding=bidding, seat=learner_seat(seat),
                               opponents=opponents, seed=seed, threads=threads,
                               obs_dtype=obs_dtype, mask=mask)
