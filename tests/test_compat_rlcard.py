@@ -234,3 +234,11 @@ def test_laizi_moves_are_rejected():
     game = ddzfast.Game("laizi", seed=2, bidding=False)
     with pytest.raises(ValueError, match="classic"):
         rl.from_rlcard(0, game.legal_moves())
+
+
+def test_an_array_of_more_than_one_dimension_is_refused():
+    """Regression (a user's review): to_rlcard of a (2, 2) array of moves
+    returned four ids, flattened; action_index refuses it."""
+    rows = ddzfast.legal_moves("3344556677").array[:4].reshape(2, 2)
+    with pytest.raises(ValueError, match=r"1-d \(or one row\), not of shape \(2, 2\)"):
+        rl.to_rlcard(rows)

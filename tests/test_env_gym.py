@@ -131,7 +131,7 @@ def test_illegal_action_ends_the_episode():
     assert (reward, done, truncated, info) == (-5.0, True, False, {"illegal_action": illegal})
     assert env.game.position_key() == before
     with pytest.raises(ValueError, match="reset"):
-        env.step(int(env.legal_actions()[0]))
+        env.step(0)
     env.reset(seed=3)
     obs, reward, done, truncated, info = env.step(action_count("classic") + 7)
     assert done and reward == -5.0
@@ -401,3 +401,47 @@ def test_maskable_ppo_learns_on_the_made_environment(tmp_path, monkeypatch):
         obs, reward, terminated, truncated, info = env.step(int(action))
         if terminated or truncated:
             obs, _ = env.reset()
+
+
+def test_a_legal_action_of_any_integer_type_is_played():
+    """Regression (a user's review): a legal action given as np.uint64 (or a
+    0-d uint64 array) ended the episode with illegal_reward, as
+    Discrete.contains refuses a uint64."""
+    for action in (np.uint64, lambda i: np.array(i, dtype=np.uint64), np.int16, int):
+        env, twin = gym_env("classic", seat=1), gym_env("classic", seat=1)
+        env.reset(seed=0)
+        twin.reset(seed=0)
+        first = int(env.legal_actions()[0])
+        got = env.step(action(first))
+        want = twin.step(first)
+        assert got[1:4] == want[1:4] and "illegal_action" not in got[4]
+        np.testing.assert_array_equal(got[0], want[0])
+
+
+def test_masks_and_legal_actions_agree_when_no_step_is_taken():
+    """Regression (a user's review): before the first reset legal_actions()
+    was empty and action_masks() a ValueError, and after an illegal action
+    ended the episode both still listed the deal's legal actions, which
+    step then refused."""
+    env = gym_env("classic", seat=0)
+    assert len(env.legal_actions()) == 0 and not env.action_masks().any()
+    assert env.action_masks().shape == (env.action_space.n,)
+    env.reset(seed=0)
+    assert env.action_masks().sum() == len(env.legal_actions()) > 0
+    illegal = int(np.flatnonzero(~env.action_masks())[0])
+    assert env.step(illegal)[2]
+    assert len(env.legal_actions()) == 0 and not env.action_masks().any()
+    with pytest.raises(ValueError, match="episode is over"):
+        env.step(0)
+
+
+def test_reset_options_are_refused_not_ignored():
+    """Regression (a user's review): gym_env's reset took any options and
+    ignored them, where GymVectorEnv refused them."""
+    from ddzfast.env import GymVectorEnv
+    env = gym_env("classic", seat=0)
+    with pytest.raises(ValueError, match="reset takes no options"):
+        env.reset(seed=0, options={"rules": "laizi"})
+    env.reset(seed=0, options={})
+    with pytest.raises(ValueError, match="reset takes no options"):
+        GymVectorEnv(2).reset(options={"x": 1})

@@ -3,6 +3,9 @@
 and ``ddzfast.env.sb3.SB3VecEnv`` (Stable-Baselines3's VecEnv, masks in one
 call, sb3-contrib's MaskablePPO). Each skipped, saying what to install,
 without its package."""
+import copy
+import pickle
+
 import numpy as np
 import pytest
 
@@ -198,3 +201,27 @@ def test_maskable_ppo_runs(tmp_path, monkeypatch):
     model.learn(300)
     assert model.num_timesteps >= 300
     assert not (tmp_path / "sb3").exists()
+
+
+def test_sb3_reset_refuses_options():
+    """Regression (a user's review): options set by set_options were
+    dropped at reset without a word."""
+    pytest.importorskip("stable_baselines3", reason="needs pip install stable-baselines3")
+    from ddzfast.env.sb3 import SB3VecEnv
+    env = SB3VecEnv(2, "classic", seat=0, seed=1)
+    env.set_options({"rules": "laizi"})
+    with pytest.raises(ValueError, match="reset takes no options"):
+        env.reset()
+    env.set_options(None)
+    assert env.reset().shape[0] == 2
+
+
+@pytest.mark.parametrize("copier", [pickle.dumps, copy.copy, copy.deepcopy])
+def test_vector_envs_say_they_are_not_copied(copier):
+    """Regression (a user's review): pickling or copying a VectorEnv (or an
+    adapter holding one) was Cython's "no default __reduce__ due to
+    non-trivial __cinit__"."""
+    # (a shallow copy of an adapter shares its VectorEnv, as copy.copy does)
+    for env in (VectorEnv(2),) + ((GymVectorEnv(2),) if copier is not copy.copy else ()):
+        with pytest.raises(TypeError, match="VectorEnv is not pickled or copied"):
+            copier(env)

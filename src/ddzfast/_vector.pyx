@@ -595,6 +595,13 @@ cdef class VectorEnv:
         self._actions32 = np.zeros(n, dtype=np.int32)
         self._pool = None
 
+    def __reduce__(self):
+        # (copy and deepcopy come here too)
+        raise TypeError(
+            "a VectorEnv is not pickled or copied: its rows are C deals stepped in "
+            "place; make another with the same arguments (reset(seed=s) replays "
+            "the run s from deal 0)")
+
     def __dealloc__(self):
         cdef int k
         if self.lists != NULL:

@@ -158,6 +158,9 @@ def _rows(moves) -> tuple[np.ndarray, bool]:
     if arr.dtype != MOVE_DTYPE:
         raise TypeError(f"moves must be a Move, a MoveList or MOVE_DTYPE rows, "
                         f"not {type(moves).__name__}")
+    if arr.ndim > 1:
+        # (as action_index: the ids would come back flattened)
+        raise ValueError(f"moves must be 1-d (or one row), not of shape {arr.shape}")
     return arr.reshape(-1), arr.ndim == 0
 
 

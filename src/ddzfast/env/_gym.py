@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from ddzfast._engine import OBSERVATION_DTYPE, OBSERVATION_SIZE
 from ddzfast.constants import check_finite, split_policies
-from ddzfast.env._table import RENDER_MODES, Table, observation_high
+from ddzfast.env._table import RENDER_MODES, Table, check_no_options, observation_high
 from ddzfast.simulate import _policy_choice, check_seed, parse_policies, policy_name
 
 Policy = Union[str, Callable]
@@ -72,6 +72,7 @@ class DoudizhuGymEnv(gymnasium.Env):
                 table.play(game.policy_move(policy))
 
     def reset(self, *, seed=None, options=None):
+        check_no_options(options)
         if seed is not None:
             # checked first: Gymnasium's own seeding raises its own error type
             seed = check_seed(seed)
@@ -100,14 +101,17 @@ class DoudizhuGymEnv(gymnasium.Env):
             # a policy's type bug, not an action of the space; a bool too,
             # which Discrete.contains takes for 1
             raise table.not_an_action(action)
-        if not self.action_space.contains(action) or not self.action_masks()[action]:
+        index = int(action)
+        # (range read off the int: Discrete.contains refuses a uint64, which
+        # is an int like any other here)
+        if not 0 <= index < self.action_space.n or not self.action_masks()[index]:
             # Gymnasium lets an agent send any action of the space: an
             # illegal one ends the episode, as PettingZoo's
             # TerminateIllegalWrapper does, and leaves the deal as it was.
             self._over = True
             return (table.observation(self.seat), self.illegal_reward, True, False,
                     {"illegal_action": action})
-        table.apply(action)
+        table.apply(index)
         self._opponents_play()
         done = self._over = table.game.done
         reward = table.scores()[self.seat] if done else 0.0
@@ -117,13 +121,17 @@ class DoudizhuGymEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a bool vector of the action space's
-        size (what sb3-contrib's MaskablePPO reads); all False once the deal
-        is over."""
+        size (what sb3-contrib's MaskablePPO reads); all False when no step
+        is taken (before the first reset, once the episode is over)."""
+        if self._over:
+            return np.zeros(self.action_space.n, dtype=np.bool_)
         return self.table.mask(self.seat).view(bool)
 
     def legal_actions(self) -> np.ndarray:
-        """The learner's legal actions (int32), in the order of legal_moves()."""
-        if not self.table.started or self.table.game.to_move != self.seat:
+        """The learner's legal actions (int32), in the order of legal_moves();
+        none when no step is taken (before the first reset, once the
+        episode is over)."""
+        if self._over or self.table.game.to_move != self.seat:
             return np.zeros(0, dtype=np.int32)
         return self.table.legal_actions()
 

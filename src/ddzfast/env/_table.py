@@ -42,6 +42,15 @@ PLAYERS = ("player_0", "player_1", "player_2")
 RENDER_MODES = ("human", "ansi")
 
 
+def check_no_options(options) -> None:
+    """``reset(options=...)`` of the Gymnasium and SB3 adapters: no option
+    is read, so a non-empty one is a ValueError rather than ignored.
+    (PettingZoo's environment takes any: its api_test passes some.)"""
+    if options:
+        raise ValueError(f"reset takes no options, not {options!r}: the rule set, "
+                         f"seat and opponents are the constructor's arguments")
+
+
 def observation_high() -> np.ndarray:
     """The largest value of each entry of ``Game.observation_tensor`` (the
     observation space's upper bounds): a writable copy of

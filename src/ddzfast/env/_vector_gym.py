@@ -36,6 +36,7 @@ from gymnasium.vector.utils import batch_space
 
 from ddzfast._engine import OBSERVATION_HIGH, OBSERVATION_SIZE
 from ddzfast._vector import VectorEnv
+from ddzfast.env._table import check_no_options
 from ddzfast.simulate import check_seed
 
 __all__ = ["GymVectorEnv", "observation_space", "learner_seat"]
@@ -144,8 +145,7 @@ class GymVectorEnv(_GymVectorEnv):
         them, seeds one run for all rows: see the module docstring).
         Returns (obs, {})."""
         seed = run_seed(seed, self.num_envs)
-        if options:
-            raise ValueError(f"reset takes no options, not {options!r}")
+        check_no_options(options)
         self.venv.reset(seed=seed)
         return self.venv.obs, {}
 

@@ -128,6 +128,9 @@ class raw_env(AECEnv):
         return self.table.game
 
     def reset(self, seed=None, options=None) -> None:
+        """A new deal (``seed``: as ``Game``'s). ``options`` is not read:
+        PettingZoo's api_test passes options of its own, which an AEC
+        environment must take (the Gymnasium adapters refuse any)."""
         game = self.table.deal(seed)
         self.agents = list(PLAYERS)
         self.rewards = {a: 0.0 for a in PLAYERS}

@@ -32,6 +32,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ddzfast._vector import VectorEnv
+from ddzfast.env._table import check_no_options
 from ddzfast.env._vector_gym import action_masks, learner_seat, observation_space
 
 __all__ = ["SB3VecEnv"]
@@ -56,6 +57,7 @@ class SB3VecEnv(_VecEnv):
     def reset(self):
         """New deals for every row (the seed of ``seed()``, when one was set,
         starts that run at deal 0); the observations."""
+        check_no_options([o for o in self._options if o])
         seed = self._seeds[0] if self._seeds else None
         self.venv.reset(seed=seed)
         self._reset_seeds()
