@@ -860,3 +860,101 @@ def test_move_lists_pickle_and_copy(rules):
         load(r, rows)
     with pytest.raises(TypeError, match="MOVE_DTYPE"):
         load(r, rows["cards"])
+
+
+def test_wild_ranks_are_stored_as_card_characters():
+    """Regression (a user's review): 'laizi:10', 'laizi:T' and wild_rank=7
+    kept their spellings in the description, so equal rule sets had unequal
+    keys: the numba check refused a matching action table and each
+    spelling built a table of its own."""
+    from ddzfast.features import description_key
+    spellings = [get_rules("laizi:T"), get_rules("laizi:10"), get_rules("laizi:t"),
+                 get_rules("laizi").with_options(wild_rank=7)]
+    assert {r.description["wild_rank"] for r in spellings} == {"T"}
+    assert len({description_key(r) for r in spellings}) == 1
+    assert get_rules("tiandi:7j").description["wild_ranks"] == ("7", "J")
+    assert get_rules("tiandi").with_options(wild_ranks="7J").description["wild_ranks"] \
+        == ("7", "J")
+
+
+def test_a_field_left_out_is_told():
+    """Regression (a user's review): a description without a field of the
+    built-in one read as the built-in rule set, in repr and in the message
+    naming where a move is illegal (a move legal in 'tiandi:7J')."""
+    d = get_rules("tiandi:7J").description_dict()
+    del d["size_tiers"]
+    r = Rules("tiandi", **d)
+    assert repr(r) == "Rules('tiandi', wild_ranks=('7', 'J'), without_fields=('size_tiers',))"
+    with pytest.raises(ValueError, match=r"'tiandi:7J' \(its size_tiers changed\)"):
+        Move.parse("SOFT_BOMB/3/1/33337", r)
+    Move.parse("SOFT_BOMB/3/1/33337", "tiandi:7J")
+
+
+def test_wild_rank_hints_keep_what_sets_a_rule_set_apart():
+    """Regression (a user's review): a rule set of its own name, or one
+    without some kinds, was told to use get_rules(name).with_options(...),
+    which does not exist or brings the kinds back."""
+    with pytest.raises(ValueError, match=r"rules\.with_options\(wild_rank='7'\) on this "):
+        legal_moves("33", None, Rules("mine", **ddzfast.RULE_SETS["laizi"]))
+    with pytest.raises(ValueError, match=r"rules\.with_options\(wild_rank='7'\) on this "):
+        legal_moves("33", None, get_rules("laizi").without_kinds("LAIZI_BOMB"))
+    with pytest.raises(ValueError, match=re.escape("'tiandi:7J+happy' or get_rules")):
+        legal_moves("33", None, "tiandi+happy")
+
+
+def test_checking_moves_against_an_unranked_laizi_set_says_so():
+    """Regression (a user's review): encode_moves(moves, 'laizi') said a
+    classic SINGLE 3 was no legal move of 'laizi'."""
+    moves = legal_moves("3", None, "classic")
+    for name in ("laizi", "tiandi"):
+        with pytest.raises(ValueError, match="wild rank"):
+            ddzfast.encode_moves(moves, name)
+
+
+@pytest.mark.parametrize("name", ["laizi:7", "classic+happy", "tiandi:7J+happy"])
+def test_rules_of_a_name_alone_takes_what_get_rules_takes(name):
+    """Regression (a user's review): Rules('laizi:7') was an unknown rule
+    set, though the docstring says the name alone is taken."""
+    made = Rules(name)
+    assert made.ranked_name == name and made.rules_id == get_rules(name).rules_id
+    with pytest.raises(ValueError, match="unknown rule set 'nope'"):
+        Rules("nope")
+
+
+def test_rules_copy_is_itself():
+    """Regression (a user's review): copy and deepcopy of a Rules made new
+    objects, unequal (Rules compare by identity) to the one copied."""
+    import copy
+    for name in ("classic", "laizi:7", "tiandi:7J+happy"):
+        r = get_rules(name)
+        assert copy.copy(r) is r and copy.deepcopy([r]) == [r]
+
+
+def test_without_kinds_reads_kinds_as_tier_does():
+    """Regression (a user's review): tier('bomb') and tier(13) worked, and
+    without_kinds('bomb') and without_kinds(13) did not."""
+    classic = get_rules("classic")
+    bomb = int(ddzfast.MoveKind.BOMB)
+    assert classic.tier("bomb") == classic.tier(bomb)
+    for kinds in (("bomb", "triple_pair"), (bomb, "TRIPLE_PAIR"),
+                  (ddzfast.MoveKind.BOMB, ddzfast.MoveKind.TRIPLE_PAIR)):
+        assert repr(classic.without_kinds(*kinds)) == \
+            "Rules('classic', without_kinds=('BOMB', 'TRIPLE_PAIR'))"
+    with pytest.raises(ValueError, match="without_kinds: unknown move kind 'nope'"):
+        classic.without_kinds("nope")
+    with pytest.raises(ValueError, match="without_kinds: PASS"):
+        classic.without_kinds("pass")
+
+
+def test_a_laizi_moves_repr_names_a_built_in_rule_set():
+    """Regression (a user's review): a rule set of its own name made first
+    with laizi:7's struct made laizi:7's moves repr as Move.parse(text)
+    without a rule set, which does not evaluate."""
+    # (a fee no other test uses: a struct of its own, first made here)
+    fields = {"wild_rank": "8", "service_fee": 0.0123}
+    mine = Rules("mine_first", **{**ddzfast.RULE_SETS["laizi"], **fields})
+    named = get_rules("laizi").with_options(**fields)
+    assert mine.rules_id == named.rules_id
+    move = ddzfast.classify("38", named)[0]
+    assert repr(move) == "Move.parse('PAIR/3/1/38', 'laizi:8')"
+    assert eval(repr(move), {"Move": Move}) == move

@@ -217,16 +217,15 @@ def _fixed_action_rules(rules, str who) -> Rules:
         raise ValueError(
             f"{who} needs a fixed action space, and the actions of {r.name!r} "
             f"depend on its two wild ranks: pass both, sky then ground, e.g. "
-            f"rules={_ranked_name(r.name, '7J')!r} or get_rules({r.name!r})"
-            f".with_options(wild_ranks=('7', 'J')) (every deal then has them); "
-            f"ranks drawn per deal are not supported")
+            f"{_wild_ranks_hint(r, WILD_RANKS_OPTION, '7J', 'rules={}')} (every "
+            f"deal then has them); ranks drawn per deal are not supported")
     if r.c.laizi and not r.c.wild_mask:
         raise ValueError(
             f"{who} needs a fixed action space, and a laizi rule set's actions "
             f"depend on its wild rank: pass the wild rank, e.g. "
-            f"rules={_ranked_name(r.name, '7')!r} "
-            f"or get_rules({r.name!r}).with_options(wild_rank='7') (every deal "
-            f"then has that wild rank); a wild rank drawn per deal is not supported")
+            f"{_wild_ranks_hint(r, WILD_RANK_OPTION, '7', 'rules={}')} (every "
+            f"deal then has that wild rank); a wild rank drawn per deal is not "
+            f"supported")
     return r
 
 

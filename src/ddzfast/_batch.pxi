@@ -400,7 +400,9 @@ cdef cnp.ndarray _as_hand_array(object hands):
 def _move_rows_wild(moves, rules) -> np.ndarray:
     """For each row of a 1-d MOVE_DTYPE array, the ``wild`` the core derives
     for it when (kind, rank, length, cards) is a legal move of ``rules``,
-    else -1 (int16). Runs without the GIL; the rows' own ``wild`` is ignored."""
+    else -1 (int16). Runs without the GIL; the rows' own ``wild`` is ignored.
+    A laizi rule set without its wild ranks is a ValueError (it has no
+    legal move to find)."""
     cdef Rules r = _get_rules(rules)
     cdef cnp.ndarray a = np.ascontiguousarray(moves)
     cdef cnp.ndarray res
@@ -410,6 +412,7 @@ def _move_rows_wild(moves, rules) -> np.ndarray:
     if a.dtype != MOVE_DTYPE or a.ndim != 1:
         raise TypeError(f"moves must be a 1-d MOVE_DTYPE array, not {a.dtype} "
                         f"of shape {(<object>a).shape}")
+    _need_wild(r)
     n = cnp.PyArray_DIM(a, 0)
     res = np.empty(n, dtype=np.int16)
     mp = <const ddz_move*>cnp.PyArray_DATA(a)

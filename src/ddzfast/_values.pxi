@@ -227,8 +227,11 @@ cdef object _thawed(object value):
 
 cdef class Rules:
     """A rule set compiled for the core. ``Rules("classic")`` (or the name alone,
-    wherever rules are asked for) gives one of the built-in sets; a new set is
-    ``Rules(name, **description)`` with the fields of ddzfast.rulesets.
+    wherever rules are asked for; any name ``get_rules`` reads) gives one of
+    the built-in sets; a new set is ``Rules(name, **description)`` with the
+    fields of ddzfast.rulesets (a whole description: a field left out reads
+    as its default, not as the built-in set's; ``with_options`` changes
+    some fields of a rule set).
 
     Immutable: every field is checked when the rule set is made, and a made
     rule set is never recompiled (``with_options`` makes a new one).
@@ -249,12 +252,24 @@ cdef class Rules:
         if not isinstance(name, str):
             raise TypeError(f"a rule set's name is a str, not {name!r}")
         if not description:
-            if name not in RULE_SETS:
-                raise ValueError(f"unknown rule set {name!r}; built in: "
-                                 f"{', '.join(RULE_SETS)}")
-            description = RULE_SETS[name]
+            if name in RULE_SETS:
+                description = RULE_SETS[name]
+            else:
+                # any name get_rules reads ("laizi:7", "classic+happy"), as
+                # the name alone is taken wherever rules are asked for
+                named = _get_rules(name)
+                name, description = named.name, named.description_dict()
         self._compile(description)
         self.name = name
+        # the wild ranks as card characters, however they were spelled
+        # ('10', 't', 7): equal rule sets have equal descriptions, which
+        # the action tables' keys and repr read
+        if description.get("wild_rank") is not None:
+            description = {**description, "wild_rank":
+                           CARD_CHARS[_wild_rank_index(description["wild_rank"])]}
+        if description.get("wild_ranks") is not None:
+            description = {**description, "wild_ranks": tuple(
+                CARD_CHARS[k] for k in _wild_rank_pair(description["wild_ranks"]))}
         # read-only all through: changing it would not recompile the rule
         # set, and it must not share a mutable part with the description it
         # came from (RULE_SETS' own)
@@ -266,7 +281,11 @@ cdef class Rules:
         self.rules_id = rules_id
         if self.c.wild_mask:
             # a laizi move's text and pickle need its wild rank (see Move)
-            _RULES_BY_ID.setdefault(rules_id, self)
+            # (one of a built-in rule set's name first: a move's repr names
+            # the rule set it is legal in, which a name of one's own is not)
+            held = _RULES_BY_ID.setdefault(rules_id, self)
+            if not _builtin_named(held) and _builtin_named(self):
+                _RULES_BY_ID[rules_id] = self
         self._ready = True
 
     cdef _compile(self, dict d):
@@ -433,7 +452,10 @@ cdef class Rules:
         """The name with the wild ranks drawn, as ``get_rules`` reads it
         (``"laizi:7"``, ``"tiandi:7J+happy"``; ``name`` itself when it has
         none). Options set by ``with_options`` and kinds left out by
-        ``without_kinds`` are not in it: ``repr`` tells them."""
+        ``without_kinds`` are not in it: ``repr`` tells them. A tiandi rule
+        set with its sky rank alone (a deal's before the kitty is taken)
+        reads ``"tiandi:7"``, which ``get_rules`` does not take: that rule
+        set generates nothing."""
         return _name_with_ranks(self)
 
     @property
@@ -499,12 +521,20 @@ cdef class Rules:
             parts.append(f"wild_rank={CARD_CHARS[_ctz(self.c.wild_mask)]!r}")
         changes = _rules_changes(self)
         if changes is not None:
-            missing, options, other = changes
+            missing, options, other, absent = changes
             parts += [f"{k}={v!r}" for k, v in options.items()]
             if missing:
                 parts.append(f"without_kinds={tuple(missing)!r}")
             parts += [f"{k}={v!r}" for k, v in other.items()]
+            if absent:
+                parts.append(f"without_fields={absent!r}")
         return f"Rules({', '.join(parts)})"
+
+    def __copy__(self):
+        return self     # immutable: a copy is the same rule set
+
+    def __deepcopy__(self, memo):
+        return self
 
     def __reduce__(self):
         if self.name in RULE_SETS and self.description == _frozen(RULE_SETS[self.name]):
@@ -523,18 +553,21 @@ cdef class Rules:
         ``kinds``, ``tiers``, ``ranked``, ``multipliers`` and ``size_tiers``;
         ``wild_joker_kind``, ``xdw_kind`` or ``four_wild_kind`` becomes None
         (with it ``wild_joker_stands`` False), and ``pure_step``, which only
-        LAIZI_BOMB reads, 0. A kind the rule set lacks is no change.
-        ValueError for an unknown kind, PASS or SINGLE (without it a hand may
-        have no lead); TypeError for a kind that is no name or MoveKind."""
+        LAIZI_BOMB reads, 0. A kind the rule set lacks is no change. Kinds
+        are read as ``tier`` reads them (names in any case, MoveKinds, their
+        ints). ValueError for an unknown kind, PASS or SINGLE (without it a
+        hand may have no lead); TypeError for a kind that is no name or
+        MoveKind."""
         names = set()
         for k in kinds:
-            if isinstance(k, MoveKind):
-                k = k.name
-            elif k is None:
-                # (_kind_field reads None as no kind, which a field may be)
-                raise TypeError("without_kinds: a move kind is a name such as "
-                                "'BOMB' or a MoveKind, not None")
-            names.add(MoveKind(_kind_field(k, "without_kinds")).name)
+            try:
+                code = _kind_code(k)
+            except (TypeError, ValueError) as e:
+                raise type(e)(f"without_kinds: {e}") from None
+            if code == K_PASS:
+                raise ValueError("without_kinds: PASS is not a kind a rule set's fields "
+                                 "name (it is a move of every rule set)")
+            names.add(MoveKind(code).name)
         if "SINGLE" in names:
             raise ValueError("without_kinds: SINGLE cannot go: without it a hand "
                              "may have no legal lead and a deal could never end")
@@ -673,6 +706,11 @@ def _ranked_name(str name, str ranks) -> str:
     return f"{base}:{ranks}{plus}{preset}"
 
 
+cdef bint _builtin_named(Rules r):
+    # whether r's name is a built-in rule set's, perhaps with a preset
+    return _unranked_name(r).partition("+")[0] in RULE_SETS
+
+
 cdef str _unranked_name(Rules r):
     # r's name without the wild ranks a name may carry ("laizi:7+happy" ->
     # "laizi+happy"): the name of the built-in rule set or preset it is of
@@ -692,9 +730,10 @@ cdef str _name_with_ranks(Rules r):
 cdef tuple _rules_changes(Rules r):
     # What sets r apart from the built-in rule set or preset of its name
     # beyond its wild ranks: the kinds it lacks (in the built-in order), its
-    # platform options that differ, and every other field that differs from
-    # what those two changes make (a description of its own). None when its
-    # name is no built-in one.
+    # platform options that differ, every other field that differs from
+    # what those two changes make (a description of its own), and the
+    # fields that its description leaves out. None when its name is no
+    # built-in one.
     try:
         base = _get_rules(_unranked_name(r))
     except ValueError:
@@ -713,20 +752,51 @@ cdef tuple _rules_changes(Rules r):
     mine, theirs = r.description_dict(), expected.description_dict()
     other = {k: v for k, v in mine.items()
              if k not in ("wild_rank", "wild_ranks") and theirs.get(k) != v}
-    return missing, options, other
+    # (a field left out reads as its default, which may differ)
+    absent = tuple(k for k in theirs if k not in mine)
+    return missing, options, other, absent
 
 
 def _rules_label(Rules r) -> str:
     """How a message saying what is legal names the rule set `r`: its name
     with the wild ranks drawn, quoted as get_rules reads it ("'laizi:7'"),
     then the kinds of the built-in rule set that a copy made by
-    without_kinds lacks (" without LAIZI_BOMB"): both decide what is
-    legal."""
+    without_kinds lacks (" without LAIZI_BOMB") and the other fields of its
+    description that differ from that rule set's or are left out: any of
+    them may decide what is legal (the platform options do not)."""
     cdef str name = _name_with_ranks(r)
     changes = _rules_changes(r)
-    if changes is None or not changes[0]:
+    if changes is None:
         return repr(name)
-    return f"{name!r} without {', '.join(changes[0])}"
+    missing, options, other, absent = changes
+    text = repr(name)
+    if missing:
+        text += f" without {', '.join(missing)}"
+    fields = sorted(set(other) | set(absent))
+    if fields:
+        text += f" (its {', '.join(fields)} changed)"
+    return text
+
+
+# The with_options arguments that messages suggest for the wild ranks.
+WILD_RANK_OPTION = "wild_rank='7'"
+WILD_RANKS_OPTION = "wild_ranks=('7', 'J')"
+
+
+def _wild_ranks_hint(Rules r, str option, str ranks, str wrap="{}") -> str:
+    """How to give the laizi rule set ``r`` its wild ranks, for a message:
+    ``option`` the with_options argument ("wild_rank='7'"), ``ranks`` the
+    ranks of a name ("7", "7J"), ``wrap`` where a rule-set argument goes
+    ("rules_handle({})"). A rule set that is its name's built-in one (or
+    preset) gets that name and get_rules; any other its own with_options,
+    since the name would lose what sets it apart."""
+    changes = _rules_changes(r)
+    if changes is not None and not any(changes):
+        return (f"{wrap.format(repr(_ranked_name(r.name, ranks)))} or "
+                f"{wrap.format(f'get_rules({r.name!r}).with_options({option})')}")
+    return (f"{wrap.format(f'rules.with_options({option})')} on this rule set "
+            f"(a name would lose what sets it apart from "
+            f"{'the built-in ones' if changes is None else repr(_unranked_name(r))})")
 
 
 cdef int _need_wild(Rules r) except -1:
@@ -736,14 +806,14 @@ cdef int _need_wild(Rules r) except -1:
         raise ValueError(
             f"the rule set {r.name!r} needs both wild ranks, sky and ground (it "
             f"has {', '.join(CARD_CHARS[k] for k in r.wild_ranks) or 'none'}): use "
-            f"get_rules({r.name!r}).with_options(wild_ranks=('7', 'J')) or the "
-            f"name {_ranked_name(r.name, '7J')!r} (two different ranks 3..2, sky first)")
+            f"{_wild_ranks_hint(r, WILD_RANKS_OPTION, '7J')} (two different ranks "
+            f"3..2, sky first)")
     if r.c.laizi and not r.c.wild_mask:
         raise ValueError(
             f"the laizi rule set {r.name!r} has no wild rank yet: use "
-            f"get_rules({r.name!r}).with_options(wild_rank='7') or the name "
-            f"{_ranked_name(r.name, '7')!r} (any rank 3..2)")
+            f"{_wild_ranks_hint(r, WILD_RANK_OPTION, '7')} (any rank 3..2)")
     return 0
+
 
 
 # Rule sets named "<built-in>:<wild rank>" ("laizi:7"), made on first use.

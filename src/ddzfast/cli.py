@@ -269,13 +269,19 @@ def _rules_label(rules) -> str:
     return f"{rules.name} ({wild})" if wild else rules.name
 
 
-def cmd_moves(args) -> int:
-    rules = _rules_arg(args)
+def _need_wild_arg(rules) -> None:
+    """A laizi rule set without its wild ranks is a usage error naming the
+    --wild to give (moves and solve list moves of a fixed rank)."""
     if rules.laizi and not rules.ready:
         if rules.wild_count == 2:
             raise UsageError(f"--rules {rules.name} needs both wild ranks, sky then "
                              f"ground: --wild 7J")
-        raise UsageError("--rules laizi needs the laizi rank: --wild RANK (3..2)")
+        raise UsageError(f"--rules {rules.name} needs the laizi rank: --wild RANK (3..2)")
+
+
+def cmd_moves(args) -> int:
+    rules = _rules_arg(args)
+    _need_wild_arg(rules)
     try:
         hand = Hand.parse(args.hand, rules)
     except ValueError as e:
@@ -897,6 +903,7 @@ def cmd_solve(args, out=None) -> int:
     wild = getattr(args, "wild", None)
     rules = _solve_rules(args.rules, args.ban or [],
                          None if wild is None else _solve_cards(wild))
+    _need_wild_arg(rules)
     hands = [_solve_cards(h) for h in args.hands]
     if len(hands) not in (2, 3):
         raise UsageError(f"give two hands (two players) or three (with --landlord), "

@@ -105,7 +105,8 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess
 
 import numpy as np
 
-from ddzfast._core import MOVE_DTYPE, Rules, _action_lookup, _ranked_name, get_rules
+from ddzfast._core import (MOVE_DTYPE, WILD_RANK_OPTION, WILD_RANKS_OPTION, Rules,
+                           _action_lookup, _wild_ranks_hint, get_rules)
 from ddzfast.features import _moves_key, description_key
 from ddzfast.rulesets import RULE_SETS
 
@@ -171,9 +172,11 @@ def rules_handle(rules="classic") -> int:
         # the core would generate nothing for it: say why instead
         if r.wild_count == 2:
             raise ValueError(f"the rule set {r.name!r} needs both wild ranks, sky "
-                             f"and ground: use rules_handle({_ranked_name(r.name, '7J')!r})")
+                             f"and ground: use "
+                             f"{_wild_ranks_hint(r, WILD_RANKS_OPTION, '7J', 'rules_handle({})')}")
         raise ValueError(f"the laizi rule set {r.name!r} has no wild rank: use "
-                         f"rules_handle({_ranked_name(r.name, '7')!r}) (any rank 3..2)")
+                         f"{_wild_ranks_hint(r, WILD_RANK_OPTION, '7', 'rules_handle({})')} "
+                         f"(any rank 3..2)")
     key = (r.name, description_key(r))
     with _PIN_LOCK:
         pinned = _PINNED_BY_KEY.get(key)

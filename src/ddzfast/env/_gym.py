@@ -104,7 +104,7 @@ class DoudizhuGymEnv(gymnasium.Env):
         index = int(action)
         # (range read off the int: Discrete.contains refuses a uint64, which
         # is an int like any other here)
-        if not 0 <= index < self.action_space.n or not self.action_masks()[index]:
+        if not 0 <= index < self.table.action_count or not self.action_masks()[index]:
             # Gymnasium lets an agent send any action of the space: an
             # illegal one ends the episode, as PettingZoo's
             # TerminateIllegalWrapper does, and leaves the deal as it was.
@@ -124,7 +124,7 @@ class DoudizhuGymEnv(gymnasium.Env):
         size (what sb3-contrib's MaskablePPO reads); all False when no step
         is taken (before the first reset, once the episode is over)."""
         if self._over:
-            return np.zeros(self.action_space.n, dtype=np.bool_)
+            return np.zeros(self.table.action_count, dtype=np.bool_)
         return self.table.mask(self.seat).view(bool)
 
     def legal_actions(self) -> np.ndarray:
