@@ -916,3 +916,13 @@ def test_arena_text_tells_a_from_b(capsys):
     code, out, err = main(capsys, "arena", "--a", "rlcard-rule", "--b", "rlcard-rule",
                           "--deals", "2", "--json")
     assert code == 0 and set(json.loads(out)["agents"]) == {"a", "b"}
+
+
+def test_a_missing_wild_rank_is_told_as_an_option_of_the_command_line(capsys):
+    """Regression (a user's review): `solve ... --rules tiandi --wild 7`
+    printed the Python hint (get_rules(...).with_options), and `moves
+    --rules laizi+happy` said "--rules laizi"."""
+    code, out, err = main(capsys, "solve", "33", "4", "--rules", "tiandi", "--wild", "7")
+    assert code == 2 and "--wild 7J" in err and "get_rules" not in err
+    code, out, err = main(capsys, "moves", "33", "--rules", "laizi+happy")
+    assert code == 2 and "--rules laizi+happy needs the laizi rank" in err

@@ -382,7 +382,7 @@ K = list(classify("K"))[0]
 @pytest.mark.parametrize("kwargs, error, text", [
     (dict(hands=["33"]), ValueError, "two hands"),
     (dict(hands=["3", "4", "5", "6"]), ValueError, "two hands"),
-    (dict(hands="3344"), TypeError, "list of two or three"),
+    (dict(hands="3344"), TypeError, "list or tuple of two or three"),
     (dict(hands=["33", ""]), ValueError, "empty"),
     (dict(hands=["3333", "3"]), InvalidCardsError, "more '3'"),
     (dict(hands=["XD", "X"]), InvalidCardsError, "more 'X'"),
@@ -571,3 +571,20 @@ def test_solver_laizi_against_plain_minimax():
         a, b = "".join(cards[:5]), "".join(cards[5:])
         a, b = str(Hand(a)), str(Hand(b))
         assert solve([a, b], rules).win == naive(rules)(a, b, None), (a, b, L)
+
+
+def test_hands_as_an_array_of_packed_hands():
+    """Regression (a user's review): a 1-d array of packed hands, the form
+    the batches take, was refused as "a list of two or three hands"."""
+    packed = np.array([int(Hand("KK5543")), int(Hand("225543"))], dtype=np.uint64)
+    assert solve(packed).win == solve(["KK5543", "225543"]).win is True
+    with pytest.raises(TypeError, match=r"1-d array of packed hands\), not ndarray of shape"):
+        solve(packed.reshape(1, 2))
+
+
+def test_all_moves_is_a_flag():
+    """Regression (a user's review): all_moves="no" searched with all_moves
+    on; every other argument is checked for its type."""
+    with pytest.raises(TypeError, match="all_moves must be True or False"):
+        solve(["3", "4"], all_moves="no")
+    assert solve(["3", "4"], all_moves=np.bool_(True)).winning_moves

@@ -28,7 +28,7 @@ from ddzfast._core cimport *
 import collections.abc
 import numbers
 
-from ddzfast.constants import check_positive
+from ddzfast.constants import check_bool, check_positive
 
 cnp.import_array()
 
@@ -1367,10 +1367,15 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     cdef int64_t node_limit = 0x7FFFFFFFFFFFFFFF
     # ---- arguments
     _need_wild(r)
+    if isinstance(hands, np.ndarray) and hands.ndim == 1:
+        # packed hands, as the batches take them
+        hands = list(hands)
     if isinstance(hands, (str, bytes, Hand)) or not isinstance(
             hands, collections.abc.Sequence):
-        raise TypeError(f"hands is a list of two or three hands, not "
-                        f"{type(hands).__name__}")
+        raise TypeError(f"hands is a list or tuple of two or three hands (or a 1-d "
+                        f"array of packed hands), not {type(hands).__name__}"
+                        + (f" of shape {hands.shape}" if isinstance(hands, np.ndarray)
+                           else ""))
     nseats = len(hands)
     if nseats not in (2, 3):
         raise ValueError(f"a puzzle has two hands (two players) or three (landlord "
@@ -1408,7 +1413,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         # its cards stay: generation and _can_beat read what ddz_beats reads
         # of them (a tiandi bomb's size and purity), the keys _beat_code
         lp = &lm
-    allm = 1 if all_moves else 0
+    allm = check_bool(all_moves, "all_moves")
     if max_nodes is not None:
         if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral):
             raise TypeError(f"max_nodes is a positive int or None, not {max_nodes!r}")

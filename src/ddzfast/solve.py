@@ -89,8 +89,9 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     against the two farmers as one side; seats play 0, 1, 2 in turn and a
     trick ends when both other seats have passed after a move, whose player
     then leads). The first hand to empty wins for its side. Hands are card
-    text, packed ints or Hands; together they must fit the rule set's deck,
-    and none may be empty.
+    text, packed ints or Hands (a list or tuple, or a 1-d array of packed
+    hands); together they must fit the rule set's deck, and none may be
+    empty.
 
     ``to_move`` leads, or, with ``last`` (a non-pass Move or MOVE_DTYPE row,
     legal in ``rules``) played by ``last_seat``, must beat it or pass. With
@@ -102,8 +103,12 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
 
     ``all_moves``: find every winning move of ``to_move`` (slower: no cut-off
     at the root). ``max_nodes`` (a positive int) and ``seconds`` (a positive
-    number) bound the search; when one stops it, ``win`` is None. ``seconds``
-    bounds the whole call, the principal variation included: it returns
+    number) bound the search; when one stops it, ``win`` is None.
+    ``max_nodes`` bounds the proof of who wins: the principal variation then
+    read out of it searches on without a node limit, so ``nodes``, which
+    counts that search too, may come out above ``max_nodes`` (up to about
+    twice). ``seconds`` bounds the whole call, the principal variation
+    included: it returns
     within 0.1 s past the limit, most often within a few milliseconds (the
     search reads the clock every 4,096 positions; a doubling of its table,
     at most 64 MiB, cannot be cut short). Ctrl-C stops a search within 0.1 s
