@@ -436,3 +436,14 @@ def test_a_whole_deck_does_not_root_the_queries_after_it(rules):
     after = answers(True)
     alone = answers(False)
     assert after["left"] == alone["left"] and after["min"] == alone["min"]
+
+
+def test_a_root_of_too_many_moves_is_refused_before_its_buffers_grow():
+    """Regression (a user's review): min_plays of a whole deck in
+    tiandi:A2 (71.6 million leading moves) listed them all, 5.5 GB and half
+    a minute, before answering; it is a ValueError once they are counted."""
+    deck = int(ddzfast.Hand("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"))
+    with pytest.raises(ValueError, match="more than 16,777,216 leading moves"):
+        ddzfast.min_plays(deck, "tiandi:A2")
+    with pytest.raises(ValueError, match="more than 16,777,216 leading moves"):
+        ddzfast.min_plays_batch(np.array([deck], dtype=np.uint64), "tiandi:A2")

@@ -11,7 +11,8 @@ cdef enum:
     DDZ_SPLIT_NOMEM = -2      # a buffer could not be allocated
     DDZ_SPLIT_TOO_BIG = -3    # the search passed its work limit (hands far
                               # beyond a deal's: see ddz_split_ctx.max_work),
-                              # or the root has more moves than an int32 indexes
+                              # or the root has more moves than _split.pyx's
+                              # MAX_ROOT_MOVES
 
 # One distinct card set of a leading move: its cards, the move that plays
 # them with the least reading (an index into ddz_split_ctx.moves), and its

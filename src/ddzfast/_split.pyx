@@ -45,6 +45,8 @@ cdef enum:
     ORDER_KEYS = 16 * 64        # _order_key's values
     MAX_SETS = 0x7FFFFFFF       # moves a root may have: an index and an entry's
                                 # best move + 1 hold any below it
+    MAX_ROOT_MOVES = 1 << 24    # moves a root may have: its buffers (about 64
+                                # bytes a move at the peak) stay near 1 GB
 
 
 # A table entry (ddz_split_ctx.vals) is a uint64: the value << 33, exact << 32
@@ -275,9 +277,16 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
     ctx.root = 0
     if ctx.moves_cap > KEEP_MOVES and _buffers_reset(ctx) != 0:
         return DDZ_SPLIT_NOMEM
+    if _hand_size(hand) > KEEP_ROOT_CARDS:
+        # counted first, none listed (a whole deck of some tiandi pairs has
+        # tens of millions of moves, which a listing into a short buffer
+        # would make whole in a buffer of its own)
+        n = ddz_legal_moves(rules, hand, NULL, ctx.moves, 0)
+        if n > MAX_ROOT_MOVES:
+            return DDZ_SPLIT_TOO_BIG
     n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
-    if n > MAX_SETS:
-        return DDZ_SPLIT_TOO_BIG    # more moves than a set's move index holds
+    if n > MAX_ROOT_MOVES or n > MAX_SETS:
+        return DDZ_SPLIT_TOO_BIG
     if n > ctx.moves_cap:
         if ddz_grow(<void**>&ctx.moves, &ctx.moves_cap, n, sizeof(ddz_move)) < 0:
             return DDZ_SPLIT_NOMEM
@@ -610,8 +619,8 @@ cdef int _raise_status(int status, uint64_t hand,
     if status == DDZ_SPLIT_TOO_BIG:
         raise ValueError(f"hand {_cards_text(hand)!r} is too large to split exactly: "
                          f"the search passed its work limit ({limit:,} move tests) "
-                         f"or the hand has more moves than it indexes; every hand a "
-                         f"deal gives is far below both")
+                         f"or the hand has more than {MAX_ROOT_MOVES:,} leading moves; "
+                         f"every hand a deal gives is far below both")
     raise RuntimeError(f"hand decomposition failed with status {status} (a bug)")
 
 

@@ -658,5 +658,5 @@ def min_plays(rules, hand):
         raise MemoryError("out of memory splitting a hand")
     if v == _SPLIT_TOO_BIG:
         raise ValueError("hand is too large to split exactly (the search passed "
-                         "its work limit)")
+                         "its work limit, or the hand has too many leading moves)")
     return v
