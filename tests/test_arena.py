@@ -339,6 +339,11 @@ def test_a_rule_set_given_as_rules_is_named_with_its_wild_ranks():
         result = arena("expert", "greedy", deals=2, seed=3, rules=get_rules(name))
         assert result.rules == result.as_dict()["rules"] == name
         assert name in result.table()
+    # a rule set its name does not give is named by its repr
+    banned = get_rules("classic").without_kinds("TRIPLE_PAIR")
+    result = arena("expert", "greedy", deals=2, seed=3, rules=banned)
+    assert result.rules == repr(banned) == "Rules('classic', without_kinds=('TRIPLE_PAIR',))"
+    assert repr(banned) in result.table()
 
 
 def test_the_cap_is_not_applied():
@@ -521,7 +526,8 @@ PLATFORM_BIDDING = {
 
 
 def _name(rules):
-    return rules if isinstance(rules, str) else rules.ranked_name
+    # (these Rules have options their names do not give)
+    return rules if isinstance(rules, str) else repr(rules)
 
 
 @pytest.mark.parametrize("rules", ["classic", "laizi", "tiandi", "super"]

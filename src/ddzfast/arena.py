@@ -621,7 +621,8 @@ class ArenaResult:
     each deal, whether ``a`` won as landlord and as farmers and the points it
     made in each role; ``agents`` the counters of agents that keep them (the
     RLCard agent's legal and random choices); ``rules`` the rule set: the
-    name given, or a Rules' ``ranked_name`` (its name and wild ranks).
+    name given; for a Rules, its ``ranked_name`` (its name and wild ranks)
+    when that name gives the same rule set, else its repr.
     With ``bidding`` (the module docstring's "With bidding"),
     ``landlord_share`` is the share of games whose bidding made one of
     ``a``'s seats the landlord, and ``per_deal`` holds arrays
@@ -858,9 +859,21 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
             agents[side] = agent.stats()
     return ArenaResult(
         a=agent_a.name, b=agent_b.name, deals=deals, seed=seed,
-        rules=rules if isinstance(rules, str) else get_rules(rules).ranked_name,
+        rules=rules if isinstance(rules, str) else _rules_text(get_rules(rules)),
         agents=agents,
         **(_bidding_statistics(out) if bidding else _statistics(out)))
+
+
+def _rules_text(rules: Rules) -> str:
+    """How a result names a rule set given as a Rules: its ``ranked_name``
+    when that name gives the same rule set, else its repr, which tells what
+    sets it apart (kinds left out, options)."""
+    try:
+        if get_rules(rules.ranked_name).rules_id == rules.rules_id:
+            return rules.ranked_name
+    except ValueError:
+        pass
+    return repr(rules)
 
 
 def _statistics(out: np.ndarray) -> dict:
