@@ -958,3 +958,17 @@ def test_a_laizi_moves_repr_names_a_built_in_rule_set():
     move = ddzfast.classify("38", named)[0]
     assert repr(move) == "Move.parse('PAIR/3/1/38', 'laizi:8')"
     assert eval(repr(move), {"Move": Move}) == move
+
+
+def test_rules_are_equal_when_they_compile_alike():
+    """Regression (two user reviews): Rules compared by identity, so a
+    pickled preset, or the same options set by with_options, was unequal to
+    the rule set it plays as (a config holding one never matched)."""
+    happy = get_rules("classic+happy")
+    spelled = get_rules("classic").with_options(bidding="rob", show=True, doubling=True,
+                                                cap=64)
+    assert pickle.loads(pickle.dumps(happy)) == happy == spelled
+    assert hash(happy) == hash(spelled) and len({happy, spelled}) == 1
+    assert get_rules("laizi:T") == get_rules("laizi").with_options(wild_rank="10")
+    assert happy != get_rules("classic") and get_rules("laizi:7") != get_rules("laizi:8")
+    assert (happy == "classic+happy") is False

@@ -867,7 +867,7 @@ def test_simulate_takes_wild(capsys, tmp_path, rules, wild, name):
     (("--rules", "classic", "--wild", "7"), "it needs --rules laizi or tiandi"),
     (("--rules", "laizi:7", "--wild", "8"), "already fixes"),
     (("--rules", "laizi", "--wild", "Z"), "unknown card 'Z'"),
-    (("--rules", "laizi", "--wild", "78"), "unknown card '78'"),
+    (("--rules", "laizi", "--wild", "78"), "wild_rank is one rank of 3..2 ('7'), not '78'"),
     (("--rules", "laizi", "--wild", "X"), "wild_rank must be a rank of 3..2"),
     (("--rules", "tiandi", "--wild", "7J8"), "one or two ranks"),
     (("--rules", "tiandi", "--wild", "77"), "must differ"),
@@ -926,3 +926,10 @@ def test_a_missing_wild_rank_is_told_as_an_option_of_the_command_line(capsys):
     assert code == 2 and "--wild 7J" in err and "get_rules" not in err
     code, out, err = main(capsys, "moves", "33", "--rules", "laizi+happy")
     assert code == 2 and "--rules laizi+happy needs the laizi rank" in err
+
+
+def test_two_ranks_for_laizi_say_laizi_takes_one(capsys):
+    """Regression (a user's review): `moves 33 --rules laizi --wild 7J`
+    said "unknown card '7J'"."""
+    code, out, err = main(capsys, "moves", "33", "--rules", "laizi", "--wild", "7J")
+    assert code == 2 and "wild_rank is one rank of 3..2" in err and "'7J'" in err

@@ -352,3 +352,51 @@ def test_laizi_moves_are_rejected():
     with pytest.raises(ValueError, match="laizi move"):
         cdz.to_douzero([moves[0], soft])
     assert cdz.to_douzero(soft.cards) == [3, 7, 7, 7]
+
+
+def _same_obs(a, b):
+    assert a.keys() == b.keys()
+    for k in a:
+        if isinstance(a[k], np.ndarray):
+            np.testing.assert_array_equal(a[k], b[k])
+        else:
+            assert a[k] == b[k], k
+
+
+def _mid_deal():
+    """A DouZero Env six plays into a deal, its last observation, and the
+    random stream that chose those plays."""
+    np.random.seed(3)
+    env = cdz.Env("adp")
+    obs = env.reset()
+    rng = random.Random(4)
+    for _ in range(6):
+        obs, *_ = env.step(rng.choice(obs["legal_actions"]))
+    return env, obs, rng
+
+
+@pytest.mark.parametrize("copier", ["pickle", "deepcopy"])
+def test_env_pickles_and_copies_mid_deal(copier):
+    """Regression (a user's review): DouZero's Env, which docs/search.md
+    lists among the environments that pickle, raised "self.s cannot be
+    converted to a Python object for pickling"; a copy plays on as the
+    original does."""
+    import copy
+    import pickle
+    assert pickle.loads(pickle.dumps(cdz.Env("wp"))).objective == "wp"
+    env, obs, rng = _mid_deal()
+    twin = pickle.loads(pickle.dumps(env)) if copier == "pickle" else copy.deepcopy(env)
+    a = b = obs
+    done = False
+    while not done:
+        _same_obs(a, b)
+        action = rng.choice(a["legal_actions"])
+        a, ra, done, _ = env.step(action)
+        b, rb, done_b, _ = twin.step(action)
+        assert (ra, done) == (rb, done_b)
+
+
+def test_vec_env_says_it_is_not_copied():
+    import pickle
+    with pytest.raises(TypeError, match="douzero VecEnv is not pickled or copied"):
+        pickle.dumps(cdz.VecEnv(2, "wp"))

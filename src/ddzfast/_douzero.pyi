@@ -1,5 +1,5 @@
 """Type stubs of ddzfast._douzero (DouZero's environment in C)."""
-from typing import Any, Iterable
+from typing import Any, Iterable, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -19,6 +19,7 @@ def douzero_legal_actions(hand: Iterable[int], rival_move: Iterable[int]) -> lis
 def douzero_move_type(cards: Iterable[int]) -> tuple[int, int, int]: ...
 
 class DouZeroGame:
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
     def deal(self, landlord: Iterable[int], landlord_up: Iterable[int],
              landlord_down: Iterable[int]) -> None: ...
     def deal_deck(self, deck: list[int]) -> None: ...
@@ -42,6 +43,7 @@ class DouZeroGame:
     def history(self) -> list[list[int]]: ...
 
 class DouZeroVec:
+    def __reduce__(self) -> NoReturn: ...
     num_envs: int
     next_deal: int
     objective: int
@@ -66,3 +68,8 @@ class DouZeroVec:
     def buffers(self, p: int) -> tuple[npt.NDArray[Any], npt.NDArray[Any],
                                        npt.NDArray[np.uint64], npt.NDArray[Any],
                                        npt.NDArray[np.int64]]: ...
+
+def _douzero_game_from_state(dealt: bool, hand: tuple[int, ...], played: tuple[int, ...],
+                             last_by_seat: tuple[int, ...], history: tuple[int, ...],
+                             seat: int, bombs: int, over: bool,
+                             landlord_won: bool) -> DouZeroGame: ...

@@ -682,6 +682,48 @@ cdef class DouZeroGame:
         self._legal()
         return 0
 
+    def __reduce__(self):
+        # the state's fields, not its bytes (no padding or byte order in a
+        # pickle); the legal actions are derived again on loading
+        cdef dz_state* g = &self.g
+        cdef int i
+        return (_douzero_game_from_state, (
+            bool(self.dealt), tuple([g.hand[i] for i in range(3)]),
+            tuple([g.played[i] for i in range(3)]),
+            tuple([g.last_by_seat[i] for i in range(3)]),
+            tuple([g.history[i] for i in range(g.nhistory)]), g.seat,
+            g.bombs, bool(g.over), bool(g.landlord_won)))
+
+    cdef int _restore(self, bint dealt, hand, played, last_by_seat, history, int seat,
+                      int bombs, bint over, bint landlord_won) except -1:
+        cdef dz_state g
+        cdef uint64_t total = 0
+        cdef int i
+        memset(&g, 0, sizeof(dz_state))
+        if len(hand) != 3 or len(played) != 3 or len(last_by_seat) != 3:
+            raise ValueError("a DouZeroGame pickle holds three hands, plays and last moves")
+        if len(history) > DZ_HISTORY or not 0 <= seat < 3 or not 0 <= bombs <= 20:
+            raise ValueError("a DouZeroGame pickle out of range (history, seat or bombs)")
+        for i in range(3):
+            g.hand[i] = hand[i]
+            g.played[i] = played[i]
+            g.last_by_seat[i] = last_by_seat[i]
+            total += g.hand[i] + g.played[i]
+        if dealt and not ddz_hand_valid(&_CLASSIC.c, total):
+            raise ValueError("a DouZeroGame pickle whose cards are not of one deck")
+        for i in range(len(history)):
+            g.history[i] = history[i]
+        g.nhistory = len(history)
+        g.seat = seat
+        g.bombs = bombs
+        g.over = over
+        g.landlord_won = landlord_won
+        self.g = g
+        self.dealt = dealt
+        if dealt and not over:
+            self._legal()
+        return 0
+
     cdef int _legal(self) except -1:
         self.nlegal = dz_legal(&self.s, &_CLASSIC.c, self.g.hand[self.g.seat],
                                dz_last_move(&self.g))
@@ -813,3 +855,12 @@ cdef int _dz_seat(object position) except -1:
     except ValueError:
         raise ValueError(f"position must be one of {_DZ_POSITIONS}, not {position!r}") from None
 include "_douzero_vec.pxi"
+
+
+def _douzero_game_from_state(dealt, hand, played, last_by_seat, history, seat, bombs,
+                             over, landlord_won):
+    """A DouZeroGame from its pickle (DouZeroGame.__reduce__)."""
+    cdef DouZeroGame game = DouZeroGame()
+    game._restore(dealt, hand, played, last_by_seat, history, seat, bombs, over,
+                  landlord_won)
+    return game

@@ -184,6 +184,12 @@ cdef class DouZeroVec:
         self._pk[p] = np.zeros(size, np.uint64)
         self._rd[p] = np.zeros(size, np.int64)
 
+    def __reduce__(self):
+        # (copy and deepcopy come here too)
+        raise TypeError(
+            "a douzero VecEnv is not pickled or copied: its deals are C structs "
+            "stepped in place; make another with the same arguments and seed")
+
     def __dealloc__(self):
         free(self.roff)
         free(self.deals)

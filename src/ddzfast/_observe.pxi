@@ -45,7 +45,8 @@ _OBS_BLOCKS = (
     ("cards_left", (3, OBS_LEFT), "one-hot of the cards each seat (relative) "
                                   "holds, 0..21 (21: 21 or more)"),
     ("landlord", (3,), "one-hot of the landlord seat (relative); zero while bidding"),
-    ("bids", (3, 5), "each seat's (relative) bid, one-hot of: not yet, pass, 1, 2, 3"),
+    ("bids", (3, 5), "point bidding: each seat's (relative) bid, one-hot of: not yet, "
+     "pass, 1, 2, 3 (rob bidding: not yet, its calls are in calls)"),
     ("base", (4,), "one-hot of the base score 0..3 (0 while bidding; 3 for "
                    "3 or more: a deal bid by robbing has the rule set's "
                    "rob_base, up to 100)"),

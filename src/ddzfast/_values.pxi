@@ -236,6 +236,11 @@ cdef class Rules:
     Immutable: every field is checked when the rule set is made, and a made
     rule set is never recompiled (``with_options`` makes a new one).
 
+    Two Rules are equal (and hash alike) when they compile to the same rule
+    set, their ``rules_id``: ``get_rules("classic+happy")`` equals classic
+    with those options set by ``with_options``, and a pickled rule set
+    equals the one pickled. Their names may differ.
+
     Each different compiled rule set gets a ``rules_id`` that the process
     keeps to its end (the struct's few hundred bytes, and for a laizi or
     tiandi rule set the first Rules of that id, which its moves' text and
@@ -530,6 +535,16 @@ cdef class Rules:
                 parts.append(f"without_fields={absent!r}")
         return f"Rules({', '.join(parts)})"
 
+    def __eq__(self, other):
+        # equal when they compile to the same rule set (what every layer
+        # reads), whatever their names or how their fields were spelled
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self.rules_id == (<Rules>other).rules_id
+
+    def __hash__(self):
+        return hash(("Rules", self.rules_id))
+
     def __copy__(self):
         return self     # immutable: a copy is the same rule set
 
@@ -648,6 +663,10 @@ cdef int _wild_rank_index(object value) except -1:
     # A laizi rank: a card character of 3..2 ('10' for T) or an index 0..12.
     cdef int idx
     if isinstance(value, str):
+        if len(value) > 1 and value != "10":
+            raise ValueError(f"wild_rank is one rank of 3..2 ('7'), not {value!r} "
+                             f"(a rule set of two wild ranks, tiandi, takes them as "
+                             f"wild_ranks)")
         idx = _card_index(value)
     elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         idx = value if 0 <= value < 16 else 99
