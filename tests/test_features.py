@@ -479,3 +479,10 @@ def test_action_index_per_wild_rank():
     assert F.action_count(L7) > 1_000_000
     with pytest.raises(ValueError, match="wild rank"):
         F.action_count("laizi")
+
+
+def test_encode_hands_refuses_mappings_and_sets():
+    """Regression (a user's review): encode_hands({1: 2}) encoded the key 1."""
+    for bad in ({1: 2}, {1, 2}):
+        with pytest.raises(TypeError, match="sequence of them"):
+            ddzfast.encode_hands(bad)

@@ -336,3 +336,12 @@ def test_a_base_over_three_is_shown(rob_base):
             check(game, seat, game.observation_tensor(seat))
         block = OBSERVATION_LAYOUT["base"]
         assert game.observation_tensor(0)[block.offset:block.offset + block.size].sum() == 1
+
+
+def test_observation_tensors_of_one_game_says_to_repeat_it():
+    """Regression (a user's review): observation_tensors(game, [0, 1, 2])
+    was "'Game' object is not iterable"."""
+    game = Game("classic", seed=1)
+    with pytest.raises(TypeError, match=r"\[game\] \* 3"):
+        ddzfast.observation_tensors(game, [0, 1, 2])
+    assert ddzfast.observation_tensors([game] * 3, [0, 1, 2]).shape == (3, OBSERVATION_SIZE)

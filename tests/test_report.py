@@ -200,3 +200,40 @@ def test_plot_rows_writes_a_png(rows, tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000
     with pytest.raises(ValueError, match="no deals"):
         plot_rows(rows[:0], str(tmp_path / "none.png"))
+
+
+def test_the_multiplier_mean_does_not_wrap():
+    """Regression (a user's review): the multiplier column was summed in
+    int64, which wraps past 2**63: two saturated multipliers read a negative
+    mean."""
+    rows = np.zeros(3, DEAL_DTYPE)
+    rows["multiplier"] = 2 ** 63 - 1
+    summary = summarize(rows)
+    assert summary["multiplier_mean"] == float(2 ** 63 - 1)
+    assert summary["multiplier_max"] == 2 ** 63 - 1
+
+
+def test_callables_of_one_name_are_told_apart():
+    """Regression (a user's review): two closures of one factory share a
+    __qualname__, and summarize pooled their seats into one policy."""
+    def make_agent(k):
+        def policy(game, legal):
+            return min(k, len(legal) - 1)
+        return policy
+    a, b = make_agent(0), make_agent(5)
+    rows = simulate(40, "classic", (a, b, "greedy"), seed=1)
+    by = summarize(rows, (a, b, "greedy"))["by_policy"]
+    name = "test_callables_of_one_name_are_told_apart.<locals>.make_agent.<locals>.policy"
+    assert by[f"{name}#1"]["seats"] == [0] and by[f"{name}#2"]["seats"] == [1]
+    assert summarize(rows, (a, a, "greedy"))["by_policy"][name]["seats"] == [0, 1]
+
+
+def test_mean_interval_refuses_sums_no_values_have():
+    """Regression (a user's review): a sum of squares below what the sum
+    needs was read as a variance of 0, a zero-width interval."""
+    with pytest.raises(ValueError, match="not their sum of squares"):
+        mean_interval(10, 1, 3)
+    values = np.array([0.1, 0.2, 0.3])
+    low, high = mean_interval(values.sum(), (values ** 2).sum(), 3)
+    assert low < 0.2 < high
+    assert mean_interval(3.0, 3.0, 3) == (1.0, 1.0)      # equal values: exact

@@ -74,9 +74,10 @@ _OBS_BLOCKS = (
     ("shown_hands", (3, OBS_CARDS), "the hand of each seat (relative) that has "
                                     "shown it, as it is now; zero for the others"),
     ("calls", (3, 3), "rob bidding: each seat's (relative) call, one-hot of: not "
-                      "asked, passed, called"),
+                      "asked, passed, called (point bidding: not asked)"),
     ("robbed", (3, 3), "rob bidding: each seat's (relative) rob, one-hot of: not "
-                       "asked, declined, robbed (the caller's last rob included)"),
+                       "asked, declined, robbed (the caller's last rob included; "
+                       "point bidding: not asked)"),
     ("robs", (1,), "robs so far (Game.robs)"),
     ("show_multiplier", (3,), "one-hot of the show multiplier 1, 2, 4"),
     ("doubles", (3, 4), "each seat's (relative) doubling factor, one-hot of: not "
@@ -415,8 +416,13 @@ def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
     or a writable, C-contiguous float32 array of that shape, filled and
     returned (Ctrl-C stops a long batch with KeyboardInterrupt: ``out`` then
     holds the rows filled so far)."""
-    cdef list gs = list(games)
-    cdef Py_ssize_t n = len(gs), i
+    cdef list gs
+    cdef Py_ssize_t n, i
+    if isinstance(games, Game):
+        raise TypeError("games is a sequence of Games, one per row: for many seats of "
+                        "one game repeat it ([game] * 3, seats=[0, 1, 2])")
+    gs = list(games)
+    n = len(gs)
     cdef cnp.ndarray a
     cdef float* base
     cdef Game game

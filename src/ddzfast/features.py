@@ -27,7 +27,9 @@ Encodings (vectorised over any number of hands or moves):
   ``"tiandi:7J"``), with the ``wild`` and ``substitutes`` the core derives
   for it.
 * ``decode_hands(features)`` turns either encoding back into packed hands;
-  features no hand or move can produce are a ValueError.
+  features no hand can produce are a ValueError, and so are a move's W and
+  substitute columns out of their form (that the row is a legal move is
+  not checked: it decodes the cards).
 
 The action index gives every move identity that a hand of the rule set can
 make (PASS included, at most 20 cards in ``classic`` and 21 in the wildcard
@@ -145,6 +147,10 @@ def _as_packed(hands) -> np.ndarray:
         raise _text_hint(hands)
     if isinstance(hands, (Hand, numbers.Integral)) and not isinstance(hands, (bool, np.bool_)):
         hands = [hands]
+    if isinstance(hands, (Mapping, Set)):
+        # (iterating them reads their keys, in no order of hands)
+        raise TypeError(f"hands must be a Hand, a packed int or a sequence of them, "
+                        f"not {type(hands).__name__}")
     if isinstance(hands, np.ndarray) and hands.dtype != object:
         arr = hands
         if arr.size == 0 and arr.ndim == 1:

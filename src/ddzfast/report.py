@@ -32,7 +32,7 @@ from ddzfast._engine import DEAL_DTYPE
 from ddzfast.constants import check_finite, check_positive, import_optional
 
 __all__ = ["rows_to_frame", "summarize", "plot_rows", "Tally", "wilson_interval",
-           "mean_interval", "Z95"]
+           "mean_interval", "policy_labels", "Z95"]
 
 #: The normal quantile of a two-sided 95% interval.
 Z95 = 1.959963984540054
@@ -97,8 +97,9 @@ def mean_interval(total: float, total_sq: float, n: int,
                   z: float = Z95) -> tuple[float, float] | None:
     """The normal-approximation interval ``mean +- z * sd / sqrt(n)`` from a
     sum and a sum of squares; None with fewer than two values. ValueError
-    for a negative ``n``, a ``z`` not positive or an argument beyond a
-    float's finite range (TypeError for a non-number)."""
+    for a negative ``n``, a ``z`` not positive, an argument beyond a
+    float's finite range, or a ``total_sq`` below ``total**2 / n`` (no
+    values have those sums); TypeError for a non-number."""
     s = check_finite(total, "total")
     sq = check_finite(total_sq, "total_sq")
     t = check_finite(n, "n")
@@ -108,7 +109,13 @@ def mean_interval(total: float, total_sq: float, n: int,
     if t < 2:
         return None
     mean = s / t
-    var = max(0.0, (sq - t * mean * mean) / (t - 1))
+    spread = sq - t * mean * mean
+    if spread < -1e-9 * max(1.0, abs(sq)):
+        # (rounding makes it slightly negative at most)
+        raise ValueError(f"total_sq ({total_sq}) is below what {n} values summing to "
+                         f"{total} have at least ({t * mean * mean}): not their sum "
+                         f"of squares")
+    var = max(0.0, spread / (t - 1))
     half = zf * math.sqrt(var / t)
     return (mean - half, mean + half)
 
@@ -183,7 +190,10 @@ class Tally:
             values, counts = np.unique(col, return_counts=True)
             self.score_counts[seat].update(dict(zip(values.tolist(), counts.tolist())))
         mult = rows["multiplier"]
-        self.multiplier_sum += int(mult.sum())
+        # summed in two halves: int64 sums wrap past 2**63, which one
+        # saturated multiplier (2**63 - 1) reaches alone
+        mult = mult.astype(np.int64, copy=False)
+        self.multiplier_sum += (int((mult >> 32).sum()) << 32) + int((mult & 0xFFFFFFFF).sum())
         self.multiplier_max = max(self.multiplier_max, int(mult.max()))
         self.bombs += int(rows["bombs"].sum())
         self.springs += int(rows["spring"].sum())
@@ -285,7 +295,8 @@ def summarize(rows, policies: Sequence | None = None) -> dict:
     * ``seats``: per seat its ``policy``, ``mean_score`` and
       ``mean_score_ci95``, ``wins``, ``win_rate`` and ``win_rate_ci95``,
       ``landlord_deals``;
-    * ``by_policy``: per policy name its ``seats``, ``win_rate`` and
+    * ``by_policy``: per policy name (``policy_labels``: different
+      callables of one name are told apart) its ``seats``, ``win_rate`` and
       ``win_rate_ci95`` (with ``win_rate_interval``: "wilson" or "normal"),
       ``mean_score`` and ``mean_score_ci95`` (per seat it holds);
     * ``multiplier_mean``, ``multiplier_max``, ``bombs_per_deal``,
@@ -303,8 +314,23 @@ def summarize(rows, policies: Sequence | None = None) -> dict:
     """
     if policies is None:
         return Tally().add(rows).summary()
-    from ddzfast.simulate import parse_policies, policy_name
-    return Tally([policy_name(p) for p in parse_policies(policies)]).add(rows).summary()
+    from ddzfast.simulate import parse_policies
+    return Tally(policy_labels(parse_policies(policies))).add(rows).summary()
+
+
+def policy_labels(policies: Sequence) -> list[str]:
+    """One label per seat for its policy: the name (``policy_name``), and
+    ``name#k`` (k = 1, 2, ... in seat order) where different callables share
+    a name (two closures of one factory, two lambdas), so that a summary
+    never pools them; one object in several seats keeps one label."""
+    from ddzfast.simulate import policy_name
+    keys = [p if isinstance(p, str) else id(p) for p in policies]
+    names = [policy_name(p) for p in policies]
+    labels = []
+    for s, name in enumerate(names):
+        kinds = list(dict.fromkeys(k for k, n in zip(keys, names) if n == name))
+        labels.append(name if len(kinds) == 1 else f"{name}#{kinds.index(keys[s]) + 1}")
+    return labels
 
 
 def plot_rows(rows: "np.ndarray | Tally", path: str, title: str | None = None) -> None:
