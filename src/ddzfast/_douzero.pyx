@@ -861,6 +861,9 @@ def _douzero_game_from_state(dealt, hand, played, last_by_seat, history, seat, b
                              over, landlord_won):
     """A DouZeroGame from its pickle (DouZeroGame.__reduce__)."""
     cdef DouZeroGame game = DouZeroGame()
-    game._restore(dealt, hand, played, last_by_seat, history, seat, bombs, over,
-                  landlord_won)
+    try:
+        game._restore(dealt, hand, played, last_by_seat, history, seat, bombs, over,
+                      landlord_won)
+    except OverflowError:
+        raise ValueError("a DouZeroGame pickle with a value out of range") from None
     return game

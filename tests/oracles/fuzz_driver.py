@@ -426,11 +426,18 @@ def fuzz_simulate(f: Fuzzer) -> None:
 
     policies = r.choice([("random",) * 3, "greedy", "random,greedy,random", f.nasty(),
                          (pick_index, "random", "greedy"), ("smart",)])
-    f.call(simulate, r.choice([0, 1, 3, f.nasty()]), f.rules(), policies,
-           seed=r.choice([0, 1, f.nasty()]), threads=r.choice([1, 2, f.nasty()]),
-           bidding=r.choice([True, False, f.nasty()]),
-           backend=r.choice(["local", "local", f.nasty()]),
-           start=r.choice([0, 5, f.nasty()]))
+    rows = f.call(simulate, r.choice([0, 1, 3, f.nasty()]), f.rules(), policies,
+                  seed=r.choice([0, 1, f.nasty()]), threads=r.choice([1, 2, f.nasty()]),
+                  bidding=r.choice([True, False, f.nasty()]),
+                  backend=r.choice(["local", "local", f.nasty()]),
+                  start=r.choice([0, 5, f.nasty()]))
+    # the report of the rows (or of hostile ones)
+    from ddzfast.report import mean_interval, policy_labels, summarize
+    f.call(summarize, rows if rows is not None and r.random() < 0.7 else f.nasty(),
+           r.choice([None, policies, f.nasty()]))
+    f.call(policy_labels, r.choice([[pick_index, pick_index, "greedy"], f.nasty()]))
+    f.call(mean_interval, r.choice([1.0, f.nasty()]), r.choice([1.0, 0.0, f.nasty()]),
+           r.choice([0, 2, 3, f.nasty()]))
 
 
 def fuzz_cli(f: Fuzzer) -> None:
@@ -580,6 +587,14 @@ def fuzz_learning(f: Fuzzer) -> None:
             step = f.call(env.step, action, extra=(ddzfast.IllegalMoveError,))
             if step is not None:
                 obs = step[0]
+        # a pickle's state, as it is or made hostile
+        from ddzfast._douzero import _douzero_game_from_state
+        _, state = env._game.__reduce__()
+        state = list(state)
+        if r.random() < 0.7:
+            i = r.randrange(len(state))
+            state[i] = r.choice([f.nasty(), -1, 2 ** 64, (1, 2), (0,) * 300, 99, None])
+        f.call(_douzero_game_from_state, *state)
 
 
 def fuzz_split(f: Fuzzer) -> None:
