@@ -972,3 +972,11 @@ def test_rules_are_equal_when_they_compile_alike():
     assert get_rules("laizi:T") == get_rules("laizi").with_options(wild_rank="10")
     assert happy != get_rules("classic") and get_rules("laizi:7") != get_rules("laizi:8")
     assert (happy == "classic+happy") is False
+
+
+def test_minus_zero_is_zero_in_a_rule_set():
+    """Regression (a user's review): service_fee=-0.0 compiled to other
+    bytes than 0.0, so the rule set was unequal to classic (another
+    rules_id, other position keys) while its repr read Rules('classic')."""
+    classic = get_rules("classic")
+    assert classic.with_options(service_fee=-0.0) == classic

@@ -486,3 +486,41 @@ def test_encode_hands_refuses_mappings_and_sets():
     for bad in ({1: 2}, {1, 2}):
         with pytest.raises(TypeError, match="sequence of them"):
             ddzfast.encode_hands(bad)
+
+
+def test_a_table_being_built_does_not_stall_the_others(monkeypatch):
+    """Regression (a user's review): one lock was held through a table's
+    build (seconds for tiandi), so a thread asking for another table, one
+    already built, waited for it. Two threads asking for the same new table
+    still build it once."""
+    import threading
+    from collections import OrderedDict
+    from ddzfast import features
+    monkeypatch.setattr(features, "_action_tables", OrderedDict())
+    monkeypatch.setattr(features, "_action_keys", {})
+    features.action_moves("classic")
+    real, builds = features._build_action_table, []
+    started, release = threading.Event(), threading.Event()
+
+    def held_build(r):
+        builds.append(r)
+        started.set()
+        release.wait(60)
+        return real(r)
+
+    monkeypatch.setattr(features, "_build_action_table", held_build)
+    banned = ddzfast.get_rules("classic").without_kinds("TRIPLE_PAIR")
+    builders = [threading.Thread(target=features.action_moves, args=(banned,))
+                for _ in range(2)]
+    for t in builders:
+        t.start()
+    assert started.wait(60)
+    other = threading.Thread(target=features.action_moves, args=("classic",))
+    other.start()
+    other.join(30)
+    stalled = other.is_alive()
+    release.set()
+    for t in builders + [other]:
+        t.join(60)
+    assert not stalled and len(builds) == 1
+    assert len(features.action_moves(banned)) < len(features.action_moves("classic"))

@@ -188,7 +188,9 @@ cdef object _bool_field(object v, str field):
 
 
 cdef double _real_field(object v, str field) except? -1.0:
-    return check_finite(v, field)
+    # (+ 0.0 makes -0.0 0.0: the struct's bytes, which rules_id reads, then
+    # agree for equal values)
+    return check_finite(v, field) + 0.0
 
 
 _RULES_IDS = itertools.count()    # next() is atomic: ids are unique across threads

@@ -430,7 +430,11 @@ cdef class VectorEnv:
       threads (the buffers are the same for any number).
     * One call at a time: ``reset`` or ``step`` from another thread while
       one runs raises RuntimeError and changes nothing (they rewrite the
-      buffers without the GIL); give each thread its own VectorEnv.
+      buffers without the GIL); give each thread its own VectorEnv. Ctrl-C
+      during a call on several threads raises KeyboardInterrupt once every
+      thread's pass is done (a pass cannot be cut short), and the rows,
+      stepped in part, then take a ``reset()`` before the next ``step``
+      (a ValueError says so).
 
     Bad input (actions of the wrong length or dtype, an illegal action in
     any row, bad arguments) raises ValueError or TypeError naming the
@@ -458,6 +462,7 @@ cdef class VectorEnv:
     cdef object _pool
     cdef object _last_actions
     cdef bint _busy             # a reset or step is running (set with the GIL held)
+    cdef bint _interrupted      # a reset or step stopped part way: reset() before a step
 
     def __cinit__(self):
         self.lists = NULL
@@ -709,6 +714,7 @@ cdef class VectorEnv:
             self.e.terminated[i] = 0
             self.e.rewards[3 * i] = self.e.rewards[3 * i + 1] = self.e.rewards[3 * i + 2] = 0.0
         self.next_deal = first + self.num_envs
+        self._interrupted = False
         self._observe_all()
         self._started = True
         return self._obs
@@ -736,6 +742,9 @@ cdef class VectorEnv:
         cdef vec_env* e = &self.e
         if not self._started:
             raise ValueError("no deals yet: call reset() first")
+        if self._interrupted:
+            raise ValueError("a reset or step of this VectorEnv was interrupted part way "
+                             "(its rows are in no one state): call reset() first")
         a = self._actions_arg(actions)
         act = <const int32_t*>cnp.PyArray_DATA(a)
         with nogil:
@@ -810,9 +819,19 @@ cdef class VectorEnv:
             from concurrent.futures import ThreadPoolExecutor
             self._pool = ThreadPoolExecutor(max_workers=t - 1,
                                             thread_name_prefix="ddzfast-vector")
-        futures = [self._pool.submit(self._py_pass, which, j) for j in range(1, t)]
-        status = self._py_pass(which, 0)
-        statuses = [status] + [f.result() for f in futures]
+        futures = []
+        try:
+            for j in range(1, t):
+                futures.append(self._pool.submit(self._py_pass, which, j))
+            status = self._py_pass(which, 0)
+            statuses = [status] + [f.result() for f in futures]
+        except BaseException:
+            # Ctrl-C lands in a submit or a wait, while the workers write
+            # their rows without the GIL: none outlives the call, and the
+            # rows, stepped in part, take a reset before the next step
+            _wait_futures(futures)
+            self._interrupted = True
+            raise
         for status in statuses:
             self._check(status)
 
@@ -876,3 +895,17 @@ cdef class VectorEnv:
                 memcpy(dst + off, self.lists[e.lthread[i]].idx + e.lstart[i],
                        e.lcount[i] * sizeof(int32_t))
                 deal_numbers[i] = e.deals[i].deal
+
+
+def _wait_futures(futures):
+    """Wait for every future, through further exceptions (a second Ctrl-C):
+    the caller re-raises the first one. The passes cannot be cut short, so
+    each wait is the rest of a pass."""
+    import concurrent.futures
+    for f in futures:
+        while True:
+            try:
+                concurrent.futures.wait([f])
+                break
+            except BaseException:
+                pass

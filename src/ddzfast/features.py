@@ -447,9 +447,12 @@ _action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] 
 # The key of each rules_id asked for, while its table is kept: the core asks
 # by Rules object, and a description's key costs more than a lookup.
 _action_keys: dict[int, tuple] = {}
-# Held while a table is looked up or built, so two threads asking for one
-# rule set build it once.
+# Held while the cache is read or changed (never during a build).
 _action_lock = threading.Lock()
+# One lock per key being built, so two threads asking for one rule set
+# build it once, and threads asking for other tables meanwhile do not wait
+# for that build (a tiandi table takes seconds).
+_build_locks: dict[tuple, threading.Lock] = {}
 
 
 _LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -496,24 +499,44 @@ def _table_bytes(table) -> int:
     return table[0].nbytes + table[1].nbytes + table[2].slot_bytes
 
 
+def _cached_table(r: Rules, key: tuple):
+    """The kept table of ``key`` (marked as used last, and ``r``'s id noted),
+    or None; called with _action_lock held."""
+    table = _action_tables.get(key)
+    if table is not None:
+        _action_tables.move_to_end(key)
+        _action_keys[r.rules_id] = key
+    return table
+
+
 def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
     r = get_rules(rules)
     with _action_lock:
         key = _action_keys.get(r.rules_id)
         if key is None:
             key = _moves_key(r)
-        table = _action_tables.get(key)
-        if table is None:
-            table = _action_tables[key] = _build_action_table(r)
+        table = _cached_table(r, key)
+        if table is not None:
+            return table
+        build = _build_locks.setdefault(key, threading.Lock())
+    with build:
+        with _action_lock:
+            # (built by the thread this one waited for)
+            table = _cached_table(r, key)
+        if table is not None:
+            return table
+        table = _build_action_table(r)
+        with _action_lock:
+            _action_tables[key] = table
             while len(_action_tables) > ACTION_CACHE_SIZE or (
                     len(_action_tables) > 1 and sum(map(_table_bytes, _action_tables.values()))
                     > ACTION_CACHE_BYTES):
                 gone, _ = _action_tables.popitem(last=False)
                 for rules_id in [i for i, k in _action_keys.items() if k == gone]:
                     del _action_keys[rules_id]
-        else:
-            _action_tables.move_to_end(key)
-        _action_keys[r.rules_id] = key
+            _action_keys[r.rules_id] = key
+            # (threads waiting on it hold it and find the table kept)
+            _build_locks.pop(key, None)
         return table
 
 
