@@ -730,3 +730,15 @@ def test_command_line_bidding(capsys):
                  "--rules", "classic+happy", "--bidding", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out == arena("expert", "random", 5, 2, rules="classic+happy", bidding=True).as_dict()
+
+
+def test_arena_rules_takes_agents_as_arena_does():
+    """Regression (a user's review): arena_rules("laizi", "rlcard-rule") was
+    an AttributeError ('str' object has no attribute 'classic_deck_only'),
+    and arena_rules("classic", "expert") passed only by chance."""
+    assert arena_rules("classic", "expert", "greedy") is get_rules("classic")
+    pytest.importorskip("rlcard")
+    with pytest.raises(ValueError, match="plays only classic's"):
+        arena_rules("laizi", "rlcard-rule")
+    with pytest.raises(ValueError, match="does not bid"):
+        arena_rules("classic", "rlcard-rule", bidding=True)

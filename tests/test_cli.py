@@ -614,9 +614,13 @@ def test_play_help_documents_the_w_syntax(capsys, monkeypatch):
     """`play`'s help did not say how to type what W stands for (4567W=8) or the
     KIND/rank/length/cards form."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("3\nhelp\n?\nq\n"))
-    code, out, err = main(capsys, "play", "--seed", "11")
+    code, out, err = main(capsys, "play", "--seed", "11", "--rules", "biegang")
     assert "4567W=8" in out and "W stands for 8" in out
     assert "KIND/rank/length/cards" in out and " type " in out
+    # (a deck without W: its help leaves the W syntax out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\nhelp\nq\n"))
+    code, out, err = main(capsys, "play", "--seed", "11")
+    assert "KIND/rank/length/cards" in out and "W stands for" not in out
 
 
 def test_play_tells_the_w_syntax_only_with_a_w(run):
@@ -933,3 +937,41 @@ def test_two_ranks_for_laizi_say_laizi_takes_one(capsys):
     said "unknown card '7J'"."""
     code, out, err = main(capsys, "moves", "33", "--rules", "laizi", "--wild", "7J")
     assert code == 2 and "wild_rank is one rank of 3..2" in err and "'7J'" in err
+
+
+def test_play_reads_an_empty_line_as_nothing(monkeypatch, capsys):
+    """Regression (a user's review): an empty line passed the turn when
+    following (an empty card set names PASS), and when leading said
+    " is not a legal move now"."""
+    from ddzfast.cli import main as cli_main
+    # seat 0 bids 3, leads, then follows with an empty line
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n\nq\n"))
+    assert cli_main(["play", "--seed", "1", "--bots", "expert"]) == 0
+    out = capsys.readouterr().out
+    assert "type a move (cards like 33), 'pass'" in out and "you play" not in out
+    assert out.rstrip().endswith("bye")
+
+
+def test_play_decisions_take_pass_and_help(monkeypatch, capsys):
+    """Regression (a user's review): at the bid, show, call, rob and double
+    prompts 'pass', 'help' and '?' were "not a legal bid", though the
+    opening line offers them; the person's own choices went untold."""
+    from ddzfast.cli import main as cli_main
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\npass\n?\nq\n"))
+    assert cli_main(["play", "--seed", "1", "--rules", "classic+happy"]) == 0
+    out = capsys.readouterr().out
+    assert "not a legal" not in out and "type one of [0, 1]" in out
+    assert "seat 0 does not show" in out
+
+
+def test_address_without_the_ray_backend_is_refused(capsys):
+    """Regression (a user's review): --address (and in Python address= or
+    tasks=) with the local backend ran locally without a word."""
+    code, out, err = main(capsys, "arena", "--a", "expert", "--b", "greedy", "--deals", "2",
+                          "--address", "127.0.0.1:1")
+    assert code == 2 and "--address is the Ray cluster of --backend ray" in err
+    with pytest.raises(ValueError, match="address is for backend='ray'"):
+        ddzfast.simulate(2, address="127.0.0.1:1")
+    from ddzfast.arena import arena
+    with pytest.raises(ValueError, match="tasks is for backend='ray'"):
+        arena("expert", "greedy", deals=2, tasks=3)

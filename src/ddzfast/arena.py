@@ -477,10 +477,11 @@ def _decisions(rules: Rules) -> list[str]:
     return [what for what, on in decision_options(rules.platform).items() if on]
 
 
-def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent,
+def arena_rules(rules: Union[str, Rules] = "classic", *agents: AgentLike,
                 bidding: bool = False) -> Rules:
     """The rule set an arena plays for ``rules`` (a name or a Rules) with
-    ``agents``: ValueError for no-shuffle sessions (each deal would depend
+    ``agents`` (what ``arena`` takes: names, callables): ValueError for
+    no-shuffle sessions (each deal would depend
     on how the one before was played), for rob bidding, showing or doubling
     without ``bidding`` (DouZero's evaluation makes no decision before
     play), an agent that plays only classic's deck in another rule set, or,
@@ -488,6 +489,7 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: _Agent,
     ``cap`` are removed, as DouZero's scoring has no cap."""
     r = get_rules(rules)
     check_bool(bidding, "bidding")
+    agents = tuple(resolve_agent(a) for a in agents)
     if r.platform["deal"] == "no_shuffle":
         raise ValueError(f"the arena deals every deal afresh, and {r.ranked_name!r} has the "
                          f"platform option of no-shuffle sessions (each deal made from the "

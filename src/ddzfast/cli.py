@@ -565,8 +565,12 @@ def _interrupt(signum, frame) -> None:
 
 def _check_ray_backend(args) -> None:
     """--backend ray: ray importable and --address answering, or a
-    UsageError, before any deal is played."""
+    UsageError, before any deal is played; --address without it is one
+    too (the run would be local without a word)."""
     if args.backend != "ray":
+        if args.address is not None:
+            raise UsageError("--address is the Ray cluster of --backend ray: pass "
+                             "--backend ray, or leave --address out")
         return
     try:
         ray_ready(args.address, args.connect_timeout)
@@ -686,14 +690,24 @@ def cmd_simulate(args) -> int:
 
 PLAY_HELP = """\
   33, 34567      play those cards
-  4567W=8        W stands for 8 (a W move with several readings); 333W=W: W is a
-                 kicker or plays as itself
-  STRAIGHT/4/5/4567W   a move in full (KIND/rank/length/cards, as '?' shows)
+  STRAIGHT/4/5/45678   a move in full (KIND/rank/length/cards, as '?' shows)
   #N             move N of the '?' list
   pass           pass (also p or -)
   ?              list your legal moves with what to type for each
   q              quit
 """
+# (told only where the deck has a W)
+PLAY_HELP_W = """\
+  4567W=8        W stands for 8 (a W move with several readings); 333W=W: W is a
+                 kicker or plays as itself
+"""
+
+
+def _decision_help(game, choices) -> str:
+    """The help at a decision before play: what to type."""
+    no = 1 if game.phase == "doubling" else 0
+    return (f"  type one of {choices} (as the question says; 'pass' is {no}: "
+            f"{'no doubling' if no else 'no'})\n  q              quit\n")
 
 
 def _read_line() -> str:
@@ -720,6 +734,9 @@ def _ask(prompt: str, out) -> str:
 
 def _choose_move(game: Game, text: str, legal):
     """The legal move the person meant, or a message saying why not."""
+    if not text:
+        # (an empty card set would name PASS, whose cards are none)
+        return None, "type a move (cards like 33), 'pass', or '?' for your legal moves"
     if text.lower() in PASS_WORDS:
         for m in legal:
             if m.kind == MoveKind.PASS:
@@ -791,13 +808,22 @@ def cmd_play(args, out=None) -> int:
                 choices = game.legal_choices()
                 text = _ask(_decision_prompt(game, choices), out)
                 if text.lower() in ("q", "quit"):
+                    out.write("bye\n")
                     return 0
-                choice = _ascii_int(text)
+                if text.lower() in ("help", "h", "?"):
+                    out.write(_decision_help(game, choices))
+                    continue
+                # (pass: the choice that says no, 1 when doubling)
+                choice = (1 if game.phase == "doubling" else 0) \
+                    if text.lower() in PASS_WORDS else _ascii_int(text)
                 if choice is None or choice not in choices:
                     what = "bid" if decision_kind(game) == "bid" else "choice"
                     out.write(f"not a legal {what}: {text!r}; choose from {choices}\n")
                     continue
+                # (told as the bots' are; "seat 0" conjugates as they do)
+                line = choice_line(f"seat {you}", game.phase, choice, game)
                 game.choose(choice)
+                out.write(line)
             else:
                 choice = game.policy_choice(args.bots)
                 line = choice_line(names[seat], game.phase, choice, game)
@@ -829,9 +855,10 @@ def cmd_play(args, out=None) -> int:
             out.write(hand_line("your", game.hands[you], game.last_move))
             text = _ask("your move: ", out)
             if text.lower() in ("q", "quit"):
+                out.write("bye\n")
                 return 0
             if text.lower() in ("help", "h"):
-                out.write(PLAY_HELP)
+                out.write(PLAY_HELP + (PLAY_HELP_W if rules.wildcard else ""))
                 continue
             if text == "?":
                 moves = list(legal)

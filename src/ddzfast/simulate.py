@@ -255,6 +255,13 @@ def check_backend(backend, address, tasks, connect_timeout) -> tuple[int | None,
         tasks = _check_int(tasks, "tasks")
         if tasks < 1:
             raise ValueError(f"tasks must be at least 1, not {tasks}")
+    if backend == "local" and (address is not None or tasks is not None):
+        # (else a run meant for a cluster would run here without a word)
+        given = " and ".join(n for n, v in (("address", address), ("tasks", tasks))
+                             if v is not None)
+        raise ValueError(f"{given} {'is' if ' and ' not in given else 'are'} for "
+                         f"backend='ray' (the local backend runs on this machine's "
+                         f"threads): pass backend='ray', or leave {given} out")
     return tasks, check_positive(connect_timeout, "connect_timeout")
 
 
@@ -273,8 +280,10 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     ``ray.init(address=address)`` connects to (a local Ray when None; an
     already initialised Ray is used as it is); an address that accepts no
     connection, or does not answer as Ray's gRPC ports do, within
-    ``connect_timeout`` seconds raises ConnectionError.
-    ``progress``, when given, is called with the number of deals finished so
+    ``connect_timeout`` seconds raises ConnectionError. ``address`` and
+    ``tasks`` with the local backend are a ValueError. Callable policies go
+    to the Ray workers pickled: they run there, and what they change of
+    Python state stays there. ``progress``, when given, is called with the number of deals finished so
     far. Bad arguments raise TypeError or ValueError before any work; so does
     a result larger than the machine's memory (simulate in parts with
     ``start``, or use ``ddzfast simulate --out``, which streams to disk).
