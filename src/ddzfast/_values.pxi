@@ -836,7 +836,6 @@ cdef int _need_wild(Rules r) except -1:
     return 0
 
 
-
 # Rule sets named "<built-in>:<wild rank>" ("laizi:7"), made on first use.
 cdef dict _RULES_WITH_RANK = {}
 

@@ -489,7 +489,7 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: AgentLike,
     ``cap`` are removed, as DouZero's scoring has no cap."""
     r = get_rules(rules)
     check_bool(bidding, "bidding")
-    agents = tuple(resolve_agent(a) for a in agents)
+    resolved = [resolve_agent(a) for a in agents]
     if r.platform["deal"] == "no_shuffle":
         raise ValueError(f"the arena deals every deal afresh, and {r.ranked_name!r} has the "
                          f"platform option of no-shuffle sessions (each deal made from the "
@@ -501,12 +501,12 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: AgentLike,
                          f"{r.ranked_name!r} has platform options ({', '.join(decisions)}): play "
                          f"them with bidding=True (ddzfast arena --bidding)")
     if not _douzero_deck(r):
-        for agent in agents:
+        for agent in resolved:
             if agent.classic_deck_only:
                 raise ValueError(f"the arena agent {agent.name!r} plays only classic's "
                                  f"54-card deck without wildcards, not {r.ranked_name!r}")
     if bidding:
-        for agent in agents:
+        for agent in resolved:
             if not agent.bids:
                 raise ValueError(f"the arena agent {agent.name!r} does not bid: the arena "
                                  f"with bidding takes built-in policies and callables")
