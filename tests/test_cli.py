@@ -975,3 +975,14 @@ def test_address_without_the_ray_backend_is_refused(capsys):
     from ddzfast.arena import arena
     with pytest.raises(ValueError, match="tasks is for backend='ray'"):
         arena("expert", "greedy", deals=2, tasks=3)
+
+
+def test_an_unknown_arena_agent_offers_no_callable_on_the_command_line(capsys):
+    """Regression (a user's review): `ddzfast arena --a nope` ended its
+    message with "or a callable policy(game, legal)", which no command-line
+    argument can be."""
+    code, out, err = main(capsys, "arena", "--a", "nope", "--b", "greedy", "--deals", "2")
+    assert code == 2 and "unknown arena agent 'nope'" in err and "callable" not in err
+    from ddzfast.arena import resolve_agent
+    with pytest.raises(ValueError, match="or a callable policy"):
+        resolve_agent("nope")

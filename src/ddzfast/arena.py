@@ -420,6 +420,11 @@ def _douzero_model_classes() -> dict:
 AgentLike = Union[str, Callable[..., Any], _Agent]
 
 
+#: How the unknown-agent message offers a callable (the command line, which
+#: takes none, leaves it out).
+CALLABLE_AGENT = ", or a callable policy(game, legal)"
+
+
 def resolve_agent(spec: AgentLike) -> _Agent:
     """An arena agent from a built-in policy name, ``"rlcard-rule"``,
     ``"douzero:DIR"`` (a folder with DouZero's ``landlord.ckpt``,
@@ -435,8 +440,8 @@ def resolve_agent(spec: AgentLike) -> _Agent:
             return _RLCardRule()
         if spec.startswith(DOUZERO_PREFIX):
             return _DouZeroModels(spec[len(DOUZERO_PREFIX):])
-        raise ValueError(f"unknown arena agent {spec!r}: use {AGENT_NAMES}, "
-                         f"or a callable policy(game, legal)")
+        raise ValueError(f"unknown arena agent {spec!r}: use {AGENT_NAMES}"
+                         f"{CALLABLE_AGENT}")
     if callable(spec):
         return _Callable(spec)
     raise TypeError(f"an arena agent is a policy name or a callable, not "

@@ -1125,7 +1125,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_arena(args) -> int:
     """DouZero's evaluation protocol between two agents (ddzfast.arena)."""
-    from ddzfast.arena import arena, arena_rules, check_ray_agents, resolve_agent
+    from ddzfast.arena import (CALLABLE_AGENT, arena, arena_rules, check_ray_agents,
+                               resolve_agent)
     rules = _ranked_rules_name(args)
     try:
         # the agents and the rule set first: a missing extra, or an agent
@@ -1135,7 +1136,8 @@ def cmd_arena(args) -> int:
         if args.backend == "ray":
             check_ray_agents(a, b)
     except (ImportError, ValueError) as e:
-        raise UsageError(str(e)) from None
+        # (a callable is no command-line argument)
+        raise UsageError(str(e).replace(CALLABLE_AGENT, "")) from None
     _check_ray_backend(args)
     result = arena(a, b, deals=args.deals, seed=args.seed, threads=args.threads,
                    rules=rules, backend=args.backend, address=args.address,
