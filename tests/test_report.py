@@ -237,3 +237,16 @@ def test_mean_interval_refuses_sums_no_values_have():
     low, high = mean_interval(values.sum(), (values ** 2).sum(), 3)
     assert low < 0.2 < high
     assert mean_interval(3.0, 3.0, 3) == (1.0, 1.0)      # equal values: exact
+
+
+def test_a_folder_named_as_an_extra_is_not_the_extra(tmp_path, monkeypatch):
+    """Regression (a user's review): run from /tmp, where Ray leaves its
+    folder /tmp/ray, `import ray` found that folder (an empty namespace
+    package) and the Ray backend failed with an AttributeError instead of
+    saying what to install."""
+    from ddzfast.constants import import_optional
+    (tmp_path / "nopkg_folder").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ImportError, match=r"is a folder .* pip install 'ddzfast\[ray\]'"):
+        import_optional("nopkg_folder", "ray", "the test")
+    assert import_optional("json", "x", "the test").__name__ == "json"

@@ -317,7 +317,9 @@ class _DouZeroModels(_Agent):
                                   f"douzero, one of which is installed but failed to "
                                   f"import: {exc}") from exc
             raise ImportError(f"the arena agent '{DOUZERO_PREFIX}DIR' needs torch and "
-                              "douzero; install them with: pip install torch douzero") from exc
+                              "douzero; install them with: pip install 'ddzfast[train]' "
+                              "and pip install --no-deps douzero (its models need only "
+                              "torch and numpy)") from exc
         missing = [f for f in DOUZERO_CHECKPOINTS if not os.path.isfile(os.path.join(folder, f))]
         if missing:
             raise ValueError(f"{DOUZERO_PREFIX}{folder} lacks {', '.join(missing)} "

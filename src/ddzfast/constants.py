@@ -123,12 +123,19 @@ def import_optional(module: str, extra: str, what: str):
     it failed its own import and why (broken_import), else how to install
     the ``extra`` that brings it."""
     try:
-        return __import__(module)
+        found = __import__(module)
     except ImportError as exc:
         broken = broken_import(exc, module)
         if broken:
             raise ImportError(f"{what} needs {module}, {broken}") from exc
         raise ImportError(f"{what} needs {module}: pip install 'ddzfast[{extra}]'") from None
+    if getattr(found, "__file__", None) is None and "." not in module:
+        # a folder of that name on the path (Ray's /tmp/ray, when run from
+        # /tmp), imported as an empty namespace package: not the package
+        raise ImportError(f"{what} needs {module}, and what imports as {module} is a "
+                          f"folder ({', '.join(getattr(found, '__path__', []))}), not "
+                          f"the package: pip install 'ddzfast[{extra}]'")
+    return found
 
 
 # ---- threads and chunks ---------------------------------------------------

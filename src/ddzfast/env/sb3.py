@@ -1,7 +1,8 @@
 """``SB3VecEnv``: ``VectorEnv`` as a Stable-Baselines3 ``VecEnv`` for one
 learner seat, over the same buffers.
 
-``pip install stable-baselines3`` (and ``sb3-contrib`` for ``MaskablePPO``);
+``pip install 'ddzfast[sb3]'`` (stable-baselines3, and sb3-contrib for
+``MaskablePPO``);
 ddzfast never imports them but here. ``action_masks()`` returns one
 (num_envs, action_count) bool array in one call, and
 ``env_method("action_masks")`` (what sb3-contrib's ``MaskablePPO`` calls)
@@ -26,7 +27,8 @@ except ImportError as e:   # pragma: no cover - exercised without the package
     raise ImportError(
         f"ddzfast.env.sb3 needs stable-baselines3, {_broken}" if _broken else
         f"ddzfast.env.sb3 needs stable-baselines3 ({e.name or e} is "
-        f"missing): pip install stable-baselines3") from e
+        f"missing): pip install 'ddzfast[sb3]' (with sb3-contrib, for "
+        f"MaskablePPO)") from e
 
 import numpy as np
 from gymnasium import spaces
