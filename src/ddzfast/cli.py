@@ -50,7 +50,7 @@ from ddzfast.arena import AGENT_NAMES, MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE, broken_import, import_optional
 from ddzfast.movekind import MoveKind
 from ddzfast.render import (choice_line, decision_kind, ground_line, hand_line, landlord_line,
-                            move_line, outcome_text)
+                            move_line, no_choice, outcome_text)
 from ddzfast.report import Tally, row_columns
 from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, parse_policies, ray_ready,
@@ -705,7 +705,7 @@ PLAY_HELP_W = """\
 
 def _decision_help(game, choices) -> str:
     """The help at a decision before play: what to type."""
-    no = 1 if game.phase == "doubling" else 0
+    no = no_choice(game)
     return (f"  type one of {choices} (as the question says; 'pass' is {no}: "
             f"{'no doubling' if no else 'no'})\n  q              quit\n")
 
@@ -813,9 +813,7 @@ def cmd_play(args, out=None) -> int:
                 if text.lower() in ("help", "h", "?"):
                     out.write(_decision_help(game, choices))
                     continue
-                # (pass: the choice that says no, 1 when doubling)
-                choice = (1 if game.phase == "doubling" else 0) \
-                    if text.lower() in PASS_WORDS else _ascii_int(text)
+                choice = no_choice(game) if text.lower() in PASS_WORDS else _ascii_int(text)
                 if choice is None or choice not in choices:
                     what = "bid" if decision_kind(game) == "bid" else "choice"
                     out.write(f"not a legal {what}: {text!r}; choose from {choices}\n")

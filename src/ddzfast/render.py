@@ -65,6 +65,12 @@ def move_line(name: str, move: Move, left: int) -> str:
     return f"{name}: {move}  ({left} left)\n"
 
 
+def no_choice(game: Game) -> int:
+    """The choice that says no in the decision now: 1 (no doubling) when
+    doubling, else 0 (a pass, no call or rob, no show)."""
+    return 1 if decision_kind(game) == "double" else 0
+
+
 # decision_kind's decisions in words, as the table tells the seat to decide
 _DECISION_TEXT = {"bid": "a bid or pass", "call": "call or pass", "rob": "rob or not",
                   "show": "show the hand or not", "double": "a doubling factor"}
