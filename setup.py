@@ -1,7 +1,9 @@
 """Declares the compiled extension; all metadata lives in pyproject.toml.
 
 Optimisation flags are chosen per compiler when the extension is built (the
-compiler is only known then): -O3 for GCC and Clang, /O2 for MSVC.
+compiler is only known then): -O3 for GCC and Clang, /O2 for MSVC. GCC and
+Clang builds carry no debug information (-g0) unless DDZFAST_CFLAGS asks
+for it.
 
 Set DDZFAST_NATIVE=1 to build with -march=native on GCC and Clang (faster,
 but the wheel then only runs on CPUs like the build machine's; MSVC has no
@@ -26,7 +28,9 @@ def compile_args(compiler_type: str) -> list:
     "mingw32", "msvc", ...)."""
     if compiler_type == "msvc":
         return ["/O2"]
-    args = ["-O3"]
+    # -g0: sysconfig's CFLAGS ask for debug info, which would make up most
+    # of the wheel; DDZFAST_CFLAGS="-g" (read after these) puts it back.
+    args = ["-O3", "-g0"]
     if os.environ.get("DDZFAST_NATIVE") == "1":
         args.append("-march=native")
     return args
