@@ -175,7 +175,7 @@ def test_last_must_be_a_legal_non_pass_move_of_the_rule_set():
     bad["kind"], bad["rank"], bad["length"], bad["cards"] = 2, 0, 1, int(Hand("34"))
     with pytest.raises(ValueError, match="not a legal move"):
         legal_moves("44", bad)
-    with pytest.raises(TypeError, match="Move or a MOVE_DTYPE row"):
+    with pytest.raises(TypeError, match="a Move, a MOVE_DTYPE row"):
         legal_moves("44", "33")
 
 
@@ -980,3 +980,75 @@ def test_minus_zero_is_zero_in_a_rule_set():
     rules_id, other position keys) while its repr read Rules('classic')."""
     classic = get_rules("classic")
     assert classic.with_options(service_fee=-0.0) == classic
+
+
+# ---- the user review of 2026-12-05 (values) ---------------------------------------
+
+def test_numpy_reads_a_hand_as_its_packed_uint64():
+    """numpy read a Hand as the sequence of its card characters:
+    np.array([Hand("3"), Hand("4")], dtype=np.uint64) made the hands 3 and 4
+    of the digits, and reversed() read counts by card index."""
+    hands = np.array([Hand("3"), Hand("4"), Hand("3T")], dtype=np.uint64)
+    assert hands.shape == (3,)
+    assert hands.tolist() == [int(Hand("3")), int(Hand("4")), int(Hand("3T"))]
+    assert int(np.asarray(Hand("33"))) == int(Hand("33"))
+    assert list(legal_moves_batch(hands)[0]) == [0, 1, 2, 4]     # 3T leads 3 or T
+    assert list(reversed(Hand("3345"))) == list("5433")
+
+
+def test_substitutes_past_a_deck_pickle_and_copy():
+    """A tiandi SOFT_BOMB's substitutes (five or eight of a rank) could not
+    be pickled or deep-copied: the Hand was checked against the decks again."""
+    import copy
+    for cards, text in (("3333777JJ", "33333"), ("33337777JJJJ", "33333333")):
+        sub = classify(cards, "tiandi:7J")[0].substitutes
+        assert str(sub) == text
+        assert pickle.loads(pickle.dumps(sub)) == sub
+        assert copy.deepcopy(sub) is sub and copy.copy(sub) is sub
+        with pytest.raises(InvalidCardsError):
+            legal_moves(sub)            # a value to read, not a hand to play
+    assert pickle.loads(pickle.dumps(Hand("33W"))) == Hand("33W")
+    with pytest.raises(TypeError):
+        ddzfast._core._hand_of_bits(-1)
+
+
+def test_a_one_row_array_is_a_move():
+    """Move.array (a one-row MOVE_DTYPE array) was 'not in' its list and a
+    TypeError for play, beats and last; it is read as its row."""
+    moves = legal_moves("3345")
+    move = moves[3]
+    assert move.array in moves and legal_moves("55").array not in moves
+    assert play("3345", move.array) == play("3345", move)
+    last = Move.parse("SINGLE/3/1/3")
+    assert beats(move.array, last.array) == beats(move, last)
+    assert legal_moves("3345", last.array).array.tobytes() == \
+        legal_moves("3345", last).array.tobytes()
+    assert np.asarray(moves).dtype == MOVE_DTYPE
+    assert np.asarray(moves).tobytes() == moves.array.tobytes()
+    with pytest.raises(TypeError, match=r"shape \(2,\)"):
+        beats(moves.array[:2], last)
+
+
+def test_beats_with_a_pass_says_what_it_compares():
+    """beats(m, PASS) said 'or None when leading', which beats does not take."""
+    with pytest.raises(IllegalMoveError, match="beats compares with a non-pass move"):
+        beats(Move.parse("PAIR/4/1/44"), Move.parse("PASS"))
+
+
+@pytest.mark.parametrize("wild", [255.0, "x", True])
+def test_a_moves_wild_of_the_wrong_type_is_a_type_error(wild):
+    """Move(..., wild=255.0) was taken and wild='x' an IllegalMoveError."""
+    with pytest.raises(TypeError, match="wild"):
+        Move("PAIR", 0, 1, "33", wild=wild)
+    assert Move("PAIR", 0, 1, "33", wild=255).wild == 255
+
+
+def test_tiandi_text_names_only_laizi_standing_for_another_rank():
+    """The text of 3777J as a TRIPLE_PAIR of 7s said '(laizi as 777)', of
+    777QQ nothing; 3777 as a TRIPLE_SINGLE of 3s said 'laizi' where every
+    laizi is a 7."""
+    texts = {str(m) for m in classify("3777J", "tiandi:7J")}
+    assert "TRIPLE_PAIR 3777J" in texts and "TRIPLE_PAIR 3777J (laizi as 33)" in texts
+    texts = {str(m) for m in classify("3777", "tiandi:7J")}
+    assert "TRIPLE_SINGLE 3777 (77 as 33)" in texts and "TRIPLE_SINGLE 3777" in texts
+    assert "SOFT_BOMB 3337J (7J as 33)" in {str(m) for m in classify("3337J", "tiandi:7J")}

@@ -240,7 +240,7 @@ def test_conversions_round_trip():
         if len(many):
             assert packed.dtype == np.uint64
             assert np.array_equal(packed, moves.array["cards"])
-    assert cdz.to_douzero(["3", ddzfast.Hand("XD"), 0]) == [[3], [20, 30], []]
+    assert cdz.to_douzero(["3", ddzfast.Hand("XD"), ""]) == [[3], [20, 30], []]
     assert cdz.DECK == tuple(dz_env.deck)
 
 
@@ -396,7 +396,76 @@ def test_env_pickles_and_copies_mid_deal(copier):
         assert (ra, done) == (rb, done_b)
 
 
-def test_vec_env_says_it_is_not_copied():
+@pytest.mark.parametrize("copier", ["pickle", "copy", "deepcopy"])
+def test_vec_env_says_it_is_not_copied(copier):
+    """copy.copy made a second VecEnv over the same C deals (stepping one
+    stepped both); pickle and deepcopy already said no."""
+    import copy
     import pickle
+    vec = cdz.VecEnv(2, "wp")
+    copy_it = {"pickle": pickle.dumps, "copy": copy.copy, "deepcopy": copy.deepcopy}[copier]
     with pytest.raises(TypeError, match="douzero VecEnv is not pickled or copied"):
-        pickle.dumps(cdz.VecEnv(2, "wp"))
+        copy_it(vec)
+
+
+# ---- the user review of 2026-12-05 ------------------------------------------------
+
+def test_to_douzero_refuses_a_list_of_ints():
+    """to_douzero([3, 4]) read each DouZero card as a packed hand ([[3, 3, 3],
+    [3, 3, 3, 3]]); a list of ints is a DouZero card list already."""
+    for bad in ([3, 4], [17], ["3", 0], [np.uint64(3)]):
+        with pytest.raises(TypeError, match="from_douzero"):
+            cdz.to_douzero(bad)
+    moves = ddzfast.legal_moves("3345")
+    assert cdz.to_douzero([moves.array[1], moves[2].array]) == \
+        [cdz.to_douzero(moves[1]), cdz.to_douzero(moves[2])]
+    assert cdz.to_douzero(np.array([int(ddzfast.Hand("34"))], np.uint64)) == [[3, 4]]
+
+
+def test_legal_actions_are_none_once_the_deal_is_over():
+    """game.legal_actions still listed the winner's last actions after the
+    end (and a pickle of the ended game listed none)."""
+    import pickle
+    env = cdz.Env("wp")
+    env.reset({"landlord": [3, 3], "landlord_up": [5], "landlord_down": [6]})
+    assert env.game.legal_actions == [[3], [3, 3]]
+    assert env.step([3, 3])[2]
+    assert env.game.legal_actions == [] and env.game.legal_packed.size == 0
+    assert pickle.loads(pickle.dumps(env)).game.legal_actions == []
+    assert cdz.Env("wp").game.legal_actions == []
+
+
+def test_a_game_observed_in_one_thread_is_not_played_in_another():
+    """observe() fills its batches without the GIL from the legal actions a
+    play or deal from another thread rewrote meanwhile: torn observations,
+    no error. Such a call is now a RuntimeError, and what observe returns
+    is whole."""
+    import threading
+    import time
+    deck = list(cdz.DECK)
+    rich = {"landlord": deck[0:12] + deck[16:24], "landlord_up": deck[24:41],
+            "landlord_down": deck[41:54] + deck[12:16]}
+    env = cdz.Env("wp")
+    env.reset(rich)
+    stop = threading.Event()
+    refused = []
+
+    def redeal():
+        while not stop.is_set():
+            try:
+                env.game.deal(rich["landlord"], rich["landlord_up"], rich["landlord_down"])
+            except RuntimeError:
+                refused.append(1)
+                return
+
+    other = threading.Thread(target=redeal)
+    other.start()
+    try:
+        end = time.monotonic() + 10
+        while not refused and time.monotonic() < end:
+            obs = env.game.observe()
+            assert len(obs["x_batch"]) == len(obs["legal_actions"])
+    finally:
+        stop.set()
+        other.join()
+    assert refused, "no deal was refused while observe ran"

@@ -323,6 +323,42 @@ def test_plays_left_checks_another_rule_sets_move_list():
         list(plays_left("3377", list(classic_moves), "classic"))
 
 
+def test_plays_left_gives_each_remainder_the_limit_of_a_query():
+    """All the remainders of one plays_left call shared one work limit: a
+    20-card tiandi hand's 61,096 leads were 'too large to split exactly'
+    on a fresh thread, while min_plays of each remainder answered (the user
+    review of 2026-12-05)."""
+    import threading
+    hand, rules = "3333444456789TJQKA22", "tiandi:34"
+    got = {}
+
+    def fresh():        # a thread of its own: its split tables start empty
+        try:
+            got["left"] = plays_left(hand, legal_moves(hand, None, rules), rules)
+        except ValueError as e:
+            got["error"] = e
+
+    worker = threading.Thread(target=fresh)
+    worker.start()
+    worker.join()
+    assert "error" not in got, got.get("error")
+    moves = legal_moves(hand, None, rules)
+    assert len(got["left"]) == len(moves) == 61096
+    for i in range(0, len(moves), 997):
+        rest = Hand(hand) - moves[i].cards
+        assert got["left"][i] == min_plays(rest, rules).count
+
+
+def test_a_split_pickles_with_every_protocol():
+    """Protocols 0 and 1 refused a Split ('a class that defines __slots__
+    without defining __getstate__')."""
+    import pickle
+    split = min_plays("3334445", "laizi:7")
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        again = pickle.loads(pickle.dumps(split, protocol))
+        assert again == split and again.moves.rules == split.moves.rules
+
+
 # ---- batches and Numba -----------------------------------------------------------
 
 @pytest.mark.parametrize("rules", ALL_RULES)
@@ -356,6 +392,12 @@ def test_batch_bad_input():
         min_plays_batch([1], threads="2")
     with pytest.raises(TypeError, match="array-like"):
         min_plays_batch(5)
+    # one Hand was read as its card characters ("not str")
+    with pytest.raises(TypeError, match="not one Hand"):
+        min_plays_batch(Hand("33"))
+    with pytest.raises(TypeError, match="not one Hand"):
+        ddzfast.legal_moves_batch(Hand("33"))
+    assert list(min_plays_batch([Hand("33")])) == [1]
 
 
 def test_batch_takes_hands():

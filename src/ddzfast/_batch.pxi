@@ -375,6 +375,9 @@ cdef cnp.ndarray _as_hand_array(object hands):
     cdef cnp.ndarray a
     if isinstance(hands, (str, bytes)):
         raise TypeError("hands must be a 1-d array-like of packed hands, not a string")
+    if isinstance(hands, Hand):
+        raise TypeError("hands must be a 1-d array-like of packed hands, not one Hand "
+                        "([hand] is a batch of one)")
     if not isinstance(hands, np.ndarray) and not hasattr(hands, "__iter__"):
         raise TypeError(f"hands must be a 1-d array-like of packed hands, not "
                         f"{type(hands).__name__}")

@@ -222,21 +222,25 @@ def beats(move, last, rules="classic") -> bool:
     cdef Rules r = _get_rules(rules)
     cdef ddz_move m, p
     _move_struct(move, r, &m, "move")
-    _last_struct(last, r, &p)
+    _move_struct(last, r, &p, "last")
+    if p.kind == K_PASS:
+        raise IllegalMoveError("beats compares with a non-pass move; last is PASS")
     return bool(ddz_beats(&r.c, &m, &p))
 
 
 def play(hand, move, rules=None) -> Hand:
     """The hand left after playing ``move`` from ``hand``.
 
-    ``move`` is a Move, a MOVE_DTYPE row (its kind, rank and length must make
-    it a legal move of ``rules``; None: of some built-in rule set) or plain
+    ``move`` is a Move, a MOVE_DTYPE row or a one-row MOVE_DTYPE array (its
+    kind, rank and length must make it a legal move of ``rules``; None: of
+    some built-in rule set) or plain
     cards (text, a packed int or a Hand). InvalidCardsError (a ValueError)
     when not all of its cards are in the hand."""
     cdef Rules r = None if rules is None else _get_rules(rules)
     cdef uint64_t h = _to_bits(hand, r, "hand")
     cdef uint64_t c
     cdef ddz_move m
+    move = _one_row(move)
     if isinstance(move, Move):
         c = (<Move>move).m.cards
         if r is not None:

@@ -639,6 +639,9 @@ cdef class DouZeroGame:
     cdef dz_scratch s
     cdef int64_t nlegal
     cdef bint dealt
+    # set while observe() fills its batches without the GIL from self.s.acts,
+    # which play() and a new deal rewrite (and may move)
+    cdef bint busy
 
     def __dealloc__(self):
         dz_scratch_free(&self.s)
@@ -659,8 +662,15 @@ cdef class DouZeroGame:
         self._start(_dz_pack(deck[:20], "deck"), _dz_pack(deck[20:37], "deck"),
                     _dz_pack(deck[37:], "deck"))
 
+    cdef int _check_idle(self) except -1:
+        if self.busy:
+            raise RuntimeError("this DouZero game is being observed by another thread: "
+                               "give each thread its own Env")
+        return 0
+
     cdef int _start(self, uint64_t hl, uint64_t hu, uint64_t hd) except -1:
         cdef uint64_t total = hl + hu + hd
+        self._check_idle()
         if hl == 0 or hu == 0 or hd == 0:
             raise InvalidCardsError("every seat needs at least one card")
         # the widths of DouZero's cards-left one-hots
@@ -742,6 +752,7 @@ cdef class DouZeroGame:
         """Play a DouZero card list for the seat to act; True when the deal
         ends. IllegalMoveError (a ValueError) unless it is a legal action."""
         self._check_live()
+        self._check_idle()
         cdef uint64_t c = _dz_pack(action, "action")
         cdef int64_t j
         cdef int s = self.g.seat
@@ -772,8 +783,11 @@ cdef class DouZeroGame:
 
     def observe(self) -> dict:
         """DouZero's get_obs of the seat to act: position, x_batch, z_batch,
-        legal_actions, x_no_action, z (the same dtypes and shapes)."""
+        legal_actions, x_no_action, z (the same dtypes and shapes). One
+        thread at a time: a play, deal or observe from another thread while
+        this one fills its batches is a RuntimeError."""
         self._check_live()
+        self._check_idle()
         cdef int8_t x[DZ_X_FARMER]
         cdef int width
         cdef cnp.npy_intp dims[3]
@@ -792,9 +806,13 @@ cdef class DouZeroGame:
         dims[1] = 5
         dims[2] = 3 * DZ_CARDS
         cdef cnp.ndarray zb = cnp.PyArray_EMPTY(3, dims, cnp.NPY_FLOAT32, 0)
-        with nogil:
-            dz_batches(x, width, <const int8_t*>cnp.PyArray_DATA(za), self.s.acts, n,
-                       <float*>cnp.PyArray_DATA(xb), <float*>cnp.PyArray_DATA(zb))
+        self.busy = True
+        try:
+            with nogil:
+                dz_batches(x, width, <const int8_t*>cnp.PyArray_DATA(za), self.s.acts, n,
+                           <float*>cnp.PyArray_DATA(xb), <float*>cnp.PyArray_DATA(zb))
+        finally:
+            self.busy = False
         return {
             "position": _DZ_POSITIONS[self.g.seat],
             "x_batch": xb,
@@ -824,16 +842,23 @@ cdef class DouZeroGame:
 
     @property
     def legal_actions(self) -> list:
-        """The current legal actions as DouZero card lists (distinct)."""
-        return _dz_lists(self.s.acts, self.nlegal)
+        """The current legal actions as DouZero card lists (distinct; none
+        before a deal and once it is over)."""
+        return _dz_lists(self.s.acts, self._live_legal())
 
     @property
     def legal_packed(self) -> np.ndarray:
-        """The current legal actions as packed cards (a uint64 array)."""
-        cdef cnp.ndarray out = np.empty(self.nlegal, dtype=np.uint64)
-        if self.nlegal:
-            memcpy(cnp.PyArray_DATA(out), self.s.acts, self.nlegal * sizeof(uint64_t))
+        """The current legal actions as packed cards (a uint64 array; empty
+        before a deal and once it is over)."""
+        cdef int64_t n = self._live_legal()
+        cdef cnp.ndarray out = np.empty(n, dtype=np.uint64)
+        if n:
+            memcpy(cnp.PyArray_DATA(out), self.s.acts, n * sizeof(uint64_t))
         return out
+
+    cdef int64_t _live_legal(self):
+        # the seat to act's actions, of which the end of a deal leaves none
+        return self.nlegal if self.dealt and not self.g.over else 0
 
     def hand(self, position) -> list:
         """The cards a position holds, as a DouZero card list."""

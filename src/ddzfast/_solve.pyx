@@ -1404,9 +1404,6 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         if ls == s:
             raise ValueError(f"last_seat {ls} is to_move: a seat never has to beat "
                              f"its own move (it leads instead: last=None)")
-        if not isinstance(last, (Move, np.void)):
-            raise TypeError(f"last is a Move or a MOVE_DTYPE row, not "
-                            f"{type(last).__name__}")
         _last_struct(last, r, &lm)
         _add_within_deck(total, lm.cards, r, f"last ({_cards_text(lm.cards)}) and the "
                          f"hands (seat {ls} could not have played it)")

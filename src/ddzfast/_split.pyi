@@ -1,5 +1,5 @@
 """Type stubs of ddzfast._split (exact hand decomposition)."""
-from typing import Iterable
+from typing import ClassVar, Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -10,6 +10,8 @@ class Split:
     count: int | None
     moves: MoveList
     def __init__(self, count: int | None, moves: MoveList) -> None: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 def min_plays(hand: CardsLike, rules: RulesLike = "classic") -> Split: ...
 def min_plays_batch(hands: npt.ArrayLike, rules: RulesLike = "classic",

@@ -561,12 +561,14 @@ cdef int ddz_plays_left(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t han
     status = _ensure(ctx, rules, hand)
     if status != 0:
         return status
-    ctx.work = 0        # per query, as in ddz_min_plays
     for i in range(n):
         rest = hand if moves[i].kind == K_PASS else hand - moves[i].cards
         if rest == 0:
             out[i] = 0
             continue
+        # each rest is a query of its own, as min_plays of it would be: the
+        # limit does not grow with the number of moves, nor run out by them
+        ctx.work = 0
         v = _search(ctx, rest, NONE_VALUE + 1)
         if v < 0:
             return v
@@ -637,6 +639,10 @@ class Split:
     def __init__(self, count, moves):
         self.count = count
         self.moves = moves
+
+    def __reduce__(self):
+        # (every pickle protocol: 0 and 1 do not read __slots__)
+        return (Split, (self.count, self.moves))
 
     def __repr__(self):
         return f"Split(count={self.count!r}, moves=[{', '.join(str(m) for m in self.moves)}])"

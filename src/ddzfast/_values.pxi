@@ -934,7 +934,11 @@ cdef class Hand:
     of card index i of RULES.md, nibble 15 = the wildcard W).
 
     ``Hand("33W45678")``, ``Hand.parse(text, rules)``, ``Hand(packed_int)``;
-    ``int(hand)`` and ``str(hand)`` (canonical text) convert back.
+    ``int(hand)``, ``str(hand)`` (canonical text) and ``np.asarray(hand)``
+    (its uint64) convert back. ``len`` counts cards and iteration yields
+    them as characters, while ``hand[card]`` is the count of a card (its
+    character or its index 0..15); ``cards in hand`` takes cards as
+    ``Hand()`` does, so an int there is a packed hand, not a card index.
     """
 
 
@@ -988,6 +992,16 @@ cdef class Hand:
     def __iter__(self):
         return iter(_cards_text(self.bits))
 
+    def __reversed__(self):
+        # (without it, reversed() would read counts by card index)
+        return iter(_cards_text(self.bits)[::-1])
+
+    def __array__(self, dtype=None, copy=None):
+        # numpy reads a Hand as its packed uint64 (a 0-d array), not as the
+        # sequence of its cards' text
+        a = np.array(self.bits, dtype=np.uint64)
+        return a if dtype is None else a.astype(dtype)
+
     def __int__(self):
         return self.bits
 
@@ -1018,8 +1032,26 @@ cdef class Hand:
             raise InvalidCardsError(f"{o} is not contained in {self}")
         return _hand(self.bits - o.bits)
 
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
     def __reduce__(self):
-        return (Hand, (self.bits,))
+        if _deck_problem(self.bits, None) is None:
+            return (Hand, (self.bits,))
+        # a count no deck holds (a tiandi move's substitutes): as it is
+        return (_hand_of_bits, (self.bits,))
+
+
+def _hand_of_bits(bits) -> Hand:
+    """A Hand of any packed counts, unchecked against the decks (how a pickled
+    Hand that no deck holds, such as a tiandi move's ``substitutes``, is made
+    again). Every function that takes cards still checks them."""
+    if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits < 1 << 64:
+        raise TypeError(f"packed counts are an int in 0..2**64-1, not {bits!r}")
+    return _hand(bits)
 
 
 cdef int _card_index(object card) except -1:
@@ -1085,6 +1117,8 @@ cdef class Move:
         cdef Rules r
         if self.wild_rules >= 0:
             raise TypeError("a Move is immutable: make a new one")
+        if wild is not None:
+            _small_int(wild, "wild", 255)
         candidates = _RULES.values() if rules is None else (_get_rules(rules),)
         if rules is not None:
             _need_wild(<Rules>candidates[0])
@@ -1150,8 +1184,13 @@ cdef class Move:
 
     @property
     def substitutes(self) -> Hand:
-        """laizi: the cards the laizi of the main part stand for (empty when
-        none stands for another rank; laizi kickers are not recorded)."""
+        """The cards the laizi of the main part stand for (laizi kickers are
+        not recorded). ``laizi``: only laizi standing for another rank (empty
+        when none does). ``tiandi``: every laizi of the main part, at the
+        rank it completes, a wild rank included (RULES.md 9 does not say
+        which of the two wild ranks fills it); a SOFT_BOMB's rank may count
+        up to eight, more than a deck's four, so such a Hand is a value to
+        read, not a hand to play."""
         return _hand(_substitute_bits(self.m.substitutes))
 
     @property
@@ -1249,12 +1288,20 @@ cdef str _substitutes_text(ddz_move m, int64_t rules_id):
         # which physical laizi fill which rank the identity does not tell
         # (RULES.md 9): the laizi of the move that stand for something
         wild = 0
+        ranks = 0
         for j in rules.wild_ranks:
             wild += m.cards & ((<uint64_t>15) << (4 * j))
-        if wild == subs:
-            return ""   # every laizi as itself: nothing to say
-        laizi = (_cards_text(wild) if _hand_size(wild) == _hand_size(subs)
-                 else "laizi")
+            ranks += (m.cards >> (4 * j)) & 15 != 0
+        if _hand_contains(wild, subs):
+            # each main rank's laizi may be laizi of that rank as themselves
+            # (a kicker laizi is not in subs): nothing to say
+            return ""
+        if _hand_size(wild) == _hand_size(subs):
+            laizi = _cards_text(wild)
+        elif ranks == 1:
+            laizi = _cards_text(wild)[0] * _hand_size(subs)
+        else:
+            laizi = "laizi"
         return f"{laizi} as {_cards_text(subs)}"
     laizi = ("laizi " if rules is None or rules.wild_rank is None
              else CARD_CHARS[rules.wild_rank] * _hand_size(subs))
@@ -1281,12 +1328,32 @@ cdef Move _move(const ddz_move* m, Rules rules):
     return mv
 
 
+cdef object _one_row(object move):
+    # a one-row MOVE_DTYPE array (Move.array) as its row; anything else as it is
+    if isinstance(move, np.ndarray) and move.dtype == MOVE_DTYPE and move.shape == (1,):
+        return move[0]
+    return move
+
+
+cdef str _type_label(object value):
+    # what a value is, for a TypeError (an array's shape and dtype say more)
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    return type(value).__name__
+
+
+cdef str _MOVE_TYPES = ("a Move, a MOVE_DTYPE row or a one-row MOVE_DTYPE array "
+                        "(Move.array)")
+
+
 cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except -1:
-    """Read a Move (or a MOVE_DTYPE row) into `out`, checking it is a legal move
-    of the rule set and setting `wild` to that rule set's reading of it."""
+    """Read a Move (or a MOVE_DTYPE row, or a one-row array of one) into `out`,
+    checking it is a legal move of the rule set and setting `wild` to that
+    rule set's reading of it."""
     cdef Move mv
     cdef int wild
     _need_wild(rules)
+    move = _one_row(move)
     if type(move) is Move:
         mv = <Move>move
         out[0] = mv.m
@@ -1314,7 +1381,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
     if isinstance(move, Move):
         return _move_struct(Move(move.kind, move.rank, move.length, move.cards),
                             rules, out, what)
-    raise TypeError(f"{what} must be a Move or a MOVE_DTYPE row, not {type(move).__name__}")
+    raise TypeError(f"{what} must be {_MOVE_TYPES}, not {_type_label(move)}")
 
 
 cdef int _last_struct(object last, Rules rules, ddz_move* out) except -1:
@@ -1373,6 +1440,7 @@ cdef class MoveList:
     def __contains__(self, move):
         cdef ddz_move m
         cdef Py_ssize_t i
+        move = _one_row(move)
         if isinstance(move, Move):
             m = (<Move>move).m
         elif isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
@@ -1382,13 +1450,20 @@ cdef class MoveList:
             m.rank = int(move["rank"])
             m.length = int(move["length"])
         else:
-            return False
+            return False    # (as a list: what is no move is in no list of moves)
         for i in range(self.n):
             if (self.data[i].cards == m.cards and self.data[i].kind == m.kind
                     and self.data[i].rank == m.rank
                     and self.data[i].length == m.length):
                 return True
         return False
+
+    def __array__(self, dtype=None, copy=None):
+        # numpy reads a MoveList as its MOVE_DTYPE rows, not as Move objects
+        a = self.array
+        if dtype is not None and dtype != MOVE_DTYPE:
+            return a.astype(dtype)
+        return np.array(a) if copy else a
 
     def __repr__(self):
         shown = ", ".join(str(m) for m in self[:4])

@@ -30,8 +30,14 @@ Where it differs from DouZero, on purpose:
   agent exploring uniformly over ``legal_actions`` is no longer biased
   towards such sets. The order of the actions is ddzfast's (pass last when
   following, as in DouZero).
-* An illegal action raises ``ddzfast.IllegalMoveError`` (a ValueError) where
-  DouZero fails an ``assert``; the action may list its cards in any order.
+* An illegal action raises ``ddzfast.IllegalMoveError`` where DouZero fails
+  an ``assert``; an action that is no DouZero card list (an int that is no
+  card, more copies of a card than the deck holds) raises
+  ``ddzfast.InvalidCardsError`` (both are ValueErrors) or, for an object
+  that is not an int, TypeError. The action may list its cards in any order.
+* DouZero's ``Env`` also has ``infoset``, ``_env`` and ``players``; this one
+  has not. What an infoset holds is on ``env.game``: ``hand(position)``,
+  ``played(position)``, ``history`` and ``legal_actions``.
 
 The game itself is DouZero's, quirks included: a played move is read back
 from its cards as DouZero's ``move_detector`` reads it and compared with its
@@ -76,7 +82,10 @@ def to_douzero(cards: Any) -> Union[list[int], list[list[int]]]:
     int or card text) gives one sorted list:
     ``to_douzero("33TXD") == [3, 3, 10, 20, 30]``. A ``MoveList``, a numpy
     array of packed cards (uint64) or of ``MOVE_DTYPE`` rows, or a list of
-    cards gives a list of lists, converted in C. A pass is ``[]``.
+    Hands, Moves, rows or card texts gives a list of lists, converted in C.
+    A pass is ``[]``. A list holding an int is a TypeError: a list of ints
+    is a DouZero card list already (``from_douzero`` reads one), and packed
+    cards in bulk go in a uint64 array.
     InvalidCardsError (a ValueError) for cards outside the classic deck (the
     wildcard W has no DouZero equivalent); ValueError for a laizi move or a
     MoveList of a laizi rule set (DouZero would read its cards as another
@@ -105,6 +114,18 @@ def to_douzero(cards: Any) -> Union[list[int], list[list[int]]]:
 
 
 def _packed(cards: Any) -> int:
+    # one element of a list given to to_douzero
+    if isinstance(cards, (int, np.integer)):
+        raise TypeError(
+            "to_douzero takes a list of Hands, Moves, rows or card texts, not of "
+            "ints: a list of ints is a DouZero card list already (from_douzero "
+            "reads it), and packed cards in bulk go in a numpy uint64 array")
+    if isinstance(cards, np.void):
+        cards = np.asarray(cards)
+    if isinstance(cards, np.ndarray) and cards.dtype.names is not None \
+            and "cards" in cards.dtype.names and cards.shape in ((), (1,)):
+        _reject_laizi(cards, "DouZero")
+        return int(cards["cards"].reshape(-1)[0])
     if isinstance(cards, Move):
         _reject_laizi(cards, "DouZero")
         return int(cards.cards)
@@ -316,6 +337,11 @@ class VecEnv:
                                            bool(x_batch), dt == np.int8)
         self._started: bool = False
         self._next: int = 0
+
+    def __reduce__(self) -> Any:
+        # DouZeroVec's refusal, for pickle, copy and deepcopy alike (a shallow
+        # copy would share its deals)
+        return self._vec.__reduce__()
 
     def reset(self, seed: Optional[int] = None) -> None:
         """Deal num_envs new deals and fill every buffer (see the class)."""

@@ -139,6 +139,11 @@ class GymVectorEnv(_GymVectorEnv):
         self._truncated = np.zeros(self.num_envs, dtype=np.bool_)
         self._truncated.flags.writeable = False
 
+    def __reduce__(self):
+        # VectorEnv's refusal, for pickle, copy and deepcopy alike (a shallow
+        # copy would share its rows)
+        return self.venv.__reduce__()
+
     def reset(self, *, seed=None, options=None):
         """Deal num_envs new deals (``seed``: an int starts that run at deal 0,
         as VectorEnv.reset; a list of one int per row, as Gymnasium passes

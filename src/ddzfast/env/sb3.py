@@ -56,6 +56,11 @@ class SB3VecEnv(_VecEnv):
                          spaces.Discrete(self.venv.action_count))
         self._actions = None
 
+    def __reduce__(self):
+        # VectorEnv's refusal, for pickle, copy and deepcopy alike (a shallow
+        # copy would share its rows)
+        return self.venv.__reduce__()
+
     def reset(self):
         """New deals for every row (the seed of ``seed()``, when one was set,
         starts that run at deal 0); the observations."""
