@@ -152,8 +152,8 @@ def from_douzero(cards: Sequence[Any]) -> Union[Hand, np.ndarray]:
     return Hand(douzero_pack(seq))
 
 
-def legal_actions(hand_cards: Sequence[int],
-                  rival_move: Sequence[int] = ()) -> list[list[int]]:
+def legal_actions(hand_cards: Union[Sequence[int], np.ndarray],
+                  rival_move: Union[Sequence[int], np.ndarray] = ()) -> list[list[int]]:
     """DouZero's legal actions (``GameEnv.get_legal_card_play_actions``) of
     ``hand_cards`` after ``rival_move``, the last action that was not a pass
     (``[]`` when leading): sorted card lists, each card set once, ``[]``
@@ -199,7 +199,8 @@ class Env:
         self._dealt = True
         return self._game.observe()
 
-    def step(self, action: Sequence[int]) -> tuple[Optional[dict], float, bool, dict]:
+    def step(self, action: Union[Sequence[int], np.ndarray]
+             ) -> tuple[Optional[dict], float, bool, dict]:
         """Play ``action`` (a DouZero card list from the observation's
         ``legal_actions``) for the position to act; returns ``(obs, reward,
         done, {})`` as DouZero's ``Env.step`` does."""

@@ -57,7 +57,10 @@ import os
 import threading
 import zipfile
 
+from typing import Any, Optional, Union
+
 import numpy as np
+import numpy.typing as npt
 
 from ddzfast._core import MOVE_DTYPE, Hand, Move, MoveList
 from ddzfast.compat import _check_classic_list, _reject_laizi
@@ -148,7 +151,7 @@ def unmappable_moves() -> np.ndarray:
     return action_moves(RULES)[action_to_rlcard() < 0]
 
 
-def _rows(moves) -> tuple[np.ndarray, bool]:
+def _rows(moves: Any) -> tuple[np.ndarray, bool]:
     """MOVE_DTYPE rows of ``moves`` and whether one move was given."""
     if isinstance(moves, Move):
         return moves.array, True
@@ -164,7 +167,8 @@ def _rows(moves) -> tuple[np.ndarray, bool]:
     return arr.reshape(-1), arr.ndim == 0
 
 
-def to_rlcard(moves):
+def to_rlcard(moves: Union[Move, MoveList, np.void, npt.NDArray[np.void]]
+              ) -> Union[int, npt.NDArray[np.int64]]:
     """The RLCard action id of a Move or MOVE_DTYPE row (an int), or of each
     move of a MoveList or MOVE_DTYPE array (int64 array). IllegalMoveError
     for a row that is no classic move; ValueError for a classic move RLCard
@@ -187,7 +191,7 @@ def to_rlcard(moves):
     return int(ids[0]) if one else ids
 
 
-def _why_unmappable(row) -> str:
+def _why_unmappable(row: np.void) -> str:
     """Which of RLCard's kicker restrictions a classic move breaks."""
     counts = [(int(row["cards"]) >> (4 * i)) & 15 for i in range(16)]
     if counts[IDX_X] and counts[IDX_D]:
@@ -201,7 +205,7 @@ def _why_unmappable(row) -> str:
             "(they would lengthen the plane)")
 
 
-def _check_id(action_id) -> int:
+def _check_id(action_id: Any) -> int:
     if isinstance(action_id, (bool, np.bool_)) or not isinstance(action_id, numbers.Integral):
         raise TypeError(f"an RLCard action id is an int, not "
                         f"{type(action_id).__name__} {action_id!r}")
@@ -211,7 +215,7 @@ def _check_id(action_id) -> int:
     return int(action_id)
 
 
-def rlcard_to_actions(action_id) -> np.ndarray:
+def rlcard_to_actions(action_id: int) -> npt.NDArray[np.int64]:
     """The classic action indices (int64, ascending) of the moves that play
     RLCard action ``action_id``'s cards: one, or three for the nine
     four-trio card sets; ``[0]`` (PASS) for 'pass'."""
@@ -221,7 +225,7 @@ def rlcard_to_actions(action_id) -> np.ndarray:
     return np.sort(data["order"][start:stop])                      # type: ignore[index]
 
 
-def rlcard_moves(action_id) -> list[Move]:
+def rlcard_moves(action_id: int) -> list[Move]:
     """Every classic move that plays RLCard action ``action_id``'s cards
     (one, or three for the nine four-trio card sets; ``[PASS]`` for 'pass'),
     in action-index order."""
@@ -230,7 +234,7 @@ def rlcard_moves(action_id) -> list[Move]:
             for r in rows]
 
 
-def from_rlcard(action_id, legal=None) -> Move:
+def from_rlcard(action_id: int, legal: Optional[MoveList] = None) -> Move:
     """The classic Move RLCard action ``action_id`` plays.
 
     Without ``legal``: the id's only reading; ValueError for the nine card
