@@ -46,7 +46,8 @@ def candidates(game: Game, limit: int, rng: np.random.Generator) -> list:
     rest.sort(key=lambda m: -len(m.cards))
     keep += rest[: limit // 2]
     others = rest[limit // 2:]
-    picks = rng.choice(len(others), size=min(len(others), limit - len(keep)),
+    # (PASS and the greedy move are kept even past a limit of 1 or 2)
+    picks = rng.choice(len(others), size=max(0, min(len(others), limit - len(keep))),
                        replace=False) if others else []
     keep += [others[i] for i in picks]
     return keep
@@ -81,8 +82,9 @@ def pimc_policy(worlds: int, limit: int, rollout: str, seed: int):
 
 
 def play_deal(seed: int, bot_seat: int | None, worlds: int, limit: int,
-              rng: np.random.Generator) -> float:
-    """The score of the measured seat in one deal (the bot there, or greedy)."""
+              rng: np.random.Generator) -> tuple[float, float, float]:
+    """The three seats' scores of one deal, the bot in ``bot_seat`` (None:
+    greedy everywhere) and greedy in the others."""
     game = Game("classic", seed=seed, bidding=False)
     while not game.done:
         if game.to_move == bot_seat:
@@ -114,6 +116,9 @@ def main() -> None:
     ap.add_argument("--arena", default=None, metavar="AGENT",
                     help="play DouZero's protocol (ddzfast.arena) against AGENT instead")
     args = ap.parse_args()
+    for name in ("deals", "worlds", "candidates"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name} must be at least 1")
     if args.arena:
         from ddzfast.arena import arena
         start = time.perf_counter()
@@ -140,6 +145,8 @@ def main() -> None:
     print(f"{args.deals} deals, {args.worlds} worlds x up to {args.candidates} "
           f"candidates per decision, {seconds:.0f} s")
     for role, (bot, base, n) in results.items():
+        if n == 0:
+            continue        # (one deal: the bot was the landlord only)
         lo, hi = wilson(bot, n)
         blo, bhi = wilson(base, n)
         print(f"as {role:8s}: PIMC wins {bot / n:.3f} (95% CI {lo:.3f}..{hi:.3f}), "

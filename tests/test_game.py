@@ -98,6 +98,23 @@ def test_a_positions_move_to_beat_is_a_play_of_its_seat():
     assert r.winner == "farmers" and r.anti_spring and r.multiplier == 2
 
 
+def test_a_positions_bomb_to_beat_doubles_as_a_play():
+    """A position's bomb to beat counted as a play for the springs but not
+    for the multiplier (the user review of 2026-12-05): RULES.md 6 doubles
+    for every bomb played, and the position plays as a deal of its own."""
+    game = Game.from_position(["3", "4", "5"], landlord=0, to_move=1,
+                              last_move=M("BOMB/7/1/7777"), last_seat=0)
+    assert game.multiplier == 2
+    assert game.observation(1).sample(0).multiplier == 2
+    r = finish(game, ["PASS", "PASS", "SINGLE/3/1/3"])
+    assert r.winner == "landlord" and r.spring and r.multiplier == 4
+    assert r.scores == (8, -4, -4)
+    assert Game.from_position(["3", "4", "5"], landlord=0, to_move=1,
+                              last_move=M("ROCKET/X/1/XD"), last_seat=0).multiplier == 2
+    assert Game.from_position(["3", "4", "5"], landlord=0, to_move=1,
+                              last_move=M("PAIR/7/1/77"), last_seat=0).multiplier == 1
+
+
 def test_anti_spring():
     r = finish(Game.from_position(["3A", "45", "6"], "classic"), [
         "SINGLE/3/1/3", "SINGLE/4/1/4", "PASS", "PASS", "SINGLE/5/1/5"])

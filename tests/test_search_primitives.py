@@ -272,6 +272,64 @@ def test_sample_of_a_position(rules):
         seen_obs.sample(5, pool=unseen - dealt.hands[0])
 
 
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_a_positions_kitty_may_have_been_played_before_it(rules):
+    """The sampler kept every kitty card the landlord had not played since
+    the position in its hand: a position whose landlord played some before
+    it (as from_position allows) was 'inconsistent' to a farmer, and in the
+    others every world gave the landlord the whole kitty (the user review
+    of 2026-12-05). Kitty cards are in the landlord's hand or out, never a
+    farmer's."""
+    rng = np.random.default_rng(2)
+    more = "K" * (get_rules(rules).kitty - 3)      # (a kitty of four cards)
+    game = Game.from_position(["45", "3399", "TTJ"], rules, landlord=0, kitty="45Q" + more)
+    landlords = set()
+    for _ in range(300):
+        world = game.observation(1).sample(rng)
+        assert [len(h) for h in world.hands] == [2, 4, 3]
+        assert world.hands[1] == Hand("3399")
+        landlords.add(str(world.hands[0]))
+    assert any("Q" in h for h in landlords) and any("Q" not in h for h in landlords)
+    # the jokers, one of each in a deck: in the kitty, never a farmer's
+    game = Game.from_position(["45678", "3399", "TTJ"], rules, landlord=0,
+                              kitty="XD2" + more)
+    worlds = [game.observation(1).sample(rng) for _ in range(300)]
+    assert not any("X" in w.hands[2] or "D" in w.hands[2] for w in worlds)
+    assert any("X" in w.hands[0] for w in worlds) and \
+        any("X" not in w.hands[0] for w in worlds)
+    # to the landlord: its kitty cards it does not hold were played before,
+    # so no farmer's world holds them
+    for _ in range(100):
+        world = game.observation(0).sample(rng)
+        assert not any(c in str(world.hands[1] + world.hands[2]) for c in "XD")
+    # a deal's landlord still holds the kitty it has not played
+    dealt = Game(rules, seed=4, bidding=False)
+    kitty = dealt.kitty
+    for _ in range(20):
+        assert kitty in dealt.observation(1).sample(rng).hands[dealt.landlord]
+
+
+def test_position_keys_are_the_same_in_every_process():
+    """The key's rule set was its rules_id, numbered in the order a process
+    makes rule sets: laizi:7 and laizi:8 positions had equal keys in two
+    processes (the user review of 2026-12-05). It is Rules.fingerprint."""
+    import subprocess
+    import sys
+    code = ("import sys; from ddzfast import Game, get_rules\n"
+            "[get_rules(n) for n in sys.argv[1:]]\n"
+            "print(repr(Game.from_position(['78', '3', '4'], 'laizi:7').position_key()))")
+    keys = [subprocess.run([sys.executable, "-c", code] + first, capture_output=True,
+                           text=True, check=True).stdout
+            for first in ([], ["laizi:8", "tiandi:7J"], ["laizi:9"])]
+    assert keys[0] == keys[1] == keys[2]
+    seven = Game.from_position(["78", "3", "4"], "laizi:7").position_key()
+    eight = Game.from_position(["78", "3", "4"], "laizi:8").position_key()
+    assert repr(seven) == keys[0].strip() and seven != eight
+    assert get_rules("laizi:7").fingerprint == seven[0] != eight[0]
+    assert get_rules("classic+happy").fingerprint == \
+        get_rules("classic").with_options(**get_rules("classic+happy").platform).fingerprint
+
+
 def lone_w_lead_passed(rules: str) -> Game:
     """A dealt game of `rules` (with W) in which the landlord, seat 0, has
     played all but W and passed its lead (RULES.md 3): seat 1 leads."""
@@ -360,3 +418,23 @@ def test_undo_of_a_position_and_of_bids():
     assert dealt.phase == "bidding" and dealt.landlord is None
     assert dealt.hands == Game("super", seed=2).hands
     assert get_rules("super").rules_id == dealt.rules.rules_id
+
+
+def test_the_pimc_example_runs_at_its_smallest_settings(run_python):
+    """examples/pimc_bot.py crashed with --candidates 1 or 2 (a negative
+    number of random picks once PASS and the greedy move were kept) and
+    with --deals 1 (no farmer deal for its interval); --deals 0 is a usage
+    error (the user review of 2026-12-05)."""
+    import os
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "examples", "pimc_bot.py")
+    for args in (["--deals", "2", "--candidates", "1", "--worlds", "2"],
+                 ["--deals", "1", "--candidates", "2", "--worlds", "2"]):
+        result = run_python(script, *args, timeout=300)
+        assert result.returncode == 0, result.stderr
+        assert "as landlord: PIMC wins" in result.stdout
+    result = run_python(script, "--deals", "0", timeout=300)
+    assert result.returncode == 2 and "--deals must be at least 1" in result.stderr
+    result = run_python(script, "--arena", "random", "--deals", "3", "--worlds", "2",
+                        timeout=300)
+    assert result.returncode == 0, result.stderr

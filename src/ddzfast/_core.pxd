@@ -585,6 +585,7 @@ cdef class Rules:
     cdef readonly str name
     cdef readonly object description
     cdef readonly int64_t rules_id    # equal for rule sets the core cannot tell apart
+    cdef readonly uint64_t fingerprint    # the same, read from the compiled bytes
     cdef bint _ready
     cdef _compile(self, dict d)
 

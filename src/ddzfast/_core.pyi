@@ -21,6 +21,7 @@ class Rules:
     name: str
     description: Mapping[str, object]
     rules_id: int
+    fingerprint: int
     def __init__(self, name: str, **description: object) -> None: ...
     def description_dict(self) -> dict[str, Any]: ...
     @property

@@ -63,20 +63,25 @@ class Observation(_ObservationBase):
         The observing seat keeps its hand; every move played, the bids, the
         trick, the multiplier and the cards left per seat are as observed.
         The kitty cards the landlord has not visibly played (per rank: kitty
-        count minus the landlord's plays of that rank, at least 0) stay in the
-        landlord's hand; every other unseen card is dealt uniformly at random
-        to the hidden hands (and, while bidding, the kitty), given their
-        sizes. ``rng``: a ``numpy.random.Generator``, an int seed or None.
-        The sampled game's ``seed`` is None.
+        count minus the landlord's plays of that rank, at least 0) are never
+        in a farmer's hand. In a deal the unseen cards fill the hidden hands
+        exactly, so those kitty cards stay in the landlord's hand, and every
+        other unseen card is dealt uniformly at random to the hidden hands
+        (and, while bidding, the kitty), given their sizes. ``rng``: a
+        ``numpy.random.Generator``, an int seed or None. The sampled game's
+        ``seed`` is None.
 
-        In a deal the unseen cards fill the hidden hands exactly. After
-        ``Game.from_position`` the cards played before the position are
-        unseen too (as in the observation tensor), so the hidden hands are
-        dealt from more cards than they hold, and the rest are out of the
-        sampled game. ``pool`` (cards, within the unseen ones, at least as
-        many as the hidden hands hold) deals them from those cards only: in
-        an endgame, the cards every seat has seen played, taken out, as
-        players count them; the kitty cards outside it count as played."""
+        After ``Game.from_position`` the cards played before the position
+        are unseen too (as in the observation tensor), so the hidden hands
+        are dealt from more cards than they hold, and the rest are out of
+        the sampled game; the landlord may have played kitty cards before
+        the position, so they are in its hand or out: the farmers' hidden
+        hands are dealt first, from the unseen cards not of the kitty, then
+        the landlord's from the rest. ``pool`` (cards, within the unseen
+        ones, at least as many as the hidden hands hold) deals them from
+        those cards only: in an endgame, the cards every seat has seen
+        played, taken out, as players count them; the kitty cards outside
+        it count as played."""
         return _sample_observation(self, rng, pool)
 
 # phase names by the engine's PHASE_ codes
@@ -222,10 +227,10 @@ cdef class Game:
         ``last_seat``, the seat between has passed). Its cards are out of
         every hand, so the hands and the move together must fit the deck.
 
-        The position scores as a deal of its own: its springs (RULES.md 6)
-        count the plays it shows, ``last_move`` as a play of ``last_seat``
-        and every play from the position on; cards outside the hands are no
-        plays."""
+        The position scores as a deal of its own: its springs and its
+        multiplier (RULES.md 6) count the plays it shows, ``last_move`` as a
+        play of ``last_seat`` (a bomb there doubles) and every play from the
+        position on; cards outside the hands are no plays."""
         cdef Game game
         # the random stream: the seed's own, mixed as a deal's seed is
         cdef uint64_t stream = ddz_deal_seed(_seed_or_entropy(seed, "seed"), 0)
@@ -373,9 +378,13 @@ cdef class Game:
         return self._undo_n > 0
 
     def position_key(self) -> tuple:
-        """A small hashable value, equal for two games exactly when they are
-        the same position, with the same choices, moves and chances to come:
-        the rule set, the phase, the hands, the seat to
+        """A small hashable value: two games with equal keys are the same
+        position, with the same choices, moves and chances to come (some
+        positions with one future differ in a field that no longer matters,
+        such as the landlord's plays where no anti-spring is left, and have
+        two keys). It reads the rule set (its ``Rules.fingerprint``, the
+        same in every process of one build, so keys from workers compare),
+        the phase, the hands, the seat to
         move, the move to beat (its kind, rank and length, and in tiandi a
         bomb's size and purity: nothing else of its cards changes what may
         follow), who played it and the passes since, and what scoring still
@@ -393,12 +402,12 @@ cdef class Game:
         cdef const ddz_game* g = &self.g
         cdef int f1, f2
         if g.phase == PHASE_BIDDING and not g.opt_rob and not g.opt_show:
-            return (self._rules.rules_id, PHASE_BIDDING, g.hands[0], g.hands[1],
+            return (self._rules.fingerprint, PHASE_BIDDING, g.hands[0], g.hands[1],
                     g.hands[2], g.kitty, g.to_move, g.first_bidder, g.bids_made,
                     g.high_bid, g.high_bidder)
         if ddz_game_choosing(g):
             # platform decisions (RULES.md 10): everything they have decided
-            return (self._rules.rules_id, g.phase, g.hands[0], g.hands[1], g.hands[2],
+            return (self._rules.fingerprint, g.phase, g.hands[0], g.hands[1], g.hands[2],
                     g.kitty, g.to_move, g.first_bidder, g.bids_made, g.high_bid,
                     g.high_bidder, g.landlord, g.base, _key_mult(g, &self._rules.c), g.rob_stage,
                     g.calls_made, g.caller, g.leader, g.robs, _seat_trio(g.called),
@@ -408,13 +417,13 @@ cdef class Game:
         if g.phase == PHASE_DONE:
             f1 = (g.landlord + 1) % 3
             f2 = (g.landlord + 2) % 3
-            return (self._rules.rules_id, PHASE_DONE, g.hands[0], g.hands[1],
+            return (self._rules.fingerprint, PHASE_DONE, g.hands[0], g.hands[1],
                     g.hands[2], g.winner_seat, g.landlord, g.base, _key_mult(g, &self._rules.c),
                     g.moves_by[f1] + g.moves_by[f2] > 0, min(g.moves_by[g.landlord], 2)) \
                 + ((_seat_trio(g.doubles),) if g.opt_doubling else ())
         f1 = (g.landlord + 1) % 3
         f2 = (g.landlord + 2) % 3
-        return (self._rules.rules_id, PHASE_PLAY, g.hands[0], g.hands[1], g.hands[2],
+        return (self._rules.fingerprint, PHASE_PLAY, g.hands[0], g.hands[1], g.hands[2],
                 g.to_move,
                 (g.last.kind, g.last.rank, g.last.length,
                  ddz_beaten_code(&self._rules.c, &g.last), g.last_seat, g.passes)
@@ -1387,11 +1396,17 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
         g.has_last = 1
         g.last_seat = ls
         g.passes = 0 if mover == (ls + 1) % 3 else 1
-    # the springs (RULES.md 6) count the plays a position shows, as in a deal
-    # of its own: its move to beat is a play of its seat (the history's
-    # plays are counted above); cards outside the hands are no plays
+    # the springs and the multiplier (RULES.md 6) count the plays a position
+    # shows, as in a deal of its own: its move to beat is a play of its seat
+    # (the history's plays are counted above); cards outside the hands are
+    # no plays
     if ls >= 0 and lead < 0:
         g.moves_by[ls] += 1
+        factor = r.c.mult[lm.kind]
+        if factor > 1:
+            g.mult = _mul_saturated(g.mult, factor)
+        if r.c.tier[lm.kind]:
+            g.nbombs += 1
     game._start = ("position", tuple(int(b) for b in bits), int(k), ll, int(base), mover,
                    None if ls < 0 else _move(&lm, r).text, None if ls < 0 else ls,
                    tuple((s, mv.text) for s, mv in played),
@@ -1846,6 +1861,7 @@ def _sample_observation(obs, rng, pool_cards=None):
     cdef Rules r
     cdef Game game
     cdef uint64_t unseen, forced = 0, deck, known, own, kitty = 0, pool_bits, seen
+    cdef uint64_t kitty_out = 0
     cdef uint64_t played[3]
     cdef uint64_t from_history[3]
     cdef ddz_move table
@@ -1971,18 +1987,31 @@ def _sample_observation(obs, rng, pool_cards=None):
                              "holds W alone but has not played its kitty")
         unseen -= WBIT
         hidden.remove(lone_w)
-    if not before_kitty and seat != ll and ll in hidden:
-        # the kitty the landlord has not visibly played is still in its hand
+    if not before_kitty:
+        # the kitty cards the landlord has not visibly played (nor holds, to
+        # its own seat or shown): never in a farmer's hand
+        held = (own if seat == ll else open_hands[ll] if ll in open_hands
+                else WBIT if lone_w == ll else 0)      # what the seat knows ll holds
         for i in range(16):
-            k = _nib(kitty, i) - _nib(played[ll], i)
-            if pool_cards is not None and k > _nib(unseen, i):
+            k = _nib(kitty, i) - _nib(played[ll], i) - _nib(held, i)
+            if k > _nib(unseen, i):
+                if pool_cards is None:
+                    raise ValueError("the observation is inconsistent: the landlord "
+                                     "cannot still hold its kitty")
                 k = _nib(unseen, i)      # (the rest were played before the pool)
             if k > 0:
-                forced += (<uint64_t>k) << (4 * i)
-        if not _hand_contains(unseen, forced) or _hand_size(forced) > sizes[ll]:
-            raise ValueError("the observation is inconsistent: the landlord "
-                             "cannot still hold its kitty")
-        unseen -= forced
+                kitty_out += (<uint64_t>k) << (4 * i)
+        if ll in hidden and sum(sizes[s] for s in hidden) == _hand_size(unseen):
+            # a deal: every unseen card is in a hidden hand, so the kitty the
+            # landlord has not visibly played is in its hand
+            forced = kitty_out
+            kitty_out = 0
+            if _hand_size(forced) > sizes[ll]:
+                raise ValueError("the observation is inconsistent: the landlord "
+                                 "cannot still hold its kitty")
+            unseen -= forced
+        # else a position: the landlord may have played them before it, so
+        # they are in its hand or out of the game, dealt after the farmers
     pool = np.repeat(np.arange(16, dtype=np.uint64),
                      [_nib(unseen, i) for i in range(16)])
     need = sum(sizes[s] for s in hidden) - (_hand_size(forced) if ll in hidden else 0)
@@ -1994,7 +2023,21 @@ def _sample_observation(obs, rng, pool_cards=None):
     if need > len(pool) or (need < len(pool) and before_kitty):
         raise ValueError(f"the observation is inconsistent: {len(pool)} unseen "
                          f"cards for {need} hidden places")
-    pool = rng.permutation(pool)
+    if kitty_out:
+        # the farmers' cards first, from the cards not of the kitty
+        farmers = [s for s in hidden if s != ll]
+        if sum(sizes[s] for s in farmers) > _hand_size(unseen - kitty_out):
+            raise ValueError("the observation is inconsistent: the farmers' hidden "
+                             "hands need cards of the landlord's kitty")
+        hidden = farmers + [s for s in hidden if s == ll]
+        pool = np.repeat(np.arange(16, dtype=np.uint64),
+                         [_nib(unseen - kitty_out, i) for i in range(16)])
+        pool = np.concatenate((rng.permutation(pool), np.repeat(
+            np.arange(16, dtype=np.uint64), [_nib(kitty_out, i) for i in range(16)])))
+        start = sum(sizes[s] for s in farmers)
+        pool[start:] = rng.permutation(pool[start:])
+    else:
+        pool = rng.permutation(pool)
     dealt = {seat: own, **open_hands}
     if lone_w >= 0 and lone_w not in dealt:
         dealt[lone_w] = WBIT

@@ -4,6 +4,7 @@
 # convert and validate; the C core computes.
 
 import collections.abc
+import hashlib
 import itertools
 import operator
 import numbers
@@ -243,6 +244,11 @@ cdef class Rules:
     with those options set by ``with_options``, and a pickled rule set
     equals the one pickled. Their names may differ.
 
+    ``fingerprint`` is a 64-bit digest of the compiled rule set: equal for
+    equal rule sets, and the same in every process running one build of
+    ddzfast (``rules_id`` numbers rule sets in the order a process makes
+    them), which is why position keys carry it.
+
     Each different compiled rule set gets a ``rules_id`` that the process
     keeps to its end (the struct's few hundred bytes, and for a laizi or
     tiandi rule set the first Rules of that id, which its moves' text and
@@ -286,6 +292,10 @@ cdef class Rules:
         if rules_id is None:
             rules_id = _RULES_ID_BY_STRUCT.setdefault(compiled, next(_RULES_IDS))
         self.rules_id = rules_id
+        # (ids go by the order a process makes rule sets; a digest of the
+        # same bytes is the same in every process of one build)
+        self.fingerprint = int.from_bytes(
+            hashlib.blake2b(compiled, digest_size=8).digest(), "little")
         if self.c.wild_mask:
             # a laizi move's text and pickle need its wild rank (see Move)
             # (one of a built-in rule set's name first: a move's repr names
