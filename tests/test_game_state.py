@@ -11,7 +11,7 @@ import textwrap
 import pytest
 
 import ddzfast
-from ddzfast import Game, Move, _core, _engine
+from ddzfast import Game, Hand, Move, _core, _engine
 from helpers import DECKS, RULE_SETS, play_to
 
 LEGACY = os.path.join(os.path.dirname(__file__), "data", "legacy_game_pickles.json")
@@ -270,6 +270,21 @@ def test_sample_checks_each_field_of_a_bidding_observation(field, value, message
     obs = Game("classic", seed=4).observation(0)
     with pytest.raises((ValueError, TypeError), match=message):
         obs._replace(**{field: value}).sample(1)
+
+
+def test_sample_refuses_shown_hands_and_wild_ranks_the_deal_does_not_have():
+    """A hand-built observation's shown hand of a seat that did not show, or
+    a wild rank in classic (or another rank than the rule set's), was
+    ignored (the user review of 2026-12-05)."""
+    obs = Game("classic", seed=4, bidding=False).observation(0)
+    with pytest.raises(ValueError, match="did not show"):
+        obs._replace(shown_hands=(None, Hand("3"), None)).sample(1)
+    with pytest.raises(ValueError, match="has no wild rank"):
+        obs._replace(wild_rank=4).sample(1)
+    laizi = Game("laizi:7", seed=4, bidding=False).observation(0)
+    assert laizi.sample(1).rules == laizi.rules
+    with pytest.raises(ValueError, match="not a wild rank of 'laizi:7'"):
+        laizi._replace(wild_rank=5).sample(1)
 
 
 def test_sample_checks_the_history_against_what_was_played():

@@ -237,6 +237,7 @@ class Deal:
         self.kitty = [0] * 16
         self.offstage = [0] * 16    # from_position: the last move's cards
         self.prior_moves = [0] * 3  # from_position: its move to beat, a play
+        self.prior_kinds = []       # ... whose kind multiplies as a play's
                                     # of its seat (RULES.md 6's springs)
         self.total = [0] * 16       # the cards of the deal, for conservation
         self.bids = []
@@ -283,13 +284,14 @@ class Deal:
     @property
     def multiplier(self) -> int:
         mult = 1
-        for _, m in self.history:
-            mult *= self.data.factor[m[0]]
+        for kind in self.prior_kinds + [m[0] for _, m in self.history]:
+            mult *= self.data.factor[kind]
         return mult
 
     @property
     def bombs(self) -> int:
-        return sum(1 for _, m in self.history if self.data.tier[m[0]] > 0)
+        return sum(1 for kind in self.prior_kinds + [m[0] for _, m in self.history]
+                   if self.data.tier[kind] > 0)
 
     def result(self):
         """(winner, winner_seat, landlord, base, multiplier, spring, anti, scores,
@@ -661,6 +663,7 @@ class GameMachine(RuleBasedStateMachine):
                 m.last, m.last_seat = ident(last_move), last_seat
                 m.offstage = unpack(last_move.identity[3])
                 m.prior_moves = [int(s == last_seat) for s in range(3)]
+                m.prior_kinds = [m.last[0]]
                 # the seat between last_seat and the seat to move has passed
                 m.passes = 0 if m.to_move == (last_seat + 1) % 3 else 1
             m.total = list(m.offstage)

@@ -1873,7 +1873,14 @@ def _sample_observation(obs, rng, pool_cards=None):
                          "(make it with Game.observation)")
     r = _get_rules(obs.rules)
     if obs.wild_rank is not None:
-        r = _rules_with_mask(r, 1 << _wild_rank_index(obs.wild_rank))
+        if not r.c.laizi:
+            raise ValueError(f"wild_rank is {obs.wild_rank!r}, but {r.name!r} has no "
+                             f"wild rank (None)")
+        i = _wild_rank_index(obs.wild_rank)
+        r = _rules_with_mask(r, 1 << i)
+        if r.c.wild_mask and not (r.c.wild_mask >> i) & 1:
+            raise ValueError(f"wild_rank {CARD_CHARS[i]!r} is not a wild rank of "
+                             f"{r.ranked_name!r}")
     if obs.phase == "done":
         raise ValueError("the deal is over: there is nothing hidden to sample")
     if obs.phase not in ("bidding", "play", "show", "landlord_show", "doubling"):
@@ -1916,6 +1923,9 @@ def _sample_observation(obs, rng, pool_cards=None):
             or len(shown_hands) != 3):
         raise ValueError("shown_hands holds one entry (a hand or None) per seat")
     for s in range(3):
+        if s != seat and not shown[s] and shown_hands is not None \
+                and shown_hands[s] is not None:
+            raise ValueError(f"shown_hands holds seat {s}'s hand, which it did not show")
         if s != seat and shown[s]:
             if shown_hands is None or shown_hands[s] is None:
                 raise ValueError(f"seat {s} showed its hand, but shown_hands does not "
