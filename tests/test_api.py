@@ -1052,3 +1052,15 @@ def test_tiandi_text_names_only_laizi_standing_for_another_rank():
     texts = {str(m) for m in classify("3777", "tiandi:7J")}
     assert "TRIPLE_SINGLE 3777 (77 as 33)" in texts and "TRIPLE_SINGLE 3777" in texts
     assert "SOFT_BOMB 3337J (7J as 33)" in {str(m) for m in classify("3337J", "tiandi:7J")}
+
+
+def test_move_lists_are_equal_by_value():
+    """legal_moves("3456") == legal_moves("3456") was False (identity), so a
+    list back from a worker never equalled the original (the user review of
+    2026-12-05). Equal: the same moves in the same order, of one rule set."""
+    a = legal_moves("3456")
+    assert a == legal_moves("3456") and pickle.loads(pickle.dumps(a)) == a
+    assert a != legal_moves("3457") and a != legal_moves("3456", None, "laizi:9")
+    assert a != list(a) and a[:] == list(a)
+    with pytest.raises(TypeError):
+        hash(a)

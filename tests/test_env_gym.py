@@ -445,3 +445,30 @@ def test_reset_options_are_refused_not_ignored():
     env.reset(seed=0, options={})
     with pytest.raises(ValueError, match="reset takes no options"):
         GymVectorEnv(2).reset(options={"x": 1})
+
+
+def test_a_pickled_environment_holds_its_rule_set_not_its_action_table():
+    """A pickled gym_env carried its whole action table (79 MB for
+    tiandi:7J, 18 MB for laizi:7; the user review of 2026-12-05); it names
+    the rule set and looks the table up again when loaded, playing on as
+    the original does."""
+    import pickle
+    from ddzfast.env import doudizhu_v0
+    env = gym_env("laizi:7")
+    env.reset(seed=1)
+    blob = pickle.dumps(env)
+    assert len(blob) < 100_000
+    twin = pickle.loads(blob)
+    for _ in range(20):
+        legal = env.unwrapped.legal_actions()
+        assert np.array_equal(twin.unwrapped.legal_actions(), legal)
+        a = env.step(int(legal[0]))
+        b = twin.step(int(legal[0]))
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+        if a[2]:
+            break
+    # PettingZoo's: its spaces' action-mask bounds (Gymnasium's Box keeps
+    # two arrays of the mask's size) stay, the table goes
+    aec = doudizhu_v0.env("laizi:7")
+    aec.reset(seed=2)
+    assert len(pickle.dumps(aec)) < action_moves("laizi:7").nbytes

@@ -9,6 +9,7 @@ cards, every Rules copy added a table of its own) and names that defect."""
 import hashlib
 import math
 import random
+import textwrap
 
 import numpy as np
 import pytest
@@ -524,3 +525,30 @@ def test_a_table_being_built_does_not_stall_the_others(monkeypatch):
         t.join(60)
     assert not stalled and len(builds) == 1
     assert len(features.action_moves(banned)) < len(features.action_moves("classic"))
+
+
+def test_a_child_of_fork_builds_a_table_another_thread_was_building(run_python):
+    """A fork while another thread built an action table copied that
+    build's lock, held, into the child: every later lookup of that rule set
+    there waited for ever (the user review of 2026-12-05). The child starts
+    with no build under way."""
+    code = textwrap.dedent("""
+        import os, threading
+        from ddzfast import Game, features, get_rules
+        r = get_rules("laizi:4")
+        key = features._moves_key(r)
+        held = features._build_locks.setdefault(key, threading.Lock())
+        held.acquire()                       # a build under way, as seen at the fork
+        pid = os.fork()
+        if pid == 0:
+            import signal
+            signal.alarm(30)                 # (a hang ends the child, not the run)
+            Game("laizi:4", seed=1, bidding=False).legal_action_indices()
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        held.release()
+        print("child status", os.waitstatus_to_exitcode(status))
+    """)
+    result = run_python(code=code, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "child status 0" in result.stdout

@@ -651,3 +651,18 @@ def test_simulate_laizi_rows():
     # the same rows on one thread or two
     assert np.array_equal(rows, ddzfast.simulate(300, "laizi", seed=4, threads=2))
     assert (rows["scores"].sum(axis=1) == 0).all()
+
+
+def test_joined_rows_are_their_parts_byte_for_byte():
+    """The Ray backend joined its parts with np.concatenate, which copies a
+    structured dtype field by field and leaves the padding as the memory
+    held: rows equal to a local run's, but not byte for byte (the user
+    review of 2026-12-05). The parts are joined as bytes."""
+    from ddzfast.simulate import _joined_rows
+    parts = [simulate(5, "classic", seed=9), simulate(3, "classic", seed=9, start=5)]
+    joined = _joined_rows(parts)
+    assert joined.tobytes() == simulate(8, "classic", seed=9).tobytes()
+    marked = parts[1].copy()
+    marked.view(np.uint8)[:] = 0xA5          # every byte, padding included
+    assert _joined_rows([parts[0], marked]).tobytes() == parts[0].tobytes() + marked.tobytes()
+    assert len(_joined_rows([])) == 0 and _joined_rows([]).dtype == DEAL_DTYPE

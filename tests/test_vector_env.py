@@ -4,6 +4,8 @@ terminated) across autoresets, in every rule set, with and without bidding,
 self-play and a learner seat with built-in opponents; masks against the
 CSR lists; threads; uint8 observations; bad input that must change
 nothing. Skipped without the ``env`` extra (ddzfast.env needs it)."""
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -475,3 +477,28 @@ def test_actions_in_the_other_byte_order_are_read_as_their_values(rules):
         assert np.array_equal(env.obs, twin.obs)
         assert np.array_equal(env.rewards, twin.rewards)
         assert np.array_equal(env.legal_indices, twin.legal_indices)
+
+
+def test_a_threaded_env_stepped_before_fork_steps_in_the_child(run_python):
+    """The child of a fork inherited the env's thread pool but none of its
+    threads: its next reset waited for ever (the user review of
+    2026-12-05). It makes a pool of its own."""
+    code = textwrap.dedent("""
+        import os
+        from ddzfast.env import VectorEnv
+        env = VectorEnv(8, "classic", threads=2, seed=1)
+        env.reset()
+        pid = os.fork()
+        if pid == 0:
+            import signal
+            signal.alarm(30)                 # (a hang ends the child, not the run)
+            env.reset(seed=2)
+            env.step(env.legal_indices[env.legal_offsets[:-1]])
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        env.reset(seed=3)
+        print("child status", os.waitstatus_to_exitcode(status))
+    """)
+    result = run_python(code=code, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "child status 0" in result.stdout

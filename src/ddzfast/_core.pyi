@@ -1,7 +1,7 @@
 """Type stubs of ddzfast._core (cards, rule sets, the generator, batches
 and action indices)."""
 import threading
-from typing import Any, Callable, Iterator, Mapping, TypeAlias, final, overload
+from typing import Any, Callable, ClassVar, Iterator, Mapping, TypeAlias, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -124,6 +124,8 @@ class MoveList:
     def __contains__(self, key: object, /) -> bool: ...
     def __array__(self, dtype: npt.DTypeLike | None = None,
                   copy: bool | None = None) -> npt.NDArray[Any]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    __hash__: ClassVar[None]  # type: ignore[assignment]
 
 def legal_moves(hand: CardsLike, last: MoveLike | None = None,
                 rules: RulesLike = "classic") -> MoveList: ...

@@ -1406,7 +1406,8 @@ cdef int _last_struct(object last, Rules rules, ddz_move* out) except -1:
 cdef class MoveList:
     """The moves of one query: a thin object over a MOVE_DTYPE array
     (``.array``), with ``len``, indexing and iteration (yielding Move) and
-    ``in`` (by move identity, of a Move or a MOVE_DTYPE row)."""
+    ``in`` (by move identity, of a Move or a MOVE_DTYPE row). Two are equal
+    when they hold the same moves in the same order, of one rule set."""
 
 
     def __dealloc__(self):
@@ -1467,6 +1468,25 @@ cdef class MoveList:
                     and self.data[i].length == m.length):
                 return True
         return False
+
+    def __eq__(self, other):
+        # as lists of Moves: the same moves (by identity) in the same order,
+        # of one rule set
+        cdef MoveList o
+        cdef Py_ssize_t i
+        if not isinstance(other, MoveList):
+            return NotImplemented
+        o = <MoveList>other
+        if self.n != o.n or self.rules.rules_id != o.rules.rules_id:
+            return False
+        for i in range(self.n):
+            if (self.data[i].cards != o.data[i].cards or self.data[i].kind != o.data[i].kind
+                    or self.data[i].rank != o.data[i].rank
+                    or self.data[i].length != o.data[i].length):
+                return False
+        return True
+
+    __hash__ = None     # (equal by value, as a list)
 
     def __array__(self, dtype=None, copy=None):
         # numpy reads a MoveList as its MOVE_DTYPE rows, not as Move objects

@@ -460,6 +460,7 @@ cdef class VectorEnv:
     cdef cnp.ndarray _obs, _to_move, _rewards, _terminated, _offsets, _indices
     cdef cnp.ndarray _mask, _deal_numbers, _actions32
     cdef object _pool
+    cdef object _pool_pid     # the process that made _pool
     cdef object _last_actions
     cdef bint _busy             # a reset or step is running (set with the GIL held)
     cdef bint _interrupted      # a reset or step stopped part way: reset() before a step
@@ -623,7 +624,7 @@ cdef class VectorEnv:
         free(self.e.lcount)
         free(self.e.lstart)
         free(self.e.lthread)
-        if self._pool is not None:
+        if self._pool is not None and self._pool_pid == os.getpid():
             self._pool.shutdown(wait=False)
 
     # ---- the buffers -----------------------------------------------------------
@@ -815,10 +816,13 @@ cdef class VectorEnv:
                 status = self._pass(which, act, 0)
             self._check(status)
             return
-        if self._pool is None:
+        if self._pool is None or self._pool_pid != os.getpid():
+            # (a child of fork inherits the pool but none of its threads: it
+            # makes its own)
             from concurrent.futures import ThreadPoolExecutor
             self._pool = ThreadPoolExecutor(max_workers=t - 1,
                                             thread_name_prefix="ddzfast-vector")
+            self._pool_pid = os.getpid()
         futures = []
         try:
             for j in range(1, t):

@@ -62,6 +62,7 @@ one cycling through tiandi pairs keeps a few and rebuilds the others.
 from __future__ import annotations
 
 import numbers
+import os
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Set
@@ -453,6 +454,19 @@ _action_lock = threading.Lock()
 # build it once, and threads asking for other tables meanwhile do not wait
 # for that build (a tiandi table takes seconds).
 _build_locks: dict[tuple, threading.Lock] = {}
+
+
+def _locks_after_fork() -> None:
+    # a child of fork has only the thread that forked: a lock another
+    # thread held (a build under way) would never be released there, and
+    # that build's table never made
+    global _action_lock
+    _action_lock = threading.Lock()
+    _build_locks.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_locks_after_fork)
 
 
 _LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)

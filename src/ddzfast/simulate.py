@@ -492,4 +492,18 @@ def _simulate_ray(games, rules, policies, seed, threads, bidding, address, start
     parts = ray_results(ray, _ray_range, [
         (rules.name, rules.description_dict(), policies, seed, bounds[t], bounds[t + 1],
          bidding) for t in range(len(bounds) - 1)], finished)
-    return np.concatenate(parts) if parts else np.zeros(0, dtype=DEAL_DTYPE)
+    return _joined_rows(parts)
+
+
+def _joined_rows(parts: Sequence[np.ndarray]) -> np.ndarray:
+    """The DEAL_DTYPE rows of ``parts``, one part after another, byte for
+    byte: np.concatenate copies a structured dtype field by field and leaves
+    its padding as the memory held, where the core writes zeros."""
+    rows = np.zeros(sum(len(part) for part in parts), dtype=DEAL_DTYPE)
+    raw = rows.view(np.uint8)
+    offset = 0
+    for part in parts:
+        data = np.ascontiguousarray(part, dtype=DEAL_DTYPE).view(np.uint8)
+        raw[offset:offset + len(data)] = data
+        offset += len(data)
+    return rows

@@ -93,6 +93,19 @@ class Table:
         self._game: Game | None = None
         self.lines: list[str] = []
 
+    def __getstate__(self) -> dict:
+        # the action table (and the Moves made of it) is the process's own,
+        # shared through action_moves' cache: a pickle holds the rule set,
+        # and loading looks the table up again (a tiandi table is tens of MB)
+        state = self.__dict__.copy()
+        del state["_moves"], state["_move_cache"]
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._moves = action_moves(self.rules)
+        self._move_cache = [None] * self.move_count
+
     @property
     def started(self) -> bool:
         return self._game is not None
