@@ -240,7 +240,8 @@ def play(hand, move, rules=None) -> Hand:
     cdef uint64_t h = _to_bits(hand, r, "hand")
     cdef uint64_t c
     cdef ddz_move m
-    move = _one_row(move)
+    if not isinstance(move, Move):
+        move = _one_row(move)
     if isinstance(move, Move):
         c = (<Move>move).m.cards
         if r is not None:

@@ -1363,7 +1363,6 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
     cdef Move mv
     cdef int wild
     _need_wild(rules)
-    move = _one_row(move)
     if type(move) is Move:
         mv = <Move>move
         out[0] = mv.m
@@ -1375,6 +1374,7 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
         out.wild = <uint8_t>wild
         out.substitutes = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
+    move = _one_row(move)       # (after the Moves, the common case)
     if isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
         memset(out, 0, sizeof(ddz_move))
         out.cards = <uint64_t>move["cards"]
@@ -1451,7 +1451,8 @@ cdef class MoveList:
     def __contains__(self, move):
         cdef ddz_move m
         cdef Py_ssize_t i
-        move = _one_row(move)
+        if not isinstance(move, Move):
+            move = _one_row(move)
         if isinstance(move, Move):
             m = (<Move>move).m
         elif isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
