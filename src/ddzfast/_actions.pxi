@@ -27,8 +27,7 @@ cdef int64_t ddz_action_index(const ddz_actions* t, const ddz_move* m) noexcept 
         if i < 0:
             return -1
         a = &t.moves[i]
-        if (a.cards == m.cards and a.kind == m.kind and a.rank == m.rank
-                and a.length == m.length):
+        if ddz_same_move(a, m):
             return i
         s = (s + 1) & t.slot_mask
 

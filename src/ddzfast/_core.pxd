@@ -227,6 +227,14 @@ cdef inline int ddz_grow(void** block, int64_t* cap, int64_t count,
     return 0
 
 
+# A move's identity (RULES.md 3: kind, rank, length, cards), inline wherever
+# it is cimported; wild and substitutes are readings, not identity.
+
+cdef inline bint ddz_same_move(const ddz_move* a, const ddz_move* b) noexcept nogil:
+    return (a.cards == b.cards and a.kind == b.kind and a.rank == b.rank
+            and a.length == b.length)
+
+
 # Reading packed hands, inline wherever they are cimported.
 
 cdef inline int _nib(uint64_t h, int i) noexcept nogil:

@@ -16,11 +16,6 @@ cdef enum:
     EXPERT_MAX_WORK = 2000000
 
 
-cdef inline int _same_move(const ddz_move* a, const ddz_move* b) noexcept nogil:
-    return (a.cards == b.cards and a.kind == b.kind and a.rank == b.rank
-            and a.length == b.length)
-
-
 cdef inline uint64_t _cards_out(const ddz_game* g, int me) noexcept nogil:
     # the cards the seat has not seen played nor holds
     return g.hands[(me + 1) % 3] + g.hands[(me + 2) % 3]
@@ -67,7 +62,7 @@ cdef int _proven_lead(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand,
 cdef int64_t _index_of(const ddz_move* moves, int64_t n, const ddz_move* m) noexcept nogil:
     cdef int64_t i
     for i in range(n):
-        if _same_move(&moves[i], m):
+        if ddz_same_move(&moves[i], m):
             return i
     return -1
 

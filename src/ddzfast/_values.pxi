@@ -1240,8 +1240,7 @@ cdef class Move:
         if not isinstance(other, Move):
             return NotImplemented
         o = <Move>other
-        return (self.m.kind == o.m.kind and self.m.rank == o.m.rank
-                and self.m.length == o.m.length and self.m.cards == o.m.cards)
+        return ddz_same_move(&self.m, &o.m)
 
     def __hash__(self):
         return hash((self.m.kind, self.m.rank, self.m.length, self.m.cards))
@@ -1464,9 +1463,7 @@ cdef class MoveList:
         else:
             return False    # (as a list: what is no move is in no list of moves)
         for i in range(self.n):
-            if (self.data[i].cards == m.cards and self.data[i].kind == m.kind
-                    and self.data[i].rank == m.rank
-                    and self.data[i].length == m.length):
+            if ddz_same_move(&self.data[i], &m):
                 return True
         return False
 
@@ -1481,9 +1478,7 @@ cdef class MoveList:
         if self.n != o.n or self.rules.rules_id != o.rules.rules_id:
             return False
         for i in range(self.n):
-            if (self.data[i].cards != o.data[i].cards or self.data[i].kind != o.data[i].kind
-                    or self.data[i].rank != o.data[i].rank
-                    or self.data[i].length != o.data[i].length):
+            if not ddz_same_move(&self.data[i], &o.data[i]):
                 return False
         return True
 

@@ -78,6 +78,12 @@ def run_seed(seed, num_envs: int):
     return int(np.random.SeedSequence(seeds).generate_state(1, np.uint64)[0])
 
 
+def refuse_copy(adapter):
+    """An adapter's ``__reduce__``: its VectorEnv's refusal (a TypeError), for
+    pickle, copy and deepcopy alike (a shallow copy would share its rows)."""
+    return adapter.venv.__reduce__()
+
+
 def observation_space(venv: VectorEnv) -> spaces.Box:
     """One row's observation space: 0 .. OBSERVATION_HIGH, of the env's dtype
     (uint8: the bounds clipped to 255)."""
@@ -140,9 +146,7 @@ class GymVectorEnv(_GymVectorEnv):
         self._truncated.flags.writeable = False
 
     def __reduce__(self):
-        # VectorEnv's refusal, for pickle, copy and deepcopy alike (a shallow
-        # copy would share its rows)
-        return self.venv.__reduce__()
+        return refuse_copy(self)
 
     def reset(self, *, seed=None, options=None):
         """Deal num_envs new deals (``seed``: an int starts that run at deal 0,

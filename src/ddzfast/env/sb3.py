@@ -35,7 +35,8 @@ from gymnasium import spaces
 
 from ddzfast._vector import VectorEnv
 from ddzfast.env._table import check_no_options
-from ddzfast.env._vector_gym import action_masks, learner_seat, observation_space
+from ddzfast.env._vector_gym import (action_masks, learner_seat, observation_space,
+                                     refuse_copy)
 
 __all__ = ["SB3VecEnv"]
 
@@ -57,9 +58,7 @@ class SB3VecEnv(_VecEnv):
         self._actions = None
 
     def __reduce__(self):
-        # VectorEnv's refusal, for pickle, copy and deepcopy alike (a shallow
-        # copy would share its rows)
-        return self.venv.__reduce__()
+        return refuse_copy(self)
 
     def reset(self):
         """New deals for every row (the seed of ``seed()``, when one was set,
