@@ -826,9 +826,11 @@ def test_a_run_stopped_before_any_deal_does_not_blame_games_0(capsys, monkeypatc
     """A run stopped before its first chunk finished (Ctrl-C, a Ray address
     that failed) said "no deals were simulated (--games 0)", with --games
     1000000: it says that no deal finished."""
-    def interrupted(*args, **kwargs):
-        raise KeyboardInterrupt
-    monkeypatch.setattr(cli, "simulate", interrupted)
+    def interrupted(games, *args, **kwargs):
+        if games:
+            raise KeyboardInterrupt
+        return iter(())
+    monkeypatch.setattr(cli, "simulate_parts", interrupted)
     code, out, err = main(capsys, "simulate", "--games", "1000000", "--quiet")
     assert code == 130 and "interrupted after 0 of 1000000 deals" in err
     assert "--games 0" not in out and "no deal finished" in out

@@ -6,6 +6,7 @@ refusal. (The rules themselves, worked by hand, are in test_platform.py.)"""
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import random
@@ -328,6 +329,103 @@ def test_sessions_in_python_equal_the_native_rows(rules):
                             simulate(17, r, ("random", "greedy", "random"), seed=9,
                                      start=18, threads=2)])
     assert np.array_equal(native, split)
+
+
+@pytest.mark.parametrize("rules", HAPPY + ("tiandi:7J",))
+def test_simulate_parts_go_on_within_sessions(rules):
+    """simulate_parts yields simulate's rows part by part, whatever the part
+    size, start, thread count or policies (callables too), a session cut by
+    the parts included; progress counts the whole run."""
+    from ddzfast.simulate import simulate_parts
+    r = ddzfast.get_rules(rules).with_options(deal="no_shuffle", session=6)
+    policies = ("random", "greedy", "random")
+    whole = simulate(75, r, policies, seed=4, start=3)
+    for part, threads in ((1, 1), (5, 2), (13, 1), (6, 3), (200, 2)):
+        seen = []
+        parts = list(simulate_parts(75, r, policies, seed=4, start=3, threads=threads,
+                                    part=part, progress=seen.append))
+        assert [len(p) for p in parts[:-1]] == [part] * (len(parts) - 1)
+        assert np.array_equal(np.concatenate(parts), whole), (part, threads)
+        assert seen == sorted(seen) and seen[-1] == 75
+    def first_move(game, legal):
+        return 0
+    mixed = ("random", first_move, "greedy")
+    assert np.array_equal(np.concatenate(list(simulate_parts(20, r, mixed, seed=4, start=3,
+                                                             part=7))),
+                          simulate(20, r, mixed, seed=4, start=3))
+
+
+def test_progress_runs_go_on_from_where_the_part_before_ended(monkeypatch):
+    """simulate(progress=...) on a session longer than its progress steps
+    replayed the session from its start for every step (quadratic time):
+    each step now goes on from the carry the one before left, so every call
+    into the engine after the first starts where its carry ends."""
+    sim = importlib.import_module("ddzfast.simulate")
+    calls = []
+    real = sim._simulate_native
+
+    def spy(rules, policies, seed, start, stop, bidding, threads=1, carry=None):
+        calls.append((start, None if carry is None else carry.next))
+        return real(rules, policies, seed, start, stop, bidding, threads, carry)
+    monkeypatch.setattr(sim, "_simulate_native", spy)
+    r = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=5000)
+    rows = sim.simulate(3000, r, seed=8, start=1000, progress=lambda k: None)
+    assert len(calls) == 100
+    assert all(carry == start for start, carry in calls[1:]), calls[:3]
+    monkeypatch.setattr(sim, "_simulate_native", real)
+    assert rows.tobytes() == sim.simulate(3000, r, seed=8, start=1000).tobytes()
+
+
+def test_a_carry_from_elsewhere_is_not_gone_on_from():
+    """The engine goes on from a carry only where it ended: a carry left at
+    deal 40 does not change a run from deal 50 (replayed from its session's
+    start), and one left by the same run at deal 50 gives that run's rows."""
+    from ddzfast._engine import _SessionCarry, _simulate_native
+    r = ddzfast.get_rules("super").with_options(deal="no_shuffle", session=100)
+    policies = ("random", "random", "greedy")
+    whole = _simulate_native(r, policies, 6, 0, 90, True)
+    carry = _SessionCarry()
+    assert carry.next == -1
+    _simulate_native(r, policies, 6, 0, 40, True, 1, carry)
+    assert carry.next == 40
+    assert _simulate_native(r, policies, 6, 50, 90, True, 1, carry).tobytes() == \
+        whole[50:].tobytes()
+    assert carry.next == 90
+    carry = _SessionCarry()
+    _simulate_native(r, policies, 6, 0, 50, True, 2, carry)
+    assert carry.next == 50
+    assert _simulate_native(r, policies, 6, 50, 90, True, 2, carry).tobytes() == \
+        whole[50:].tobytes()
+    import copy
+    with pytest.raises(TypeError, match="not copied"):
+        copy.copy(carry)
+
+
+def test_ray_tasks_do_not_cut_sessions(monkeypatch):
+    """simulate(backend="ray") cut its deals into tasks wherever the count
+    fell, so each task replayed the start of the session it began inside:
+    the inner bounds now fall where sessions start, and the rows are the
+    local backend's."""
+    sim = importlib.import_module("ddzfast.simulate")
+    tasks = []
+
+    def run_here(ray, fn, arglists, on_result=None):
+        tasks.extend((args[4], args[5]) for args in arglists)
+        parts = [fn(*args) for args in arglists]
+        for part in parts:
+            if on_result is not None:
+                on_result(part)
+        return parts
+    monkeypatch.setattr(sim, "ray_session", lambda address, timeout: object())
+    monkeypatch.setattr(sim, "ray_results", run_here)
+    r = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=30)
+    rows = sim.simulate(200, r, seed=2, start=10, backend="ray", tasks=9)
+    assert tasks[0][0] == 10 and tasks[-1][1] == 210
+    assert [a for a, _ in tasks] == [10, 30, 60, 90, 120, 150, 180]
+    assert rows.tobytes() == sim.simulate(200, r, seed=2, start=10).tobytes()
+    assert sim.session_bounds([10, 30, 31, 59, 61, 70], 30) == [10, 30, 60, 70]
+    assert sim.session_bounds([5, 9, 12], 100) == [5, 12]
+    assert sim.session_bounds([5, 5], 7) == [5, 5]
 
 
 # ---- sampling: the order of RULES.md 10 ------------------------------------------

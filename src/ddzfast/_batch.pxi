@@ -328,25 +328,18 @@ cdef _wait_all(list started):
 SLICE_SECONDS = 0.01
 
 
-def _sliced(fn, int64_t start, int64_t stop, cancel=None, int64_t align=1) -> int:
+def _sliced(fn, int64_t start, int64_t stop, cancel=None) -> int:
     """fn(a, b) over start..stop in slices of about SLICE_SECONDS each (fn
     releases the GIL for its slice and returns 0, or a status that ends the
     run), with signals checked between slices: Ctrl-C raises
     KeyboardInterrupt in the main thread within a slice's time. Returns the
     last status; stops early, returning 0, once ``cancel`` (a
-    threading.Event) is set. Slices end on multiples of ``align`` (but the
-    last): no-shuffle sessions are then never cut and played twice."""
+    threading.Event) is set."""
     cdef int64_t a = start, b, size = 16
     cdef double t0, spent
     cdef int status = 0
     while a < stop:
         b = stop if stop - a <= size else a + size
-        if align > 1 and b < stop:
-            b -= b % align
-            if b <= a:
-                b = a - a % align + align
-            if b > stop:
-                b = stop
         t0 = ddz_now()
         status = fn(a, b)
         if status:

@@ -964,33 +964,50 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
     DDZ_ERR_NOMEM (no buffer), DDZ_ERR_NO_MOVE (a policy found no legal
     move) or DDZ_ERR_ILLEGAL (the engine refused a policy's decision); rows
     from the failing deal on are then unspecified."""
+    return ddz_simulate_carry(rules, policies, seed, start, count, bidding, rows, NULL)
+
+
+cdef int ddz_simulate_carry(const ddz_rules* rules, const int* policies, uint64_t seed,
+                            int64_t start, int64_t count, int bidding,
+                            ddz_deal_row* rows, ddz_session_carry* carry) noexcept nogil:
+    """ddz_simulate, a run inside a no-shuffle session going on from `carry`
+    when the carry ends where the run starts; see _engine.pxd."""
     cdef ddz_game g
     cdef ddz_game prev
     cdef ddz_rules scratch
     cdef const ddz_rules* dr
     cdef int64_t cap = DDZ_MOVE_BUFFER
-    cdef ddz_move* buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
+    cdef ddz_move* buf
     cdef int64_t i, j, lead = 0, length = 1
     cdef int status = DDZ_OK
     cdef uint8_t order[56]
     cdef int n_order = 0
+    cdef bint resumed = False
     cdef ddz_split_ctx ctx
+    if count <= 0:
+        return DDZ_OK
+    buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
     if buf == NULL:
         return DDZ_ERR_NOMEM
-    if count <= 0:
-        free(buf)
-        return DDZ_OK
     if not ddz_split_init(&ctx):
         free(buf)
         return DDZ_ERR_NOMEM
     if rules.no_shuffle:
         length = rules.session
         lead = -(start % length) if start >= 0 else 0
+        if carry != NULL and lead < 0 and carry.next == start:
+            prev = carry.prev
+            memcpy(order, carry.order, sizeof(order))
+            n_order = carry.n_order
+            lead = 0
+            resumed = True
+    if carry != NULL:
+        carry.next = -1     # until the run ends well
     # j counts from the session's first deal (lead <= 0) to count - 1: every
     # index start + j is a deal of the run or of its first session
     for j in range(lead, count):
         i = start + j
-        if j == lead or i % length == 0:
+        if (j == lead and not resumed) or i % length == 0:
             ddz_game_new(&g, rules, ddz_deal_seed(seed, i), _seat_of(i), bidding)
         elif ddz_game_next(&g, rules, &prev, order, n_order, ddz_deal_seed(seed, i)) != 0:
             status = DDZ_ERR_ILLEGAL
@@ -1008,4 +1025,11 @@ cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed
             prev = g
     free(buf)
     ddz_split_free(&ctx)
+    # (a run ending at the last deal index has no next deal to go on to)
+    if carry != NULL and status == DDZ_OK and rules.no_shuffle \
+            and count <= INT64_MAX - start:
+        carry.prev = prev
+        memcpy(carry.order, order, sizeof(order))
+        carry.n_order = n_order
+        carry.next = start + count
     return status

@@ -182,12 +182,29 @@ cdef int ddz_policy_choice(ddz_game* g, int policy) noexcept nogil
 cdef int64_t ddz_policy_move(ddz_game* g, const ddz_rules* rules, int policy,
                              ddz_move* buf, int64_t cap) noexcept nogil
 
+# Where a run of no-shuffle deals (RULES.md 10) left its session: the last
+# deal played and the cards played in it, in order, so that a run going on
+# from deal `next` deals that deal from them instead of replaying the
+# session's earlier deals. next = -1: nothing to go on from.
+ctypedef struct ddz_session_carry:
+    ddz_game prev
+    uint8_t order[56]
+    int n_order
+    int64_t next
+
 # The `count` deals from deal `start` on of a run seeded `seed` (row j gets
 # deal start + j), every seat played by a built-in policy. Returns DDZ_OK or
 # a DDZ_ERR_ code.
 cdef int ddz_simulate(const ddz_rules* rules, const int* policies, uint64_t seed,
                       int64_t start, int64_t count, int bidding,
                       ddz_deal_row* rows) noexcept nogil
+
+# ddz_simulate going on from `carry` (NULL: none) when its `next` is `start`
+# and the deal is not a session's first, and leaving the run's end in it.
+# The carry must come from the same rules, policies, seed and bidding.
+cdef int ddz_simulate_carry(const ddz_rules* rules, const int* policies, uint64_t seed,
+                            int64_t start, int64_t count, int bidding,
+                            ddz_deal_row* rows, ddz_session_carry* carry) noexcept nogil
 
 
 

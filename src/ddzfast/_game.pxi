@@ -1030,14 +1030,38 @@ cdef Rules _rules_with_mask(Rules r, uint16_t mask, int sky=255):
     return <Rules>ranked
 
 
-def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1):
+cdef class _SessionCarry:
+    """Where a run of simulated no-shuffle deals left its session (opaque):
+    given to the next run of the same simulation, which starts where this
+    one ended, that run goes on from it instead of replaying the session's
+    earlier deals."""
+    cdef ddz_session_carry c
+
+    def __cinit__(self):
+        self.c.next = -1
+
+    @property
+    def next(self) -> int:
+        """The deal a run going on from this carry starts at (-1: none)."""
+        return self.c.next
+
+    def __reduce__(self):
+        raise TypeError("a simulation's session carry is not copied")
+
+
+def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1,
+                     _SessionCarry carry=None):
     """Rows of DEAL_DTYPE for deals start .. stop - 1, every seat a built-in
     policy, on up to ``threads`` threads (each writing its own slice of the
-    result). ``stop`` may be 2**63: the last deal index is 2**63 - 1."""
+    result). ``stop`` may be 2**63: the last deal index is 2**63 - 1.
+    ``carry`` (no-shuffle sessions): a run of the same rules, policies, seed
+    and bidding that ended at ``start`` left it; this run goes on from it
+    and leaves its own end there."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t s = _seed_arg(seed, "seed")
     cdef int64_t n
     cdef cnp.ndarray rows
+    cdef _SessionCarry mine
     for value, what, top, text in (
             (start, "start", (1 << 63) - 1, "a deal index in 0 .. 2**63 - 1"),
             (stop, "stop", 1 << 63, "in 0 .. 2**63 (exclusive)")):
@@ -1064,12 +1088,23 @@ def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1):
         align = r.c.session
         # (bounds[1:threads], not [1:-1]: wraparound is off in this module)
         bounds = [first] + [max(first, b - b % align) for b in bounds[1:threads]] + [stop]
+    # each thread goes on from its own carry from slice to slice; the first
+    # starts from the caller's, and the caller's gets the last one's end
+    carries = [_SessionCarry() for _ in range(threads)]
+    if carry is not None:
+        mine = carries[0]
+        mine.c = carry.c
     status = [DDZ_OK] * threads
     _parallel(threads, _simulate_chunk,
               [(r, codes, s, bounds[t], bounds[t + 1] - bounds[t], 1 if bidding else 0,
-                rows, bounds[t] - first, status, t) for t in range(threads)])
+                rows, bounds[t] - first, status, t, carries[t]) for t in range(threads)])
     for code in status:
         _raise_engine_error(code)
+    if carry is not None:
+        # (the last thread's part is never empty when there are deals: the
+        # bounds before it are cut below `stop`)
+        mine = carries[threads - 1]
+        carry.c = mine.c
     return rows
 
 
@@ -1089,29 +1124,25 @@ cdef _raise_engine_error(int code):
 
 def _simulate_chunk(Rules r, cnp.ndarray codes, uint64_t seed, uint64_t start,
                     int64_t count, int bidding, cnp.ndarray rows, int64_t offset,
-                    list status, int slot, cancel):
-    # Deals start .. start + count - 1 into rows[offset:]. The slices are
-    # offsets from the session boundary at or before `start` (no-shuffle
-    # slices must end on session boundaries), never deal indices: a chunk
-    # that ends with the last deal index (2**63 - 1) has an end beyond
-    # int64. The offsets stay small: the chunk's rows fit in memory.
+                    list status, int slot, _SessionCarry carry, cancel):
+    # Deals start .. start + count - 1 into rows[offset:], in slices that go
+    # on from one another through `carry` (no-shuffle sessions are not
+    # replayed slice by slice). Slices are offsets from `start`, never deal
+    # indices: a chunk that ends with the last deal index (2**63 - 1) has an
+    # end beyond int64.
     cdef const int* pc = <const int*>cnp.PyArray_DATA(codes)
     cdef ddz_deal_row* out = <ddz_deal_row*>cnp.PyArray_DATA(rows) + offset
-    cdef int64_t align = r.c.session if r.c.no_shuffle else 1
-    cdef int64_t origin, lead
     if count <= 0:
         return
-    origin = <int64_t>(start - start % <uint64_t>align)
-    lead = <int64_t>(start % <uint64_t>align)
 
     def deals(int64_t a, int64_t b):
         cdef int code
         with nogil:
-            code = ddz_simulate(&r.c, pc, seed, origin + a, b - a, bidding, out + (a - lead))
+            code = ddz_simulate_carry(&r.c, pc, seed, <int64_t>start + a, b - a, bidding,
+                                      out + a, &carry.c)
         status[slot] = code
         return code
-
-    _sliced(deals, lead, lead + count, cancel, align)
+    _sliced(deals, 0, count, cancel)
 
 
 def deal_seed(seed, index) -> int:

@@ -54,7 +54,7 @@ from ddzfast.render import (choice_line, decision_kind, ground_line, hand_line, 
 from ddzfast.report import Tally, row_columns
 from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, parse_policies, ray_ready,
-                              simulate)
+                              simulate_parts)
 
 #: Deals simulated (and written) per chunk by ``ddzfast simulate``: small
 #: enough that memory stays flat (``CHUNK_DEALS * DEAL_DTYPE.itemsize``
@@ -617,24 +617,15 @@ def cmd_simulate(args) -> int:
     if threading.current_thread() is threading.main_thread():
         old_term = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        while done < args.games:
-            n = min(chunk, args.games - done)
-            offset = done
-
-            def progress(k: int, offset: int = offset) -> None:
-                if bar is not None:
-                    bar(offset + k)
-
-            rows = simulate(n, rules_name, policies, seed=args.seed,
-                            threads=args.threads, bidding=not args.no_bidding,
-                            backend=args.backend, address=args.address,
-                            start=args.start + done,
-                            progress=progress if bar is not None else None,
-                            connect_timeout=args.connect_timeout)
+        for rows in simulate_parts(args.games, rules_name, policies, seed=args.seed,
+                                   threads=args.threads, bidding=not args.no_bidding,
+                                   backend=args.backend, address=args.address,
+                                   start=args.start, progress=bar, part=chunk,
+                                   connect_timeout=args.connect_timeout):
             if writer is not None:
                 writer.write(rows)
             tally.add(rows)
-            done += n
+            done += len(rows)
     except KeyboardInterrupt:
         problem = f"interrupted after {done} of {args.games} deals"
     except (ValueError, TypeError, OSError, ImportError, MemoryError) as e:

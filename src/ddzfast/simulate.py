@@ -66,18 +66,19 @@ import numbers
 import os
 import socket
 import time
-from typing import Callable, Sequence, Union
+from typing import Callable, Iterator, Sequence, Union
 
 import numpy as np
 
 from ddzfast._core import MOVE_DTYPE, Move, get_rules
-from ddzfast._engine import DEAL_DTYPE, POLICIES, Game, _score_row, _simulate_native, deal_seed
+from ddzfast._engine import (DEAL_DTYPE, POLICIES, Game, _score_row, _SessionCarry,
+                             _simulate_native, deal_seed)
 from ddzfast.constants import (check_bool, check_positive, check_threads, import_optional,
                                 split_policies)
 
 Policy = Union[str, Callable]
 
-__all__ = ["simulate", "DEAL_DTYPE", "deal_seed", "play_deal", "parse_policies",
+__all__ = ["simulate", "simulate_parts", "session_length", "DEAL_DTYPE", "deal_seed", "play_deal", "parse_policies",
            "policy_name", "check_deal_range", "MAX_DEAL_INDEX", "MAX_SEED",
            "RAY_CONNECT_TIMEOUT"]
 
@@ -221,7 +222,7 @@ def _python_rows(rules, policies, seed: int, start: int, stop: int, bidding: boo
     """Deals start..stop played in Python, as ``simulate`` numbers them: a
     no-shuffle deal from its session's previous deal (a start inside a
     session first plays the session's earlier deals, without rows)."""
-    length = rules.platform["session"] if rules.platform["deal"] == "no_shuffle" else 1
+    length = session_length(rules)
     first = start - start % length
     game: Game | None = None
     for i in range(first, stop):
@@ -265,6 +266,29 @@ def check_backend(backend, address, tasks, connect_timeout) -> tuple[int | None,
     return tasks, check_positive(connect_timeout, "connect_timeout")
 
 
+def _checked_run(games, rules, policies, seed, threads, bidding, backend, address,
+                 start, tasks, progress, connect_timeout):
+    """The arguments of a simulation run checked and read (TypeError or
+    ValueError else), in simulate's order."""
+    games, start = check_deal_range(games, start)
+    seed = check_seed(seed)
+    threads = check_threads(threads)
+    bidding = check_bool(bidding, "bidding")
+    tasks, connect_timeout = check_backend(backend, address, tasks, connect_timeout)
+    if progress is not None and not callable(progress):
+        raise TypeError("progress must be a callable (or None)")
+    return (games, get_rules(rules), parse_policies(policies), seed, threads, bidding,
+            start, tasks, connect_timeout)
+
+
+def _check_memory(games: int, what: str) -> None:
+    need = games * DEAL_DTYPE.itemsize
+    memory = _memory_bytes()
+    if memory is not None and need > memory:
+        raise ValueError(f"{games} deals need {need / 2**30:,.1f} GiB of rows, more than "
+                         f"this machine's {memory / 2**30:,.1f} GiB of memory: {what}")
+
+
 def simulate(games: int, rules="classic", policies=("random", "random", "random"),
              seed: int = 0, threads: int = 1, bidding: bool = True,
              backend: str = "local", address: str | None = None,
@@ -276,7 +300,8 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
 
     ``threads``: 1 .. MAX_THREADS (never more are started than the machine
     has CPUs). ``backend="ray"`` splits the deals into ``tasks`` seed ranges
-    (default: 4 per CPU of the cluster) run as Ray tasks on the cluster that
+    (default: 4 per CPU of the cluster; no-shuffle sessions are not cut
+    between tasks) run as Ray tasks on the cluster that
     ``ray.init(address=address)`` connects to (a local Ray when None; an
     already initialised Ray is used as it is); an address that accepts no
     connection, or does not answer as Ray's gRPC ports do, within
@@ -286,58 +311,137 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     Python state stays there. ``progress``, when given, is called with the number of deals finished so
     far. Bad arguments raise TypeError or ValueError before any work; so does
     a result larger than the machine's memory (simulate in parts with
-    ``start``, or use ``ddzfast simulate --out``, which streams to disk).
+    ``simulate_parts``, or use ``ddzfast simulate --out``, which streams to
+    disk).
     """
-    games, start = check_deal_range(games, start)
-    seed = check_seed(seed)
-    threads = check_threads(threads)
-    bidding = check_bool(bidding, "bidding")
-    tasks, connect_timeout = check_backend(backend, address, tasks, connect_timeout)
-    if progress is not None and not callable(progress):
-        raise TypeError("progress must be a callable (or None)")
-    rules = get_rules(rules)
-    policies = parse_policies(policies)
-    need = games * DEAL_DTYPE.itemsize
-    memory = _memory_bytes()
-    if memory is not None and need > memory:
-        raise ValueError(f"{games} deals need {need / 2**30:,.1f} GiB of rows, more than "
-                         f"this machine's {memory / 2**30:,.1f} GiB of memory: simulate "
-                         f"in parts (start=...) or stream with `ddzfast simulate --out`")
+    (games, rules, policies, seed, threads, bidding, start, tasks,
+     connect_timeout) = _checked_run(games, rules, policies, seed, threads, bidding,
+                                     backend, address, start, tasks, progress,
+                                     connect_timeout)
+    _check_memory(games, "simulate in parts (simulate_parts) or stream with "
+                         "`ddzfast simulate --out`")
     if backend == "ray":
         return _simulate_ray(games, rules, policies, seed, threads, bidding, address,
                              start, tasks, progress, connect_timeout)
-    return _simulate_local(games, rules, policies, seed, threads, bidding, start, progress)
-
-
-def _simulate_local(games, rules, policies, seed, threads, bidding, start, progress):
-    native = not any(callable(p) for p in policies)
-    if native and progress is None:
+    if progress is None and not any(callable(p) for p in policies):
         return _simulate_native(rules, policies, seed, start, start + games, bidding, threads)
+    run = _LocalRun(rules, policies, seed, threads, bidding, start, start + games)
     rows = np.zeros(games, dtype=DEAL_DTYPE)
-    step = max(1, min(10000, games // 100 or 1)) if native else 1
-    done = 0
-    python_rows = None
-    while done < games:
-        n = min(step, games - done)
-        first = start + done
-        if native:
-            rows[done:done + n] = _simulate_native(rules, policies, seed, first,
-                                                   first + n, bidding, threads)
-        else:
-            if python_rows is None:
-                python_rows = _python_rows(rules, policies, seed, start, start + games,
-                                           bidding)
-            rows[done] = next(python_rows)
-        done += n
-        if progress is not None:
-            progress(done)
+    run.fill(rows, progress, 0)
     return rows
+
+
+def simulate_parts(games: int, rules="classic",
+                   policies=("random", "random", "random"), seed: int = 0,
+                   threads: int = 1, bidding: bool = True, backend: str = "local",
+                   address: str | None = None, start: int = 0, tasks: int | None = None,
+                   progress: Callable[[int], None] | None = None,
+                   connect_timeout: float = RAY_CONNECT_TIMEOUT,
+                   part: int = 1 << 16) -> Iterator[np.ndarray]:
+    """The rows of ``simulate`` with the same arguments, yielded in order as
+    arrays of at most ``part`` rows each, one part in memory at a time: runs
+    larger than memory. ``progress`` counts the deals of the whole run.
+
+    A no-shuffle session (RULES.md 10) goes on from part to part on the
+    local backend. With ``backend="ray"`` each part is one ``simulate``
+    call, cut where a session ends when the sessions are no longer than
+    ``part``; longer ones are replayed from their start by each part of
+    them (a session is played in order, so Ray runs it on one CPU anyway).
+    The arguments are checked as ``simulate`` checks them, before the first
+    part is played."""
+    (games, rules, policies, seed, threads, bidding, start, tasks,
+     connect_timeout) = _checked_run(games, rules, policies, seed, threads, bidding,
+                                     backend, address, start, tasks, progress,
+                                     connect_timeout)
+    part = _check_int(part, "part")
+    if part < 1:
+        raise ValueError(f"part must be at least 1, not {part}")
+    _check_memory(min(part, games), "pass a smaller part")
+    return _parts(games, rules, policies, seed, threads, bidding, backend, address, start,
+                  tasks, progress, connect_timeout, part)
+
+
+def _parts(games, rules, policies, seed, threads, bidding, backend, address, start,
+           tasks, progress, connect_timeout, part):
+    stop = start + games
+    length = session_length(rules)
+    run = (_LocalRun(rules, policies, seed, threads, bidding, start, stop)
+           if backend == "local" else None)
+    first = start
+    while first < stop:
+        end = min(stop, first + part)
+        if run is None and end < stop and length <= part:
+            end -= end % length
+        offset = first - start
+
+        def counted(k: int, offset: int = offset) -> None:
+            progress(offset + k)
+        if run is not None:
+            rows = np.zeros(end - first, dtype=DEAL_DTYPE)
+            run.fill(rows, counted if progress is not None else None, 0)
+        else:
+            rows = _simulate_ray(end - first, rules, policies, seed, threads, bidding,
+                                 address, first, tasks,
+                                 counted if progress is not None else None,
+                                 connect_timeout)
+        first = end
+        yield rows
+
+
+def session_length(rules) -> int:
+    """The deals of a session of ``rules``: its ``session`` option for
+    no-shuffle deals (RULES.md 10), else 1 (each deal stands alone)."""
+    rules = get_rules(rules)
+    return rules.platform["session"] if rules.platform["deal"] == "no_shuffle" else 1
+
+
+class _LocalRun:
+    """The deals start .. stop - 1 of one simulation on this machine, played
+    in order by successive ``fill`` calls: a no-shuffle session goes on from
+    call to call (the engine's carry for built-in policies, one Python
+    generator for callables) instead of being replayed from its start."""
+
+    def __init__(self, rules, policies, seed, threads, bidding, start, stop):
+        self.native = not any(callable(p) for p in policies)
+        self.args = (rules, policies, seed, threads, bidding)
+        self.carry = _SessionCarry() if self.native else None
+        self.python_rows = (None if self.native else
+                            _python_rows(rules, policies, seed, start, stop, bidding))
+        self.next = start
+
+    def fill(self, rows: np.ndarray, progress, done: int) -> None:
+        """The next len(rows) deals into ``rows``; ``progress`` (or None)
+        called with ``done`` plus the deals finished, in about 100 steps
+        (every deal with a callable policy)."""
+        rules, policies, seed, threads, bidding = self.args
+        games = len(rows)
+        if progress is None:
+            step = games or 1
+        else:
+            step = max(1, min(10000, games // 100 or 1)) if self.native else 1
+        k = 0
+        while k < games:
+            n = min(step, games - k)
+            if self.native:
+                rows[k:k + n] = _simulate_native(rules, policies, seed, self.next,
+                                                 self.next + n, bidding, threads, self.carry)
+            else:
+                for j in range(k, k + n):
+                    rows[j] = next(self.python_rows)
+            self.next += n
+            k += n
+            if progress is not None:
+                progress(done + k)
 
 
 def _ray_range(rules_name, description, policies, seed, start, stop, bidding):
     from ddzfast._core import Rules
     rules = Rules(rules_name, **description)
-    return _simulate_local(stop - start, rules, policies, seed, 1, bidding, start, None)
+    if not any(callable(p) for p in policies):
+        return _simulate_native(rules, policies, seed, start, stop, bidding, 1)
+    rows = np.zeros(stop - start, dtype=DEAL_DTYPE)
+    _LocalRun(rules, policies, seed, 1, bidding, start, stop).fill(rows, None, 0)
+    return rows
 
 
 def import_ray():
@@ -459,6 +563,19 @@ def ray_task_bounds(ray, tasks: int | None, start: int, count: int) -> list[int]
     return [start + count * t // tasks for t in range(tasks + 1)]
 
 
+def session_bounds(bounds: list[int], length: int) -> list[int]:
+    """``bounds`` (ascending deal indices, the first and last kept) with the
+    inner ones moved down to where a session of ``length`` deals starts,
+    none twice: no session is cut between two parts (each part would replay
+    its start)."""
+    inner = [b - b % length for b in bounds[1:-1]]
+    kept = [bounds[0]]
+    for b in inner + bounds[-1:]:
+        if b > kept[-1]:
+            kept.append(b)
+    return kept if len(kept) > 1 else bounds[:1] + bounds[-1:]
+
+
 def ray_results(ray, fn: Callable, arglists: Sequence[tuple],
                 on_result: Callable | None = None) -> list:
     """``fn(*args)`` for each of ``arglists``, each a Ray task of one CPU;
@@ -481,7 +598,7 @@ def ray_results(ray, fn: Callable, arglists: Sequence[tuple],
 def _simulate_ray(games, rules, policies, seed, threads, bidding, address, start,
                   tasks, progress, connect_timeout=RAY_CONNECT_TIMEOUT):
     ray = ray_session(address, connect_timeout)
-    bounds = ray_task_bounds(ray, tasks, start, games)
+    bounds = session_bounds(ray_task_bounds(ray, tasks, start, games), session_length(rules))
     done = 0
 
     def finished(part):

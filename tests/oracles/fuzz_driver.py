@@ -418,7 +418,8 @@ def fuzz_numba(f: Fuzzer) -> None:
 
 
 def fuzz_simulate(f: Fuzzer) -> None:
-    from ddzfast import simulate
+    from ddzfast import get_rules, simulate
+    from ddzfast.simulate import simulate_parts
     r = f.rng
 
     def pick_index(game, legal):
@@ -431,6 +432,18 @@ def fuzz_simulate(f: Fuzzer) -> None:
                   bidding=r.choice([True, False, f.nasty()]),
                   backend=r.choice(["local", "local", f.nasty()]),
                   start=r.choice([0, 5, f.nasty()]))
+    # a run in parts, no-shuffle sessions cut between them (the engine's carry)
+    rules = f.rules()
+    try:
+        rules = get_rules(rules).with_options(deal="no_shuffle",
+                                             session=r.choice([1, 2, 7]))
+    except (TypeError, ValueError):
+        pass
+    f.call(lambda *a, **k: [len(p) for p in simulate_parts(*a, **k)],
+           r.choice([0, 1, 9, f.nasty()]), rules, policies,
+           seed=r.choice([0, 1, f.nasty()]), threads=r.choice([1, 2, f.nasty()]),
+           start=r.choice([0, 5, 13, f.nasty()]), part=r.choice([1, 2, 4, f.nasty()]),
+           progress=r.choice([None, lambda k: None, f.nasty()]))
     # the report of the rows (or of hostile ones)
     from ddzfast.report import mean_interval, policy_labels, summarize
     f.call(summarize, rows if rows is not None and r.random() < 0.7 else f.nasty(),
