@@ -184,6 +184,38 @@ def test_move_of_and_action_of():
             e.action_of(choice)
 
 
+@pytest.mark.parametrize("rules", ENV_RULES)
+def test_a_pickled_env_goes_on_alike_and_holds_no_mask_bounds(rules):
+    """A pickled environment held each agent's action-mask Box bounds:
+    four arrays as long as the action table (12.7 MB for laizi:7). It
+    holds the spaces' random streams only: the copy's spaces are equal,
+    sample what the original's do, and the deal goes on alike."""
+    import pickle
+    e = doudizhu_v0.env(rules, bidding=True)
+    e.reset(seed=4)
+    e.observation_space("player_1").seed(5)
+    e.action_space("player_2").seed(6)
+    e.observation_space("player_1").sample()
+    data = pickle.dumps(e)
+    assert len(data) < 20000
+    copy = pickle.loads(data)
+    for agent in PLAYERS:
+        assert copy.observation_space(agent) == e.observation_space(agent)
+        assert copy.action_space(agent) == e.action_space(agent)
+    a, b = e.observation_space("player_1").sample(), copy.observation_space("player_1").sample()
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert e.action_space("player_2").sample() == copy.action_space("player_2").sample()
+    for _ in range(40):
+        if not e.agents:
+            break
+        obs, _, done, _, _ = e.last()
+        obs2, _, done2, _, _ = copy.last()
+        assert np.array_equal(obs["observation"], obs2["observation"]) and done == done2
+        action = None if done else int(np.flatnonzero(obs["action_mask"])[-1])
+        e.step(action)
+        copy.step(action)
+
+
 def test_illegal_and_bad_actions_leave_the_deal_unchanged():
     e = doudizhu_v0.raw_env("classic")
     e.reset(seed=1)

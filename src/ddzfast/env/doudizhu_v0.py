@@ -95,6 +95,9 @@ class raw_env(AECEnv):
         self.possible_agents = list(PLAYERS)
         self.agents: list[str] = []
         self._seat = {name: i for i, name in enumerate(PLAYERS)}
+        self._make_spaces()
+
+    def _make_spaces(self) -> None:
         n = self.table.action_count
         obs_space = spaces.Dict({
             "observation": spaces.Box(0, observation_high(), (OBSERVATION_SIZE,),
@@ -105,6 +108,24 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space if i == 0 else _copy_dict(obs_space)
                                    for i, a in enumerate(PLAYERS)}
         self.action_spaces = {a: spaces.Discrete(n) for a in PLAYERS}
+
+    def __getstate__(self) -> dict:
+        # the mask spaces' bounds are four arrays as long as the action
+        # table per agent (megabytes for a laizi rule set): a pickle holds
+        # the spaces' random streams only, and loading makes them again
+        state = self.__dict__.copy()
+        state["observation_spaces"] = {a: _streams(v)
+                                       for a, v in self.observation_spaces.items()}
+        state["action_spaces"] = {a: _streams(v) for a, v in self.action_spaces.items()}
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        streams = state.pop("observation_spaces"), state.pop("action_spaces")
+        self.__dict__.update(state)
+        self._make_spaces()
+        for made, kept in zip((self.observation_spaces, self.action_spaces), streams):
+            for agent, space in made.items():
+                _set_streams(space, kept[agent])
 
     def _seat_of(self, agent) -> int:
         """The seat of ``agent``; ValueError for anything but PLAYERS."""
@@ -214,6 +235,23 @@ class raw_env(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+def _spaces_within(space: spaces.Space) -> list[spaces.Space]:
+    """``space`` and, for a Dict, its subspaces by key: the order in which
+    their random streams are kept."""
+    inner = [v for _, v in sorted(space.items())] if isinstance(space, spaces.Dict) else []
+    return [space, *inner]
+
+
+def _streams(space: spaces.Space) -> list:
+    """The random streams of ``space`` and its subspaces (None: not made yet)."""
+    return [s._np_random for s in _spaces_within(space)]
+
+
+def _set_streams(space: spaces.Space, streams: list) -> None:
+    for s, stream in zip(_spaces_within(space), streams):
+        s._np_random = stream
 
 
 def _copy_dict(space: spaces.Dict) -> spaces.Dict:
