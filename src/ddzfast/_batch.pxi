@@ -296,7 +296,7 @@ def _parallel(int threads, fn, list args):
             finished.wait()
     except BaseException:
         cancel.set()
-        _wait_all(started)
+        _wait_through([_joined(w, finished) for w, finished in started])
         raise
     for w, finished in started:
         w.join()
@@ -309,18 +309,26 @@ def _worker(fn, tuple args, finished):
         finished.set()
 
 
-cdef _wait_all(list started):
-    # Waits for every worker, even through further exceptions (a second
-    # Ctrl-C): the caller re-raises the first one. The workers are
-    # cancelled, so each wait is a slice at most.
-    for w, finished in started:
+def _wait_through(waits) -> None:
+    """Call each of ``waits`` (a wait for one worker) to its end, even
+    through further exceptions (a second Ctrl-C): the caller re-raises the
+    first one. The workers are cancelled or near their end, so each wait
+    is short."""
+    for wait in waits:
         while True:
             try:
-                finished.wait()
-                w.join()
+                wait()
                 break
             except BaseException:
                 pass
+
+
+def _joined(w, finished):
+    """A wait for worker thread ``w``, which sets ``finished`` as it ends."""
+    def wait():
+        finished.wait()
+        w.join()
+    return wait
 
 
 #: The wall time one slice of _sliced aims at: signals are checked at least

@@ -1,7 +1,7 @@
 """Type stubs of ddzfast._core (cards, rule sets, the generator, batches
 and action indices)."""
 import threading
-from typing import Any, Callable, ClassVar, Iterator, Mapping, TypeAlias, final, overload
+from typing import Any, Callable, ClassVar, Iterable, Iterator, Mapping, TypeAlias, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -184,6 +184,7 @@ def _legal_move_at(hand: CardsLike, last: MoveLike | None, rules: RulesLike, k: 
 
 SLICE_SECONDS: float
 def _parallel(threads: int, fn: Callable[..., object], args: list) -> None: ...
+def _wait_through(waits: Iterable[Callable[[], object]]) -> None: ...
 def _sliced(fn: Callable[[int, int], int], start: int, stop: int,
             cancel: threading.Event | None = None) -> int: ...
 def _game_from_state(*state: object) -> object: ...

@@ -40,8 +40,9 @@ from ddzfast._split cimport ddz_split_ctx, ddz_split_free, ddz_split_init
 
 import numbers
 import os
+from functools import partial
 
-from ddzfast._core import _fixed_action_rules
+from ddzfast._core import _fixed_action_rules, _wait_through
 from ddzfast._engine import _PHASES, OBSERVATION_LAYOUT, OBSERVATION_SIZE, POLICIES
 from ddzfast.constants import BID_ACTIONS, CHOICE_ACTIONS
 from ddzfast.rulesets import decision_options
@@ -833,7 +834,8 @@ cdef class VectorEnv:
             # Ctrl-C lands in a submit or a wait, while the workers write
             # their rows without the GIL: none outlives the call, and the
             # rows, stepped in part, take a reset before the next step
-            _wait_futures(futures)
+            from concurrent.futures import wait
+            _wait_through([partial(wait, [f]) for f in futures])
             self._interrupted = True
             raise
         for status in statuses:
@@ -899,17 +901,3 @@ cdef class VectorEnv:
                 memcpy(dst + off, self.lists[e.lthread[i]].idx + e.lstart[i],
                        e.lcount[i] * sizeof(int32_t))
                 deal_numbers[i] = e.deals[i].deal
-
-
-def _wait_futures(futures):
-    """Wait for every future, through further exceptions (a second Ctrl-C):
-    the caller re-raises the first one. The passes cannot be cut short, so
-    each wait is the rest of a pass."""
-    import concurrent.futures
-    for f in futures:
-        while True:
-            try:
-                concurrent.futures.wait([f])
-                break
-            except BaseException:
-                pass

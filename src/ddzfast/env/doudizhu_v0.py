@@ -120,12 +120,13 @@ class raw_env(AECEnv):
         return state
 
     def __setstate__(self, state: dict) -> None:
-        streams = state.pop("observation_spaces"), state.pop("action_spaces")
+        observation_streams = state.pop("observation_spaces")
+        action_streams = state.pop("action_spaces")
         self.__dict__.update(state)
         self._make_spaces()
-        for made, kept in zip((self.observation_spaces, self.action_spaces), streams):
-            for agent, space in made.items():
-                _set_streams(space, kept[agent])
+        for agent in PLAYERS:
+            _set_streams(self.observation_spaces[agent], observation_streams[agent])
+            _set_streams(self.action_spaces[agent], action_streams[agent])
 
     def _seat_of(self, agent) -> int:
         """The seat of ``agent``; ValueError for anything but PLAYERS."""
