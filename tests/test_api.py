@@ -566,6 +566,25 @@ def test_hands_and_moves_are_immutable():
         made.__init__("SINGLE", 4, 1, "7")
 
 
+def test_a_hashed_bare_hand_or_move_is_not_made_again():
+    """Hand.__new__(Hand) or Move.__new__(Move), hashed (put in a set), then
+    given its cards by a late __init__ changed a hashed key: the first hash
+    makes it the empty hand (classic's PASS), and __init__ then refuses."""
+    hand = Hand.__new__(Hand)
+    kept = {hand}
+    with pytest.raises(TypeError, match="immutable"):
+        hand.__init__("33")
+    assert hand in kept and str(hand) == "" and hand == Hand()
+    move = Move.__new__(Move)
+    kept = {move}
+    with pytest.raises(TypeError, match="immutable"):
+        move.__init__("SINGLE", 4, 1, "7")
+    assert move in kept and move == Move.parse("PASS")
+    fresh = Hand.__new__(Hand)
+    fresh.__init__("44")            # never hashed: made once, as Hand("44")
+    assert fresh == Hand("44")
+
+
 def test_kind_codes_are_checked_against_the_core():
     # the check runs at import; MoveKind and the core agree on every code
     """MoveKind's codes could drift from the core's: they are checked at import, and

@@ -1030,6 +1030,9 @@ cdef class Hand:
         return NotImplemented
 
     def __hash__(self):
+        # a Hand.__new__ not yet given its cards is the empty hand from its
+        # first hash on: a later __init__ would change a hashed key
+        self._ready = True
         return hash(("Hand", self.bits))
 
     def __add__(self, other):
@@ -1243,6 +1246,10 @@ cdef class Move:
         return ddz_same_move(&self.m, &o.m)
 
     def __hash__(self):
+        if self.wild_rules < 0:
+            # a Move.__new__ not yet given its fields is classic's PASS from
+            # its first hash on: a later __init__ would change a hashed key
+            self.wild_rules = 0
         return hash((self.m.kind, self.m.rank, self.m.length, self.m.cards))
 
     def __str__(self):
