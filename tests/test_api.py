@@ -979,6 +979,25 @@ def test_a_laizi_moves_repr_names_a_built_in_rule_set():
     assert eval(repr(move), {"Move": Move}) == move
 
 
+@pytest.mark.parametrize("base, ranks, cards, text", [
+    ("laizi", {"wild_rank": "9"}, "39", "PAIR/3/1/39"),
+    ("tiandi", {"wild_ranks": ("9", "Q")}, "39Q", "TRIPLE/3/1/39Q")])
+def test_a_laizi_moves_repr_of_a_rule_set_of_its_own_name_evaluates(base, ranks, cards,
+                                                                     text):
+    """Regression: the moves of a laizi rule set of a name of its own, with no
+    built-in-named rule set of its struct in the process, repr'd as
+    Move.parse(text) without a rule set, which does not evaluate: they name
+    the first built-in rule set with those ranks that reads the text as
+    that move."""
+    # (a fee no other test uses: a struct of its own, made only here)
+    fields = {**ranks, "service_fee": 0.0457}
+    mine = Rules(f"{base}_alone", **{**ddzfast.RULE_SETS[base], **fields})
+    move = ddzfast.classify(cards, mine)[0]
+    ranked = base + ":" + "".join(ranks.get("wild_ranks", ranks.get("wild_rank")))
+    assert repr(move) == f"Move.parse({text!r}, {ranked!r})"
+    assert eval(repr(move), {"Move": Move}) == move
+
+
 def test_rules_are_equal_when_they_compile_alike():
     """Regression (two user reviews): Rules compared by identity, so a
     pickled preset, or the same options set by with_options, was unequal to

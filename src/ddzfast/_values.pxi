@@ -758,6 +758,28 @@ cdef str _name_with_ranks(Rules r):
     return name
 
 
+cdef object _move_rules_name(Rules r, Move move):
+    # The name a laizi move's repr gives, legal only with its wild ranks: a
+    # built-in name r is of, with its ranks (the kinds and options a copy
+    # changes make no move legal that the built-in rule set with those
+    # ranks refuses); for a name of one's own, the first built-in rule set
+    # with r's ranks where the move's text reads as this move. None: none.
+    if _builtin_named(r):
+        return _name_with_ranks(r)
+    ranks = "".join(CARD_CHARS[k] for k in r.wild_ranks)
+    for base, description in RULE_SETS.items():
+        if description.get("wild_count", 1 if description.get("laizi") else 0) \
+                != r.c.wild_count:
+            continue
+        name = _ranked_name(base, ranks)
+        try:
+            if Move.parse(move.text, name) == move:
+                return name
+        except (TypeError, ValueError):
+            pass
+    return None
+
+
 cdef tuple _rules_changes(Rules r):
     # What sets r apart from the built-in rule set or preset of its name
     # beyond its wild ranks: the kinds it lacks (in the built-in order), its
@@ -1263,11 +1285,9 @@ cdef class Move:
 
     def __repr__(self):
         rules = _RULES_BY_ID.get(self.wild_rules)
-        if rules is not None and _rules_changes(rules) is not None:
-            # a laizi move, legal only with its wild ranks: the name that has
-            # them (the kinds and options a copy changes make no move legal
-            # that the built-in rule set with those ranks refuses)
-            return f"Move.parse({self.text!r}, {_name_with_ranks(rules)!r})"
+        name = None if rules is None else _move_rules_name(rules, self)
+        if name is not None:
+            return f"Move.parse({self.text!r}, {name!r})"
         return f"Move.parse({self.text!r})"
 
     def __reduce__(self):
