@@ -376,6 +376,32 @@ def test_progress_runs_go_on_from_where_the_part_before_ended(monkeypatch):
     assert rows.tobytes() == sim.simulate(3000, r, seed=8, start=1000).tobytes()
 
 
+def test_a_carry_goes_to_the_first_thread_with_deals():
+    """On two threads the bounds of a run inside one session move down to its
+    start: the first thread has no deal, and the second, which plays them
+    all, started from a fresh carry and replayed the session's earlier
+    deals (each progress step of a threaded run). The carry goes to the
+    first thread with deals: a carry from another seed changes the rows
+    (it was read), the run's own carry gives its rows, and the run leaves
+    its end in the carry."""
+    from ddzfast._engine import _SessionCarry, _simulate_native
+    r = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=10 ** 6)
+    policies = ("random",) * 3
+    whole = _simulate_native(r, policies, 3, 0, 60, True)
+    carry = _SessionCarry()
+    _simulate_native(r, policies, 3, 0, 40, True, 1, carry)
+    # a carry that has been gone on from cannot be told from a replay by the
+    # rows: one made to look as if it came from another run shows it
+    forged = _SessionCarry()
+    _simulate_native(r, policies, 4, 0, 40, True, 1, forged)
+    assert forged.next == 40
+    from_forged = _simulate_native(r, policies, 3, 40, 60, True, 2, forged)
+    assert from_forged.tobytes() != whole[40:].tobytes()
+    assert _simulate_native(r, policies, 3, 40, 60, True, 2, carry).tobytes() == \
+        whole[40:].tobytes()
+    assert carry.next == 60
+
+
 def test_a_carry_from_elsewhere_is_not_gone_on_from():
     """The engine goes on from a carry only where it ended: a carry left at
     deal 40 does not change a run from deal 50 (replayed from its session's

@@ -1089,10 +1089,12 @@ def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1,
         # (bounds[1:threads], not [1:-1]: wraparound is off in this module)
         bounds = [first] + [max(first, b - b % align) for b in bounds[1:threads]] + [stop]
     # each thread goes on from its own carry from slice to slice; the first
-    # starts from the caller's, and the caller's gets the last one's end
+    # with deals to play (those before it may have none: the bounds moved
+    # down to `first`) starts from the caller's, and the caller's gets the
+    # last one's end
     carries = [_SessionCarry() for _ in range(threads)]
     if carry is not None:
-        mine = carries[0]
+        mine = carries[next((t for t in range(threads) if bounds[t + 1] > bounds[t]), 0)]
         mine.c = carry.c
     status = [DDZ_OK] * threads
     _parallel(threads, _simulate_chunk,
