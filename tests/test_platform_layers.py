@@ -376,6 +376,43 @@ def test_progress_runs_go_on_from_where_the_part_before_ended(monkeypatch):
     assert rows.tobytes() == sim.simulate(3000, r, seed=8, start=1000).tobytes()
 
 
+def test_threaded_progress_steps_hold_whole_sessions(monkeypatch):
+    """A user's review: with threads=2, a run with progress stepped 1% of it
+    at a time, each step inside one session and so on one thread (twice a
+    plain call's time). Steps are `threads` sessions when that leaves four
+    steps or more; the rows are a plain call's."""
+    sim = importlib.import_module("ddzfast.simulate")
+    calls = []
+    real = sim._simulate_native
+
+    def spy(rules, policies, seed, start, stop, bidding, threads=1, carry=None):
+        calls.append((start, stop))
+        return real(rules, policies, seed, start, stop, bidding, threads, carry)
+    monkeypatch.setattr(sim, "_simulate_native", spy)
+    r = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=30)
+    seen = []
+    rows = sim.simulate(600, r, seed=5, threads=2, progress=seen.append)
+    assert calls == [(a, a + 60) for a in range(0, 600, 60)]
+    assert seen == list(range(60, 601, 60))
+    calls.clear()
+    sim.simulate(200, r, seed=5, threads=2, progress=seen.append)   # 60 > 200 // 4
+    assert len(calls) == 100
+    calls.clear()
+    sim.simulate(600, r, seed=5, threads=1, progress=seen.append)
+    assert len(calls) == 100
+    monkeypatch.setattr(sim, "_simulate_native", real)
+    assert np.array_equal(rows, sim.simulate(600, r, seed=5, threads=2))
+
+
+def test_simulate_parts_checks_the_ray_address_when_called():
+    """A user's review: simulate_parts(backend="ray") with a bad address
+    raised only at the first part (simulate raises at the call)."""
+    pytest.importorskip("ray")
+    from ddzfast.simulate import simulate_parts
+    with pytest.raises(ValueError, match="a Ray address is HOST:PORT"):
+        simulate_parts(10, backend="ray", address="nonsense")
+
+
 def test_a_carry_goes_to_the_first_thread_with_deals():
     """On two threads the bounds of a run inside one session move down to its
     start: the first thread has no deal, and the second, which plays them

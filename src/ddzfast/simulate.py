@@ -6,7 +6,8 @@ seed=0, threads=1, bidding=True, backend="local")`` returns a numpy array of
 ``DEAL_DTYPE``, one row per deal:
 
 * ``seed``: the deal's own seed (``Game(rules, seed, bidding, first_bidder)``
-  replays it with the built-in policies);
+  replays it with the built-in policies; a no-shuffle deal past its
+  session's first is ``next_deal`` of the deal before it, seeded so);
 * ``landlord``, ``base``, ``first_bidder``: the bidding's outcome;
 * ``winner``: 0 when the landlord's side won, 1 when the farmers did;
 * ``multiplier`` (spring and the rule set's cap included), ``spring``,
@@ -347,8 +348,9 @@ def simulate_parts(games: int, rules="classic",
     call, cut where a session ends when the sessions are no longer than
     ``part``; longer ones are replayed from their start by each part of
     them (a session is played in order, so Ray runs it on one CPU anyway).
-    The arguments are checked as ``simulate`` checks them, before the first
-    part is played."""
+    The arguments are checked as ``simulate`` checks them, and Ray started
+    or reached, when the function is called, before the first part is
+    played."""
     (games, rules, policies, seed, threads, bidding, start, tasks,
      connect_timeout) = _checked_run(games, rules, policies, seed, threads, bidding,
                                      backend, address, start, tasks, progress,
@@ -357,6 +359,10 @@ def simulate_parts(games: int, rules="classic",
     if part < 1:
         raise ValueError(f"part must be at least 1, not {part}")
     _check_memory(min(part, games), "pass a smaller part")
+    if backend == "ray":
+        # (Ray missing, a bad address or one that does not answer: raised
+        # here, as simulate raises them, not at the first part)
+        ray_session(address, connect_timeout)
     return _parts(games, rules, policies, seed, threads, bidding, backend, address, start,
                   tasks, progress, connect_timeout, part)
 
@@ -404,6 +410,7 @@ class _LocalRun:
     def __init__(self, rules, policies, seed, threads, bidding, start, stop):
         self.native = not any(callable(p) for p in policies)
         self.args = (rules, policies, seed, threads, bidding)
+        self.length = session_length(rules)
         self.carry = _SessionCarry() if self.native else None
         self.python_rows = (None if self.native else
                             _python_rows(rules, policies, seed, start, stop, bidding))
@@ -417,8 +424,15 @@ class _LocalRun:
         games = len(rows)
         if progress is None:
             step = games or 1
+        elif not self.native:
+            step = 1
         else:
-            step = max(1, min(10000, games // 100 or 1)) if self.native else 1
+            step = max(1, min(10000, games // 100 or 1))
+            # a step inside one session runs on one thread: steps of
+            # `threads` sessions keep the threads busy, when that leaves a
+            # few steps to report
+            if threads > 1 and step < threads * self.length <= games // 4:
+                step = threads * self.length
         k = 0
         while k < games:
             n = min(step, games - k)
