@@ -10,6 +10,7 @@ import json
 import os
 import random
 
+import numpy as np
 import pytest
 
 import ddzfast
@@ -700,6 +701,24 @@ def test_no_action_table_without_both_ranks():
             features.action_moves(rules)
         with pytest.raises(ValueError, match="both wild ranks"):
             ddzfast.legal_action_indices("33337JJ", None, rules)
+
+
+def test_a_games_mask_before_the_ground_rank_says_why_there_is_none():
+    """A user's review: Game("tiandi").legal_action_mask() while bidding told
+    the user to give the rule set both ranks (use 'tiandi:7J'), as if the
+    game were made wrong: it says the ground rank is not drawn yet; its
+    indices are empty, and once the kitty is taken the mask is the
+    table's."""
+    game = ddzfast.Game("tiandi", seed=1)
+    assert game.phase == "bidding" and len(game.wild_ranks) == 1
+    assert game.legal_action_indices().size == 0
+    with pytest.raises(ValueError, match="ground rank is drawn as the landlord takes the "
+                                         "kitty.*phase 'bidding'"):
+        game.legal_action_mask()
+    while game.phase == "bidding":
+        game.bid(game.policy_bid("greedy"))
+    mask = game.legal_action_mask()
+    assert np.array_equal(np.flatnonzero(mask), np.sort(game.legal_action_indices()))
 
 
 def test_command_line(capsys):

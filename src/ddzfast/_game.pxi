@@ -642,10 +642,19 @@ cdef class Game:
         """The legal-action mask of the seat to move (as
         ``legal_action_mask_into`` fills it, for this game's rule set): a new
         bool array of ``action_count(rules)``, or ``out`` filled and returned.
-        All zero unless the deal is in its play phase."""
-        cdef _ActionTable t = _actions_of(self._rules)
+        All zero unless the deal is in its play phase. A tiandi deal has no
+        action space before its ground rank is drawn (as the landlord takes
+        the kitty): a ValueError until then."""
+        cdef _ActionTable t
         cdef cnp.ndarray a
         cdef int64_t n
+        if not self._rules.ready:
+            raise ValueError(
+                f"a {self._rules.name} deal's actions are numbered once both wild ranks "
+                f"are drawn, and the ground rank is drawn as the landlord takes the "
+                f"kitty (phase {self.phase!r} now): there is no move action before "
+                f"then (legal_action_indices() is empty)")
+        t = _actions_of(self._rules)
         if out is None:
             a = np.empty(t.count, dtype=np.bool_)
         else:

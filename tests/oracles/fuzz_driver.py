@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import itertools
 import math
 import os
 import pickle
@@ -439,7 +440,8 @@ def fuzz_simulate(f: Fuzzer) -> None:
                                              session=r.choice([1, 2, 7]))
     except (TypeError, ValueError):
         pass
-    f.call(lambda *a, **k: [len(p) for p in simulate_parts(*a, **k)],
+    # (its first parts: a run of 2**40 deals is a valid one)
+    f.call(lambda *a, **k: [len(p) for p in itertools.islice(simulate_parts(*a, **k), 3)],
            r.choice([0, 1, 9, f.nasty()]), rules, policies,
            seed=r.choice([0, 1, f.nasty()]), threads=r.choice([1, 2, f.nasty()]),
            start=r.choice([0, 5, 13, f.nasty()]), part=r.choice([1, 2, 4, f.nasty()]),
