@@ -659,7 +659,8 @@ def _many_laizi_hand(rng, T, G):
     return "".join(rng.sample(wild, k) + rng.sample(rest, size - k))
 
 
-@pytest.mark.parametrize("rules, positions", [("tiandi:7J", 300), ("tiandi:32", 60)])
+@pytest.mark.parametrize("rules, positions", [("tiandi:7J", 300), ("tiandi:32", 60),
+                                              ("tiandi:J7", 60)])
 def test_action_table(rules, positions):
     """Every legal move of random positions (0..8 laizi, leading and
     following) has an action, no two moves share one, the action's row is
@@ -692,6 +693,18 @@ def test_action_table(rules, positions):
     # the hand no action: more cards than a hand holds
     with pytest.raises(ddzfast.InvalidCardsError, match="no action"):
         ddzfast.legal_action_indices(RANKS * 2, None, r)
+
+
+def test_the_two_orders_of_a_pair_share_one_action_table():
+    """A user's review: "tiandi:7J" and "tiandi:J7" built, and kept, two
+    byte-identical action tables (the sky rank only decides which is drawn
+    first): they share one, and the rules handle of either takes the
+    actions handle of the other (test_action_table checks J7's positions
+    against it)."""
+    from ddzfast import features
+    assert features.action_moves("tiandi:J7") is features.action_moves("tiandi:7J")
+    assert features._moves_key("tiandi:J7") == features._moves_key("tiandi:7J")
+    assert features._moves_key("tiandi:J7") != features._moves_key("tiandi:7Q")
 
 
 def test_no_action_table_without_both_ranks():

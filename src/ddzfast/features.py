@@ -50,8 +50,8 @@ laizi set without its wild rank has none: ValueError): 1.05 million actions
 for wild ranks 7..T up to 2.07 million for 2 (1.84 million for 3 and A),
 built in 0.3 to 2 s and holding 59 to 83 MB each with the core's hash (16
 bytes a move, 8 a key, 4 per hash slot, the hash at most a quarter full).
-tiandi has a table per pair of wild ranks, sky then ground (a tiandi set
-without both has none: ValueError), far larger: docs/learning.md lists
+tiandi has a table per pair of wild ranks, shared by the pair's two orders
+(a tiandi set without both has none: ValueError), far larger: docs/learning.md lists
 their sizes and build times (about 4.7 million actions and 250 MB for
 ``"tiandi:7J"``, 17 million and 950 MB for ``"tiandi:32"``). The cache
 keeps ACTION_CACHE_SIZE tables and at most ACTION_CACHE_BYTES of them (the
@@ -427,9 +427,16 @@ _SCORING_FIELDS = frozenset({"multipliers", "mult_cap", "service_fee", "deal_cap
 
 def _moves_key(rules) -> tuple:
     """A key equal for rule sets that make the same moves: their
-    descriptions less the scoring fields and the platform options. Rule sets
-    of one key share an action table."""
-    return description_key(rules, ignore=_SCORING_FIELDS)
+    descriptions less the scoring fields and the platform options, and
+    tiandi's two wild ranks as a set (which is the sky rank decides only
+    which is drawn first: RULES.md 9 makes the two ranks' laizi
+    interchangeable, so "tiandi:7J" and "tiandi:J7" have one table). Rule
+    sets of one key share an action table."""
+    r = get_rules(rules)
+    ranks = r.description.get("wild_ranks")
+    if ranks is not None:
+        r = r.with_options(wild_ranks=tuple(sorted(ranks, key=CARD_CHARS.index)))
+    return description_key(r, ignore=_SCORING_FIELDS)
 
 
 #: How many rule sets' action tables are kept: the built-in sets, laizi's 13
