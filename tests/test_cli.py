@@ -662,7 +662,7 @@ def test_bad_tiandi_wild_is_a_usage_error(capsys, command, wild):
     """Regression (audit of the command line): `--rules tiandi --wild 7J8`
     (or "", "7 J", "7,J") ended in a TypeError traceback, exit status 1."""
     code, out, err = main(capsys, *command, "--rules", "tiandi", "--wild", wild)
-    assert code == 2 and err.count("\n") == 1 and "one or two ranks" in err
+    assert code == 2 and err.count("\n") == 1 and "both wild ranks, sky then ground" in err
 
 
 @pytest.mark.parametrize("rules, wild", [("tiandi:7J+happy", "89"), ("laizi:7", "8"),
@@ -875,7 +875,7 @@ def test_simulate_takes_wild(capsys, tmp_path, rules, wild, name):
     (("--rules", "laizi", "--wild", "Z"), "unknown card 'Z'"),
     (("--rules", "laizi", "--wild", "78"), "wild_rank is one rank of 3..2 ('7'), not '78'"),
     (("--rules", "laizi", "--wild", "X"), "wild_rank must be a rank of 3..2"),
-    (("--rules", "tiandi", "--wild", "7J8"), "one or two ranks"),
+    (("--rules", "tiandi", "--wild", "7J8"), "both wild ranks, sky then ground"),
     (("--rules", "tiandi", "--wild", "77"), "must differ"),
 ])
 @pytest.mark.parametrize("command", ["simulate", "play"])
@@ -889,12 +889,17 @@ def test_simulate_and_play_refuse_a_bad_wild(capsys, monkeypatch, command, args,
     assert err.replace(command, "moves", 1) == main(capsys, "moves", "3", *args)[2]
 
 
-@pytest.mark.parametrize("command", ["simulate", "play"])
-def test_a_tiandi_wild_of_one_rank_is_refused(capsys, command):
-    """tiandi's --wild on simulate and play is both ranks, as every name with
-    ranks (tiandi:7J) is; one rank is a usage message."""
-    code, out, err = main(capsys, command, "--rules", "tiandi", "--wild", "7")
-    assert code == 2 and out == "" and "both wild ranks, sky then ground" in err
+@pytest.mark.parametrize("command", [("simulate",), ("play",), ("moves", "33"),
+                                     ("solve", "33", "4")])
+@pytest.mark.parametrize("wild", ["7", "", "7JQ"])
+def test_a_tiandi_wild_of_one_rank_is_refused(capsys, command, wild):
+    """tiandi's --wild on every command is both ranks, as every name with
+    ranks (tiandi:7J) is; one rank (or none, or three) is a usage message.
+    `moves --wild ''` suggested '7', which the command line refuses (a
+    user's review)."""
+    code, out, err = main(capsys, *command, "--rules", "tiandi", "--wild", wild)
+    assert code == 2 and out == "" and "both wild ranks, sky then ground" in err, err
+    assert "before the ground rank" not in err
 
 
 def test_play_takes_wild(capsys, monkeypatch):

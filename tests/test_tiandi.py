@@ -695,6 +695,22 @@ def test_action_table(rules, positions):
         ddzfast.legal_action_indices(RANKS * 2, None, r)
 
 
+def test_messages_about_tiandi_ranks_name_wild_ranks_and_the_ranks():
+    """A user's review: a bad rank of tiandi's pair was told as `wild_rank`,
+    with a hint to pass wild_ranks to one who had; an action error named
+    'tiandi' without its ranks."""
+    with pytest.raises(ValueError, match=r"^'tiandi:7X': each of wild_ranks must be a "
+                                         r"rank of 3..2 \(index 0..12\), not 'X'$"):
+        ddzfast.get_rules("tiandi:7X")
+    with pytest.raises(ValueError, match=r"^each of wild_ranks is one rank of 3..2 "
+                                         r"\('7'\), not 'J '$"):
+        ddzfast.get_rules("tiandi").with_options(wild_ranks=("7", "J "))
+    with pytest.raises(ValueError, match="takes them as wild_ranks"):
+        ddzfast.get_rules("laizi").with_options(wild_rank="7J")
+    with pytest.raises(ddzfast.InvalidCardsError, match="no action of 'tiandi:7J'"):
+        ddzfast.legal_action_indices("333344445555666677778888999TTTJ", None, "tiandi:7J")
+
+
 def test_the_two_orders_of_a_pair_share_one_action_table():
     """A user's review: "tiandi:7J" and "tiandi:J7" built, and kept, two
     byte-identical action tables (the sky rank only decides which is drawn

@@ -234,8 +234,8 @@ cdef int _raise_actions_error(int64_t code, Rules r, uint64_t hand) except -1:
     if code == DDZ_ERR_NO_ACTION:
         raise InvalidCardsError(
             f"hand {_cards_text(hand)!r} ({_hand_size(hand)} cards) has legal moves "
-            f"that are no action of {r.name!r}: actions are the moves of a hand of "
-            f"at most {MAX_HAND[bool(r.c.has_wild)]} cards")
+            f"that are no action of {r.ranked_name!r}: actions are the moves of a "
+            f"hand of at most {MAX_HAND[bool(r.c.has_wild)]} cards")
     raise RuntimeError(f"action lookup failed with code {code}")
 
 

@@ -622,7 +622,7 @@ cdef Rules _get_rules(object rules)
 # ValueError unless the rule set can generate (a laizi set needs its rank).
 cdef int _need_wild(Rules r) except -1
 # A laizi rank as a card index 0..12, from a card character or an index.
-cdef int _wild_rank_index(object value) except -1
+cdef int _wild_rank_index(object value, str what=*) except -1
 # Packed cards from a Hand, an int or card text, checked against the deck.
 cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFFFFFFFF
 # total + more when together they fit the deck, else InvalidCardsError.

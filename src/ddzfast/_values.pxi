@@ -671,22 +671,23 @@ def _rules_from_description(name, description):
     return Rules(name, **description)
 
 
-cdef int _wild_rank_index(object value) except -1:
-    # A laizi rank: a card character of 3..2 ('10' for T) or an index 0..12.
+cdef int _wild_rank_index(object value, str what="wild_rank") except -1:
+    # A laizi rank: a card character of 3..2 ('10' for T) or an index 0..12;
+    # `what` names it in messages (one of tiandi's pair: "each of wild_ranks")
     cdef int idx
     if isinstance(value, str):
         if len(value) > 1 and value != "10":
-            raise ValueError(f"wild_rank is one rank of 3..2 ('7'), not {value!r} "
-                             f"(a rule set of two wild ranks, tiandi, takes them as "
-                             f"wild_ranks)")
+            hint = (" (a rule set of two wild ranks, tiandi, takes them as wild_ranks)"
+                    if what == "wild_rank" else "")
+            raise ValueError(f"{what} is one rank of 3..2 ('7'), not {value!r}{hint}")
         idx = _card_index(value)
     elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         idx = value if 0 <= value < 16 else 99
     else:
-        raise TypeError(f"wild_rank must be a card of 3..2 ('7') or its index, "
+        raise TypeError(f"{what} must be a card of 3..2 ('7') or its index, "
                         f"not {value!r}")
     if not 0 <= idx <= 12:
-        raise ValueError(f"wild_rank must be a rank of 3..2 (index 0..12), not {value!r}")
+        raise ValueError(f"{what} must be a rank of 3..2 (index 0..12), not {value!r}")
     return idx
 
 
@@ -709,7 +710,7 @@ cdef tuple _wild_rank_pair(object value):
         raise ValueError(f"wild_ranks holds one or two ranks, (sky, ground), e.g. "
                          f"('7', 'J'), or (sky,) before the ground rank is drawn, "
                          f"not {len(value)}: {value!r}")
-    ranks = tuple(_wild_rank_index(v) for v in value)
+    ranks = tuple(_wild_rank_index(v, "each of wild_ranks") for v in value)
     if len(ranks) == 2 and ranks[0] == ranks[1]:
         raise ValueError(f"the sky and ground ranks must differ, not both "
                          f"{CARD_CHARS[ranks[0]]!r}")

@@ -232,6 +232,12 @@ def _rules_arg(args):
                                  f"--rules {base}{'+' + preset if preset else ''} "
                                  f"--wild {wild}")
             if rules.wild_count == 2:
+                # (the API also takes the sky rank alone, before the ground
+                # rank is drawn; a command's deal or position needs both)
+                if len(wild.replace("10", "T")) != 2:
+                    raise UsageError(f"--wild with --rules {args.rules} is both wild "
+                                     f"ranks, sky then ground (--wild 7J), not {wild!r}; "
+                                     f"without --wild both are drawn")
                 rules = rules.with_options(wild_ranks=wild)
             else:
                 rules = rules.with_options(wild_rank=wild)
@@ -248,9 +254,6 @@ def _ranked_rules_name(args) -> str:
     if getattr(args, "wild", None) is None:
         return args.rules
     rules = _rules_arg(args)
-    if not rules.ready:
-        raise UsageError(f"--wild with --rules {args.rules} is both wild ranks, sky "
-                         f"then ground (--wild 7J); without --wild both are drawn")
     return _ranked_name(args.rules, "".join(CARD_CHARS[k] for k in rules.wild_ranks))
 
 
