@@ -906,7 +906,8 @@ def test_play_takes_wild(capsys, monkeypatch):
     """`play --rules laizi --wild 7` was an unrecognised argument: it plays
     with laizi rank 7 (tiandi: 7J, sky and ground), as --rules laizi:7 does."""
     for rules, wild, told in (("laizi", "7", "laizi (wild) rank: 7 (every 7"),
-                              ("tiandi", "7J", "ground laizi rank: J (every 7 and J")):
+                              ("tiandi", "7J", "sky laizi rank: 7\nground laizi rank: J "
+                                               "(every 7 and J")):
         monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
         code, out, err = main(capsys, "play", "--rules", rules, "--wild", wild, "--seed", "3")
         monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))

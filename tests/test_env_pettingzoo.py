@@ -216,6 +216,22 @@ def test_a_pickled_env_goes_on_alike_and_holds_no_mask_bounds(rules):
         copy.step(action)
 
 
+@pytest.mark.parametrize("rules, lines", [
+    ("tiandi:7J", ["sky laizi rank: 7", "ground laizi rank: J (every 7 and J stands for "
+                                        "any card 3..2)"]),
+    ("laizi:7", ["laizi (wild) rank: 7 (every 7 stands for any card 3..2)"]),
+    ("classic", [])])
+def test_the_table_tells_the_wild_ranks(rules, lines):
+    """A user's review: the rendered table never told the wild ranks, which
+    `ddzfast play` prints: a deal's first rendering does, once."""
+    e = doudizhu_v0.env(rules, render_mode="ansi")
+    e.reset(seed=2)
+    first = e.render().splitlines()
+    assert first[:len(lines)] == lines and "laizi rank" not in " ".join(first[len(lines):])
+    e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[-1]))
+    assert "laizi rank" not in e.render()
+
+
 def test_illegal_and_bad_actions_leave_the_deal_unchanged():
     e = doudizhu_v0.raw_env("classic")
     e.reset(seed=1)

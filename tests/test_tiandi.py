@@ -711,6 +711,22 @@ def test_messages_about_tiandi_ranks_name_wild_ranks_and_the_ranks():
         ddzfast.legal_action_indices("333344445555666677778888999TTTJ", None, "tiandi:7J")
 
 
+def test_the_ranks_drawn_are_told_where_a_user_looks():
+    """A user's review: an Observation had no wild_ranks (its wild_rank is
+    laizi's, None in tiandi) and repr(Game) named 'tiandi' alone: both tell
+    the ranks drawn so far."""
+    game = ddzfast.Game("tiandi", seed=1)
+    sky = RANKS[game.wild_ranks[0]]
+    assert repr(game).startswith(f"<Game tiandi:{sky} seed=1 bidding")
+    assert game.observation(0).wild_ranks == game.wild_ranks and len(game.wild_ranks) == 1
+    while game.phase == "bidding":
+        game.bid(game.policy_bid("greedy"))
+    assert len(game.wild_ranks) == 2
+    assert game.observation(1).wild_ranks == game.wild_ranks
+    assert repr(game).startswith(f"<Game tiandi:{sky}{RANKS[game.wild_ranks[1]]} ")
+    assert ddzfast.Game("classic", seed=1).observation(0).wild_ranks == ()
+
+
 def test_the_two_orders_of_a_pair_share_one_action_table():
     """A user's review: "tiandi:7J" and "tiandi:J7" built, and kept, two
     byte-identical action tables (the sky rank only decides which is drawn

@@ -59,6 +59,8 @@ class Observation(NamedTuple):
     shown_hands: tuple[Hand | None, Hand | None, Hand | None] = (None, None, None)
     doubles: tuple[int | None, int | None, int | None] = (1, 1, 1)
     redeals: int = 0
+    @property
+    def wild_ranks(self) -> tuple[int, ...]: ...
     def sample(self, rng: np.random.Generator | int | None = None,
                pool: CardsLike | None = None) -> Game: ...
 

@@ -49,12 +49,20 @@ class Observation(_ObservationBase):
     holds, the cards each seat has played, the kitty once it is shown, the
     bids and the play history; never the other hands unless shown.
     ``wild_rank``: laizi, the deal's wild rank (a card index, shown to all),
-    else None. Platform play (RULES.md 10): ``robs``, ``shown`` and
+    else None; ``wild_ranks``: the wild ranks drawn so far, as
+    ``Game.wild_ranks`` (tiandi's sky rank, then its ground rank). Platform play (RULES.md 10): ``robs``, ``shown`` and
     ``doubles`` as the Game has them, ``shown_hands`` the hands of the
     seats that showed (None for the others), ``redeals`` the deal's
     redeals so far (Game.redeals)."""
 
     __slots__ = ()
+
+    @property
+    def wild_ranks(self) -> tuple:
+        """The deal's wild ranks drawn so far, as card indices (laizi its one
+        rank; tiandi the sky rank, then the ground rank once drawn; () in the
+        other rule sets): ``Game.wild_ranks`` when the seat looked."""
+        return self.rules.wild_ranks
 
     def sample(self, rng=None, pool=None):
         """A Game consistent with this observation, the unseen cards dealt at
@@ -968,7 +976,7 @@ cdef class Game:
         return f"seat {who} cannot play {mv}: it does not beat {_move(&self.g.last, self._rules)}"
 
     def __repr__(self):
-        return (f"<Game {self._rules.name} seed={self.seed} {self.phase} "
+        return (f"<Game {self._rules.ranked_name} seed={self.seed} {self.phase} "
                 f"to_move={self.to_move} cards_left={self.cards_left}>")
 
 

@@ -50,7 +50,7 @@ from ddzfast.arena import AGENT_NAMES, MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE, broken_import, import_optional
 from ddzfast.movekind import MoveKind
 from ddzfast.render import (choice_line, decision_kind, ground_line, hand_line, landlord_line,
-                            move_line, no_choice, outcome_text)
+                            move_line, no_choice, outcome_text, wild_lines)
 from ddzfast.report import Tally, row_columns
 from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, parse_policies, ray_ready,
@@ -775,17 +775,10 @@ def cmd_play(args, out=None) -> int:
     game = Game(rules, args.seed, bidding=True, first_bidder=0)
     you = 0
     names = ("you", "bot 1", "bot 2")
-    if game.wild_rank is not None:
-        out.write(f"laizi (wild) rank: {CARD_CHARS[game.wild_rank]} (every "
-                  f"{CARD_CHARS[game.wild_rank]} stands for any card 3..2)\n")
     # tiandi: the ground rank is told once drawn, or here when the rule set
     # fixes both ranks
+    out.write(wild_lines(game))
     ground_told = len(game.wild_ranks) == 2
-    if rules.wild_count == 2 and ground_told:
-        out.write(ground_line(game))
-    elif rules.wild_count == 2:
-        out.write(f"sky laizi rank: {CARD_CHARS[game.wild_ranks[0]]} (the ground "
-                  f"rank is drawn once the landlord takes the kitty)\n")
     # (the W syntax only where the deck has a W)
     w_syntax = ", 4567W=8 to say W stands for 8" if rules.wildcard else ""
     out.write(f"ddzfast {rules.name}: you are seat 0 against two '{args.bots}' bots "

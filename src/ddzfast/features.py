@@ -433,9 +433,8 @@ def _moves_key(rules) -> tuple:
     interchangeable, so "tiandi:7J" and "tiandi:J7" have one table). Rule
     sets of one key share an action table."""
     r = get_rules(rules)
-    ranks = r.description.get("wild_ranks")
-    if ranks is not None:
-        r = r.with_options(wild_ranks=tuple(sorted(ranks, key=CARD_CHARS.index)))
+    if r.wild_count == 2 and r.wild_ranks:
+        r = r.with_options(wild_ranks=tuple(sorted(r.wild_ranks)))
     return description_key(r, ignore=_SCORING_FIELDS)
 
 

@@ -53,6 +53,22 @@ def landlord_line(game: Game, names: Sequence[str]) -> str:
     return f"landlord: {names[game.landlord]} (base {game.base}); kitty {game.kitty}\n"
 
 
+def wild_lines(game: Game) -> str:
+    """The wild ranks a deal has at its start: laizi's rank; tiandi's sky
+    rank, and its ground rank when the rule set fixes both (else it is told
+    as drawn, ``ground_line``); "" in the other rule sets."""
+    ranks = game.wild_ranks
+    if not ranks:
+        return ""
+    if game.rules.wild_count < 2:
+        rank = CARD_CHARS[ranks[0]]
+        return f"laizi (wild) rank: {rank} (every {rank} stands for any card 3..2)\n"
+    if len(ranks) == 2:
+        return f"sky laizi rank: {CARD_CHARS[ranks[0]]}\n" + ground_line(game)
+    return (f"sky laizi rank: {CARD_CHARS[ranks[0]]} (the ground rank is drawn once "
+            f"the landlord takes the kitty)\n")
+
+
 def ground_line(game: Game) -> str:
     """A tiandi deal's ground rank, with its sky rank."""
     sky, ground = game.wild_ranks

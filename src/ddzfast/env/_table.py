@@ -31,7 +31,7 @@ from ddzfast._core import Move, _fixed_action_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
 from ddzfast._vector import action_choice, choice_action, choice_actions
 from ddzfast.render import (choice_line, decision_text, hand_line, landlord_line,
-                            move_line, outcome_text)
+                            move_line, outcome_text, wild_lines)
 from ddzfast.constants import CHOICE_ACTIONS, check_bool
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
@@ -142,8 +142,12 @@ class Table:
                                      self.deal_index % 3)
         self.deal_index += 1
         self.lines.clear()
-        if self.render_mode is not None and game.landlord is not None:
-            self.lines.append(landlord_line(game, PLAYERS))
+        if self.render_mode is not None:
+            # (an environment's rule set fixes its wild ranks: all are told
+            # here)
+            self.lines.append(wild_lines(game))
+            if game.landlord is not None:
+                self.lines.append(landlord_line(game, PLAYERS))
         return game
 
     # ---- actions -------------------------------------------------------------
