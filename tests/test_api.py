@@ -183,9 +183,9 @@ def test_last_must_be_a_legal_non_pass_move_of_the_rule_set():
     (get_rules("classic"), "Rules('classic')"),
     (get_rules("classic").with_options(doubling=True), "Rules('classic', doubling=True)"),
     (get_rules("classic+happy").with_options(cap=None), "Rules('classic+happy', cap=None)"),
-    (get_rules("laizi:7+happy"), "Rules('laizi+happy', wild_rank='7')"),
+    (get_rules("laizi:7+happy"), "Rules('laizi:7+happy')"),
     (get_rules("tiandi:7J").without_kinds("LAIZI_BOMB"),
-     "Rules('tiandi', wild_ranks=('7', 'J'), without_kinds=('LAIZI_BOMB',))"),
+     "Rules('tiandi:7J', without_kinds=('LAIZI_BOMB',))"),
     (Rules("classic", **dict(get_rules("classic").description_dict(),
                              multipliers={"BOMB": 4, "ROCKET": 2})),
      "Rules('classic', multipliers={'BOMB': 4, 'ROCKET': 2})"),
@@ -196,6 +196,17 @@ def test_rules_repr_says_what_sets_the_rule_set_apart(rules, text):
     kinds, read as the built-in one (Rules('classic') for both of two
     unequal rule sets, in messages that print them)."""
     assert repr(rules) == text
+
+
+@pytest.mark.parametrize("name", ["classic", "laizi", "laizi:7", "laizi:T+happy",
+                                  "tiandi", "tiandi:7J", "tiandi:J7+happy", "super+happy"])
+def test_the_repr_of_a_named_rule_set_makes_it(name):
+    """A user's review: repr(get_rules("tiandi:7J")) read Rules('tiandi',
+    wild_ranks=('7', 'J')), which looks like code and raises (a description
+    of two fields): a built-in rule set with its ranks reads as its name,
+    which makes it."""
+    rules = get_rules(name)
+    assert eval(repr(rules), {"Rules": Rules}) == rules
 
 
 def test_an_illegal_move_is_named_with_what_makes_the_rule_set():
@@ -725,7 +736,7 @@ def test_the_wild_rank_is_a_value_of_the_rule_set():
     assert base.with_options(wild_rank=12).wild_rank == 12
     # equal rule sets: the same core behaviour
     assert get_rules(L7).rules_id == seven.rules_id
-    assert repr(seven) == "Rules('laizi', wild_rank='7')"
+    assert repr(seven) == "Rules('laizi:7')"
     assert pickle.loads(pickle.dumps(seven)).wild_rank == 4
     assert get_rules("classic").wild_rank is None and not get_rules("classic").laizi
 
@@ -903,7 +914,7 @@ def test_a_field_left_out_is_told():
     d = get_rules("tiandi:7J").description_dict()
     del d["size_tiers"]
     r = Rules("tiandi", **d)
-    assert repr(r) == "Rules('tiandi', wild_ranks=('7', 'J'), without_fields=('size_tiers',))"
+    assert repr(r) == "Rules('tiandi:7J', without_fields=('size_tiers',))"
     with pytest.raises(ValueError, match=r"'tiandi:7J' \(its size_tiers changed\)"):
         Move.parse("SOFT_BOMB/3/1/33337", r)
     Move.parse("SOFT_BOMB/3/1/33337", "tiandi:7J")

@@ -312,7 +312,7 @@ def test_wild_ranks_are_rule_values():
     assert r2.wild_ranks == (8, 4)
     assert {identity(m) for m in ddzfast.legal_moves("3377JJ", None, r)} == \
         {identity(m) for m in ddzfast.legal_moves("3377JJ", None, r2)}
-    assert repr(r) == "Rules('tiandi', wild_ranks=('7', 'J'))"
+    assert repr(r) == "Rules('tiandi:7J')"
     assert ddzfast.get_rules("tiandi:10J").wild_ranks == (7, 8)
 
 

@@ -530,13 +530,18 @@ cdef class Rules:
     def __repr__(self):
         # the name, the wild ranks, then what sets it apart from the built-in
         # rule set of its name (_rules_changes), so that unequal rule sets
-        # read differently
-        parts = [repr(self.name)]
-        if self.c.wild_count > 1 and self.c.wild_mask:
-            parts.append(f"wild_ranks={tuple(CARD_CHARS[k] for k in self.wild_ranks)!r}")
-        elif self.c.wild_mask:
-            parts.append(f"wild_rank={CARD_CHARS[_ctz(self.c.wild_mask)]!r}")
+        # read differently; a built-in name carries its ranks ('tiandi:7J'),
+        # so that a rule set with no changes reads as code that makes it (a
+        # tiandi set with its sky rank alone has no such name)
         changes = _rules_changes(self)
+        if changes is not None and _rules_ready(&self.c):
+            parts = [repr(_name_with_ranks(self))]
+        else:
+            parts = [repr(self.name)]
+            if self.c.wild_count > 1 and self.c.wild_mask:
+                parts.append(f"wild_ranks={tuple(CARD_CHARS[k] for k in self.wild_ranks)!r}")
+            elif self.c.wild_mask:
+                parts.append(f"wild_rank={CARD_CHARS[_ctz(self.c.wild_mask)]!r}")
         if changes is not None:
             missing, options, other, absent = changes
             parts += [f"{k}={v!r}" for k, v in options.items()]
