@@ -79,8 +79,8 @@ from ddzfast.constants import (check_bool, check_positive, check_threads, import
 
 Policy = Union[str, Callable]
 
-__all__ = ["simulate", "simulate_parts", "session_length", "DEAL_DTYPE", "deal_seed", "play_deal", "parse_policies",
-           "policy_name", "check_deal_range", "MAX_DEAL_INDEX", "MAX_SEED",
+__all__ = ["simulate", "simulate_parts", "session_length", "DEAL_DTYPE", "deal_seed",
+           "play_deal", "parse_policies", "policy_name", "check_deal_range", "MAX_DEAL_INDEX", "MAX_SEED",
            "RAY_CONNECT_TIMEOUT"]
 
 #: The largest deal index (deal indices are int64 in the engine).
@@ -328,7 +328,7 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
         return _simulate_native(rules, policies, seed, start, start + games, bidding, threads)
     run = _LocalRun(rules, policies, seed, threads, bidding, start, start + games)
     rows = np.zeros(games, dtype=DEAL_DTYPE)
-    run.fill(rows, progress, 0)
+    run.fill(rows, progress)
     return rows
 
 
@@ -384,7 +384,7 @@ def _parts(games, rules, policies, seed, threads, bidding, backend, address, sta
             progress(offset + k)
         if run is not None:
             rows = np.zeros(end - first, dtype=DEAL_DTYPE)
-            run.fill(rows, counted if progress is not None else None, 0)
+            run.fill(rows, counted if progress is not None else None)
         else:
             rows = _simulate_ray(end - first, rules, policies, seed, threads, bidding,
                                  address, first, tasks,
@@ -416,9 +416,9 @@ class _LocalRun:
                             _python_rows(rules, policies, seed, start, stop, bidding))
         self.next = start
 
-    def fill(self, rows: np.ndarray, progress, done: int) -> None:
+    def fill(self, rows: np.ndarray, progress) -> None:
         """The next len(rows) deals into ``rows``; ``progress`` (or None)
-        called with ``done`` plus the deals finished, in about 100 steps
+        called with the deals of ``rows`` finished, in about 100 steps
         (every deal with a callable policy)."""
         rules, policies, seed, threads, bidding = self.args
         games = len(rows)
@@ -445,7 +445,7 @@ class _LocalRun:
             self.next += n
             k += n
             if progress is not None:
-                progress(done + k)
+                progress(k)
 
 
 def _ray_range(rules_name, description, policies, seed, start, stop, bidding):
@@ -454,7 +454,7 @@ def _ray_range(rules_name, description, policies, seed, start, stop, bidding):
     if not any(callable(p) for p in policies):
         return _simulate_native(rules, policies, seed, start, stop, bidding, 1)
     rows = np.zeros(stop - start, dtype=DEAL_DTYPE)
-    _LocalRun(rules, policies, seed, 1, bidding, start, stop).fill(rows, None, 0)
+    _LocalRun(rules, policies, seed, 1, bidding, start, stop).fill(rows, None)
     return rows
 
 
