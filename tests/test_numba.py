@@ -440,9 +440,9 @@ def test_actions_handle_of_another_rule_set_is_refused():
     classic, laizi = dn.rules_handle("classic"), dn.actions_handle("laizi:7")
     out = np.zeros(64, np.int32)
     mask = np.zeros(ddzfast.action_count("laizi:7"), np.bool_)
-    with pytest.raises(ValueError, match="action lookup of Rules\\('laizi'"):
+    with pytest.raises(ValueError, match="action lookup of Rules\\('laizi:7'"):
         dn.legal_action_indices_into(classic, laizi, hand, dn.no_last(), out)
-    with pytest.raises(ValueError, match="action lookup of Rules\\('laizi'"):
+    with pytest.raises(ValueError, match="action lookup of Rules\\('laizi:7'"):
         dn.legal_action_mask_into(classic, laizi, hand, dn.no_last(), mask)
     with pytest.raises(ValueError, match="action lookup"):
         dn.check_actions_handle(laizi, classic)
