@@ -50,10 +50,10 @@ class Observation(_ObservationBase):
     bids and the play history; never the other hands unless shown.
     ``wild_rank``: laizi, the deal's wild rank (a card index, shown to all),
     else None; ``wild_ranks``: the wild ranks drawn so far, as
-    ``Game.wild_ranks`` (tiandi's sky rank, then its ground rank). Platform play (RULES.md 10): ``robs``, ``shown`` and
-    ``doubles`` as the Game has them, ``shown_hands`` the hands of the
-    seats that showed (None for the others), ``redeals`` the deal's
-    redeals so far (Game.redeals)."""
+    ``Game.wild_ranks`` (tiandi's sky rank, then its ground rank). Platform
+    play (RULES.md 10): ``robs``, ``shown`` and ``doubles`` as the Game has
+    them, ``shown_hands`` the hands of the seats that showed (None for the
+    others), ``redeals`` the deal's redeals so far (Game.redeals)."""
 
     __slots__ = ()
 
