@@ -1903,6 +1903,11 @@ cdef tuple _state_fields(const ddz_game* g):
             g.nmoves, g.nbombs, g.wild_mask)
 
 
+cdef object _card_indices(uint64_t cards):
+    # each card of `cards` as its card index, ascending (a uint64 array)
+    return np.repeat(np.arange(16, dtype=np.uint64), [_nib(cards, i) for i in range(16)])
+
+
 def _sample_observation(obs, rng, pool_cards=None):
     """Observation.sample: see its docstring. Every field it reads is
     checked, and the sampled game is built by the same checked builders as
@@ -2072,8 +2077,7 @@ def _sample_observation(obs, rng, pool_cards=None):
             unseen -= forced
         # else a position: the landlord may have played them before it, so
         # they are in its hand or out of the game, dealt after the farmers
-    pool = np.repeat(np.arange(16, dtype=np.uint64),
-                     [_nib(unseen, i) for i in range(16)])
+    pool = _card_indices(unseen)
     need = sum(sizes[s] for s in hidden) - (_hand_size(forced) if ll in hidden else 0)
     # (more unseen cards than hidden places: a position's, whose cards played
     # before it are unseen; a deal's fill them exactly, the kitty's too)
@@ -2090,10 +2094,8 @@ def _sample_observation(obs, rng, pool_cards=None):
             raise ValueError("the observation is inconsistent: the farmers' hidden "
                              "hands need cards of the landlord's kitty")
         hidden = farmers + [s for s in hidden if s == ll]
-        pool = np.repeat(np.arange(16, dtype=np.uint64),
-                         [_nib(unseen - kitty_out, i) for i in range(16)])
-        pool = np.concatenate((rng.permutation(pool), np.repeat(
-            np.arange(16, dtype=np.uint64), [_nib(kitty_out, i) for i in range(16)])))
+        pool = np.concatenate((rng.permutation(_card_indices(unseen - kitty_out)),
+                               _card_indices(kitty_out)))
         start = sum(sizes[s] for s in farmers)
         pool[start:] = rng.permutation(pool[start:])
     else:

@@ -773,9 +773,8 @@ cdef object _move_rules_name(Rules r, Move move):
     if _builtin_named(r):
         return _name_with_ranks(r)
     ranks = "".join(CARD_CHARS[k] for k in r.wild_ranks)
-    for base, description in RULE_SETS.items():
-        if description.get("wild_count", 1 if description.get("laizi") else 0) \
-                != r.c.wild_count:
+    for base in RULE_SETS:
+        if _get_rules(base).c.wild_count != r.c.wild_count:
             continue
         name = _ranked_name(base, ranks)
         try:

@@ -50,10 +50,11 @@ laizi set without its wild rank has none: ValueError): 1.05 million actions
 for wild ranks 7..T up to 2.07 million for 2 (1.84 million for 3 and A),
 built in 0.3 to 2 s and holding 59 to 83 MB each with the core's hash (16
 bytes a move, 8 a key, 4 per hash slot, the hash at most a quarter full).
-tiandi has a table per pair of wild ranks, shared by the pair's two orders
-(a tiandi set without both has none: ValueError), far larger: docs/learning.md lists
-their sizes and build times (about 4.7 million actions and 250 MB for
-``"tiandi:7J"``, 17 million and 950 MB for ``"tiandi:32"``). The cache
+tiandi has a table per pair of wild ranks, shared by the pair's two
+orders (a tiandi set without both has none: ValueError), far larger:
+docs/learning.md lists their sizes and build times (about 4.7 million
+actions and 250 MB for ``"tiandi:7J"``, 17 million and 950 MB for
+``"tiandi:32"``). The cache
 keeps ACTION_CACHE_SIZE tables and at most ACTION_CACHE_BYTES of them (the
 newest always), so a program cycling through all 13 laizi wild ranks
 (``Game("laizi")`` over many deals) keeps them all (877 MB together), and

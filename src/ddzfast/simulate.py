@@ -267,6 +267,11 @@ def check_backend(backend, address, tasks, connect_timeout) -> tuple[int | None,
     return tasks, check_positive(connect_timeout, "connect_timeout")
 
 
+def _built_in(policies) -> bool:
+    """Whether every policy is a built-in one (the run is played in C)."""
+    return not any(callable(p) for p in policies)
+
+
 def _checked_run(games, rules, policies, seed, threads, bidding, backend, address,
                  start, tasks, progress, connect_timeout):
     """The arguments of a simulation run checked and read (TypeError or
@@ -324,7 +329,7 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     if backend == "ray":
         return _simulate_ray(games, rules, policies, seed, threads, bidding, address,
                              start, tasks, progress, connect_timeout)
-    if progress is None and not any(callable(p) for p in policies):
+    if progress is None and _built_in(policies):
         return _simulate_native(rules, policies, seed, start, start + games, bidding, threads)
     run = _LocalRun(rules, policies, seed, threads, bidding, start, start + games)
     rows = np.zeros(games, dtype=DEAL_DTYPE)
@@ -408,7 +413,7 @@ class _LocalRun:
     generator for callables) instead of being replayed from its start."""
 
     def __init__(self, rules, policies, seed, threads, bidding, start, stop):
-        self.native = not any(callable(p) for p in policies)
+        self.native = _built_in(policies)
         self.args = (rules, policies, seed, threads, bidding)
         self.length = session_length(rules)
         self.carry = _SessionCarry() if self.native else None
@@ -451,7 +456,7 @@ class _LocalRun:
 def _ray_range(rules_name, description, policies, seed, start, stop, bidding):
     from ddzfast._core import Rules
     rules = Rules(rules_name, **description)
-    if not any(callable(p) for p in policies):
+    if _built_in(policies):
         return _simulate_native(rules, policies, seed, start, stop, bidding, 1)
     rows = np.zeros(stop - start, dtype=DEAL_DTYPE)
     _LocalRun(rules, policies, seed, 1, bidding, start, stop).fill(rows, None)
