@@ -179,23 +179,41 @@ def test_last_must_be_a_legal_non_pass_move_of_the_rule_set():
         legal_moves("44", "33")
 
 
+_SKY_ONLY = get_rules("tiandi").with_options(wild_ranks=("7",))
+_NO_SIZE_TIERS = get_rules("tiandi:7J").description_dict()
+del _NO_SIZE_TIERS["size_tiers"]
+
+
 @pytest.mark.parametrize("rules, text", [
     (get_rules("classic"), "Rules('classic')"),
-    (get_rules("classic").with_options(doubling=True), "Rules('classic', doubling=True)"),
-    (get_rules("classic+happy").with_options(cap=None), "Rules('classic+happy', cap=None)"),
+    (get_rules("classic").with_options(doubling=True),
+     "Rules('classic').with_options(doubling=True)"),
+    (get_rules("classic+happy").with_options(cap=None),
+     "Rules('classic+happy').with_options(cap=None)"),
     (get_rules("laizi:7+happy"), "Rules('laizi:7+happy')"),
     (get_rules("tiandi:7J").without_kinds("LAIZI_BOMB"),
-     "Rules('tiandi:7J', without_kinds=('LAIZI_BOMB',))"),
+     "Rules('tiandi:7J').without_kinds('LAIZI_BOMB')"),
+    (get_rules("classic").without_kinds("BOMB").with_options(deal_cap=3),
+     "Rules('classic').without_kinds('BOMB').with_options(deal_cap=3)"),
     (Rules("classic", **dict(get_rules("classic").description_dict(),
                              multipliers={"BOMB": 4, "ROCKET": 2})),
-     "Rules('classic', multipliers={'BOMB': 4, 'ROCKET': 2})"),
-    (Rules("mine", **get_rules("super").description_dict()), "Rules('mine')"),
+     "Rules('classic').with_options(multipliers={'BOMB': 4, 'ROCKET': 2})"),
+    (_SKY_ONLY, "Rules('tiandi').with_options(wild_ranks=('7',))"),
+    (Rules("mine", **get_rules("super").description_dict()), "Rules('mine', wildcard=True, "),
+    (Rules("tiandi", **_NO_SIZE_TIERS), "Rules('tiandi', wildcard=False, "),
 ])
 def test_rules_repr_says_what_sets_the_rule_set_apart(rules, text):
     """Regression (a user's review): a rule set with options, or without
     kinds, read as the built-in one (Rules('classic') for both of two
-    unequal rule sets, in messages that print them)."""
-    assert repr(rules) == text
+    unequal rule sets, in messages that print them). Its repr then read
+    Rules('classic', without_kinds=('BOMB',)), which raises when run, and a
+    name of one's own read Rules('mine'), which is no built-in name: a repr
+    is code that makes an equal rule set of the same name (the whole
+    description where calls on a built-in set cannot make it)."""
+    assert repr(rules) == text if text.endswith(")") else repr(rules).startswith(text)
+    made = eval(repr(rules), {"Rules": Rules})
+    assert made == rules and made.name == rules.name
+    assert made.wild_ranks == rules.wild_ranks
 
 
 @pytest.mark.parametrize("name", ["classic", "laizi", "laizi:7", "laizi:T+happy",
@@ -914,7 +932,7 @@ def test_a_field_left_out_is_told():
     d = get_rules("tiandi:7J").description_dict()
     del d["size_tiers"]
     r = Rules("tiandi", **d)
-    assert repr(r) == "Rules('tiandi:7J', without_fields=('size_tiers',))"
+    assert "size_tiers" not in repr(r) and eval(repr(r), {"Rules": Rules}) == r
     with pytest.raises(ValueError, match=r"'tiandi:7J' \(its size_tiers changed\)"):
         Move.parse("SOFT_BOMB/3/1/33337", r)
     Move.parse("SOFT_BOMB/3/1/33337", "tiandi:7J")
@@ -969,7 +987,7 @@ def test_without_kinds_reads_kinds_as_tier_does():
     for kinds in (("bomb", "triple_pair"), (bomb, "TRIPLE_PAIR"),
                   (ddzfast.MoveKind.BOMB, ddzfast.MoveKind.TRIPLE_PAIR)):
         assert repr(classic.without_kinds(*kinds)) == \
-            "Rules('classic', without_kinds=('BOMB', 'TRIPLE_PAIR'))"
+            "Rules('classic').without_kinds('BOMB', 'TRIPLE_PAIR')"
     with pytest.raises(ValueError, match="without_kinds: unknown move kind 'nope'"):
         classic.without_kinds("nope")
     with pytest.raises(ValueError, match="without_kinds: PASS"):

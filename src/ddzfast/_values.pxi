@@ -244,6 +244,11 @@ cdef class Rules:
     with those options set by ``with_options``, and a pickled rule set
     equals the one pickled. Their names may differ.
 
+    ``repr`` is code that makes an equal rule set of the same name:
+    ``Rules('laizi:7')``, ``Rules('classic').without_kinds('BOMB')
+    .with_options(deal_cap=96)``, or the constructor with the whole
+    description for a name of one's own.
+
     ``fingerprint`` is a 64-bit digest of the compiled rule set: equal for
     equal rule sets, and the same in every process running one build of
     ddzfast (``rules_id`` numbers rule sets in the order a process makes
@@ -528,29 +533,20 @@ cdef class Rules:
         return <size_t>&self.c
 
     def __repr__(self):
-        # the name, the wild ranks, then what sets it apart from the built-in
-        # rule set of its name (_rules_changes), so that unequal rule sets
-        # read differently; a built-in name carries its ranks ('tiandi:7J'),
-        # so that a rule set with no changes reads as code that makes it (a
-        # tiandi set with its sky rank alone has no such name)
+        # Code that makes an equal rule set: the built-in rule set or preset
+        # of its name (with its wild ranks when they make a name) and what
+        # sets it apart (_rules_changes) as without_kinds and with_options;
+        # when those calls cannot make it (a name of its own, fields left
+        # out of the description), the constructor with the whole
+        # description
         changes = _rules_changes(self)
-        if changes is not None and _rules_ready(&self.c):
-            parts = [repr(_name_with_ranks(self))]
-        else:
-            parts = [repr(self.name)]
-            if self.c.wild_count > 1 and self.c.wild_mask:
-                parts.append(f"wild_ranks={tuple(CARD_CHARS[k] for k in self.wild_ranks)!r}")
-            elif self.c.wild_mask:
-                parts.append(f"wild_rank={CARD_CHARS[_ctz(self.c.wild_mask)]!r}")
-        if changes is not None:
-            missing, options, other, absent = changes
-            parts += [f"{k}={v!r}" for k, v in options.items()]
-            if missing:
-                parts.append(f"without_kinds={tuple(missing)!r}")
-            parts += [f"{k}={v!r}" for k, v in other.items()]
-            if absent:
-                parts.append(f"without_fields={absent!r}")
-        return f"Rules({', '.join(parts)})"
+        if changes is not None and not changes[3]:
+            text = _changes_code(self, changes)
+            if text is not None:
+                return text
+        args = [repr(self.name)]
+        args += [f"{k}={v!r}" for k, v in self.description_dict().items()]
+        return f"Rules({', '.join(args)})"
 
     def __eq__(self, other):
         # equal when they compile to the same rule set (what every layer
@@ -813,6 +809,31 @@ cdef tuple _rules_changes(Rules r):
     # (a field left out reads as its default, which may differ)
     absent = tuple(k for k in theirs if k not in mine)
     return missing, options, other, absent
+
+
+cdef object _changes_code(Rules r, tuple changes):
+    # r as calls on a built-in rule set ("Rules('classic').without_kinds(
+    # 'BOMB').with_options(deal_cap=96)"), checked by making it: None when
+    # they make another rule set (fields that only change together)
+    missing, options, other = changes[0], changes[1], changes[2]
+    ready = _rules_ready(&r.c)
+    name = _name_with_ranks(r) if ready else _unranked_name(r)
+    made = _get_rules(name)
+    text = f"Rules({name!r})"
+    changed = {**options, **other}
+    if not ready and r.c.wild_mask:
+        # (a tiandi rule set with its sky rank alone has no name)
+        changed = {"wild_ranks": r.description["wild_ranks"], **changed}
+    try:
+        if missing:
+            made = made.without_kinds(*missing)
+            text += f".without_kinds({', '.join(map(repr, missing))})"
+        if changed:
+            made = made.with_options(**changed)
+            text += f".with_options({', '.join(f'{k}={v!r}' for k, v in changed.items())})"
+    except (TypeError, ValueError):
+        return None
+    return text if made == r else None
 
 
 def _rules_label(Rules r) -> str:
