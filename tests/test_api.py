@@ -216,6 +216,22 @@ def test_rules_repr_says_what_sets_the_rule_set_apart(rules, text):
     assert made.wild_ranks == rules.wild_ranks
 
 
+def test_numpy_values_in_a_description_are_stored_as_python_values():
+    """Regression: a description kept NumPy scalars and arrays as given, so
+    repr read np.float64(0.05) (code that needs NumPy), an array of kinds
+    stayed mutable inside the immutable rule set, and repr raised on it
+    (an array's truth value)."""
+    kinds = get_rules("classic").description_dict()["kinds"]
+    rules = get_rules("classic").with_options(
+        service_fee=np.float64(0.05), deal_cap=np.int64(96), doubling=np.bool_(True),
+        kinds=np.array(kinds[:-1]), multipliers={np.str_("BOMB"): np.int64(4)})
+    assert rules.description["kinds"] == tuple(kinds[:-1])
+    assert type(rules.description["deal_cap"]) is int
+    assert list(rules.description["multipliers"]) == ["BOMB"]
+    assert "np." not in repr(rules) and "array" not in repr(rules)
+    assert eval(repr(rules), {"Rules": Rules}) == rules
+
+
 @pytest.mark.parametrize("name", ["classic", "laizi", "laizi:7", "laizi:T+happy",
                                   "tiandi", "tiandi:7J", "tiandi:J7+happy", "super+happy"])
 def test_the_repr_of_a_named_rule_set_makes_it(name):

@@ -207,13 +207,16 @@ cdef dict _RULES_BY_ID = {}
 cdef object _frozen(object value):
     # A description value no one can change in place: a mapping read-only with
     # its values frozen, a list or a tuple a tuple of frozen items, a set a
-    # frozenset.
+    # frozenset; a NumPy scalar or array its Python value (which repr, JSON
+    # and other processes read without NumPy).
     if isinstance(value, collections.abc.Mapping):
-        return MappingProxyType({k: _frozen(v) for k, v in value.items()})
+        return MappingProxyType({_frozen(k): _frozen(v) for k, v in value.items()})
     if isinstance(value, (list, tuple)):
         return tuple(_frozen(v) for v in value)
     if isinstance(value, collections.abc.Set):
-        return frozenset(value)
+        return frozenset(_frozen(v) for v in value)
+    if isinstance(value, (np.generic, np.ndarray)):
+        return _frozen(value.tolist())
     return value
 
 
