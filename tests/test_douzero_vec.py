@@ -3,6 +3,8 @@ observation (x_batch, z_batch, legal actions, x_no_action, z, position),
 reward and end against compat.douzero.Env playing the same deal with the
 same actions, across autoresets, for every objective; the per-position
 buffers and offsets; bad input that must change nothing."""
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -250,3 +252,35 @@ def test_calls_while_one_runs_are_refused(monkeypatch):
         assert vec.legal_actions(0) == twin.legal_actions(0)
         for r1, r2 in zip(vec.step(actions), twin.step(actions)):
             np.testing.assert_array_equal(r1, r2)
+
+
+def test_another_thread_writing_the_actions_cannot_crash_a_step(run_python):
+    """Regression (a user's review): step checked an int64 actions array and
+    then read it again to play, so another thread writing it in between
+    made the step index past a row's legal actions (a segfault). The
+    actions are copied, then checked and played from the copy."""
+    script = textwrap.dedent("""
+        import sys, threading, numpy as np
+        from ddzfast.compat.douzero import VecEnv
+        env = VecEnv(1024, "wp", seed=1)
+        env.reset()
+        actions = np.zeros(env.num_envs, np.int64)
+        stop = False
+
+        def scribble():
+            while not stop:
+                actions[500] = 1 << 40
+                actions[500] = 0
+
+        threading.Thread(target=scribble, daemon=True).start()
+        sys.setswitchinterval(1e-6)
+        for _ in range(600):
+            try:
+                env.step(actions)
+            except ValueError as e:
+                assert "out of its row's legal actions" in str(e), e
+        stop = True
+        print("survived")
+    """)
+    done = run_python(code=script, timeout=240)
+    assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]

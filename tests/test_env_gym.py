@@ -133,8 +133,66 @@ def test_illegal_action_ends_the_episode():
     with pytest.raises(ValueError, match="reset"):
         env.step(0)
     env.reset(seed=3)
-    obs, reward, done, truncated, info = env.step(action_count("classic") + 7)
-    assert done and reward == -5.0
+    before = env.game.position_key()
+    for outside in (action_count("classic") + 7, -1, 2 ** 70, np.uint64(2 ** 64 - 1)):
+        # (outside the space: no action the agent could have been sent)
+        with pytest.raises(ValueError, match="not in the action space"):
+            env.step(outside)
+    assert env.game.position_key() == before and env.action_masks().any()
+
+
+def _seat_games(env):
+    # what a step can change: the deal, the run's place in it, the rendering
+    table = env.table
+    return (table.game.position_key(), table.game.copy().history, table.deal_index,
+            table.deal_seed, list(table.lines), env.action_masks().tolist())
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_an_opponent_that_fails_leaves_the_env_as_it_was(seat):
+    """Regression (a user's review): an opponent's callable that raised in
+    step left the learner's move played and the opponent to move, the
+    episode not over, so the learner's next legal action was charged as
+    illegal; in reset it left a new deal dealt. Both now leave the env as
+    it was before the call, so the same call succeeds once the policy does."""
+    state = {"fail": False}
+
+    def flaky(game, legal):
+        if state["fail"]:
+            raise RuntimeError("the policy's own bug")
+        return 0 if len(legal) == 1 else 1
+
+    env = gym_env("classic", seat, (flaky, flaky), bidding=True, render_mode="ansi")
+    twin = gym_env("classic", seat, (flaky, flaky), bidding=True, render_mode="ansi")
+    env.reset(seed=5)
+    twin.reset(seed=5)
+    raised = {"step": 0, "reset": 0}
+    for _ in range(40):
+        action = int(env.legal_actions()[0])
+        before = _seat_games(env)
+        state["fail"] = True
+        for call, args in (("reset", ()), ("step", (action,))):
+            try:
+                getattr(env, call)(*args)
+            except RuntimeError as e:
+                assert "own bug" in str(e)
+                raised[call] += 1
+                assert _seat_games(env) == before
+            else:
+                # (no opponent was asked: the twin takes the same call)
+                getattr(twin, call)(*args)
+                break
+        else:
+            state["fail"] = False
+            got, want = env.step(action), twin.step(action)
+            assert np.array_equal(got[0], want[0]) and got[1:] == want[1:]
+        state["fail"] = False
+        if env.game.done:
+            env.reset()
+            twin.reset()
+        assert _seat_games(env) == _seat_games(twin)
+    assert raised["step"] >= 5 and raised["reset"] >= 5, raised
+    assert _seat_games(env) == _seat_games(twin)
 
 
 @pytest.mark.parametrize("kwargs, error", [

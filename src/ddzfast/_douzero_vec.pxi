@@ -132,6 +132,7 @@ cdef class DouZeroVec:
     cdef uint64_t seed
     cdef bint started
     cdef int64_t* roff           # deal i's first row in its position's buffers
+    cdef int64_t* chosen         # a step's actions, copied before they are checked
     cdef int64_t nrows[3]
     cdef list _xb, _zb, _pk, _xa, _rd   # per position (private: C writes through them)
     cdef readonly object position, offsets, counts, rewards, done, x_no_action, z
@@ -147,8 +148,9 @@ cdef class DouZeroVec:
         self.acts_cap = 64 * num_envs
         self.acts = <uint64_t*>malloc(self.acts_cap * sizeof(uint64_t))
         self.roff = <int64_t*>calloc(num_envs, sizeof(int64_t))
+        self.chosen = <int64_t*>calloc(num_envs, sizeof(int64_t))
         if (self.deals == NULL or self.acts_start == NULL or self.acts == NULL
-                or self.roff == NULL):
+                or self.roff == NULL or self.chosen == NULL):
             raise MemoryError()
         self.num_envs = num_envs
         self.objective = objective
@@ -192,6 +194,7 @@ cdef class DouZeroVec:
 
     def __dealloc__(self):
         free(self.roff)
+        free(self.chosen)
         free(self.deals)
         free(self.acts_start)
         free(self.acts)
@@ -248,7 +251,9 @@ cdef class DouZeroVec:
 
     cdef int64_t _check(self, cnp.ndarray actions) except -2:
         self._actions_ok(actions)
-        cdef const int64_t* a = <const int64_t*>cnp.PyArray_DATA(actions)
+        return self._first_bad(<const int64_t*>cnp.PyArray_DATA(actions))
+
+    cdef int64_t _first_bad(self, const int64_t* a) noexcept:
         cdef int64_t i, bad = -1
         cdef int64_t n
         for i in range(self.num_envs):
@@ -268,9 +273,13 @@ cdef class DouZeroVec:
             self._busy = False
 
     cdef _step(self, cnp.ndarray actions):
-        if self._check(actions) >= 0:
+        # played from a copy, checked first: another thread of the caller's
+        # may change `actions` meanwhile
+        self._actions_ok(actions)
+        cdef const int64_t* a = self.chosen
+        memcpy(self.chosen, cnp.PyArray_DATA(actions), self.num_envs * sizeof(int64_t))
+        if self._first_bad(a) >= 0:
             raise ValueError("an action is out of its row's legal actions")
-        cdef const int64_t* a = <const int64_t*>cnp.PyArray_DATA(actions)
         cdef float* rewards = <float*>cnp.PyArray_DATA(self.rewards)
         cdef uint8_t* done = <uint8_t*>cnp.PyArray_DATA(self.done)
         cdef int64_t i

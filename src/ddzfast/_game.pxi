@@ -385,6 +385,12 @@ cdef class Game:
         """Whether undo() has a bid or play to take back."""
         return self._undo_n > 0
 
+    @property
+    def _undo_depth(self) -> int:
+        # the bids and plays undo() can take back: the environments undo
+        # down to the depth a failed step began at
+        return self._undo_n
+
     def position_key(self) -> tuple:
         """A small hashable value: two games with equal keys are the same
         position, with the same choices, moves and chances to come (some

@@ -723,7 +723,7 @@ cdef class VectorEnv:
 
     def step(self, actions):
         """Play one action per row (``actions``: an integer array of
-        num_envs, int32 read without a copy), the opponents with
+        num_envs, copied before it is read), the opponents with
         ``seat=k``, and re-deal the rows whose deal ended. Fills every
         buffer; returns (obs, rewards, terminated). An illegal action in any
         row raises ValueError naming the first such row; then no deal has
@@ -784,16 +784,16 @@ cdef class VectorEnv:
         if a.ndim != 1 or cnp.PyArray_DIM(a, 0) != self.num_envs:
             raise ValueError(f"actions must have shape ({self.num_envs},) (one per deal), "
                              f"not {(<object>a).shape}")
-        # (used as it is only in the machine's byte order, which the type
-        # number does not tell; np.copyto below converts any other)
-        if cnp.PyArray_TYPE(a) == cnp.NPY_INT32 and cnp.PyArray_IS_C_CONTIGUOUS(a) \
-                and cnp.PyArray_ISALIGNED(a) and cnp.PyArray_ISNOTSWAPPED(a):
-            return a
-        lo = a.min()
-        hi = a.max()
-        if lo < 0 or hi >= self.action_count:
-            i = int(np.flatnonzero((a < 0) | (a >= self.action_count))[0])
-            self._raise_illegal(i, a[i])
+        # Always copied: the rows are checked and then played from the copy,
+        # which no other thread of the caller's can change in between. Only
+        # int32 values are copied as they are (a wider value could wrap into
+        # range).
+        if cnp.PyArray_TYPE(a) != cnp.NPY_INT32 or not cnp.PyArray_ISNOTSWAPPED(a):
+            lo = a.min()
+            hi = a.max()
+            if lo < 0 or hi >= self.action_count:
+                i = int(np.flatnonzero((a < 0) | (a >= self.action_count))[0])
+                self._raise_illegal(i, a[i])
         np.copyto(self._actions32, a, casting="unsafe")
         return self._actions32
 
@@ -895,9 +895,12 @@ cdef class VectorEnv:
                                      dtype=np.int32)
         dst = <int32_t*>cnp.PyArray_DATA(self._indices)
         deal_numbers = <int64_t*>cnp.PyArray_DATA(self._deal_numbers)
+        # (the offsets written above are the caller's to read, and may be
+        # changed by another of its threads: the copies go by their own sum)
+        off = 0
         with nogil:
             for i in range(e.n):
-                off = offsets[i]
                 memcpy(dst + off, self.lists[e.lthread[i]].idx + e.lstart[i],
                        e.lcount[i] * sizeof(int32_t))
+                off += e.lcount[i]
                 deal_numbers[i] = e.deals[i].deal

@@ -2,6 +2,7 @@
 against two opponents that are built-in policies or callables."""
 from __future__ import annotations
 
+import contextlib
 import numbers
 from typing import Callable, Sequence, Union
 
@@ -71,19 +72,50 @@ class DoudizhuGymEnv(gymnasium.Env):
             else:
                 table.play(game.policy_move(policy))
 
+    @contextlib.contextmanager
+    def _undone_on_error(self):
+        """The deal as it was, should the body raise: an opponent's callable
+        that fails (or Ctrl-C in it) leaves the learner's move untaken, not
+        the deal part way through a step with its opponent to move. A
+        callable that took back moves of the deal itself leaves a deal that
+        cannot be put back: the episode is then over."""
+        table = self.table
+        game = table.game
+        depth = game._undo_depth
+        lines = len(table.lines)
+        try:
+            yield
+        except BaseException:
+            while game._undo_depth > depth:
+                game.undo()
+            del table.lines[lines:]
+            if game._undo_depth != depth:
+                self._over = True
+            raise
+
     def reset(self, *, seed=None, options=None):
         check_no_options(options)
         if seed is not None:
             # checked first: Gymnasium's own seeding raises its own error type
             seed = check_seed(seed)
-        super().reset(seed=seed)
-        self.table.deal(seed)
-        self._opponents_play()
-        while self.table.game.done:
-            # ended before the learner's first decision (a landlord's first
-            # lead emptied its hand): nothing to learn from, the next deal
-            self.table.deal()
+        table = self.table
+        # put back should an opponent's callable fail: the run's place,
+        # the deal and the random stream, as if reset had not been called
+        saved = (table.run_seed, table.deal_index, table.deal_seed, table._game,
+                 list(table.lines), self._np_random, self._np_random_seed)
+        try:
+            super().reset(seed=seed)
+            table.deal(seed)
             self._opponents_play()
+            while table.game.done:
+                # ended before the learner's first decision (a landlord's first
+                # lead emptied its hand): nothing to learn from, the next deal
+                table.deal()
+                self._opponents_play()
+        except BaseException:
+            (table.run_seed, table.deal_index, table.deal_seed, table._game, table.lines,
+             self._np_random, self._np_random_seed) = saved
+            raise
         self._over = False
         if self.render_mode == "human":
             self.render()
@@ -104,15 +136,19 @@ class DoudizhuGymEnv(gymnasium.Env):
         index = int(action)
         # (range read off the int: Discrete.contains refuses a uint64, which
         # is an int like any other here)
-        if not 0 <= index < self.table.action_count or not self.action_masks()[index]:
+        if not 0 <= index < table.action_count:
+            raise ValueError(f"action {index} is not in the action space 0.."
+                             f"{table.action_count - 1}; nothing changed")
+        if not self.action_masks()[index]:
             # Gymnasium lets an agent send any action of the space: an
             # illegal one ends the episode, as PettingZoo's
             # TerminateIllegalWrapper does, and leaves the deal as it was.
             self._over = True
             return (table.observation(self.seat), self.illegal_reward, True, False,
                     {"illegal_action": action})
-        table.apply(index)
-        self._opponents_play()
+        with self._undone_on_error():
+            table.apply(index)
+            self._opponents_play()
         done = self._over = table.game.done
         reward = table.scores()[self.seat] if done else 0.0
         if self.render_mode == "human":
@@ -184,6 +220,9 @@ def gym_env(rules="classic", seat=0, opponents: str | Sequence[Policy] = ("greed
     Gymnasium lets an agent send any action of the space: an illegal one
     (``action_masks()`` False there) ends the episode with reward
     ``illegal_reward`` and ``info["illegal_action"]``, the deal unchanged.
-    A bool is no action (TypeError, though ``Discrete`` takes True for 1).
-    Bad arguments raise ValueError (TypeError for a wrong type)."""
+    An int outside the space is a ValueError, and a bool no action
+    (TypeError, though ``Discrete`` takes True for 1). Bad arguments raise
+    ValueError (TypeError for a wrong type). An error raised by an
+    opponent's callable in ``step`` or ``reset`` leaves the environment as
+    it was before the call (the learner's action not taken)."""
     return DoudizhuGymEnv(rules, seat, opponents, bidding, render_mode, illegal_reward)
