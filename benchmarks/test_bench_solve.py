@@ -4,7 +4,8 @@
 
 Group ``solve-puzzles``: the published two-player puzzles of issue 8 (and the
 last without 3+2); group ``solve-harder``: our own larger and three-player
-positions. ``extra_info`` holds the positions searched and the memory of the
+positions; group ``solve-large``: one node of a hand larger than a deal.
+``extra_info`` holds the positions searched and the memory of the
 search; benchmarks/solve_puzzles.py prints the same as a table. The winners
 are checked in tests/test_solve.py; here only that a result came out.
 """
@@ -31,3 +32,15 @@ def test_puzzle(benchmark, position):
 @pytest.mark.parametrize("position", HARDER, ids=[p[0] for p in HARDER])
 def test_harder(benchmark, position):
     _run(benchmark, position, "solve-harder")
+
+
+def test_whole_deck_one_node(benchmark):
+    """Group ``solve-large``: one node of the whole deck but one card in
+    tiandi:7J (millions of leads to order)."""
+    import ddzfast
+    from ddzfast.constants import deck_text
+    deck = deck_text(False)
+    benchmark.group = "solve-large"
+    sol = benchmark.pedantic(ddzfast.solve, args=([deck[:-1], deck[-1:]], "tiandi:7J"),
+                             kwargs={"max_nodes": 1}, rounds=3, iterations=1)
+    assert sol.nodes == 1

@@ -588,3 +588,26 @@ def test_all_moves_is_a_flag():
     with pytest.raises(TypeError, match="all_moves must be True or False"):
         solve(["3", "4"], all_moves="no")
     assert solve(["3", "4"], all_moves=np.bool_(True)).winning_moves
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 16, 17, 700, 4096, 4097, 20000])
+def test_the_move_ordering_sort_sorts(n):
+    """The search's sort of ordering keys, each of its methods (insertion,
+    Shell and, past 4,096 keys, heapsort), against NumPy's; the keys are
+    unique in a search (each ends with its move's index), and repeats here."""
+    from ddzfast._solve import _sorted_desc
+    rng = np.random.default_rng(n)
+    for keys in (rng.integers(0, 2 ** 63, n, dtype=np.uint64) * 2,
+                 rng.integers(0, 5, n).astype(np.uint64), np.arange(n, dtype=np.uint64)):
+        assert np.array_equal(_sorted_desc(keys), np.sort(keys)[::-1])
+
+
+def test_a_hand_larger_than_a_deal_keeps_to_a_node_budget():
+    """Regression (a user's review): the whole deck but one card in
+    tiandi:7J has millions of leads, which the move ordering sorted by
+    Shell sort with gaps up to 701 (time growing as their square): one
+    node took 45 s whatever max_nodes said. It is sorted by heapsort now
+    (benchmarks/test_bench_solve.py times it)."""
+    deck = deck_text(False)
+    sol = ddzfast.solve([deck[:-1], deck[-1:]], "tiandi:7J", max_nodes=1)
+    assert sol.nodes == 1 and sol.win is None

@@ -1,6 +1,8 @@
 """Type stubs of ddzfast._solve (the endgame solver)."""
 from typing import Sequence
 
+import numpy as np
+
 from ddzfast._core import CardsLike, Move, MoveLike, RulesLike
 
 def _solve(hands: Sequence[CardsLike], rules: RulesLike, to_move: int,
@@ -10,3 +12,4 @@ def _solve(hands: Sequence[CardsLike], rules: RulesLike, to_move: int,
                                           tuple[Move, ...] | None, tuple[Move, ...],
                                           int, float, int]: ...
 def _solve_pext(use: bool | None = None) -> bool: ...
+def _sorted_desc(keys: object) -> np.ndarray: ...

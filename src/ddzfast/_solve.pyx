@@ -130,6 +130,8 @@ cdef enum:
     # Killer moves are kept per hand size up to this (larger sizes share
     # the last slot).
     KILLER_SIZES = 24
+    # Longer move lists are ordered by heapsort rather than Shell sort.
+    SHELL_SORT_MAX = 4096
     # move-ordering categories (the top byte of an ordering key)
     CAT_LOSES = 0       # the next seat, an opponent, answers by emptying its hand
     CAT_BOMB = 1        # a bomb an opponent can answer
@@ -700,10 +702,29 @@ cdef inline uint32_t _move_id(const ddz_move* m) noexcept nogil:
     return <uint32_t>m.kind | (<uint32_t>m.rank << 8) | (<uint32_t>m.length << 16)
 
 
+cdef void _sift_min(uint64_t* a, int64_t root, int64_t end) noexcept nogil:
+    # a[root] down the min-heap a[:end]
+    cdef int64_t child
+    cdef uint64_t v = a[root]
+    while True:
+        child = 2 * root + 1
+        if child >= end:
+            break
+        if child + 1 < end and a[child + 1] < a[child]:
+            child += 1
+        if a[child] >= v:
+            break
+        a[root] = a[child]
+        root = child
+    a[root] = v
+
+
 cdef void _sort_desc(uint64_t* a, int64_t n) noexcept nogil:
     # Descending. Insertion sort for the few keys of most nodes (a handful:
     # the gap sequence's set-up cost more than the sort); Shell sort
-    # (Ciura's gaps) for longer lists. No allocation.
+    # (Ciura's gaps) for longer lists; heapsort past a few thousand, where
+    # Shell sort with those gaps grows as the square (the leads of hands
+    # larger than a deal's run to millions). No allocation.
     cdef int64_t gaps[8]
     cdef int64_t g, i, j, gi
     cdef uint64_t v
@@ -715,6 +736,16 @@ cdef void _sort_desc(uint64_t* a, int64_t n) noexcept nogil:
                 a[j] = a[j - 1]
                 j -= 1
             a[j] = v
+        return
+    if n > SHELL_SORT_MAX:
+        # a min-heap whose smallest key goes to the end, one by one
+        for i in range(n // 2 - 1, -1, -1):
+            _sift_min(a, i, n)
+        for i in range(n - 1, 0, -1):
+            v = a[0]
+            a[0] = a[i]
+            a[i] = v
+            _sift_min(a, 0, i)
         return
     gaps[0] = 701; gaps[1] = 301; gaps[2] = 132; gaps[3] = 57; gaps[4] = 23
     gaps[5] = 10; gaps[6] = 4; gaps[7] = 1
@@ -1510,3 +1541,13 @@ cdef int64_t _solve_peak(const solve_ctx* c) noexcept nogil:
     # The most memory the search held at once: what it holds at its end
     # (nothing it holds ever shrinks), or more while its table doubled.
     return max(c.peak, _solve_bytes(c))
+
+
+def _sorted_desc(keys) -> np.ndarray:
+    """A copy of the uint64 array ``keys`` sorted by the search's move
+    ordering sort (descending), for the tests of its three methods."""
+    cdef cnp.ndarray out = np.array(keys, dtype=np.uint64, copy=True, order="C")
+    if out.ndim != 1:
+        raise ValueError("keys is a one-dimensional array")
+    _sort_desc(<uint64_t*>cnp.PyArray_DATA(out), out.shape[0])
+    return out
