@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Run tests against an AddressSanitizer build of ddzfast's core.
 #
-#   scripts/asan_check.sh [pytest arguments...]    (default: tests/test_fuzz*.py)
+#   scripts/asan_check.sh [pytest arguments...]
+#       (default: tests/test_fuzz*.py and tests/test_large_hands.py, the whole
+#       decks of every rule set)
 #
 # Builds the extension with -fsanitize=address -fno-omit-frame-pointer -O1 -g
 # in a temporary copy of the source (the in-place build of this checkout is not
@@ -20,7 +22,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cc="${CC:-gcc}"
 if [ "$#" -eq 0 ]; then
-    set -- "$root"/tests/test_fuzz*.py
+    set -- "$root"/tests/test_fuzz*.py "$root"/tests/test_large_hands.py
 fi
 
 libasan="$("$cc" -print-file-name=libasan.so)"

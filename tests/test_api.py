@@ -887,6 +887,9 @@ def test_a_rules_never_made_is_refused():
         ddzfast.legal_action_indices("33", None, r0)
     with pytest.raises(ValueError, match="never made"):
         Game(r0, seed=1)
+    # (it equalled classic, whose id it had, and its repr raised)
+    assert r0 != ddzfast.get_rules("classic") and "never made" in repr(r0)
+    assert r0.rules_id == -1
 
 
 def test_without_kinds_of_none_is_a_type_error():

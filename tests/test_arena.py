@@ -742,3 +742,14 @@ def test_arena_rules_takes_agents_as_arena_does():
         arena_rules("laizi", "rlcard-rule")
     with pytest.raises(ValueError, match="does not bid"):
         arena_rules("classic", "rlcard-rule", bidding=True)
+
+
+def test_check_ray_agents_takes_what_arena_takes():
+    """Regression (a user's review): check_ray_agents("greedy", "random")
+    raised AttributeError: it took only resolved agents."""
+    from ddzfast.arena import check_ray_agents
+    check_ray_agents("greedy", resolve_agent("random"))
+    with pytest.raises(ValueError, match="backend 'ray' plays a match of two built-in"):
+        check_ray_agents("greedy", lambda game, legal: 0)
+    with pytest.raises(ValueError, match="unknown"):
+        check_ray_agents("greedy", "nobody")

@@ -473,3 +473,21 @@ def test_a_last_move_that_is_not_the_historys_is_refused():
     bomb = _core.classify("QQQQ", "classic")[0].text    # seat 2 holds a Q
     with pytest.raises(ValueError, match="last move QQQQ"):
         load(args[0], args[1], passed[:6] + (bomb,) + passed[7:], (), (), args[5])
+
+
+@pytest.mark.parametrize("rng, error, message", [
+    (True, TypeError, "rng is a numpy.random.Generator"),
+    ("x", TypeError, "rng is a numpy.random.Generator"),
+    (1.5, TypeError, "rng is a numpy.random.Generator"),
+    (-1, ValueError, "rng as a seed is a non-negative int"),
+])
+def test_sample_names_a_bad_rng(rng, error, message):
+    """Regression (a user's review): sample(-1) and sample("x") raised
+    NumPy's messages, which do not name the argument, and sample(True) was
+    taken for the seed 1."""
+    obs = Game("classic", seed=4).observation(0)
+    with pytest.raises(error, match=message):
+        obs.sample(rng)
+    import numpy as np
+    assert obs.sample(np.uint8(3)).position_key() == obs.sample(3).position_key()
+    assert obs.sample(np.random.SeedSequence(3)).hands == obs.sample(3).hands

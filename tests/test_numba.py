@@ -530,3 +530,21 @@ def test_numba_laizi():
     assert np.array_equal(out[:n], legal_moves(LAIZI_BIG, None, L7).array)
     with pytest.raises(ValueError, match="wild rank"):
         dn.rules_handle("laizi")
+
+
+def test_the_action_functions_read_a_python_int_past_int64():
+    """Regression (a user's review): from Python, legal_action_indices_into
+    and legal_action_mask_into gave numba's OverflowError for a hand of
+    2**63 or more once an int64 specialisation existed; they refuse it as
+    every other hand argument is refused (it is no hand of the deck)."""
+    rules, actions = dn.rules_handle("classic"), dn.actions_handle("classic")
+    out = np.zeros(ddzfast.action_count("classic"), np.int32)
+    mask = np.zeros(ddzfast.action_count("classic"), np.bool_)
+    assert dn.legal_action_indices_into(rules, actions, 1, dn.no_last(), out) == 1
+    for big in (2 ** 63, 2 ** 64 - 1):
+        with pytest.raises(ValueError, match="hand"):
+            dn.legal_action_indices_into(rules, actions, big, dn.no_last(), out)
+        with pytest.raises(ValueError, match="hand"):
+            dn.legal_action_mask_into(rules, actions, big, dn.no_last(), mask)
+    with pytest.raises(ValueError, match="does not fit 64 bits"):
+        dn.legal_action_indices_into(rules, actions, 2 ** 64, dn.no_last(), out)

@@ -345,3 +345,17 @@ def test_observation_tensors_of_one_game_says_to_repeat_it():
     with pytest.raises(TypeError, match=r"\[game\] \* 3"):
         ddzfast.observation_tensors(game, [0, 1, 2])
     assert ddzfast.observation_tensors([game] * 3, [0, 1, 2]).shape == (3, OBSERVATION_SIZE)
+
+
+def test_a_bad_row_of_observation_tensors_writes_no_row():
+    """Regression (a user's review): a bad seat or a finished game in a
+    later row raised after the earlier rows were written into ``out``."""
+    game = Game("classic", seed=1, bidding=False)
+    done = Game.from_position(["3", "4", "5"])
+    done.play(done.legal_moves()[0])
+    for games, seats, error in (([game, game], [0, 3], "games\\[1\\]: .*seat"),
+                                ([game, done], None, "games\\[1\\]: .*over")):
+        out = np.full((2, OBSERVATION_SIZE), 7, np.float32)
+        with pytest.raises(ValueError, match=error):
+            observation_tensors(games, seats, out=out)
+        assert (out == 7).all()

@@ -666,3 +666,17 @@ def test_joined_rows_are_their_parts_byte_for_byte():
     marked.view(np.uint8)[:] = 0xA5          # every byte, padding included
     assert _joined_rows([parts[0], marked]).tobytes() == parts[0].tobytes() + marked.tobytes()
     assert len(_joined_rows([])) == 0 and _joined_rows([]).dtype == DEAL_DTYPE
+
+
+@pytest.mark.parametrize("policies, error", [
+    (("random",) * 4, "one policy or three"),
+    ({"x": 1}, "unknown policy 'x'"),
+    ((1, 2, 3), "a policy is one of"),
+])
+def test_play_deal_checks_its_policies(policies, error):
+    """Regression (a user's review): play_deal read its policies unchecked:
+    four were taken, one in a tuple was an IndexError and a dict a KeyError.
+    It reads them as simulate does (one for all seats, or three)."""
+    with pytest.raises((ValueError, TypeError), match=error):
+        play_deal("classic", policies, 1)
+    assert play_deal("classic", ("random",), 1) == play_deal("classic", "random", 1)

@@ -611,3 +611,12 @@ def test_a_hand_larger_than_a_deal_keeps_to_a_node_budget():
     deck = deck_text(False)
     sol = ddzfast.solve([deck[:-1], deck[-1:]], "tiandi:7J", max_nodes=1)
     assert sol.nodes == 1 and sol.win is None
+
+
+@pytest.mark.parametrize("text", [b"ZY0", ["Z", "Y"], {"a": 1}, None])
+def test_puzzle_notation_is_text(text):
+    """Regression (a user's review): bytes gave AttributeError, a dict
+    KeyError, and a list of cards came back as other cards."""
+    with pytest.raises(TypeError, match="puzzle notation is a str"):
+        from_puzzle_notation(text)
+    assert from_puzzle_notation("ZY010") == "DXTT"

@@ -489,3 +489,23 @@ def test_a_root_of_too_many_moves_is_refused_before_its_buffers_grow():
         ddzfast.min_plays(deck, "tiandi:A2")
     with pytest.raises(ValueError, match="more than 16,777,216 leading moves"):
         ddzfast.min_plays_batch(np.array([deck], dtype=np.uint64), "tiandi:A2")
+
+
+def test_a_split_is_immutable_and_checked():
+    """Regression (a user's review): Split("x", 5) was taken (its repr then
+    raised), and count and moves could be assigned, unlike every other
+    value of the library."""
+    import copy
+    from ddzfast._split import Split
+    split = min_plays("3334445", "classic")
+    with pytest.raises(AttributeError, match="immutable"):
+        split.count = 1
+    with pytest.raises(AttributeError, match="immutable"):
+        del split.moves
+    for count, moves, error in (("x", split.moves, TypeError), (True, split.moves, TypeError),
+                                (2, 5, TypeError), (-5, split.moves, ValueError),
+                                (3, split.moves, ValueError), (None, split.moves, ValueError)):
+        with pytest.raises(error):
+            Split(count, moves)
+    assert Split(split.count, split.moves) == split == copy.deepcopy(split)
+    assert Split(None, min_plays("W", "super").moves).count is None

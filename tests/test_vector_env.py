@@ -543,3 +543,16 @@ def test_another_thread_writing_the_buffers_cannot_crash_a_step(run_python):
     and the offsets are the step's own."""
     done = run_python(code=_RACE_SCRIPT, timeout=240)
     assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize("actions, message", [
+    (None, "not None"), ([2 ** 70, 0, 0], "ints past 64 bits"),
+    (np.zeros(3, np.float32), "not of dtype float32"),
+])
+def test_actions_of_no_integer_type_say_what_they_are(actions, message):
+    """Regression (a user's review): step(None) and step([2**70, 0, 0])
+    said "not of dtype object", which names neither."""
+    env = VectorEnv(3, "classic", seed=1)
+    env.reset()
+    with pytest.raises(TypeError, match=message):
+        env.step(actions)

@@ -176,7 +176,8 @@ def legal_moves_into(hand, last, rules, cnp.ndarray out not None) -> int:
     1-d MOVE_DTYPE array; its rows past them are scratch) and return how many
     there are. Nothing is allocated;
     a buffer too small for the position raises ValueError with the count
-    needed. MOVE_BUFFER entries hold every position of a deal in classic,
+    needed, its rows then scratch too (the generator writes into ``out`` as
+    it goes: no second buffer in this hot path). MOVE_BUFFER entries hold every position of a deal in classic,
     biegang and super (the docs' page on cards and moves says how many moves
     larger hands can have)."""
     cdef Rules r = _get_rules(rules)

@@ -1963,6 +1963,14 @@ def _sample_observation(obs, rng, pool_cards=None):
         raise ValueError("doubles holds one factor (or None) per seat")
     doubles = tuple(doubles)
     if not isinstance(rng, np.random.Generator):
+        if rng is not None and not isinstance(
+                rng, (np.random.SeedSequence, np.random.BitGenerator)):
+            if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, numbers.Integral):
+                raise TypeError(f"rng is a numpy.random.Generator, an int seed or None, "
+                                f"not {type(rng).__name__} {rng!r}")
+            if rng < 0:
+                raise ValueError(f"rng as a seed is a non-negative int, not {rng}")
+            rng = int(rng)
         rng = np.random.default_rng(rng)
     seat = _seat_arg(obs.seat, "seat")
     to_move = _seat_arg(obs.to_move, "to_move")

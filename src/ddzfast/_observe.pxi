@@ -415,7 +415,7 @@ def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
     move), one seat for every game, or a sequence of N seats. ``out``: None
     or a writable, C-contiguous float32 array of that shape, filled and
     returned (Ctrl-C stops a long batch with KeyboardInterrupt: ``out`` then
-    holds the rows filled so far)."""
+    holds the rows filled so far; a bad game or seat writes no row)."""
     cdef list gs
     cdef Py_ssize_t n, i
     if isinstance(games, Game):
@@ -437,13 +437,18 @@ def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
         if len(seat_list) != n:
             raise ValueError(f"{len(seat_list)} seats for {n} games")
     a = _obs_out(out, (n, O_SIZE))
+    # every row's seat checked before any row is written: a bad one leaves
+    # `out` as it was
+    observers = [0] * n
+    for i in range(n):
+        try:
+            observers[i] = _observer(<Game>gs[i], seat_list[i])
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"games[{i}]: {exc}") from None
     base = <float*>cnp.PyArray_DATA(a)
     for i in range(n):
         game = <Game>gs[i]
-        try:
-            s = _observer(game, seat_list[i])
-        except (TypeError, ValueError) as exc:
-            raise type(exc)(f"games[{i}]: {exc}") from None
+        s = observers[i]
         _fill_observation(game, s, base + i * O_SIZE)
         if (i & 255) == 255:
             PyErr_CheckSignals()     # Ctrl-C in a long batch (rows so far filled)

@@ -22,6 +22,8 @@ from libc.stdint cimport int16_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memset, memcmp, memcpy
 cimport numpy as cnp
+import numbers
+
 import numpy as np
 import threading
 
@@ -632,13 +634,30 @@ class Split:
     ``count``: the fewest legal leading moves whose cards are exactly the
     hand (0 for an empty hand), or None when no moves empty it (a lone W,
     which is never a move). ``moves``: a ``MoveList`` of ``count`` moves
-    partitioning the hand (empty when ``count`` is None or 0)."""
+    partitioning the hand (empty when ``count`` is None or 0).
+
+    Immutable, as the other values are; the constructor checks that the
+    two agree (TypeError, ValueError)."""
 
     __slots__ = ("count", "moves")
 
     def __init__(self, count, moves):
-        self.count = count
-        self.moves = moves
+        if count is not None and (isinstance(count, bool)
+                                  or not isinstance(count, numbers.Integral)):
+            raise TypeError(f"count is an int or None, not {type(count).__name__}")
+        if not isinstance(moves, MoveList):
+            raise TypeError(f"moves is a MoveList, not {type(moves).__name__}")
+        if len(moves) != (count or 0) or (count is not None and count < 0):
+            raise ValueError(f"a Split of count {count!r} holds "
+                             f"{count if count else 'no'} moves, not {len(moves)}")
+        object.__setattr__(self, "count", None if count is None else int(count))
+        object.__setattr__(self, "moves", moves)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a Split is immutable: {name} cannot be set")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a Split is immutable: {name} cannot be deleted")
 
     def __reduce__(self):
         # (every pickle protocol: 0 and 1 do not read __slots__)

@@ -266,6 +266,10 @@ cdef class Rules:
     them."""
 
 
+    def __cinit__(self):
+        # (an id no made rule set has: Rules.__new__(Rules) equals none)
+        self.rules_id = -1
+
     def __init__(self, name, **description):
         if self._ready:
             raise TypeError("Rules are immutable: make a new one (Rules(...) or "
@@ -542,6 +546,8 @@ cdef class Rules:
         # when those calls cannot make it (a name of its own, fields left
         # out of the description), the constructor with the whole
         # description
+        if not self._ready:
+            return "<Rules never made: Rules(name, ...) makes one>"
         changes = _rules_changes(self)
         if changes is not None and not changes[3]:
             text = _changes_code(self, changes)

@@ -773,9 +773,11 @@ def _arena_range(a: str, b: str, rules_name: str, description: dict, seed: int,
     return out
 
 
-def check_ray_agents(agent_a: _Agent, agent_b: _Agent) -> None:
-    """ValueError unless both agents are built-in policies, the only ones
-    the Ray backend plays (the others play in this process)."""
+def check_ray_agents(agent_a: AgentLike, agent_b: AgentLike) -> None:
+    """ValueError unless both agents (as ``arena`` takes them, or from
+    ``resolve_agent``) are built-in policies, the only ones the Ray backend
+    plays (the others play in this process)."""
+    agent_a, agent_b = resolve_agent(agent_a), resolve_agent(agent_b)
     if not (agent_a.builtin and agent_b.builtin):
         raise ValueError(f"backend 'ray' plays a match of two built-in policies "
                          f"({', '.join(POLICIES)}), not {agent_a.name!r} against "

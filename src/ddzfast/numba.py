@@ -20,7 +20,9 @@ Conventions inside jitted code:
   numba integer type, never a float. Called from Python, numba's dispatcher
   converts a Python int itself: once an int64 specialisation exists it raises
   OverflowError for an int of 2**63 or more (never a valid hand); pass such
-  values as ``np.uint64``.
+  values as ``np.uint64``. (``legal_action_indices_into`` and
+  ``legal_action_mask_into``, plain functions to Python, convert it
+  themselves.)
 * Moves live in ``MOVE_DTYPE`` arrays; a single move is passed as a one-row
   array (``moves[i:i + 1]``), and "no last move" (leading) as an empty one,
   ``no_last()`` or ``moves[:0]``. A ``last`` must not share memory with the
@@ -619,7 +621,9 @@ def legal_action_indices_into(rules, actions, hand, last, out):
     ``rules_handle`` and ``actions_handle`` and ``actions`` is the lookup of
     ``rules``' moves (jitted code cannot tell: see the module docstring)."""
     _check_pair(rules, actions)
-    return _action_indices_into(rules, actions, hand, last, out)
+    # (a Python int as uint64, as the guard returns it: numba's own
+    # conversion of 2**63 and more is an OverflowError)
+    return _action_indices_into(rules, actions, _check_hand(hand), last, out)
 
 
 def legal_action_mask_into(rules, actions, hand, last, out):
@@ -630,7 +634,7 @@ def legal_action_mask_into(rules, actions, hand, last, out):
     ``actions_handle`` and ``actions`` is the lookup of ``rules``' moves
     (jitted code cannot tell: see the module docstring)."""
     _check_pair(rules, actions)
-    return _action_mask_into(rules, actions, hand, last, out)
+    return _action_mask_into(rules, actions, _check_hand(hand), last, out)
 
 
 @overload(legal_action_indices_into, jit_options={"nogil": True})

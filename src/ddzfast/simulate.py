@@ -188,8 +188,9 @@ def _policy_choice(policy: Callable, game: Game, seat: int):
 
 def play_deal(rules, policies: Sequence[Policy], seed: int, first_bidder: int = 0,
               bidding: bool = True):
-    """Play one deal in Python with these policies; returns its DEAL_DTYPE row
-    (its ``session``: -1, as a Game's)."""
+    """Play one deal in Python with these policies (as ``simulate`` takes
+    them); returns its DEAL_DTYPE row (its ``session``: -1, as a Game's)."""
+    policies = parse_policies(policies)
     game = Game(rules, seed, bidding, first_bidder)
     _play_out(game, policies)
     return _score_row(game)

@@ -27,7 +27,11 @@ PUZZLE_NOTATION = {"0": "T", "Y": "X", "Z": "D"}
 def from_puzzle_notation(text: str) -> str:
     """Card text in the notation of published puzzles (``0`` for ten, ``Y``
     for the small joker, ``Z`` for the big one) as ddzfast card text:
-    ``from_puzzle_notation("ZY0")`` is ``"DXT"``. ``10`` stays a ten."""
+    ``from_puzzle_notation("ZY0")`` is ``"DXT"``. ``10`` stays a ten; other
+    characters are kept, for the card parser to read or refuse. TypeError
+    for anything but a str."""
+    if not isinstance(text, str):
+        raise TypeError(f"puzzle notation is a str of cards, not {type(text).__name__}")
     out = []
     i = 0
     while i < len(text):
