@@ -887,9 +887,28 @@ def test_a_rules_never_made_is_refused():
         ddzfast.legal_action_indices("33", None, r0)
     with pytest.raises(ValueError, match="never made"):
         Game(r0, seed=1)
-    # (it equalled classic, whose id it had, and its repr raised)
+    # (it equalled classic, whose id it had, and its repr raised; two were
+    # equal; what reads the description raised AttributeError)
     assert r0 != ddzfast.get_rules("classic") and "never made" in repr(r0)
-    assert r0.rules_id == -1
+    assert r0.rules_id == -1 and r0 != Rules.__new__(Rules) and r0 == r0
+    for read in (lambda: r0.platform, lambda: r0.ranked_name, r0.description_dict,
+                 lambda: r0.without_kinds("BOMB"), lambda: r0.with_options(cap=None),
+                 lambda: pickle.dumps(r0)):
+        with pytest.raises(ValueError, match="never made"):
+            read()
+
+
+def test_a_move_list_or_move_never_made():
+    """Regression (a user's review): MoveList.__new__(MoveList).rules was
+    None (to_douzero of it raised AttributeError), and a bare Move, a PASS,
+    read 'W as 3'."""
+    from ddzfast.compat.douzero import to_douzero
+    bare = ddzfast.MoveList.__new__(ddzfast.MoveList)
+    with pytest.raises(ValueError, match="never made"):
+        bare.rules
+    with pytest.raises(ValueError, match="never made"):
+        to_douzero(bare)
+    assert Move.__new__(Move).wild_text == ""
 
 
 def test_without_kinds_of_none_is_a_type_error():

@@ -251,6 +251,20 @@ def test_douzero_folder_without_models(tmp_path):
         resolve_agent(f"douzero:{tmp_path}")
 
 
+def test_douzero_folder_of_files_that_are_no_models(tmp_path):
+    """Regression (a user's review): three files of the checkpoints' names
+    that are no checkpoints raised torch's UnpicklingError, and `ddzfast
+    arena` printed its traceback."""
+    pytest.importorskip("torch")
+    pytest.importorskip("douzero")
+    for name in ("landlord.ckpt", "landlord_up.ckpt", "landlord_down.ckpt"):
+        (tmp_path / name).write_text("not a model")
+    with pytest.raises(ValueError, match="landlord.ckpt is not a DouZero landlord model"):
+        resolve_agent(f"douzero:{tmp_path}")
+    assert main(["arena", "--a", f"douzero:{tmp_path}", "--b", "greedy",
+                 "--deals", "1"]) == 2
+
+
 def test_missing_torch_names_it(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(ImportError, match="torch"):

@@ -167,3 +167,15 @@ def test_following_moves_match_douzero():
         kinds_seen.add(kind)
     assert compared >= N_FOLLOWS // 2
     assert len(kinds_seen) >= min(8, N_FOLLOWS // 20)
+
+
+def test_a_pickle_state_with_a_mapping_is_refused():
+    """Regression (a user's review): a DouZeroGame pickle whose hands or
+    history were a dict raised KeyError (read by index)."""
+    from ddzfast._douzero import _douzero_game_from_state
+    with pytest.raises(TypeError, match="tuples of packed ints"):
+        _douzero_game_from_state(False, (0, 0, 0), (0, 0, 0), (0, 0, 0), {"x": 1},
+                                 0, 0, False, False)
+    with pytest.raises(TypeError, match="tuples of packed ints"):
+        _douzero_game_from_state(False, {0: 0, 1: 0, 2: 0}, (0, 0, 0), (0, 0, 0), (),
+                                 0, 0, False, False)

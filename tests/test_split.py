@@ -2,6 +2,7 @@
 the exact fewest plays of a hand, against the independent brute force of
 tests/oracles/split_reference.py, in every rule set (W and laizi included)."""
 import random
+import textwrap
 
 import numpy as np
 import pytest
@@ -509,3 +510,49 @@ def test_a_split_is_immutable_and_checked():
             Split(count, moves)
     assert Split(split.count, split.moves) == split == copy.deepcopy(split)
     assert Split(None, min_plays("W", "super").moves).count is None
+
+
+def test_another_thread_writing_the_arguments_cannot_crash_a_split(run_python):
+    """Regression (a user's review): min_plays_batch checked the caller's
+    hands and then read them again without the GIL (fifteen cards of a
+    rank reached the tiandi generator: a stack overflow), and plays_left
+    read each move again after checking it (a hand minus cards it lacks:
+    "failed with status -4 (a bug)" or a wrong count). Both read copies."""
+    script = textwrap.dedent("""
+        import sys, threading, time
+        import numpy as np
+        import ddzfast as d
+        good = int(d.Hand("7777JJJJ3"))
+        hands = np.full(64, good, np.uint64)
+        hand = d.Hand("3344556677889TTJQKA")
+        single3 = d.legal_moves("3", None, "classic")[0].array
+        single2 = d.legal_moves("2", None, "classic")[0].array
+        rows = np.repeat(np.array([single3]), 64)
+        want = d.plays_left(hand, rows.copy(), "classic")
+        stop = False
+
+        def scribble():
+            while not stop:
+                hands[:] = good | (0xF << 16) | (0xF << 32)
+                hands[:] = good
+                rows[:] = single2
+                rows[:] = single3
+
+        threading.Thread(target=scribble, daemon=True).start()
+        sys.setswitchinterval(1e-6)
+        start = time.time()
+        while time.time() - start < 4:
+            try:
+                d.min_plays_batch(hands, "tiandi:7J")
+            except ValueError:
+                pass
+            try:
+                got = d.plays_left(hand, rows, "classic")
+                assert np.array_equal(got, want), got
+            except ValueError:          # a row copied while it held a 2
+                pass
+        stop = True
+        print("survived")
+    """)
+    done = run_python(code=script, timeout=240)
+    assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]

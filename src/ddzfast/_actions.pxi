@@ -45,6 +45,9 @@ cdef int64_t _legal_actions(const ddz_rules* rules, const ddz_actions* t,
     cdef ddz_move buf[DDZ_MOVE_BUFFER]
     cdef ddz_move* moves = buf
     cdef int64_t n, i, k
+    cdef ddz_move own
+    # (read once: listed twice below, and alike both times)
+    last = _own_last(last, &own)
     n = ddz_legal_moves(rules, hand, last, buf, DDZ_MOVE_BUFFER)
     if n > DDZ_MOVE_BUFFER:
         # a hand far beyond a deal's size: such hands have moves that are no
@@ -556,7 +559,7 @@ def legal_action_mask_batch(hands, lasts=None, rules="classic", out=None, thread
                              f"({n}, {table.count}) (positions, action_count)")
         if not cnp.PyArray_IS_C_CONTIGUOUS(res) or not cnp.PyArray_ISWRITEABLE(res):
             raise ValueError("out must be writable and C-contiguous")
-        _check_out_apart(res, h, la, "masks")
+        _check_out_apart(res, hands, lasts, "masks")
         _check_all_actions(r, table, h, la)
     counts = np.zeros(n, dtype=np.int64)
     threads = worker_count(threads, n)

@@ -179,7 +179,7 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1, out=None):
         _check_move_out(out)
     h, la = _batch_positions(hands, lasts, r)
     if out is not None:
-        _check_out_apart(out, h, la, "moves")
+        _check_out_apart(out, hands, lasts, "moves")
     n = cnp.PyArray_DIM(h, 0)
     counts = np.zeros(n, dtype=np.int64)
     threads = worker_count(threads, n)
@@ -221,8 +221,9 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1, out=None):
 
 
 cdef int _check_out_apart(object out, object hands, object lasts, str what) except -1:
-    # A batch's `out` must not overlap its positions: what is written (`what`)
-    # would change positions not yet read.
+    # A batch's `out` must not overlap the caller's positions: what is
+    # written (`what`) would overwrite them (the batch reads copies of its
+    # own, but a caller passing them twice is most likely mistaken).
     if np.may_share_memory(out, hands) or (lasts is not None
                                            and np.may_share_memory(out, lasts)):
         raise ValueError(f"out shares memory with hands or lasts: the {what} would "
@@ -251,7 +252,8 @@ cdef tuple _batch_positions(object hands, object lasts, Rules r):
     if bad >= 0:
         _to_bits(int(h[bad]), r, f"hands[{bad}]")
     if lasts is not None:
-        la = np.ascontiguousarray(lasts)
+        # (a copy, as the hands are)
+        la = np.array(lasts, order="C", copy=True)
         if la.dtype != MOVE_DTYPE or la.ndim != 1:
             raise TypeError("lasts must be a 1-d MOVE_DTYPE array (or None)")
         if cnp.PyArray_DIM(la, 0) != n:
@@ -398,7 +400,10 @@ cdef cnp.ndarray _as_hand_array(object hands):
         a = np.array(hands, dtype=np.uint64)
     if a.ndim != 1:
         raise ValueError(f"hands must be 1-d, not of shape {(<object>a).shape}")
-    return np.ascontiguousarray(a, dtype=np.uint64)
+    # always a copy of the batch's own: its hands are checked, then read
+    # again without the GIL, while another thread of the caller's may write
+    # the caller's array
+    return np.array(a, dtype=np.uint64, order="C", copy=True)
 
 
 def _move_rows_wild(moves, rules) -> np.ndarray:

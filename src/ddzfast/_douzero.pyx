@@ -710,6 +710,11 @@ cdef class DouZeroGame:
         cdef uint64_t total = 0
         cdef int i
         memset(&g, 0, sizeof(dz_state))
+        for part in (hand, played, last_by_seat, history):
+            # (read by index: a mapping's keys would be looked up)
+            if not isinstance(part, (tuple, list)):
+                raise TypeError(f"a DouZeroGame pickle holds tuples of packed ints, "
+                                f"not {type(part).__name__}")
         if len(hand) != 3 or len(played) != 3 or len(last_by_seat) != 3:
             raise ValueError("a DouZeroGame pickle holds three hands, plays and last moves")
         if len(history) > DZ_HISTORY or not 0 <= seat < 3 or not 0 <= bombs <= 20:

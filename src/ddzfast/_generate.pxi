@@ -534,10 +534,24 @@ cdef inline int64_t _gen_moves(gen_t* g, const ddz_rules* rules,
     return g.n
 
 
+cdef inline const ddz_move* _own_last(const ddz_move* last,
+                                      ddz_move* copy) noexcept nogil:
+    # The move to beat read once, into `copy`: the generator reads it many
+    # times (a tiandi list past its buffer is walked three times, counted
+    # alike), and the caller's memory (a Numba caller's array) may be
+    # written by another thread meanwhile.
+    if last == NULL:
+        return NULL
+    copy[0] = last[0]
+    return copy
+
+
 cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
                              const ddz_move* last, ddz_move* out,
                              int64_t cap) noexcept nogil:
     cdef gen_t g
+    cdef ddz_move own
+    last = _own_last(last, &own)
     if not _rules_ready(rules):
         return 0    # wild ranks not drawn yet: no moves (Python raises ValueError)
     _gen_init(&g, rules, hand, out, cap)
@@ -604,6 +618,8 @@ cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
     # move k are counted, not listed, and generation stops at move k.
     cdef gen_t g
     cdef int64_t n
+    cdef ddz_move own
+    last = _own_last(last, &own)
     if k < 0 or k >= 0x3FFFFFFF or not _rules_ready(rules):
         return -1
     _gen_init(&g, rules, hand, out, k + 1)

@@ -646,7 +646,9 @@ cdef void _td_alt_moves(gen_t* g, int start) noexcept nogil:
         c = out[i].cards
         s0 = <int>((c >> (4 * g.lt)) & 15)
         t = s0 + <int>((c >> (4 * g.lg)) & 15)
-        if not g.lsc[t][s0] or not (c & ~g.lmask):
+        # (out may be the caller's buffer, written by another of its
+        # threads meanwhile: what is read back never indexes past lsc)
+        if t > 8 or s0 > 4 or not g.lsc[t][s0] or not (c & ~g.lmask):
             continue
         for j in range(g.lsc[t][s0]):
             if n < cap:

@@ -788,7 +788,9 @@ cdef object _moves_array(object moves, Rules r):
         if moves.dtype != MOVE_DTYPE or moves.ndim != 1:
             raise TypeError("moves must be a MoveList, a 1-d MOVE_DTYPE array or "
                             "Moves")
-        a = np.ascontiguousarray(moves)
+        # (a copy: checked here, the rows are read again without the GIL,
+        # while another thread of the caller's may write its array)
+        a = np.array(moves, order="C", copy=True)
         for i in range(cnp.PyArray_DIM(a, 0)):
             _move_struct(a[i], r, &m, f"moves[{i}]")
         return a

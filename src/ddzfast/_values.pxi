@@ -456,6 +456,7 @@ cdef class Rules:
     def platform(self) -> dict:
         """The platform options of this rule set (RULES.md section 10), every
         one of PLATFORM_DEFAULTS with its value here."""
+        _made(self)
         return {k: self.description.get(k, v) for k, v in PLATFORM_DEFAULTS.items()}
 
     @property
@@ -485,6 +486,7 @@ cdef class Rules:
         set with its sky rank alone (a deal's before the kitty is taken)
         reads ``"tiandi:7"``, which ``get_rules`` does not take: that rule
         set generates nothing."""
+        _made(self)
         return _name_with_ranks(self)
 
     @property
@@ -525,6 +527,7 @@ cdef class Rules:
     def with_options(self, **changes) -> Rules:
         """A copy of this rule set with some fields changed, e.g.
         ``get_rules("super").with_options(service_fee=0.05, deal_cap=96)``."""
+        _made(self)
         return Rules(self.name, **{**self.description, **changes})
 
     @property
@@ -562,6 +565,8 @@ cdef class Rules:
         # reads), whatever their names or how their fields were spelled
         if not isinstance(other, Rules):
             return NotImplemented
+        if not (self._ready and (<Rules>other)._ready):
+            return self is other    # (never made: equal to itself alone)
         return self.rules_id == (<Rules>other).rules_id
 
     def __hash__(self):
@@ -581,6 +586,7 @@ cdef class Rules:
     def description_dict(self) -> dict:
         """The description as new, plain dicts and lists, which the caller may
         change: ``Rules(name, **d)`` makes the changed rule set."""
+        _made(self)
         return _thawed(self.description)
 
     def without_kinds(self, *kinds) -> Rules:
@@ -595,6 +601,7 @@ cdef class Rules:
         ints). ValueError for an unknown kind, PASS or SINGLE (without it a
         hand may have no lead); TypeError for a kind that is no name or
         MoveKind."""
+        _made(self)
         names = set()
         for k in kinds:
             try:
@@ -976,12 +983,17 @@ cdef Rules _get_rules(object rules):
         _last_named = (rules, r)
         return <Rules>r
     if isinstance(rules, Rules):
-        if not (<Rules>rules)._ready:
-            # Rules.__new__(Rules) alone: nothing compiled, and the id of classic
-            raise ValueError("rules is a Rules never made (Rules.__new__ without "
-                             "__init__): use get_rules(name) or Rules(name)")
+        _made(<Rules>rules)
         return <Rules>rules
     raise TypeError(f"rules must be a rule-set name or a Rules, not {type(rules).__name__}")
+
+
+cdef int _made(Rules r) except -1:
+    # Rules.__new__(Rules) alone has nothing compiled and no description
+    if not r._ready:
+        raise ValueError("rules is a Rules never made (Rules.__new__ without "
+                         "__init__): use get_rules(name) or Rules(name)")
+    return 0
 
 
 def get_rules(rules="classic") -> Rules:
@@ -1177,6 +1189,7 @@ cdef class Move:
 
     def __cinit__(self):
         self.wild_rules = -1
+        self.m.wild = WILD_NONE     # (Move.__new__ alone: a PASS, no W in it)
 
     def __init__(self, kind, rank, length, cards, wild=None, rules=None):
         cdef int k = _kind_code(kind)
@@ -1483,6 +1496,10 @@ cdef class MoveList:
 
     @property
     def rules(self) -> Rules:
+        """The rule set the moves are of."""
+        if self.rules is None:
+            raise ValueError("a MoveList never made (MoveList.__new__ alone) has no "
+                             "rule set: MoveLists come from legal_moves and classify")
         return self.rules
 
     def __len__(self):

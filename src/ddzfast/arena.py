@@ -333,9 +333,14 @@ class _DouZeroModels(_Agent):
             # as DouZero's DeepAgent loads them, on the CPU
             model = classes[pos]()
             state = model.state_dict()
-            loaded = torch.load(os.path.join(folder, f"{pos}.ckpt"), map_location="cpu")
-            state.update({k: v for k, v in loaded.items() if k in state})
-            model.load_state_dict(state)
+            path = os.path.join(folder, f"{pos}.ckpt")
+            try:
+                loaded = torch.load(path, map_location="cpu")
+                state.update({k: v for k, v in loaded.items() if k in state})
+                model.load_state_dict(state)
+            except Exception as exc:   # noqa: BLE001 - unpickling fails in many types
+                raise ValueError(f"{path} is not a DouZero {pos} model "
+                                 f"({type(exc).__name__}: {exc})") from exc
             model.eval()
             self.models[pos] = model
         self.decisions = 0

@@ -2,11 +2,13 @@
 
     python tests/oracles/fuzz_driver.py GROUP SEED CALLS
 
-Makes CALLS random calls on the entry points of GROUP (core, game, features,
-numba, simulate, cli, solve, learning, split, vector, envs) and exits 0 when
-every call either returned or raised an allowed error: ValueError or TypeError (IndexError for an index out of
-range; numba's compile-time TypingError for the Numba functions; SystemExit
-with status 2 from the command line's argument parser). Anything else prints
+Makes CALLS random calls on the entry points of GROUP (core, objects, game,
+features, numba, simulate, cli, solve, learning, split, vector, envs, arena)
+and exits 0 when every call either returned or raised an allowed error:
+ValueError or TypeError (IndexError for an index out of range; numba's
+compile-time TypingError for the Numba functions; SystemExit with status 2
+from the command line's argument parser; ImportError from a call that needs
+an optional package MISSING here). Anything else prints
 the call and its traceback and exits 1; a crash ends the process with a
 signal. tests/test_fuzz_api.py runs each group in its own process, so a
 crash fails that test rather than killing pytest; scripts/asan_check.sh runs
@@ -16,8 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
+import importlib.util
 import io
 import itertools
+import json
 import math
 import os
 import pickle
@@ -31,8 +36,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import ddzfast  # noqa: E402
-from ddzfast import (MOVE_DTYPE, Game, Hand, Move, Rules, beats, classify,
-                     deal_seed, get_rules, legal_moves, legal_moves_batch,
+from ddzfast import (DEAL_DTYPE, MOVE_DTYPE, Game, Hand, Move, MoveList, Rules, beats,
+                     classify, deal_seed, get_rules, legal_moves, legal_moves_batch,
                      legal_moves_into, play)  # noqa: E402
 from helpers import RULE_SETS, cli_rules  # noqa: E402  (tests/helpers.py)
 
@@ -53,6 +58,24 @@ TIANDI = ("tiandi:32", "tiandi:KA")
 #: the largest tiandi hands: eight laizi in 20 cards (tens of thousands of
 #: leads; a whole deck has millions, too many for a fuzzing loop)
 LARGE_HANDS = ("34567777899JJJJQQKKA", "33334567899TJQKA2222", "3333444477778888JJJJ")
+#: whole decks, far beyond a deal's 20 cards: with W, without it, and without
+#: it and one 3 (in laizi:7 and tiandi:7J each has millions of moves): drawn
+#: by Fuzzer.deck, with a low probability, for the entry points that stay
+#: fast on them
+WHOLE_DECKS = (DECK, DECK.replace("W", ""), DECK.replace("W", "").replace("3", "", 1))
+#: the rule sets in which a whole deck is quick everywhere; in laizi:7 and
+#: tiandi:7J min_plays and the action mask of one take seconds
+#: (Fuzzer.deck_rules draws those a few times a run)
+QUICK_DECK_RULES = ("classic", "biegang", "super")
+#: dtypes and copy flags asked of __array__ (Hand, MoveList) and np.asarray
+ARRAY_DTYPES = (None, np.uint64, np.int64, np.int8, np.float32, np.bool_, object, "U3",
+                "M8[s]", MOVE_DTYPE, DEAL_DTYPE, [("x", "u1")], "nonsense")
+#: the optional packages some entry points need: with one missing, the
+#: ImportError saying what to install is an allowed outcome of those calls
+MISSING = {name: importlib.util.find_spec(name) is None
+           for name in ("pandas", "rlcard", "torch", "douzero")}
+#: a folder without DouZero's models (this one), for the agent "douzero:DIR"
+EMPTY_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 class Fuzzer:
@@ -60,6 +83,8 @@ class Fuzzer:
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.calls = 0
+        # whole decks in laizi:7 or tiandi:7J left to the slow entry points
+        self.slow_decks = 2
 
     # ---- hostile values ----------------------------------------------------------
 
@@ -68,6 +93,21 @@ class Fuzzer:
             return self.rng.choice(LARGE_HANDS)
         deck = DECK if wild else DECK[:-1]
         return "".join(self.rng.sample(deck, self.rng.randint(0, 21)))
+
+    def deck(self, p: float):
+        """One of WHOLE_DECKS with probability ``p``, else None."""
+        return self.rng.choice(WHOLE_DECKS) if self.rng.random() < p else None
+
+    def deck_rules(self, slow=("laizi:7", "tiandi:7J")) -> str:
+        """A rule set for a whole deck: one of QUICK_DECK_RULES, or one of
+        ``slow`` while slow_decks lasts (up to seconds a call there)."""
+        if self.slow_decks and self.rng.random() < 0.3:
+            self.slow_decks -= 1
+            return self.rng.choice(slow)
+        return self.rng.choice(QUICK_DECK_RULES)
+
+    def array_dtype(self):
+        return self.rng.choice(ARRAY_DTYPES + (self.nasty(),))
 
     def hand(self):
         text = self.hand_text(self.rng.random() < 0.5)
@@ -267,6 +307,175 @@ def fuzz_core(f: Fuzzer) -> None:
         f.call(rules.with_options, **f.rules_changes())
 
 
+def _round_trip(value):
+    """``value`` pickled and loaded again: an equal value, else a defect."""
+    back = pickle.loads(pickle.dumps(value))
+    if back != value:
+        raise AssertionError(f"{value!r} came back from its pickle as {back!r}")
+    return back
+
+
+def _hostile_reduce(f: Fuzzer, value, hostile: list) -> None:
+    """What unpickling ``value`` calls, one of its arguments replaced by one
+    of ``hostile`` or a nasty value (a pickle from outside)."""
+    fn, args = value.__reduce__()[:2]
+    args = list(args)
+    if args:
+        args[f.rng.randrange(len(args))] = f.rng.choice(hostile + [f.nasty()])
+    f.call(fn, *args)
+
+
+def _fuzz_hand(f: Fuzzer) -> None:
+    from ddzfast._core import _hand_of_bits
+    r = f.rng
+    pick = r.randrange(10)
+    if pick == 0:
+        hand = Hand.__new__(Hand)
+    elif pick == 1:
+        # any packed counts (how a pickle makes a Hand no deck holds)
+        hand = f.call(_hand_of_bits, r.choice([r.getrandbits(64), f.nasty()]))
+    else:
+        hand = f.call(Hand, f.deck(0.05) or f.hand(),
+                      f.rules() if r.random() < 0.2 else None)
+    if hand is None:
+        return
+    f.call(hand.__getitem__, r.choice(["3", "T", "10", "t", "2", "X", "D", "W", "w", "Z",
+                                       "33", r.randint(-20, 20), f.nasty()]), index_ok=True)
+    cards = "".join(hand)
+    "".join(reversed(hand))
+    if not len(hand) == len(cards) == sum(hand.counts):
+        raise AssertionError(f"{hand!r}: len {len(hand)}, {len(cards)} cards iterated, "
+                             f"counts {hand.counts}")
+    hand.bits, hand.wildcards, int(hand), hash(hand), str(hand), repr(hand)
+    f.call(hand.__array__, f.array_dtype(), copy=r.choice([None, True, False, f.nasty()]))
+    f.call(np.asarray, hand, f.array_dtype())
+    f.call(_round_trip, hand)
+    _hostile_reduce(f, hand, [-1, 2 ** 64 - 1, 2 ** 64, 1 << 63, 0xF, 1.5, "33", None])
+    # (a whole deck or a Hand no deck holds, through the calls that stay fast)
+    rules = f.rules()
+    f.call(classify, hand, rules)
+    f.call(Hand, hand, rules)
+    f.call(hand.validate, rules)
+    f.call(play, hand, r.choice([f.move(), f.hand()]), r.choice([None, rules]))
+    f.call(hand.__add__, f.hand())
+    f.call(hand.__sub__, f.hand())
+    f.call(hand.__contains__, f.hand())
+    # (into a small buffer: the count alone comes back, though for a whole
+    # deck in tiandi the core first tries to make every move, 0.9 GB in
+    # tiandi:KA, hence RULE_SETS' tiandi:7J only)
+    f.call(legal_moves_into, hand, None,
+           r.choice(RULE_SETS + ((rules,) if len(hand) <= 20 else ())),
+           np.empty(r.choice([0, 16]), MOVE_DTYPE))
+
+
+def _fuzz_move(f: Fuzzer) -> None:
+    r = f.rng
+    pick = r.randrange(6)
+    if pick == 0:
+        move = Move.__new__(Move)
+    elif pick == 1:
+        move = f.call(Move, r.choice([f.nasty(), r.randint(0, 20), "PAIR", "SOFT_BOMB"]),
+                      r.choice([f.nasty(), r.randint(0, 15)]),
+                      r.choice([f.nasty(), r.randint(0, 13)]), f.hand(),
+                      rules=f.rules() if r.random() < 0.5 else None)
+    else:
+        move = f.move()
+    if not isinstance(move, Move):
+        return
+    move.identity, move.substitutes, move.wild_text, move.array, move.text
+    move.kind, move.rank, move.length, move.wild, move.cards, str(move), repr(move)
+    hash(move)
+    subs = move.substitutes
+    len(subs), list(subs), subs.counts
+    f.call(Move.parse, move.text, r.choice([None, None, f.rules()]))
+    f.call(_round_trip, move)
+    _hostile_reduce(f, move, [-1, 256, 2 ** 64, 2 ** 64 - 1, "PAIR", None, f.rules(),
+                              Rules.__new__(Rules)])
+
+
+def _fuzz_move_list(f: Fuzzer) -> None:
+    from ddzfast._core import _move_list_of
+    r = f.rng
+    pick = r.randrange(8)
+    if pick == 0:
+        moves = MoveList.__new__(MoveList)
+    elif pick == 1:
+        moves = f.call(classify, f.deck(0.1) or f.hand_text(), f.rules())
+    else:
+        rules = r.choice(RULE_SETS + TIANDI)
+        moves = f.call(legal_moves, f.hand_text(get_rules(rules).wildcard),
+                       f.move() if r.random() < 0.3 else None, rules)
+    if moves is None:
+        return
+    rows = moves.array
+    f.call(getattr, moves, "rules")     # (ValueError for a MoveList never made)
+    len(moves), repr(moves)
+    f.call(moves.__array__, f.array_dtype(), copy=r.choice([None, True, False, f.nasty()]))
+    f.call(np.asarray, moves, f.array_dtype())
+    f.call(moves.__contains__, r.choice([f.move(), f.move_row(), f.nasty(), rows[:1],
+                                         rows[:2], rows.reshape(-1, 1)[:1], rows[::-1][:1]]))
+    for i in r.sample(range(len(moves)), min(3, len(moves))):
+        if moves[i] not in moves or rows[i] not in moves:
+            raise AssertionError(f"move {i} of {moves!r} is not in it")
+    f.call(_round_trip, moves)
+    # a pickle's rows from outside: mutated fields, other dtypes and shapes
+    mutated = np.array(rows)
+    if len(mutated):
+        mutated[r.randrange(len(mutated))] = f.move_row()
+    readonly = np.array(rows)
+    readonly.flags.writeable = False
+    _hostile_reduce(f, moves, [f.rules(), mutated, readonly, rows[::-1], rows.reshape(-1, 1),
+                               rows.astype([(n, "<u8") for n in MOVE_DTYPE.names]),
+                               np.frombuffer(r.randbytes(16 * r.randint(0, 4)), MOVE_DTYPE),
+                               list(rows)])
+    f.call(_move_list_of, f.rules(), rows)
+
+
+def _fuzz_rules(f: Fuzzer) -> None:
+    r = f.rng
+    pick = r.randrange(8)
+    if pick == 0:
+        rules = Rules.__new__(Rules)
+    elif pick <= 3:
+        rules = f.call(get_rules, f.rules())
+    else:
+        rules = f.rules_object()
+    if rules is None:
+        return
+    kinds = [r.choice([k.name, k.name.lower(), int(k), k, "NOPE", 99, -1, f.nasty()])
+             for k in r.sample(list(ddzfast.MoveKind), r.randint(0, 4))]
+    made = rules.description is not None
+    fewer = f.call(rules.without_kinds, *kinds)
+    rules.fingerprint, rules.address, hash(rules)
+    d = f.call(rules.description_dict)
+    f.call(_round_trip, rules)
+    if made:
+        # (a Rules never made has no pickle: ValueError, as _round_trip saw)
+        _hostile_reduce(f, rules, ["classic", "", "laizi:7", {}, {"kinds": ["SINGLE"]},
+                                   {"nonsense": 1}, {**(d or {}), **f.rules_changes()}])
+    else:
+        # (a Rules never made: ValueError from what reads its description)
+        for attribute in ("platform", "ranked_name"):
+            f.call(getattr, rules, attribute)
+    for each in (rules, fewer) if made else ():
+        if each is None:
+            continue
+        each.platform, each.ranked_name
+        back = eval(repr(each), {"Rules": Rules})
+        if back != each:
+            raise AssertionError(f"repr {each!r} makes another rule set")
+        if Rules(each.name, **each.description_dict()) != each:
+            raise AssertionError(f"{each!r}: Rules(name, **description_dict()) differs")
+
+
+def fuzz_objects(f: Fuzzer) -> None:
+    """Hand, Move, MoveList and Rules as values: indexing, iteration,
+    NumPy conversion, fields, pickles (round trips, and hostile arguments
+    to what a pickle calls), repr evaluating back; objects never made
+    (__new__ alone), whole decks and Hands no deck holds."""
+    (_fuzz_hand, _fuzz_move, _fuzz_move_list, _fuzz_rules)[f.rng.randrange(4)](f)
+
+
 def fuzz_game(f: Fuzzer) -> None:
     r = f.rng
     pick = r.randrange(5)
@@ -358,8 +567,15 @@ def fuzz_features(f: Fuzzer) -> None:
     from ddzfast import features
     r = f.rng
     rules = r.choice(RULE_SETS)
-    pick = r.randrange(6)
-    if pick == 0:
+    pick = r.randrange(7)
+    if pick == 6:
+        moves = f.call(features.action_moves, f.table_rules() if r.random() < 0.3 else rules)
+        if moves is not None:
+            # read-only: the shared table itself
+            f.call(moves.__setitem__, r.randrange(len(moves)), f.move_row())
+            f.call(features.action_index, moves[r.randrange(len(moves)):][:5],
+                   r.choice([rules, f.table_rules()]))
+    elif pick == 0:
         f.call(features.encode_hands, r.choice([
             f.nasty(), [int(Hand(f.hand_text(False))) for _ in range(3)],
             [1, math.inf], [3.7], "33", np.array([1.5]), np.array([-1]),
@@ -399,9 +615,11 @@ def fuzz_numba(f: Fuzzer) -> None:
         return r.choice([r.getrandbits(63), np.uint64(r.getrandbits(64))])
 
     extra = (TypingError,)
-    pick = r.randrange(5)
+    pick = r.randrange(9)
     last = r.choice([dn.no_last(), np.zeros(1, MOVE_DTYPE), f.out_array()])
-    if pick == 0:
+    if pick >= 5:
+        _fuzz_numba_actions(f, dn, handle, any_bits, last, extra)
+    elif pick == 0:
         f.call(dn.legal_moves_into, handle, r.choice([int(Hand(f.hand_text())),
                                                       any_bits()]),
                last, f.out_array(), extra=extra)
@@ -416,6 +634,62 @@ def fuzz_numba(f: Fuzzer) -> None:
     else:
         f.call(dn.hand_valid, handle, any_bits(), extra=extra)
         f.call(dn.rules_handle, f.rules())
+
+
+def _fuzz_numba_actions(f: Fuzzer, dn, handle: int, any_bits, last, extra) -> None:
+    """The handle checks, the action functions and min_plays of
+    ddzfast.numba. A jitted function compiles once per argument types, so
+    each gets few of them: hands as int or uint64, a few out arrays."""
+    r = f.rng
+    pick = r.randrange(4)
+    if pick == 0:
+        f.call(dn.check_handle, r.choice([handle, handle + 8, 0, -1, 2 ** 64, np.int64(handle),
+                                          np.uint64(handle), True, f.nasty()]))
+        rules = r.choice(RULE_SETS)
+        actions = f.call(dn.actions_handle,
+                         rules if r.random() < 0.8 else r.choice(["laizi", "tiandi", f.nasty()]))
+        f.call(dn.check_actions_handle,
+               actions if r.random() < 0.6 else r.choice([
+                   handle, 0, -1, 2 ** 64, np.uint64(actions or 0), f.nasty()]),
+               r.choice([None, dn.rules_handle(rules), handle, actions, 0, f.nasty()]))
+        return
+    if pick == 3:
+        hand = r.choice([int(Hand(f.hand_text())), any_bits()])
+        if r.random() < 0.01:
+            # a whole deck (in the quick rule sets: the split group takes
+            # one in laizi:7, 0.4 s and 230 MB; tiandi:7J takes 3 s and 1.2 GB)
+            rules = r.choice(QUICK_DECK_RULES)
+            hand, handle = int(Hand(f.deck(1.0))), dn.rules_handle(rules)
+        f.call(dn.min_plays, handle, hand, extra=extra)
+        return
+    rules = r.choice(RULE_SETS)
+    own = dn.rules_handle(rules)
+    actions = dn.actions_handle(rules)
+    # each part as it should be four times in five (the whole call about
+    # half the time); else another rule set's lookup, no handle, a hostile
+    # hand, last or out
+    pair = (own, actions) if r.random() < 0.8 else r.choice([
+        (handle, actions), (own, dn.actions_handle("classic")), (own, own),
+        (actions, actions), (own, 12345), (0, actions), (own, f.nasty())])
+    size = ddzfast.action_count(rules)
+    wild = get_rules(rules).wildcard
+    hand = int(Hand(f.hand_text(wild))) if r.random() < 0.8 else r.choice([
+        any_bits(), 2 ** 64 - 1, -1, 2 ** 64, f.nasty()])
+    if r.random() < 0.01:
+        hand = int(Hand(f.deck(1.0)))
+    # leading, or a legal move to beat (a one-row array of its own)
+    leads = legal_moves(f.hand_text(wild)[:6], None, rules).array
+    last = r.choice([dn.no_last(), leads[-1:].copy()]) if r.random() < 0.8 else last
+    if pick == 1:
+        out = np.zeros(size, np.int32) if r.random() < 0.8 else r.choice([
+            np.zeros(4, np.int32), np.zeros(2 * size, np.int32)[::2],
+            np.zeros(size, np.int64), f.nasty()])
+        f.call(dn.legal_action_indices_into, *pair, hand, last, out, extra=extra)
+    else:
+        out = r.choice([np.zeros(size, np.bool_), np.zeros(size, np.uint8)]) \
+            if r.random() < 0.8 else r.choice([np.zeros(size + 1, np.bool_),
+                                               np.zeros(size, np.float32), f.nasty()])
+        f.call(dn.legal_action_mask_into, *pair, hand, last, out, extra=extra)
 
 
 def fuzz_simulate(f: Fuzzer) -> None:
@@ -453,6 +727,31 @@ def fuzz_simulate(f: Fuzzer) -> None:
     f.call(policy_labels, r.choice([[pick_index, pick_index, "greedy"], f.nasty()]))
     f.call(mean_interval, r.choice([1.0, f.nasty()]), r.choice([1.0, 0.0, f.nasty()]),
            r.choice([0, 2, 3, f.nasty()]))
+    # one deal in Python, the policy parser and names, a session's length
+    from ddzfast.simulate import parse_policies, play_deal, policy_name, session_length
+    f.call(session_length, f.rules())
+    f.call(parse_policies, policies)
+    f.call(policy_name, r.choice([pick_index, "greedy", functools.partial(pick_index),
+                                  Game.policy_move, f.nasty()]))
+    row = f.call(play_deal, f.rules() if r.random() < 0.5 else r.choice(RULE_SETS), policies,
+                 r.choice([0, r.getrandbits(64), f.nasty()]),
+                 r.choice([0, 1, 2, 3, -1, f.nasty()]), r.choice([True, False, f.nasty()]))
+    # rows as simulate makes them, one row of play_deal, or any bytes
+    from ddzfast.report import Tally, rows_to_frame, wilson_interval
+    garbage = np.frombuffer(r.randbytes(DEAL_DTYPE.itemsize * r.randint(0, 3)), DEAL_DTYPE)
+    some = r.choice([rows, garbage, None if row is None else np.array([row]), row,
+                     np.zeros(2, DEAL_DTYPE), np.zeros((2, 2), DEAL_DTYPE), f.nasty()])
+    extra = (ImportError,) if MISSING["pandas"] else ()
+    f.call(rows_to_frame, some, extra=extra)
+    tally = f.call(Tally, r.choice([None, ("random",) * 3, ["a", "b"], [pick_index] * 3,
+                                    f.nasty()]))
+    if tally is not None:
+        for _ in range(r.randint(0, 3)):
+            f.call(tally.add, r.choice([some, rows, garbage, f.nasty()]))
+        f.call(tally.summary)
+    f.call(wilson_interval, r.choice([0, 3, 10, -1, 2 ** 1100, f.nasty()]),
+           r.choice([0, 3, 10, -1, 2 ** 1100, f.nasty()]),
+           *r.choice([(), (1.96,), (0,), (-1.0,), (f.nasty(),)]))
 
 
 def fuzz_cli(f: Fuzzer) -> None:
@@ -462,6 +761,8 @@ def fuzz_cli(f: Fuzzer) -> None:
     word = lambda: r.choice(["", "-1", "0", "1", "3", "2.5", "1000000000000",
                              "18446744073709551616", "1099511627776", "abc", "#²",
                              "33", "3W", "pass", "PAIR/3/1/33", "x" * 50])
+    agent = lambda: r.choice(["random", "greedy", "expert", "rlcard-rule", "douzero:" + EMPTY_DIR,
+                              "douzero:", word()])
     command = r.choice([
         ["moves", r.choice([f.hand_text(), word()])],
         ["moves", f.hand_text(False), "--last", word()],
@@ -482,17 +783,42 @@ def fuzz_cli(f: Fuzzer) -> None:
                                             "--max-nodes", "--seconds", "--last"]), word()],
         ["--version"],
         [word()],
+        # a deal against two bots, typed from the lines below
+        ["play", *r.choice([[], ["--seed", str(r.getrandbits(64))], ["--seed", word()]]),
+         *r.choice([[], ["--bots", r.choice(["greedy", "random", "expert", word()])]]),
+         *r.choice([[], [], ["--rules", "classic+happy"], ["--rules", "tiandi"],
+                    ["--wild", word()]] + [cli_rules(name) for name in RULE_SETS])],
+        # (a valid but huge --deals runs for hours: only counts beyond the
+        # bound stand in for it; --backend ray would start a cluster)
+        ["arena", "--a", agent(), "--b", agent(),
+         "--deals", r.choice(["0", "1", "2", "1", "2", "-1", "2.5", "abc", "100000001"]),
+         *r.choice([[], ["--seed", word()], ["--threads", r.choice(["1", "2", word()])],
+                    ["--bidding"], ["--json"], ["--address", word()]]),
+         *r.choice([[], ["--rules", "classic+happy", "--bidding"]]
+                   + [cli_rules(name) for name in RULE_SETS])],
     ])
+    # standard input: lines a person might type (or bytes no encoding
+    # reads), ending at end of file, so that a game never waits
+    typed = [r.choice(["?", "help", "h", "q", "pass", "p", "#0", "#-1", "#99999999999999999999",
+                       "0", "1", "2", "3", "4", "", "4567W=8", "33W=4", f.hand_text()[:6],
+                       word()]) for _ in range(r.randint(0, 60))]
+    raw = "\n".join(typed).encode() + r.choice([b"", b"\n", b"\xff\xfe\x80\n", b"\x00"])
+    stdin = r.choice([io.StringIO(raw.decode("utf-8", "replace")),
+                      io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8"), None])
     stdout, stderr = io.StringIO(), io.StringIO()
     f.calls += 1
+    saved_stdin = sys.stdin
     try:
+        sys.stdin = stdin
         with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
             status = cli.main(command)
     except SystemExit as e:
         status = e.code
     except Exception:
-        print(f"call {f.calls}: ddzfast {command!r}", file=sys.stderr)
+        print(f"call {f.calls}: ddzfast {command!r} (standard input {raw!r})", file=sys.stderr)
         raise
+    finally:
+        sys.stdin = saved_stdin
     if status not in (0, 2, None):
         raise AssertionError(f"ddzfast {command!r} exited {status}: {stderr.getvalue()}")
     if "Traceback" in stderr.getvalue():
@@ -501,6 +827,26 @@ def fuzz_cli(f: Fuzzer) -> None:
 
 def fuzz_solve(f: Fuzzer) -> None:
     r = f.rng
+    if r.random() < 0.1:
+        # puzzle notation (0, Y, Z) as card text
+        # (ddzfast.solve the attribute is the function, not the module)
+        notation = importlib.import_module("ddzfast.solve").from_puzzle_notation
+        text = "".join(r.choice("34567890JQKA2YZyzT1W #²") for _ in range(r.randint(0, 14)))
+        cards = f.call(notation, text if r.random() < 0.8 else f.nasty())
+        if cards is not None:
+            f.call(ddzfast.solve, [cards, f.hand_text(False)[:3]], "classic", max_nodes=1000)
+        return
+    if r.random() < 0.003:
+        # a whole deck dealt to the seats, one node searched
+        deck = list(f.deck(1.0))
+        r.shuffle(deck)
+        cut = sorted(r.sample(range(len(deck) + 1), r.choice([1, 2])))
+        hands = ["".join(deck[a:b]) for a, b in zip([0] + cut, cut + [len(deck)])]
+        f.call(ddzfast.solve, hands, f.deck_rules() if r.random() < 0.5 else r.choice(RULE_SETS),
+               to_move=r.randrange(len(hands)),
+               landlord=r.randrange(3) if len(hands) == 3 else None,
+               all_moves=r.random() < 0.5, max_nodes=1)
+        return
     if r.random() < 0.7:
         # mostly valid: small disjoint hands, consistent seats, a reading of
         # some cards as the move to beat
@@ -535,26 +881,66 @@ def fuzz_solve(f: Fuzzer) -> None:
            seconds=r.choice([None, 0.5, f.nasty()]))
 
 
+def _fuzz_rlcard(f: Fuzzer) -> None:
+    """RLCard's action ids (ddzfast.compat.rlcard), or, without rlcard, the
+    ImportError saying what to install."""
+    from ddzfast.compat import rlcard
+    r = f.rng
+    extra = (ImportError,) if MISSING["rlcard"] else ()
+    ids = r.choice([r.randrange(27472), r.choice([0, 27471, 27472, -1, 2 ** 63, 2 ** 64]),
+                    np.int64(5), np.uint16(7), f.nasty()])
+    pick = r.randrange(5)
+    if pick == 0:
+        f.call(rlcard.rlcard_to_actions, ids, index_ok=True, extra=extra)
+        f.call(rlcard.rlcard_moves, ids, index_ok=True, extra=extra)
+    elif pick == 1:
+        legal = r.choice([None, None, f.call(legal_moves, f.hand_text(False)),
+                          f.call(legal_moves, f.hand_text(False), None, r.choice(RULE_SETS)),
+                          MoveList.__new__(MoveList), f.nasty()])
+        f.call(rlcard.from_rlcard, ids, legal, index_ok=True, extra=extra)
+    elif pick == 2:
+        rules = r.choice(RULE_SETS)
+        moves = f.call(legal_moves, f.hand_text(get_rules(rules).wildcard), None, rules)
+        f.call(rlcard.to_rlcard, r.choice([moves, moves and moves[0], moves and moves.array,
+                                           f.move(), f.move_row(), f.nasty(),
+                                           MoveList.__new__(MoveList), Move.__new__(Move),
+                                           np.zeros((2, 2), MOVE_DTYPE)]), extra=extra)
+    else:
+        table = f.call(r.choice([rlcard.action_to_rlcard, rlcard.unmappable_moves,
+                                 rlcard.rlcard_actions]), extra=extra)
+        if isinstance(table, np.ndarray) and len(table):
+            # (action_to_rlcard: read-only, the module's own table)
+            f.call(table.__setitem__, r.randrange(len(table)), 0)
+
+
 def fuzz_learning(f: Fuzzer) -> None:
-    # action indices and masks, observation tensors, DouZero's environment
+    # action indices and masks, observation tensors, DouZero's environment,
+    # RLCard's action ids
     from ddzfast.compat import douzero
     r = f.rng
-    pick = r.randrange(9)
+    pick = r.randrange(10)
     rules = r.choice(RULE_SETS) if r.random() < 0.8 \
         else f.table_rules()
     last = f.move() if r.random() < 0.5 else None
-    if pick == 0:
-        f.call(ddzfast.legal_action_indices, f.hand(), last, rules)
+    hand = f.hand() if pick <= 2 else None
+    if pick <= 2 and r.random() < 0.003:
+        # a whole deck: more cards than a deal gives, so moves no action is
+        # (ValueError), found without making its millions of moves
+        hand, rules = f.deck(1.0), f.deck_rules()
+    if pick == 9:
+        _fuzz_rlcard(f)
+    elif pick == 0:
+        f.call(ddzfast.legal_action_indices, hand, last, rules)
     elif pick == 1:
         out = r.choice([np.empty(r.choice([0, 1, 8, 4096]), np.int32),
                         np.empty(64, np.int64), np.empty(64, np.int32)[::2], f.nasty()])
-        f.call(ddzfast.legal_action_indices_into, f.hand(), last, rules, out)
+        f.call(ddzfast.legal_action_indices_into, hand, last, rules, out)
     elif pick == 2:
         size = f.call(ddzfast.action_count, rules) or 16
         out = r.choice([np.zeros(size, bool), np.zeros(size + r.choice([-1, 1]), bool),
                         np.zeros(size, np.uint8), np.zeros(size, np.float32),
                         np.zeros((2, size), bool), f.nasty()])
-        f.call(ddzfast.legal_action_mask_into, f.hand(), last, rules, out)
+        f.call(ddzfast.legal_action_mask_into, hand, last, rules, out)
     elif pick == 3:
         hands = r.choice([[int(Hand(f.hand_text(False))) for _ in range(r.randint(0, 4))],
                           f.nasty(), np.zeros((2, 2), np.uint64)])
@@ -582,7 +968,8 @@ def fuzz_learning(f: Fuzzer) -> None:
                r.choice([None, [0, 1], [5], f.nasty()]))
     elif pick == 5:
         f.call(douzero.to_douzero, r.choice([f.hand(), f.move(), f.nasty(),
-                                             [3, 3, 17], [99], [-1]]))
+                                             [3, 3, 17], [99], [-1],
+                                             ddzfast.MoveList.__new__(ddzfast.MoveList)]))
     elif pick == 6:
         f.call(douzero.from_douzero, r.choice([[3, 3, 17], [30, 20], [[3], [4, 4]],
                                                [99], [3] * 5, f.nasty()]))
@@ -617,7 +1004,23 @@ def fuzz_split(f: Fuzzer) -> None:
     r = f.rng
     hand = f.hand() if r.random() < 0.8 else f.nasty()
     rules = f.rules()
-    f.call(ddzfast.min_plays, hand, rules)
+    split = f.call(ddzfast.min_plays, hand, rules)
+    if r.random() < 0.002:
+        # a whole deck (within the work limit, or ValueError beyond it; not in
+        # tiandi:7J, where one takes 3 s and 1.2 GB)
+        f.call(ddzfast.min_plays, f.deck(1.0), f.deck_rules(slow=("laizi:7",)))
+    # a Split made by hand: its count and moves must agree
+    some = r.choice([split.moves if split is not None else MoveList.__new__(MoveList),
+                     f.call(classify, f.hand_text(False)[:r.randint(0, 6)], "classic"),
+                     f.call(legal_moves, f.hand_text(False)[:r.randint(0, 4)]),
+                     MoveList.__new__(MoveList), [f.move()], f.nasty()])
+    count = r.choice([len(some) if hasattr(some, "__len__") else 0, None, 0, 1, 2, -1,
+                      True, 1.0, np.int64(1), np.uint8(2), 2 ** 64, f.nasty()])
+    made = f.call(ddzfast.Split, count, some)
+    if made is not None:
+        repr(made)
+        f.call(_round_trip, made)
+        f.call(made.__eq__, split)
     moves = r.choice([None, [f.move()], [f.move(), f.move_row()], f.nasty(),
                       np.zeros(2, MOVE_DTYPE), "33"])
     if moves is None:
@@ -650,7 +1053,11 @@ def fuzz_vector(f: Fuzzer) -> None:
                      dtype=r.choice(["float32", "int8", np.int8, np.float32, f.nasty()]))
         if vec is None:
             return
+        row = lambda: r.choice([0, vec.num_envs - 1, vec.num_envs, -1, np.int64(0), True,
+                                f.nasty()])
         f.call(vec.step, np.zeros(vec.num_envs, np.int64))      # before reset
+        f.call(vec.observation, row(), index_ok=True)
+        f.call(vec.card_play_data, row(), index_ok=True)
         f.call(vec.reset, seed=r.choice([None, 7, f.nasty()]))
         for _ in range(r.randint(0, 20)):
             if r.random() < 0.8:
@@ -661,6 +1068,8 @@ def fuzz_vector(f: Fuzzer) -> None:
                                     np.int64), np.zeros(vec.num_envs, np.float32), f.nasty()])
             f.call(vec.step, actions)
         f.call(vec.legal_actions, r.choice([0, vec.num_envs, -1, f.nasty()]), index_ok=True)
+        f.call(vec.observation, row(), index_ok=True)
+        f.call(vec.card_play_data, row(), index_ok=True)
         f.call(vec.expand, r.choice([0, 1, 2, 3, -1, f.nasty()]))
         f.call(vec.deal_of_rows, r.choice([0, 1, 2, 3, -1, f.nasty()]))
         return
@@ -711,6 +1120,7 @@ def fuzz_envs(f: Fuzzer) -> None:
     hostile arguments and actions."""
     import gymnasium
     from ddzfast.env import GYM_ID, GymVectorEnv, doudizhu_v0, gym_env
+    from ddzfast.env._table import PLAYERS
     r = f.rng
     rules = r.choice(RULE_SETS + ("classic+happy", "tiandi:KA", SESSIONS)) \
         if r.random() < 0.9 else f.nasty()
@@ -722,12 +1132,17 @@ def fuzz_envs(f: Fuzzer) -> None:
                      opponents=r.choice([("greedy", "random"), "greedy", ("expert",) * 2,
                                          (f.nasty(), "greedy"), f.nasty()]),
                      bidding=r.choice([True, False, f.nasty()]),
+                     # (gymnasium.make reads a render mode as a str itself)
+                     render_mode=r.choice([None, "ansi", "nonsense" if made else f.nasty()]),
                      illegal_reward=r.choice([-1.0, 0, math.inf, f.nasty()]))
         if env is None:
             return
+        raw = env.unwrapped
         if not made:
             # (Gymnasium's OrderEnforcing raises its own ResetNeeded here)
             f.call(env.step, 0)                             # before reset
+            f.call(env.render)
+        f.call(raw.action_masks)
         if f.call(env.reset, seed=r.choice([None, 1, 2 ** 64, -1, f.nasty()])) is None:
             return
         for _ in range(r.randint(0, 30)):
@@ -737,14 +1152,26 @@ def fuzz_envs(f: Fuzzer) -> None:
             step = f.call(env.step, action)
             if step is None or step[2]:
                 break
+        f.call(raw.action_masks)
+        f.call(env.render)
         # the run's next deal (a no-shuffle session's next one after a deal's end)
         f.call(env.reset)
         f.call(env.unwrapped.action_of, r.choice([f.move(), 0, 4, f.nasty()]), index_ok=True)
+        f.call(env.close)
+        f.call(raw.action_masks)
     elif pick == 1:
         env = f.call(doudizhu_v0.env, rules, bidding=r.choice([True, False, f.nasty()]),
                      render_mode=r.choice([None, "ansi", f.nasty()]))
         if env is None:
             return
+        who = lambda: r.choice(PLAYERS + ("player_3", "player_0 ", "", f.nasty()))
+        raw = env.unwrapped
+        # before reset (the wrapper's own AttributeError aside: PettingZoo's)
+        f.call(raw.observe, who())
+        f.call(raw.last, r.choice([True, False, f.nasty()]))
+        f.call(raw.render)
+        f.call(raw.observation_space, who())
+        f.call(raw.action_space, who())
         if f.call(env.reset, seed=r.choice([None, 3, f.nasty()])) is None and \
                 not getattr(env, "agents", None):
             return
@@ -761,6 +1188,12 @@ def fuzz_envs(f: Fuzzer) -> None:
             else:
                 action = r.choice([-1, 10 ** 9, 1.5, f.nasty()])
             f.call(env.step, action, index_ok=True)
+            if r.random() < 0.3:
+                f.call(r.choice([env.observe, raw.observe]), who())
+                f.call(r.choice([env.last, raw.last]), r.choice([True, False, f.nasty()]))
+                f.call(env.render)
+        f.call(raw.observation_space, who())
+        f.call(raw.action_space, who())
         f.call(env.reset)
         raw = env.unwrapped
         f.call(raw.move_of, r.choice([0, -1, 10 ** 9, f.nasty()]), index_ok=True)
@@ -798,12 +1231,84 @@ def fuzz_envs(f: Fuzzer) -> None:
                                np.zeros(venv.num_envs + 1, np.int64)])
         f.call(venv.get_attr, r.choice(["seat", "num_envs"]),
                r.choice([None, 0, [0], f.nasty()]), index_ok=True)
+        indices = r.choice([None, 0, [0], [0, 0], -1, venv.num_envs, [True], range(1), 1.5,
+                            np.int64(0), np.array([0]), f.nasty()])
+        # (names of its methods: getattr's AttributeError for a name it
+        # lacks is SB3's VecEnv contract, as get_attr's above)
+        f.call(venv.env_method, r.choice(["action_masks", "reset", "seed"]),
+               *r.choice([(), (3,), (f.nasty(),)]), indices=indices)
+        f.call(venv.has_attr, r.choice(["seat", "num_envs", "no_such", "", f.nasty()]))
+        f.call(venv.env_is_wrapped, r.choice([gymnasium.Wrapper, object, f.nasty()]), indices)
+        f.call(venv.set_options, r.choice([None, {}, {"x": 1}, [{}] * venv.num_envs,
+                                           [{"x": 1}], f.nasty()]))
+        # (set_attr is an AttributeError for any name: the rows share their
+        # attributes, as a read-only attribute refuses setattr)
+        f.call(venv.set_attr, r.choice(["seat", "no_such", f.nasty()]), r.choice([0, None]),
+               extra=(AttributeError,))
+        f.call(venv.reset)
 
 
-GROUPS = {"split": fuzz_split, "vector": fuzz_vector, "core": fuzz_core,
+def fuzz_arena(f: Fuzzer) -> None:
+    """ddzfast.arena: agents (names, callables, RLCard's, DouZero's from a
+    folder without its models), the rule set an arena plays, DouZero's
+    deals, the Ray backend's check, and small real matches with their
+    results as a dict (JSON-ready) and as a table."""
+    from ddzfast import arena as ar
+    r = f.rng
+    # an agent that is not installed: the ImportError saying what to install
+    extra = (ImportError,) if MISSING["rlcard"] or MISSING["torch"] or MISSING["douzero"] \
+        else ()
+
+    def pick_index(game, legal):
+        return r.choice([0, len(legal) - 1, len(legal), -1, 1.5, None, True])
+
+    # (a folder of three files that are no checkpoints is a test of
+    # tests/test_arena.py: loading torch here would slow the group)
+    def agent(hostile=1.0):
+        if r.random() >= hostile:
+            return r.choice(["random", "greedy", "expert", "rlcard-rule",
+                             lambda game, legal: len(legal) - 1])
+        return r.choice(["random", "greedy", "expert", "rlcard-rule", "douzero:" + EMPTY_DIR,
+                         "douzero:", "douzero", "smart", "", "GREEDY", pick_index,
+                         lambda game, legal: 0, ar.resolve_agent("greedy"), f.nasty()])
+
+    def some(valid, *hostile):
+        # valid four times in five
+        return valid if r.random() < 0.8 else r.choice(hostile)
+
+    pick = r.randrange(5)
+    if pick == 0:
+        f.call(ar.resolve_agent, agent(), extra=extra)
+    elif pick == 1:
+        f.call(ar.arena_rules, f.rules(), *[agent() for _ in range(r.randint(0, 3))],
+               bidding=r.choice([False, True, f.nasty()]), extra=extra)
+    elif pick == 2:
+        # (a valid count of 10**8 deals takes minutes: only counts beyond it)
+        f.call(ar.douzero_deals, r.choice([0, 1, 3, -1, 10 ** 8 + 1, 2 ** 64, 1.5, True,
+                                           np.int64(2), np.uint8(1), None, "3"]),
+               r.choice([0, 7, 2 ** 32 - 1, 2 ** 32, -1, np.uint32(5), f.nasty()]))
+    elif pick == 3:
+        f.call(ar.check_ray_agents, agent(), agent(), extra=extra)
+    else:
+        bidding = r.random() < 0.3
+        result = f.call(ar.arena, agent(0.2), agent(0.2),
+                        deals=some(r.randint(0, 3), -1, 1.5, None, True, np.int64(2),
+                                   10 ** 8 + 1),
+                        seed=some(r.getrandbits(32), 2 ** 32, -1, f.nasty()),
+                        threads=some(r.choice([1, 2]), 0, f.nasty()),
+                        rules=some(r.choice(RULE_SETS + ("classic+happy", "laizi", "tiandi"))
+                                   if bidding else r.choice(RULE_SETS + ("laizi",)),
+                                   f.rules(), f.nasty()),
+                        bidding=some(bidding, f.nasty()), extra=extra)
+        if result is not None:
+            json.dumps(result.as_dict(), allow_nan=False)
+            result.table()
+
+
+GROUPS = {"objects": fuzz_objects, "split": fuzz_split, "vector": fuzz_vector, "core": fuzz_core,
           "learning": fuzz_learning, "game": fuzz_game, "features": fuzz_features,
           "numba": fuzz_numba, "simulate": fuzz_simulate, "cli": fuzz_cli,
-          "solve": fuzz_solve, "envs": fuzz_envs}
+          "solve": fuzz_solve, "envs": fuzz_envs, "arena": fuzz_arena}
 
 
 def main(argv) -> int:
