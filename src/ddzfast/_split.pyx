@@ -691,7 +691,9 @@ def min_plays(hand, rules="classic") -> Split:
     hold the lowest card left. ``hand``: a Hand, packed int or card text of
     the rule set's deck. Returns a ``Split``; its ``count`` is None when the
     hand cannot be emptied (a lone W). ValueError for a hand beyond the
-    search's work limit (far larger than any a deal gives: a whole deck)."""
+    search's work limit, or with more leading moves than its buffers take:
+    only hands far larger than a deal gives reach either (the docs' page
+    on bots says which)."""
     cdef Rules r = _split_rules(rules)
     cdef uint64_t h = _to_bits(hand, r, "hand")
     cdef _Splitter sp = _splitter()
