@@ -14,6 +14,7 @@ name here (and, when it is neither of the classic family nor laizi, teaching
 ``reference_for`` which oracle checks it).
 """
 import ctypes
+import textwrap
 from types import SimpleNamespace
 
 import pytest
@@ -197,3 +198,23 @@ def failing_import(monkeypatch, module: str, error: ImportError) -> None:
     for name in [m for m in sys.modules if m == module or m.startswith(module + ".")]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setattr(builtins, "__import__", fake_import)
+
+
+def survives_a_writer(run_python, setup: str, writes: str, work: str, rounds: int) -> None:
+    """The regression tests of values read twice from memory another thread
+    may write: in a subprocess, ``setup``, then ``work`` ``rounds`` times
+    while a second thread runs ``writes`` over and over, the interpreter
+    switching threads as often as it can. Fails when the process crashes
+    (a segfault is a return code, not a lost pytest worker) or ``work``
+    raises what it does not catch itself."""
+    script = "\n".join([
+        "import sys, threading", textwrap.dedent(setup), "stop = False",
+        "def scribble():", "    while not stop:",
+        textwrap.indent(textwrap.dedent(writes).strip("\n"), " " * 8),
+        "threading.Thread(target=scribble, daemon=True).start()",
+        "sys.setswitchinterval(1e-6)", f"for _ in range({rounds}):",
+        textwrap.indent(textwrap.dedent(work).strip("\n"), " " * 4),
+        "stop = True", 'print("survived")'])
+    done = run_python(code=script, timeout=240)
+    assert done.returncode == 0 and "survived" in done.stdout, \
+        f"status {done.returncode}: {done.stderr[-2000:]}"

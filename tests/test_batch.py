@@ -1,6 +1,5 @@
 """legal_moves_batch equals per-hand legal_moves, with 1 and 2 threads."""
 import random
-import textwrap
 import threading
 
 import numpy as np
@@ -9,7 +8,7 @@ import pytest
 import ddzfast
 from ddzfast import MOVE_DTYPE, Hand, legal_moves, legal_moves_batch
 from ddzfast._engine import _simulate_native
-from helpers import DECKS, RULE_SETS
+from helpers import DECKS, RULE_SETS, survives_a_writer
 
 
 def _positions(rules, n, seed):
@@ -158,32 +157,31 @@ def test_threads_beyond_the_machine_are_not_started():
         legal_moves_batch(hands, threads=ddzfast.MAX_THREADS + 1)
 
 
-_RACE_SCRIPT = textwrap.dedent("""
-    import sys, threading, time
-    import numpy as np
-    import ddzfast as d
-    rules = "tiandi:7J"
-    good = int(d.Hand("7777JJJJ3"))
-    bad = good | (0xF << 16) | (0xF << 32)          # fifteen 7s and fifteen Js
-    hands = np.full(64, good, np.uint64)
-    rocket = d.legal_moves("3XD", None, rules)[-1].array
-    plane = [m for m in d.legal_moves("3334449T", None, rules)
-             if m.text == "PLANE_SINGLES/3/2/3334449T"][0].array
-    lasts = np.repeat(np.array([plane]), 8)
-    follow = [int(d.Hand("33445566777JJJ89TQ"))] * 8
-    stop = False
-
-    def scribble():
-        while not stop:
-            hands[:] = bad
-            hands[:] = good
-            lasts[:] = rocket
-            lasts[:] = plane
-
-    threading.Thread(target=scribble, daemon=True).start()
-    sys.setswitchinterval(1e-6)
-    start = time.time()
-    while time.time() - start < 4:
+def test_another_thread_writing_the_positions_cannot_crash_a_batch(run_python):
+    """Regression (a user's review): a batch checked the caller's hands and
+    lasts and then read them again without the GIL (the generator re-read
+    each last move many times), so another thread writing them handed the
+    tiandi generator fifteen cards of a rank (a stack overflow) or made its
+    passes disagree (negative counts, a write before out). The batches read
+    copies of their own, and the generator reads the move to beat once."""
+    survives_a_writer(run_python, """
+        import numpy as np
+        import ddzfast as d
+        rules = "tiandi:7J"
+        good = int(d.Hand("7777JJJJ3"))
+        bad = good | (0xF << 16) | (0xF << 32)          # fifteen 7s and fifteen Js
+        hands = np.full(64, good, np.uint64)
+        rocket = d.legal_moves("3XD", None, rules)[-1].array
+        plane = [m for m in d.legal_moves("3334449T", None, rules)
+                 if m.text == "PLANE_SINGLES/3/2/3334449T"][0].array
+        lasts = np.repeat(np.array([plane]), 8)
+        follow = [int(d.Hand("33445566777JJJ89TQ"))] * 8
+    """, """
+        hands[:] = bad
+        hands[:] = good
+        lasts[:] = rocket
+        lasts[:] = plane
+    """, """
         for call in (lambda: d.legal_moves_batch(hands, None, rules),
                      lambda: d.legal_action_indices_batch(hands, None, rules),
                      lambda: d.legal_moves_batch(follow, lasts, rules,
@@ -192,17 +190,4 @@ _RACE_SCRIPT = textwrap.dedent("""
                 call()
             except ValueError:          # a position copied while it was bad
                 pass
-    stop = True
-    print("survived")
-""")
-
-
-def test_another_thread_writing_the_positions_cannot_crash_a_batch(run_python):
-    """Regression (a user's review): a batch checked the caller's hands and
-    lasts and then read them again without the GIL (the generator re-read
-    each last move many times), so another thread writing them handed the
-    tiandi generator fifteen cards of a rank (a stack overflow) or made its
-    passes disagree (negative counts, a write before out). The batches read
-    copies of their own, and the generator reads the move to beat once."""
-    done = run_python(code=_RACE_SCRIPT, timeout=240)
-    assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]
+    """, rounds=1000)

@@ -3,13 +3,12 @@ observation (x_batch, z_batch, legal actions, x_no_action, z, position),
 reward and end against compat.douzero.Env playing the same deal with the
 same actions, across autoresets, for every objective; the per-position
 buffers and offsets; bad input that must change nothing."""
-import textwrap
-
 import numpy as np
 import pytest
 
 from ddzfast.compat.douzero import (ACTION_WIDTH, OBJECTIVES, POSITIONS, X_NO_ACTION_WIDTH, Env,
                                     VecEnv)
+from helpers import survives_a_writer
 
 
 FORMS = [dict(z_batch=zb, x_batch=xb, dtype=dt) for dt in ("float32", "int8")
@@ -259,28 +258,18 @@ def test_another_thread_writing_the_actions_cannot_crash_a_step(run_python):
     then read it again to play, so another thread writing it in between
     made the step index past a row's legal actions (a segfault). The
     actions are copied, then checked and played from the copy."""
-    script = textwrap.dedent("""
-        import sys, threading, numpy as np
+    survives_a_writer(run_python, """
+        import numpy as np
         from ddzfast.compat.douzero import VecEnv
         env = VecEnv(1024, "wp", seed=1)
         env.reset()
         actions = np.zeros(env.num_envs, np.int64)
-        stop = False
-
-        def scribble():
-            while not stop:
-                actions[500] = 1 << 40
-                actions[500] = 0
-
-        threading.Thread(target=scribble, daemon=True).start()
-        sys.setswitchinterval(1e-6)
-        for _ in range(600):
-            try:
-                env.step(actions)
-            except ValueError as e:
-                assert "out of its row's legal actions" in str(e), e
-        stop = True
-        print("survived")
-    """)
-    done = run_python(code=script, timeout=240)
-    assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]
+    """, """
+        actions[500] = 1 << 40
+        actions[500] = 0
+    """, """
+        try:
+            env.step(actions)
+        except ValueError as e:
+            assert "out of its row's legal actions" in str(e), e
+    """, rounds=600)

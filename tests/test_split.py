@@ -2,7 +2,6 @@
 the exact fewest plays of a hand, against the independent brute force of
 tests/oracles/split_reference.py, in every rule set (W and laizi included)."""
 import random
-import textwrap
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ from oracles import reference_tiandi as RT
 from oracles import split_reference as SR
 from ddzfast import (Hand, IllegalMoveError, Move, MoveKind, legal_moves, min_plays,
                      min_plays_batch, plays_left)
-from helpers import CLASSIC_FAMILY, DECKS, RULE_SETS
+from helpers import CLASSIC_FAMILY, DECKS, RULE_SETS, survives_a_writer
 
 # laizi over several wild ranks (the rank changes which readings exist)
 LAIZI = ("laizi:7", "laizi:3", "laizi:2", "laizi:K")
@@ -518,8 +517,7 @@ def test_another_thread_writing_the_arguments_cannot_crash_a_split(run_python):
     rank reached the tiandi generator: a stack overflow), and plays_left
     read each move again after checking it (a hand minus cards it lacks:
     "failed with status -4 (a bug)" or a wrong count). Both read copies."""
-    script = textwrap.dedent("""
-        import sys, threading, time
+    survives_a_writer(run_python, """
         import numpy as np
         import ddzfast as d
         good = int(d.Hand("7777JJJJ3"))
@@ -529,30 +527,19 @@ def test_another_thread_writing_the_arguments_cannot_crash_a_split(run_python):
         single2 = d.legal_moves("2", None, "classic")[0].array
         rows = np.repeat(np.array([single3]), 64)
         want = d.plays_left(hand, rows.copy(), "classic")
-        stop = False
-
-        def scribble():
-            while not stop:
-                hands[:] = good | (0xF << 16) | (0xF << 32)
-                hands[:] = good
-                rows[:] = single2
-                rows[:] = single3
-
-        threading.Thread(target=scribble, daemon=True).start()
-        sys.setswitchinterval(1e-6)
-        start = time.time()
-        while time.time() - start < 4:
-            try:
-                d.min_plays_batch(hands, "tiandi:7J")
-            except ValueError:
-                pass
-            try:
-                got = d.plays_left(hand, rows, "classic")
-                assert np.array_equal(got, want), got
-            except ValueError:          # a row copied while it held a 2
-                pass
-        stop = True
-        print("survived")
-    """)
-    done = run_python(code=script, timeout=240)
-    assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]
+    """, """
+        hands[:] = good | (0xF << 16) | (0xF << 32)
+        hands[:] = good
+        rows[:] = single2
+        rows[:] = single3
+    """, """
+        try:
+            d.min_plays_batch(hands, "tiandi:7J")
+        except ValueError:
+            pass
+        try:
+            got = d.plays_left(hand, rows, "classic")
+            assert np.array_equal(got, want), got
+        except ValueError:          # a row copied while it held a 2
+            pass
+    """, rounds=8000)

@@ -16,7 +16,7 @@ import ddzfast  # noqa: E402
 from ddzfast import Game, OBSERVATION_LAYOUT, OBSERVATION_SIZE, action_count, deal_seed  # noqa: E402
 from ddzfast.env import BID_ACTIONS, VectorEnv  # noqa: E402
 
-from helpers import RULE_SETS  # noqa: E402
+from helpers import RULE_SETS, survives_a_writer  # noqa: E402
 
 SEED = 2026
 
@@ -504,35 +504,6 @@ def test_a_threaded_env_stepped_before_fork_steps_in_the_child(run_python):
     assert "child status 0" in result.stdout
 
 
-_RACE_SCRIPT = textwrap.dedent("""
-    import sys, threading, numpy as np
-    from ddzfast.env import VectorEnv
-    env = VectorEnv(1024, "classic", seed=1)
-    env.reset(seed=1)
-    offsets, actions = env.legal_offsets, np.zeros(1024, np.int32)
-    stop = False
-
-    def scribble():
-        while not stop:
-            offsets[500] = 1 << 40
-            actions[700] = 1 << 30
-            actions[700] = 0
-
-    threading.Thread(target=scribble, daemon=True).start()
-    sys.setswitchinterval(1e-6)
-    for _ in range(300):
-        starts = np.minimum(env.legal_offsets.copy()[:-1], len(env.legal_indices) - 1)
-        actions[:] = env.legal_indices[starts]
-        try:
-            env.step(actions)
-        except ValueError as e:
-            assert "is not a legal action" in str(e), e
-            env.reset()
-    stop = True
-    print("survived")
-""")
-
-
 def test_another_thread_writing_the_buffers_cannot_crash_a_step(run_python):
     """Regression (a user's review): step read its offsets back from
     legal_offsets, a buffer of the caller's, to place each row's legal
@@ -541,8 +512,25 @@ def test_another_thread_writing_the_buffers_cannot_crash_a_step(run_python):
     bounds (a segfault) or fail in the engine ("the deals are in an
     unspecified state"). The actions are copied before they are checked,
     and the offsets are the step's own."""
-    done = run_python(code=_RACE_SCRIPT, timeout=240)
-    assert done.returncode == 0 and "survived" in done.stdout, done.stderr[-2000:]
+    survives_a_writer(run_python, """
+        import numpy as np
+        from ddzfast.env import VectorEnv
+        env = VectorEnv(1024, "classic", seed=1)
+        env.reset(seed=1)
+        offsets, actions = env.legal_offsets, np.zeros(1024, np.int32)
+    """, """
+        offsets[500] = 1 << 40
+        actions[700] = 1 << 30
+        actions[700] = 0
+    """, """
+        starts = np.minimum(env.legal_offsets.copy()[:-1], len(env.legal_indices) - 1)
+        actions[:] = env.legal_indices[starts]
+        try:
+            env.step(actions)
+        except ValueError as e:
+            assert "is not a legal action" in str(e), e
+            env.reset()
+    """, rounds=300)
 
 
 @pytest.mark.parametrize("actions, message", [

@@ -647,7 +647,9 @@ class Split:
             raise TypeError(f"count is an int or None, not {type(count).__name__}")
         if not isinstance(moves, MoveList):
             raise TypeError(f"moves is a MoveList, not {type(moves).__name__}")
-        if len(moves) != (count or 0) or (count is not None and count < 0):
+        if count is not None and count < 0:
+            raise ValueError(f"count is a number of plays, not {count}")
+        if len(moves) != (count or 0):
             raise ValueError(f"a Split of count {count!r} holds "
                              f"{count if count else 'no'} moves, not {len(moves)}")
         object.__setattr__(self, "count", None if count is None else int(count))

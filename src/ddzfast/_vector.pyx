@@ -779,11 +779,14 @@ cdef class VectorEnv:
                 raise TypeError(f"actions must be an integer array of {self.num_envs}, "
                                 f"not {type(actions).__name__}") from None
         if a.dtype.kind not in "iu":
-            raise TypeError(f"actions must be an integer array (int32), not "
-                            + ("None" if actions is None else
-                               f"values NumPy reads as objects ({actions!r:.60}: ints "
-                               f"past 64 bits, None or mixed types)" if a.dtype.kind == "O"
-                               else f"of dtype {a.dtype}"))
+            if actions is None:
+                what = "None"
+            elif a.dtype.kind == "O":
+                what = (f"values NumPy reads as objects ({actions!r:.60}: ints past "
+                        f"64 bits, None or mixed types)")
+            else:
+                what = f"of dtype {a.dtype}"
+            raise TypeError(f"actions must be an integer array (int32), not {what}")
         if a.ndim != 1 or cnp.PyArray_DIM(a, 0) != self.num_envs:
             raise ValueError(f"actions must have shape ({self.num_envs},) (one per deal), "
                              f"not {(<object>a).shape}")

@@ -116,8 +116,8 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     within 0.1 s past the limit, most often within a few milliseconds (the
     search reads the clock every 4,096 positions; a doubling of its table,
     at most 64 MiB, cannot be cut short, nor can ordering the moves of one
-    position: under a second for the millions of leads of a hand larger
-    than a deal, such as the whole deck in tiandi). Ctrl-C stops a search within 0.1 s
+    position: millions for a hand larger than a deal, such as the whole
+    deck in tiandi). Ctrl-C stops a search within 0.1 s
     with KeyboardInterrupt, its memory freed.
 
     The search: depth-first AND/OR search in C, without the GIL (other

@@ -989,14 +989,12 @@ def fuzz_learning(f: Fuzzer) -> None:
             step = f.call(env.step, action, extra=(ddzfast.IllegalMoveError,))
             if step is not None:
                 obs = step[0]
-        # a pickle's state, as it is or made hostile
-        from ddzfast._douzero import _douzero_game_from_state
-        _, state = env._game.__reduce__()
-        state = list(state)
+        # a pickle's state, made hostile or as it is
         if r.random() < 0.7:
-            i = r.randrange(len(state))
-            state[i] = r.choice([f.nasty(), -1, 2 ** 64, (1, 2), (0,) * 300, 99, None])
-        f.call(_douzero_game_from_state, *state)
+            _hostile_reduce(f, env._game, [-1, 2 ** 64, (1, 2), (0,) * 300, 99, None])
+        else:
+            load, state = env._game.__reduce__()
+            f.call(load, *state)
 
 
 def fuzz_split(f: Fuzzer) -> None:
