@@ -25,9 +25,9 @@ not counted:
   20-card follows holding 2 laizi, ``benchmarks/laizi_moves.py``'s paired
   positions with a last move (the same natural move in both rule sets, a
   bomb every other time the cards it comes from hold one);
-* simulate-RULES: ``ddz_simulate`` for 2,000 deals with random policies on
-  one thread, in each rule set, in slices of 16, 32, 64, ... deals (one
-  ``ddz_simulate`` call each);
+* simulate-RULES: ``ddz_simulate_carry`` (the engine's run of deals) for
+  2,000 deals with random policies on one thread, in each rule set, in
+  slices of 16, 32, 64, ... deals (one call each);
 * game-python-50: 50 seeded classic deals driven from Python through
   ``Game.legal_moves`` and ``Game.play`` (those two methods counted);
 * solve-puzzle-7: the seventh published two-player puzzle;
@@ -73,7 +73,7 @@ CASES = {
     **{f"pair-{rules}-{k}": ("__pyx_pw_*legal_moves_into",)
        for k in (2, 4) for rules in ("laizi", "tiandi")},
     **{f"follow-{rules}-2": ("__pyx_pw_*legal_moves_into",) for rules in ("laizi", "tiandi")},
-    **{f"simulate-{name}": ("*ddz_simulate",) for name in SIMULATE_RULES},
+    **{f"simulate-{name}": ("*ddz_simulate_carry",) for name in SIMULATE_RULES},
     "game-python-50": ("__pyx_pw_*4Game_*legal_moves", "__pyx_pw_*4Game_*play"),
     "solve-puzzle-7": ("__pyx_pw_*_solve",),
     "vector-self-play": ("__pyx_pw_*9VectorEnv_*step",),
@@ -273,6 +273,8 @@ def count(name: str, pythonpath: str) -> int:
         found = re.search(r"Collected : (\d+)", done.stderr)
         if not found:
             raise SystemExit(f"{name}: no count in valgrind's output:\n{done.stderr[-2000:]}")
+        if int(found.group(1)) == 0:
+            raise SystemExit(f"{name}: nothing counted: no call of {', '.join(CASES[name])}")
         return int(found.group(1))
 
 
