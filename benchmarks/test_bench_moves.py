@@ -13,6 +13,13 @@ Groups ``<rules>-<cards>-<lead|follow>``:
 * biegang, super: 17- and 21-card hands from the 55-card deck, every one
   holding the wildcard W.
 
+Group ``tiandi-past-the-buffer``: lists longer than ``MOVE_BUFFER``, which
+``legal_moves`` counts before it makes them in a buffer of their size: 16
+seeded 20-card tiandi leads holding four laizi of each wild rank (tens of
+thousands of moves each), and the count of the whole deck's moves in
+``tiandi:32`` (71.6 million; the count ``legal_moves_into`` reports for a
+buffer too small).
+
 A lead position is the hand with ``last=None``. A follow position is the hand
 answering a move of another hand of the same deal (a 21/20-card landlord for
 a 17-card hand, a 17-card farmer for a landlord hand); the move is drawn from
@@ -134,3 +141,37 @@ def test_bench(benchmark, rules, size, mode, api):
         mean = stats.stats.mean
         benchmark.extra_info["us_per_call"] = mean / len(pos) * 1e6
         benchmark.extra_info["moves_per_s"] = total / mean if mean else None
+
+
+def eight_laizi_leads(count: int = 16) -> list:
+    """(Rules, hand) of 20 cards: four laizi of each of two wild ranks
+    drawn per hand, twelve natural cards of the other ranks."""
+    rng = random.Random(16)
+    ranks = DECK54[:13]
+    out = []
+    for _ in range(count):
+        sky, ground = rng.sample(ranks, 2)
+        others = [c for c in DECK54 if c not in (sky, ground)]
+        out.append((ddzfast.get_rules(f"tiandi:{sky}{ground}"),
+                    ddzfast.Hand(sky * 4 + ground * 4 + "".join(rng.sample(others, 12)))))
+    return out
+
+
+@pytest.mark.parametrize("what", ["legal_moves-20-cards-8-laizi", "count-whole-deck"])
+def test_bench_past_the_buffer(benchmark, what):
+    benchmark.group = "tiandi-past-the-buffer"
+    if what == "count-whole-deck":
+        from ddzfast import _core
+        deck = ddzfast.Hand(DECK54)
+        rules = ddzfast.get_rules("tiandi:32")
+        total = benchmark(_core._legal_move_count, deck, None, rules)
+        assert total == 71_634_255      # docs/moves.md
+        return
+    leads = eight_laizi_leads()
+
+    def run():
+        return sum(len(ddzfast.legal_moves(hand, None, rules)) for rules, hand in leads)
+
+    total = benchmark(run)
+    assert total > ddzfast.MOVE_BUFFER * len(leads)
+    benchmark.extra_info["moves_per_call"] = total / len(leads)

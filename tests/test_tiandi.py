@@ -174,8 +174,8 @@ def test_following_equals_reference_with_one_to_eight_laizi():
 def test_game_size_hands_equal_reference():
     """Hands of 17 and 20 cards (a farmer's and the landlord's at the start),
     each number of laizi from one to eight, leading and following: their
-    lists run to thousands of moves, through the large-buffer split
-    (_td_moves)."""
+    lists run to thousands of moves, past the first buffer of
+    `legal_moves` (MOVE_BUFFER), so counted apart and listed again."""
     rng = random.Random("tiandi-game-size")
     largest = 0
     for size, laizi, follow in itertools.product((17, 20), range(1, 9), (False, True)):
@@ -411,8 +411,7 @@ def test_counts_and_lists_agree_past_the_buffer(T, G, hand):
     """Each way of asking for a large hand's moves gives the same moves: the
     count without a buffer, the list (grown from MOVE_BUFFER), a buffer large
     enough, a batch, and move k alone (its buffer of k + 1 moves too small
-    for the list, so the list is made again and cut), leading and
-    following."""
+    for the list, which is cut there), leading and following."""
     import numpy as np
     from ddzfast import _core
     r = _rules(T, G)
@@ -444,6 +443,88 @@ def test_counts_and_lists_agree_past_the_buffer(T, G, hand):
         for k in rng.sample(range(n), 6) + [n - 1]:
             assert identity(_core._legal_move_at(hand, last, r, k)) == identity(moves[k])
         assert _core._legal_move_at(hand, last, r, n) is None
+
+
+
+def test_a_list_cut_by_its_buffer_begins_as_the_whole_list():
+    """A buffer too small for the list holds its first moves and the count
+    is the whole list's, whatever the cut: random hands of both wild ranks
+    up to 33 cards (up to eight laizi), leading and following, every cut up
+    to 300 moves and others past it (through move k made alone, whose
+    buffer holds k + 1 moves)."""
+    from ddzfast import _core
+    rng = random.Random(55)
+    deck = [c for c in RANKS for _ in range(4)] + ["X", "D"]
+    for _ in range(40):
+        T, G = rng.sample(RANKS, 2)
+        r = _rules(T, G)
+        hand = ""
+        while T not in hand or G not in hand:
+            hand = "".join(rng.sample(deck, rng.choice([17, 20, 26, 33])))
+        leads = ddzfast.legal_moves(hand, None, r)
+        for last in (None, rng.choice(list(leads))):
+            moves = ddzfast.legal_moves(hand, last, r)
+            n = len(moves)
+            assert _core._legal_move_count(hand, last, r) == n
+            cuts = set(range(min(n, 300))) | set(rng.sample(range(n), min(n, 30)))
+            for k in sorted(cuts):
+                assert identity(_core._legal_move_at(hand, last, r, k)) == identity(moves[k])
+            assert _core._legal_move_at(hand, last, r, n) is None
+            small = np.empty(max(1, n // 3), ddzfast.MOVE_DTYPE)
+            with pytest.raises(ValueError, match=f"has {n} legal moves"):
+                ddzfast.legal_moves_into(hand, last, r, small)
+
+
+def test_one_kind_counted_past_the_buffer():
+    """ddz_kind_moves (one kind's moves, which the DouZero actions read) of a
+    hand of both wild ranks: with room, the lead's moves of that kind; with
+    too little, their first moves and their exact count."""
+    import ctypes
+    from helpers import capi
+    kind_moves = capi("ddz_kind_moves", ctypes.c_int64, ctypes.c_void_p, ctypes.c_uint64,
+                      ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_int,
+                      ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
+    for T, G, hand in LARGE_BOTH_RANK_HANDS:
+        r = _rules(T, G)
+        leads = ddzfast.legal_moves(hand, None, r).array
+        bits = int(ddzfast.Hand(hand))
+        for kind in sorted(set(int(k) for k in leads["kind"])):
+            want = leads[leads["kind"] == kind]
+            n = len(want)
+            for cap in sorted({n, n // 2, 1, 0}):
+                out = np.zeros(max(cap, 1), ddzfast.MOVE_DTYPE)
+                got = kind_moves(r.address, bits, kind, 0, 14, 0, out.ctypes.data, cap, 0)
+                assert got == n, (hand, kind, cap)
+                assert np.array_equal(out[:cap], want[:cap])
+            # after moves already counted past the buffer (as the DouZero
+            # actions chain their kinds)
+            assert kind_moves(r.address, bits, kind, 0, 14, 0, None, 0, 5) == n + 5
+
+
+def test_counting_past_the_buffer_makes_no_move(run_python):
+    """The count of a hand of both wild ranks with no buffer, or one too
+    small, makes none of its moves (legal_moves_into allocates nothing): the
+    whole deck in tiandi:7T, counted under an address-space limit 32 MB
+    above the process's size, gives the list's length (its moves take 153
+    MB)."""
+    deck = "".join(c * 4 for c in RANKS) + "XD"
+    n = len(ddzfast.legal_moves(deck, None, "tiandi:7T"))
+    code = (
+        "import resource, numpy as np, ddzfast\n"
+        "from ddzfast import _core\n"
+        f"deck = {deck!r}\n"
+        "size = int(open('/proc/self/statm').read().split()[0]) * resource.getpagesize()\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (size + (32 << 20), resource.RLIM_INFINITY))\n"
+        "print(_core._legal_move_count(deck, None, 'tiandi:7T'))\n"
+        "try:\n"
+        "    ddzfast.legal_moves_into(deck, None, 'tiandi:7T', np.empty(16, ddzfast.MOVE_DTYPE))\n"
+        "except ValueError as e:\n"
+        "    print(e)\n")
+    done = run_python(code=code)
+    assert done.returncode == 0, done.stderr
+    count, message = done.stdout.splitlines()
+    assert n > 9_000_000 and int(count) == n
+    assert f"has {n} legal moves" in message
 
 
 # ---- whole deals through Game (RULES.md 9: the two draws, scoring) ---------------

@@ -427,6 +427,12 @@ ctypedef struct gen_t:
     unsigned char ljob0[9]
     unsigned char ljob_k[9][TD_JOBS]
     uint64_t ljob_delta[9][TD_JOBS]
+    # With lboth, lweigh 0 but after _td_weigh, which makes the walks of
+    # one split a move (_td_one_split) count the moves of each main part
+    # as their splits (_td_count_main), lsplits[t] for a move of t laizi
+    # holding a natural card: as many as a listing of every split has
+    int lweigh
+    int lsplits[9]
 
 
 ctypedef struct ddz_draw:

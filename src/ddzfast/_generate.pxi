@@ -556,7 +556,7 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
         return 0    # wild ranks not drawn yet: no moves (Python raises ValueError)
     _gen_init(&g, rules, hand, out, cap)
     if g.lz == IDX_W:
-        return _td_moves(&g, rules, hand, last)
+        return _td_moves_far(&g, rules, hand, last)
     if g.lz >= 0:
         return _gen_moves(&g, rules, last, 1)
     return _gen_moves(&g, rules, last, 0)
@@ -573,40 +573,61 @@ cdef inline int _td_splits(const gen_t* g, uint64_t cards) noexcept nogil:
     return _td_sky_most(g, t) - _td_sky_fewest(g, t) + 1
 
 
+cdef int64_t _td_count(const ddz_rules* rules, uint64_t hand, const ddz_move* last,
+                       int kind, int rmin, int rmax, int length) noexcept nogil:
+    # The moves of a tiandi hand holding laizi of both ranks, every split
+    # counted: of one kind as ddz_kind_moves (kind >= 0), else all of them.
+    # The walks make one split a move and count the moves of each main part
+    # as their splits (_td_weigh), listing none; the soft bombs, counted
+    # once each there, are made apart (few: SOFT_BOMBS_MOST) to count the
+    # other splits of those in the list (leading, all; following, those
+    # that beat the last move).
+    cdef gen_t h
+    cdef ddz_move bombs[SOFT_BOMBS_MOST]
+    cdef int64_t total
+    cdef int i
+    _gen_init(&h, rules, hand, NULL, 0)
+    _td_one_split(&h)
+    _td_weigh(&h)
+    if kind >= 0:
+        _gen_kind(&h, rules, kind, rmin, rmax, length)
+        total = h.n
+        if kind != K_SOFT_BOMB:
+            return total
+    else:
+        total = _gen_moves(&h, rules, last, 1)
+        if not rules.allowed[K_SOFT_BOMB]:
+            return total
+        rmin, rmax, length = 0, 14, 0
+    _gen_init(&h, rules, hand, bombs, SOFT_BOMBS_MOST)
+    _td_one_split(&h)
+    _gen_kind(&h, rules, K_SOFT_BOMB, rmin, rmax, length)
+    for i in range(h.n if h.n < SOFT_BOMBS_MOST else SOFT_BOMBS_MOST):
+        if kind >= 0 or last == NULL or ddz_beats(rules, &bombs[i], last):
+            total += _td_splits(&h, bombs[i].cards) - 1
+    return total
+
+
 cdef int64_t _td_moves(gen_t* g, const ddz_rules* rules, uint64_t hand,
                        const ddz_move* last) noexcept nogil:
-    # ddz_legal_moves of a tiandi hand holding laizi (g made by _gen_init):
-    # the walks write every split of each move (gen_t.lsc). When they do
-    # not all fit, their count falls short (a main part past cap is counted
-    # once, not per split): the moves are walked again, one split each, to
-    # count them, then made in a buffer of that size, the first cap kept.
+    # ddz_legal_moves of a tiandi hand holding laizi (g made by _gen_init).
+    # With laizi of both ranks the walks write every split of each move
+    # (gen_t.lsc), and past cap their count falls short (a main part
+    # counted once, not per split; splits not read back): it is then made
+    # apart (_td_count). The first cap moves are in place, as the walks
+    # fall short only of moves past cap.
     cdef int64_t n = _gen_moves(g, rules, last, 1)
-    cdef int64_t total = 0
-    cdef int64_t i
-    cdef ddz_move* heap
-    cdef gen_t h
-    if n <= g.cap or not g.lboth:
-        return n
-    # n is at least the number of moves walked (each has five splits at most)
-    heap = <ddz_move*>malloc(n * sizeof(ddz_move))
-    if heap == NULL:
-        return 5 * n    # at least their number: a caller retrying with this fits
-    _gen_init(&h, rules, hand, heap, n)
-    _td_one_split(&h)
-    n = _gen_moves(&h, rules, last, 1)
-    for i in range(n):
-        total += _td_splits(&h, heap[i].cards)
-    free(heap)
-    if g.cap == 0:
-        return total    # counted only (ddz_draw_count, _legal_move_count)
-    heap = <ddz_move*>malloc(total * sizeof(ddz_move))
-    if heap == NULL:
-        return total
-    _gen_init(&h, rules, hand, heap, total)
-    _gen_moves(&h, rules, last, 1)
-    memcpy(g.out, heap, g.cap * sizeof(ddz_move))
-    free(heap)
-    return total
+    if n > g.cap and g.lboth:
+        return _td_count(rules, hand, last, -1, 0, 0, 0)
+    return n
+
+
+# _td_moves reached through a pointer, so that the compiler keeps it (and
+# the walk inlined in it) out of ddz_legal_moves: inlined there, it made
+# the function larger and every rule set's path through it longer
+cdef int64_t (*_td_moves_far)(gen_t*, const ddz_rules*, uint64_t,
+                              const ddz_move*) noexcept nogil
+_td_moves_far = _td_moves
 
 
 cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
@@ -623,11 +644,12 @@ cdef int ddz_legal_move_at(const ddz_rules* rules, uint64_t hand,
     if k < 0 or k >= 0x3FFFFFFF or not _rules_ready(rules):
         return -1
     _gen_init(&g, rules, hand, out, k + 1)
-    if g.lz == IDX_W:
-        # (two wild ranks: listed, each move's splits counted only at the end)
-        return 0 if _td_moves(&g, rules, hand, last) > k else -1
-    g.skip = <int>k
-    g.stop = 1
+    # the window, but with two wild ranks, whose walks copy moves before
+    # move k to make the other splits: there moves 0..k are made, and a
+    # count past cap, short of the total, is still more than k
+    if g.lz != IDX_W:
+        g.skip = <int>k
+        g.stop = 1
     if g.lz >= 0:
         n = _gen_moves(&g, rules, last, 1)
     else:
@@ -644,12 +666,12 @@ cdef int64_t ddz_kind_moves(const ddz_rules* rules, uint64_t hand, int kind, int
     _gen_init(&g, rules, hand, out, cap)
     if g.lz == IDX_W:
         # the moves made here (out[n:] only, every split); when they do not
-        # fit, their count may fall short of the total (see _td_moves), but
-        # not below the moves walked, of five splits each at most: a bound
-        # a retry fits in
+        # fit, counted apart (see _td_moves)
         _gen_init(&g, rules, hand, out + n, cap - n if cap > n else 0)
         _gen_kind(&g, rules, kind, rmin, rmax, length)
-        return n + (g.n if g.n <= g.cap or not g.lboth else 5 * <int64_t>g.n)
+        if g.n <= g.cap or not g.lboth:
+            return n + g.n
+        return n + _td_count(rules, hand, NULL, kind, rmin, rmax, length)
     g.n = <int>n
     _gen_kind(&g, rules, kind, rmin, rmax, length)
     return g.n
@@ -668,7 +690,8 @@ cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
         return 0
     _gen_init(&d.g, rules, hand, NULL, 0)
     if d.g.lz == IDX_W:
-        # two wild ranks: counted by listing (ddz_draw_make lists again)
+        # two wild ranks: counted as _td_moves counts (ddz_draw_make walks
+        # again up to move k)
         return ddz_legal_moves(rules, hand, last, NULL, 0)
     if d.g.lz < 0:
         return _gen_moves(&d.g, rules, last, 0)

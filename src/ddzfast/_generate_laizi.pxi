@@ -539,15 +539,13 @@ cdef inline int _lz_tally(const gen_t* g, int left, int nat) noexcept nogil:
     return g.lkc[left] + <int>(nat != 0 and g.lkall <= left)
 
 
-cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs,
-                               int nat) noexcept nogil:
-    # The moves _lz_main makes for a main part (its base and every
-    # variant), counted, not listed: a variant takes e more natural cards
-    # out for laizi (c[e] ways), leaving extra - e laizi free and nat - e
-    # natural cards.
+cdef inline int _lz_variant_ways(const gen_t* g, int extra, uint64_t main, int nat,
+                                 int* c) noexcept nogil:
+    # c[e]: the variants of a main part (extra laizi free, nat natural
+    # cards) that take e more natural cards out for laizi, e = 0..top;
+    # returns top
     cdef int top = extra if extra < 8 else 8
-    cdef int c[9]
-    cdef int e, total
+    cdef int e
     if top > nat:
         top = nat
     if g.length == 1:
@@ -556,6 +554,18 @@ cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs
             c[e] = 1
     else:
         _lz_spread(g, main, nat, top, c)
+    return top
+
+
+cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs,
+                               int nat) noexcept nogil:
+    # The moves _lz_main makes for a main part (its base and every
+    # variant), counted, not listed: a variant takes e more natural cards
+    # out for laizi (c[e] ways), leaving extra - e laizi free and nat - e
+    # natural cards.
+    cdef int c[9]
+    cdef int e, total
+    cdef int top = _lz_variant_ways(g, extra, main, nat, c)
     if g.lkick_mode == KICK_NONE:
         # the base, then the variants that keep a natural card
         total = 1 if nat or not subs else 0
@@ -566,6 +576,38 @@ cdef inline int _lz_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs
     total = 0
     for e in range(top + 1):
         total += c[e] * _lz_tally(g, extra - e, nat - e)
+    return total
+
+
+cdef int _td_count_main(gen_t* g, int extra, uint64_t main, uint32_t subs,
+                        int nat) noexcept nogil:
+    # _lz_count_main with each move counted as its splits (g.lweigh): a
+    # move of the variant taking e more natural cards out, with k laizi
+    # among its kickers, holds lw - extra + e + k laizi and a natural card
+    # (the moves of laizi alone are _td_face's)
+    cdef int c[9]
+    cdef int e, k, left, d, total, ways, below
+    cdef int top = _lz_variant_ways(g, extra, main, nat, c)
+    cdef const int* w = g.lsplits
+    d = g.lw - extra
+    if g.lkick_mode == KICK_NONE:
+        total = w[d] if nat or not subs else 0
+        for e in range(1, (top if top < nat else nat - 1) + 1):
+            total += c[e] * w[d + e]
+        return total
+    _lz_kick_counts(g)
+    total = 0
+    for e in range(top + 1):
+        left = extra - e
+        ways = 0
+        below = 0
+        for k in range(left + 1):
+            # g.lkc counts the choices of k laizi or fewer
+            ways += (g.lkc[k] - below) * w[d + e + k]
+            below = g.lkc[k]
+        if nat - e and g.lkall <= left:
+            ways += w[d + e + g.lkall]
+        total += c[e] * ways
     return total
 
 
@@ -683,6 +725,16 @@ ctypedef struct tiandi_walk:
 ctypedef fused walk_t:
     laizi_walk
     tiandi_walk
+
+
+cdef inline int _lz_count_main_of(gen_t* g, int extra, uint64_t main, uint32_t subs,
+                                  int nat, walk_t* walk) noexcept nogil:
+    # _lz_count_main, or _td_count_main when the walk counts each move as
+    # its splits
+    if walk_t is tiandi_walk:
+        if g.lweigh:
+            return _td_count_main(g, extra, main, subs, nat)
+    return _lz_count_main(g, extra, main, subs, nat)
 
 
 cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
@@ -843,7 +895,7 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
         # fall outside it is counted, not listed
         if g.stop and g.n >= g.cap:
             return
-        total = _lz_count_main(g, extra, main, subs, nat)
+        total = _lz_count_main_of(g, extra, main, subs, nat, walk)
         if g.n >= g.cap or g.n + total <= g.skip:
             g.n += total
             return
@@ -876,8 +928,9 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
 cdef int _lz_count_ranks(gen_t* g, unsigned int cand, uint64_t def_q) noexcept nogil:
     # The moves of the kind without chains set in g (lq, lkick_mode, lneed,
     # length 1) whose main rank is one of cand, each main part counted by
-    # _lz_count_main: without a call to _lz_main, its window test or its
-    # meta word per rank.
+    # _lz_count_main (_td_count_main when the walk counts each move as its
+    # splits): without a call to _lz_main, its window test or its meta word
+    # per rank.
     cdef int total = 0
     cdef int r, d
     while cand:
@@ -888,8 +941,11 @@ cdef int _lz_count_ranks(gen_t* g, unsigned int cand, uint64_t def_q) noexcept n
         g.lmainmask = 1u << r
         # (one rank: the variants do not read the main part's cards; its
         # substitutes matter only as none or some)
-        total += _lz_count_main(g, g.lw - d, 0, <uint32_t>(r != g.lz and d > 0),
-                                g.lq - d)
+        if g.lboth and g.lweigh:
+            total += _td_count_main(g, g.lw - d, 0, <uint32_t>(d > 0), g.lq - d)
+        else:
+            total += _lz_count_main(g, g.lw - d, 0, <uint32_t>(r != g.lz and d > 0),
+                                    g.lq - d)
     return total
 
 
@@ -991,9 +1047,9 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix,
             g.lmainmask = mainmask
             if counting:
                 # (the substitutes only matter as none or some there)
-                g.n += _lz_count_main(g, lw - deficit, natpart + g.lmu[deficit],
-                                      <uint32_t>((def_q & window & ~lnib) != 0),
-                                      q * n - deficit)
+                g.n += _lz_count_main_of(g, lw - deficit, natpart + g.lmu[deficit],
+                                         <uint32_t>((def_q & window & ~lnib) != 0),
+                                         q * n - deficit, walk)
             else:
                 _lz_main(g, lw - deficit, natpart + g.lmu[deficit],
                          _nibbles_to_subs(def_q & window & ~lnib), q * n - deficit,
@@ -1003,6 +1059,12 @@ cdef void _lz_generic(gen_t* g, int kind, int rmin, int rmax, int nfix,
             deficit += _nib(def_q, r + n)
             window |= (<uint64_t>15) << (4 * (r + n))
             n += 1
+
+
+cdef enum:
+    # The most SOFT_BOMBs a hand can have (_lz_kind): 13 ranks, 4 counts of
+    # natural cards and 8 of laizi each
+    SOFT_BOMBS_MOST = 13 * 4 * 8
 
 
 cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept nogil:
@@ -1040,7 +1102,8 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
     elif kind == K_SOFT_BOMB:
         # a natural cards and l >= 1 laizi standing for their rank, 4 to
         # bomb_max cards: the ranks holding at least 4 - lw (and one)
-        # natural cards, by a from the most down, then by l
+        # natural cards, by a from the most down, then by l (at most 13
+        # ranks, 4 values of a and 8 of l: SOFT_BOMBS_MOST)
         amin = 4 - g.lw if g.lw < 3 else 1
         top = g.rules.bomb_max[K_SOFT_BOMB]
         n0 = g.n
@@ -1277,8 +1340,8 @@ cdef void _td_split_tables(gen_t* g) noexcept nogil:
 cdef void _td_one_split(gen_t* g) noexcept nogil:
     # The walks of a hand holding laizi of both wild ranks (g.lboth) make
     # one split of each move from here on, not the others (gen_t.lsc): for
-    # a draw of a move and one of its splits (ddz_draw_splits_count), and to
-    # count the moves (_td_splits)
+    # a draw of a move and one of its splits (ddz_draw_splits_count), and,
+    # each counted as its splits (_td_weigh), to count them (_td_count)
     cdef int t
     if not g.lboth:
         return
@@ -1286,6 +1349,20 @@ cdef void _td_one_split(gen_t* g) noexcept nogil:
         g.ljob_n[t] = 0
         g.ljob0[t] = 0
         memset(g.lsc[t], 0, sizeof(g.lsc[t]))
+
+
+cdef void _td_weigh(gen_t* g) noexcept nogil:
+    # After _td_one_split, for a walk that lists nothing (cap 0): the moves
+    # of each main part counted as their splits (gen_t.lweigh), so that no
+    # move is made to read its laizi (the soft bombs, counted once each,
+    # are _td_count's)
+    cdef int t
+    if not g.lboth:
+        return
+    g.lweigh = 1
+    for t in range(9):
+        g.lsplits[t] = (_td_sky_most(g, t) - _td_sky_fewest(g, t) + 1
+                        if t <= g.lw else 0)
 
 
 cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
@@ -1333,6 +1410,7 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
         _lz_units(g, ut, ug, g.lwt)
         _td_split_tables(g)
         g.lboth = 1
+        g.lweigh = 0
     # what each kind of _td_face needs of the cards of the two wild ranks:
     # the most of one rank (hi) and the fewest (lo)
     hi = g.lwt if g.lwt > g.lwg else g.lwg
