@@ -16,9 +16,10 @@ Groups ``<rules>-<cards>-<lead|follow>``:
 Group ``tiandi-past-the-buffer``: lists longer than ``MOVE_BUFFER``, which
 ``legal_moves`` counts before it makes them in a buffer of their size: 16
 seeded 20-card tiandi leads holding four laizi of each wild rank (tens of
-thousands of moves each), and the count of the whole deck's moves in
-``tiandi:32`` (71.6 million; the count ``legal_moves_into`` reports for a
-buffer too small).
+thousands of moves each); and counts without a buffer (what
+``legal_moves_into`` reports for a buffer too small): the whole deck's
+moves in ``tiandi:32`` (71.6 million), and 16 seeded 20-card leads holding
+two laizi, one of each wild rank.
 
 A lead position is the hand with ``last=None``. A follow position is the hand
 answering a move of another hand of the same deal (a 21/20-card landlord for
@@ -143,35 +144,43 @@ def test_bench(benchmark, rules, size, mode, api):
         benchmark.extra_info["moves_per_s"] = total / mean if mean else None
 
 
-def eight_laizi_leads(count: int = 16) -> list:
-    """(Rules, hand) of 20 cards: four laizi of each of two wild ranks
-    drawn per hand, twelve natural cards of the other ranks."""
-    rng = random.Random(16)
+def both_rank_leads(each: int, count: int = 16) -> list:
+    """(Rules, hand) of 20 cards: `each` laizi of each of two wild ranks
+    drawn per hand, the rest natural cards of the other ranks."""
+    rng = random.Random(16 + each)
     ranks = DECK54[:13]
     out = []
     for _ in range(count):
         sky, ground = rng.sample(ranks, 2)
         others = [c for c in DECK54 if c not in (sky, ground)]
+        natural = "".join(rng.sample(others, 20 - 2 * each))
         out.append((ddzfast.get_rules(f"tiandi:{sky}{ground}"),
-                    ddzfast.Hand(sky * 4 + ground * 4 + "".join(rng.sample(others, 12)))))
+                    ddzfast.Hand(sky * each + ground * each + natural)))
     return out
 
 
-@pytest.mark.parametrize("what", ["legal_moves-20-cards-8-laizi", "count-whole-deck"])
+@pytest.mark.parametrize("what", ["legal_moves-20-cards-8-laizi", "count-whole-deck",
+                                  "count-20-cards-2-laizi"])
 def test_bench_past_the_buffer(benchmark, what):
+    from ddzfast import _core
     benchmark.group = "tiandi-past-the-buffer"
     if what == "count-whole-deck":
-        from ddzfast import _core
         deck = ddzfast.Hand(DECK54)
         rules = ddzfast.get_rules("tiandi:32")
         total = benchmark(_core._legal_move_count, deck, None, rules)
         assert total == 71_634_255      # docs/moves.md
         return
-    leads = eight_laizi_leads()
+    if what == "count-20-cards-2-laizi":
+        leads = both_rank_leads(1)
 
-    def run():
-        return sum(len(ddzfast.legal_moves(hand, None, rules)) for rules, hand in leads)
+        def run():
+            return sum(_core._legal_move_count(hand, None, rules) for rules, hand in leads)
+    else:
+        leads = both_rank_leads(4)
+
+        def run():
+            return sum(len(ddzfast.legal_moves(hand, None, rules)) for rules, hand in leads)
 
     total = benchmark(run)
-    assert total > ddzfast.MOVE_BUFFER * len(leads)
+    assert total > (ddzfast.MOVE_BUFFER if what.startswith("legal_moves") else 100) * len(leads)
     benchmark.extra_info["moves_per_call"] = total / len(leads)

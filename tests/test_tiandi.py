@@ -9,6 +9,7 @@ import itertools
 import json
 import os
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -501,6 +502,8 @@ def test_one_kind_counted_past_the_buffer():
             assert kind_moves(r.address, bits, kind, 0, 14, 0, None, 0, 5) == n + 5
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"),
+                    reason="reads /proc/self/statm and sets RLIMIT_AS")
 def test_counting_past_the_buffer_makes_no_move(run_python):
     """The count of a hand of both wild ranks with no buffer, or one too
     small, makes none of its moves (legal_moves_into allocates nothing): the
