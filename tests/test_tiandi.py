@@ -175,8 +175,8 @@ def test_following_equals_reference_with_one_to_eight_laizi():
 def test_game_size_hands_equal_reference():
     """Hands of 17 and 20 cards (a farmer's and the landlord's at the start),
     each number of laizi from one to eight, leading and following: their
-    lists run to thousands of moves, past the first buffer of
-    `legal_moves` (MOVE_BUFFER), so counted apart and listed again."""
+    lists run to thousands of moves, some past the first buffer of
+    `legal_moves` (MOVE_BUFFER): those are counted, then listed again."""
     rng = random.Random("tiandi-game-size")
     largest = 0
     for size, laizi, follow in itertools.product((17, 20), range(1, 9), (False, True)):
@@ -444,7 +444,6 @@ def test_counts_and_lists_agree_past_the_buffer(T, G, hand):
         for k in rng.sample(range(n), 6) + [n - 1]:
             assert identity(_core._legal_move_at(hand, last, r, k)) == identity(moves[k])
         assert _core._legal_move_at(hand, last, r, n) is None
-
 
 
 def test_a_list_cut_by_its_buffer_begins_as_the_whole_list():
