@@ -345,7 +345,9 @@ def test_interrupted_huge_run_keeps_its_rows(run_python, tmp_path, sig):
     out = tmp_path / "x.npz"
     p = run_python.popen("simulate", "--games", "1000000000000", "--chunk", "2000",
                          module="ddzfast.cli")
-    q = run_python.popen("simulate", "--games", "100000000", "--chunk", "2000",
+    # (twenty million deals: far more than four seconds play, and their
+    # file's 1.8 GiB fit the free disk the CLI asks for before it starts)
+    q = run_python.popen("simulate", "--games", "20000000", "--chunk", "2000",
                          "--out", str(out), module="ddzfast.cli")
     time.sleep(4)
     for proc in (p, q):
