@@ -666,13 +666,13 @@ cdef int64_t ddz_kind_moves(const ddz_rules* rules, uint64_t hand, int kind, int
     _gen_init(&g, rules, hand, out, cap)
     if g.lz == IDX_W:
         # the moves made here (out[n:] only, every split); when they do not
-        # fit, counted apart (see _td_moves)
-        if cap <= n and g.lboth:
-            return n + _td_count(rules, hand, NULL, kind, rmin, rmax, length)
-        _gen_init(&g, rules, hand, out + n, cap - n if cap > n else 0)
-        _gen_kind(&g, rules, kind, rmin, rmax, length)
-        if g.n <= g.cap or not g.lboth:
-            return n + g.n
+        # fit, counted apart (see _td_moves), with no walk first when there
+        # is no room at all
+        if cap > n or not g.lboth:
+            _gen_init(&g, rules, hand, out + n, cap - n if cap > n else 0)
+            _gen_kind(&g, rules, kind, rmin, rmax, length)
+            if g.n <= g.cap or not g.lboth:
+                return n + g.n
         return n + _td_count(rules, hand, NULL, kind, rmin, rmax, length)
     g.n = <int>n
     _gen_kind(&g, rules, kind, rmin, rmax, length)
