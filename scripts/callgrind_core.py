@@ -25,6 +25,8 @@ not counted:
   20-card follows holding 2 laizi, ``benchmarks/laizi_moves.py``'s paired
   positions with a last move (the same natural move in both rule sets, a
   bomb every other time the cards it comes from hold one);
+* count-tiandi-2: the count with no buffer (``_core._legal_move_count``:
+  ``ddz_legal_moves`` with no room) of pair-tiandi-2's leads;
 * simulate-RULES: ``ddz_simulate_carry`` (the engine's run of deals) for
   2,000 deals with random policies on one thread, in each rule set, in
   slices of 16, 32, 64, ... deals (one call each);
@@ -73,6 +75,7 @@ CASES = {
     **{f"pair-{rules}-{k}": ("__pyx_pw_*legal_moves_into",)
        for k in (2, 4) for rules in ("laizi", "tiandi")},
     **{f"follow-{rules}-2": ("__pyx_pw_*legal_moves_into",) for rules in ("laizi", "tiandi")},
+    "count-tiandi-2": ("__pyx_pw_*_legal_move_count",),
     **{f"simulate-{name}": ("*ddz_simulate_carry",) for name in SIMULATE_RULES},
     "game-python-50": ("__pyx_pw_*4Game_*legal_moves", "__pyx_pw_*4Game_*play"),
     "solve-puzzle-7": ("__pyx_pw_*_solve",),
@@ -193,6 +196,9 @@ def run_case(name: str) -> None:
         out = np.empty(LEAD_BUFFER, MOVE_DTYPE)
         for rules_obj, h in leads_of(name):
             legal_moves_into(h, None, rules_obj, out)
+    elif name == "count-tiandi-2":
+        for rules_obj, h in leads_of("pair-tiandi-2"):
+            ddzfast._core._legal_move_count(h, None, rules_obj)
     elif name.startswith("simulate-"):
         # slices of a fixed number of deals (16, 32, 64, ...: none of them
         # ever takes the slice time): slices timed under valgrind, many

@@ -556,6 +556,10 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
         return 0    # wild ranks not drawn yet: no moves (Python raises ValueError)
     _gen_init(&g, rules, hand, out, cap)
     if g.lz == IDX_W:
+        if g.lboth and cap <= 0:
+            # a count: the walk that lists would list nothing and come short
+            # of it (see _td_moves)
+            return _td_count_far(rules, hand, last, -1, 0, 0, 0)
         return _td_moves_far(&g, rules, hand, last)
     if g.lz >= 0:
         return _gen_moves(&g, rules, last, 1)
@@ -606,6 +610,13 @@ cdef int64_t _td_count(const ddz_rules* rules, uint64_t hand, const ddz_move* la
         if kind >= 0 or last == NULL or ddz_beats(rules, &bombs[i], last):
             total += _td_splits(&h, bombs[i].cards) - 1
     return total
+
+
+# _td_count reached through a pointer from ddz_legal_moves, for the same
+# reason as _td_moves_far below
+cdef int64_t (*_td_count_far)(const ddz_rules*, uint64_t, const ddz_move*,
+                              int, int, int, int) noexcept nogil
+_td_count_far = _td_count
 
 
 cdef int64_t _td_moves(gen_t* g, const ddz_rules* rules, uint64_t hand,
