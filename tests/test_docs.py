@@ -231,3 +231,34 @@ def test_numba_function_lists_are_its_all():
     section = page[page.index("## From Numba"):]
     named = set(re.findall(r"(\w+)\(", section))
     assert public <= named, sorted(public - named)
+
+
+def test_readme_demo_runs():
+    """The README's first command ends in ``python -m ddzfast.demo``: it
+    runs, shows a position of every built-in rule set with the count of
+    legal_moves, and ends with the speed line."""
+    import subprocess
+    import sys
+
+    import ddzfast
+    from ddzfast import Move, legal_moves
+    from ddzfast.demo import POSITIONS
+    from ddzfast.rulesets import RULE_SETS
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "python -m ddzfast.demo" in readme
+    assert {rules.split(":")[0] for rules, _, _ in POSITIONS} == set(RULE_SETS)
+
+    done = subprocess.run([sys.executable, "-m", "ddzfast.demo"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert lines[0] == f"ddzfast {ddzfast.__version__}"
+    counts = [int(m.group(1)) for m in map(re.compile(r"^\S+ .*: (\d+) legal moves$").match,
+                                            lines) if m]
+    assert counts == [len(legal_moves(hand, Move.parse(last) if last else None, rules))
+                      for rules, hand, last in POSITIONS]
+    speed = re.fullmatch(r"classic 20-card leads through legal_moves_into: "
+                         r"([\d.]+) us per call, (\d+) million moves per second", lines[-1])
+    assert speed is not None, lines[-1]
+    assert float(speed.group(1)) > 0
