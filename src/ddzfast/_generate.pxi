@@ -568,13 +568,13 @@ cdef int64_t ddz_legal_moves(const ddz_rules* rules, uint64_t hand,
 
 cdef inline int _td_splits(const gen_t* g, uint64_t cards) noexcept nogil:
     # The splits of a move the walks made without the others (_td_one_split) of a
-    # tiandi hand holding laizi of both ranks: its t laizi, min(t, lwt) -
-    # max(0, t - lwg) + 1; one for a move of laizi alone (face value)
+    # tiandi hand holding laizi of both ranks, by its laizi; one for a move
+    # of laizi alone (face value)
     cdef int t
     if not (cards & ~g.lmask):
         return 1
     t = _nib(cards, g.lt) + _nib(cards, g.lg)
-    return _td_sky_most(g, t) - _td_sky_fewest(g, t) + 1
+    return _td_split_count(g, t)
 
 
 cdef int64_t _td_count(const ddz_rules* rules, uint64_t hand, const ddz_move* last,
@@ -703,8 +703,8 @@ cdef int64_t ddz_draw_count(ddz_draw* d, const ddz_rules* rules, uint64_t hand,
         return 0
     _gen_init(&d.g, rules, hand, NULL, 0)
     if d.g.lz == IDX_W:
-        # two wild ranks: counted as _td_moves counts (ddz_draw_make walks
-        # again up to move k)
+        # two wild ranks: counted as ddz_legal_moves counts with no buffer
+        # (ddz_draw_make walks again up to move k)
         return ddz_legal_moves(rules, hand, last, NULL, 0)
     if d.g.lz < 0:
         return _gen_moves(&d.g, rules, last, 0)

@@ -631,6 +631,12 @@ cdef inline int _td_sky_fewest(const gen_t* g, int t) noexcept nogil:
     return _sky_fewest(g.lwg, t)
 
 
+cdef inline int _td_split_count(const gen_t* g, int t) noexcept nogil:
+    # The splits of a move of t laizi (t <= g.lw) holding a natural card:
+    # min(t, lwt) - max(0, t - lwg) + 1
+    return _td_sky_most(g, t) - _td_sky_fewest(g, t) + 1
+
+
 cdef inline int _td_sky(int lwt, int lwg, int d, int k) noexcept nogil:
     # The laizi of the sky rank in a move the walks make of a main part of d
     # laizi (lmu[d], the sky rank's first) and k among its kickers (lku[k],
@@ -1361,8 +1367,7 @@ cdef void _td_weigh(gen_t* g) noexcept nogil:
         return
     g.lweigh = 1
     for t in range(9):
-        g.lsplits[t] = (_td_sky_most(g, t) - _td_sky_fewest(g, t) + 1
-                        if t <= g.lw else 0)
+        g.lsplits[t] = _td_split_count(g, t) if t <= g.lw else 0
 
 
 cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
