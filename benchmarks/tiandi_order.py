@@ -35,7 +35,12 @@ other splits). Printed per set:
   call between each two of its own (a classic 20-card lead, another of
   laizi's 2-laizi leads, a 4-laizi laizi lead, a one-rank tiandi lead, a
   both-rank one; each with its mean moves a call), over its time with none
-  between: the median over the hands.
+  between: the median over the hands;
+* **tiandi's both-rank hands between other calls**: the same for the
+  both-rank group's calls (the untimed ones: a classic 20-card lead, a
+  2-laizi laizi lead, a one-rank tiandi lead, another both-rank one, a
+  4-laizi tiandi lead holding laizi of both ranks), over their time with
+  none between: which calls slow the walk that writes the other splits.
 """
 import argparse
 import os
@@ -167,6 +172,20 @@ def classic_leads(count, rng):
              None) for _ in range(count)]
 
 
+def between_line(label, pos, group, fillers, repeats, rng, buf):
+    """`label` and, for each (name, positions) of `fillers`, the median over
+    the hands `group` of `pos` of their per-call time with one untimed call
+    of those positions between each two, over their time with none."""
+    alone = per_call(pos, group, repeats, rng, buf)[0]
+    line = label
+    for name, between in fillers:
+        with_between = per_call(pos, group, repeats, rng, buf, between)[0]
+        ratio = statistics.median(with_between[i] / alone[i] for i in group)
+        moves = laizi_moves.move_count(between, buf) / len(between)
+        line += f"; {name} ({moves:.0f} moves) {ratio:.3f}"
+    return line
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--positions", type=int, default=256,
@@ -243,13 +262,19 @@ def main():
             fillers.append(("a one-rank tiandi lead", [tiandi_pos[i] for i in one]))
         if both:
             fillers.append(("a both-rank tiandi lead", [tiandi_pos[i] for i in both]))
-        line = f"{label}: laizi's time between calls over alone"
-        for name, between in fillers:
-            with_between = per_call(laizi_pos, everyone, args.repeats, rng, buf, between)[0]
-            ratio = statistics.median(with_between[i] / laizi_call[i] for i in everyone)
-            moves = laizi_moves.move_count(between, buf) / len(between)
-            line += f"; {name} ({moves:.0f} moves) {ratio:.3f}"
-        print(line, flush=True)
+        print(between_line(f"{label}: laizi's time between calls over alone", laizi_pos,
+                           everyone, fillers, args.repeats, rng, buf), flush=True)
+        if both:
+            four = laizi_moves.paired_positions(size, 4, split)[1]
+            fillers = [("a classic lead", classic_leads(len(tiandi_pos), rng)),
+                       ("a 2-laizi laizi lead", laizi_pos)]
+            if one:
+                fillers.append(("a one-rank tiandi lead", [tiandi_pos[i] for i in one]))
+            fillers += [("another both-rank tiandi lead", [tiandi_pos[i] for i in both]),
+                        ("a 4-laizi both-rank tiandi lead",
+                         [p for p, f in zip(four, both_ranks(four)) if f])]
+            print(between_line(f"{label}: tiandi's both-rank time between calls over alone",
+                               tiandi_pos, both, fillers, args.repeats, rng, buf), flush=True)
 
 
 if __name__ == "__main__":
