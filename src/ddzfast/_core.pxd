@@ -421,6 +421,7 @@ ctypedef struct gen_t:
     # (in order, the first ljob0[d] of them 0) and ljob_delta[d][i] what the
     # copy adds (_td_alt_sections; _td_put and _lz_replace_naturals_plain
     # take the ones of k = 0)
+    int lsplits_made   # lsc... below are made (_td_split_tables, _td_one_split)
     unsigned char lsc[9][5]
     uint64_t lsd[9][5][4]
     unsigned char ljob_n[9]

@@ -1126,7 +1126,9 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
                     _lz_bomb(g, ((<uint64_t>a) << (4 * r)) + g.lmu[l],
                              K_SOFT_BOMB, r, a + l, _lz_sub(r, l))
                 a -= 1
-        if g.lboth:
+        if g.lboth and g.n > n0:
+            if not g.lsplits_made:
+                _td_split_tables(g)
             _td_alt_moves(g, n0)
     elif kind == K_LAIZI_BOMB:
         if g.lz == IDX_W:
@@ -1140,6 +1142,8 @@ cdef void _lz_kind(gen_t* g, int kind, int rmin, int rmax, int nfix) noexcept no
             _lz_emit(g, XBIT | DBIT, K_ROCKET, 13, 1, 0)
     elif KIND_SHAPE[kind].q:
         if g.lboth:
+            if not g.lsplits_made:
+                _td_split_tables(g)
             _lz_generic(g, kind, rmin, rmax, nfix, <tiandi_walk*>NULL)
         else:
             _lz_generic(g, kind, rmin, rmax, nfix, <laizi_walk*>NULL)
@@ -1327,10 +1331,13 @@ _td_splits_init()
 
 cdef void _td_split_tables(gen_t* g) noexcept nogil:
     # g.lsc, lsd and ljob_n... (see gen_t) for a hand of lwt + lwg laizi, from
-    # TD_SPLITS: each other split a multiple of a sky card for a ground one
+    # TD_SPLITS: each other split a multiple of a sky card for a ground one;
+    # made by _lz_kind before the first kind that writes other splits (none
+    # when a count or a draw makes one split a move: _td_one_split)
     cdef const td_splits* ls = &TD_SPLITS[g.lwt][g.lwg]
     cdef int t, s0, j
     cdef uint64_t swap = ((<uint64_t>1) << (4 * g.lt)) - ((<uint64_t>1) << (4 * g.lg))
+    g.lsplits_made = 1
     memcpy(g.lsc, ls.count, sizeof(g.lsc))
     memcpy(g.ljob_n, ls.njobs, sizeof(g.ljob_n))
     memcpy(g.ljob0, ls.njobs0, sizeof(g.ljob0))
@@ -1351,6 +1358,7 @@ cdef void _td_one_split(gen_t* g) noexcept nogil:
     cdef int t
     if not g.lboth:
         return
+    g.lsplits_made = 1
     for t in range(9):
         g.ljob_n[t] = 0
         g.ljob0[t] = 0
@@ -1372,8 +1380,9 @@ cdef void _td_weigh(gen_t* g) noexcept nogil:
 
 cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     # The laizi fields of g for a hand holding laizi (g.hand, g.ge set); the
-    # tables of the shaped kinds wait for the first of them (_lz_tables): a
-    # follow often needs none. Two wild ranks: the hand's laizi move to
+    # tables of the shaped kinds (_lz_tables) and those of the other splits
+    # (_td_split_tables) wait for the first kind that needs them: a follow
+    # often needs none. Two wild ranks: the hand's laizi move to
     # nibble 15 (see gen_t), and g.hand and g.ge describe that hand.
     cdef unsigned int wild = rules.wild_mask
     cdef int i, hi, lo
@@ -1413,7 +1422,7 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
         g.lunit = ut
         g.lmask = ((<uint64_t>15) << (4 * g.lt)) | ((<uint64_t>15) << (4 * g.lg))
         _lz_units(g, ut, ug, g.lwt)
-        _td_split_tables(g)
+        g.lsplits_made = 0
         g.lboth = 1
         g.lweigh = 0
     # what each kind of _td_face needs of the cards of the two wild ranks:
