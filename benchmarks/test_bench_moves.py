@@ -26,7 +26,10 @@ answering a move of another hand of the same deal (a 21/20-card landlord for
 a 17-card hand, a 17-card farmer for a landlord hand); the move is drawn from
 ``ddzfast.legal_moves(other_hand)``, a kind first and then a move of that
 kind, never PASS. Each position is benchmarked through ``legal_moves`` (a
-MoveList) and ``legal_moves_into`` (a preallocated MOVE_DTYPE buffer).
+MoveList) and ``legal_moves_into`` (a preallocated MOVE_DTYPE buffer); a
+follow also through ``legal_moves_into`` with the move to beat given as a
+MOVE_DTYPE row (``legal_moves_into-row``), as a loop over a buffer of moves
+passes it.
 """
 
 import random
@@ -108,7 +111,8 @@ PARAMS = [pytest.param(rules, size, mode, api,
                        id=f"{rules}-{size}-{mode}-{api}")
           for rules, size in CASES
           for mode in ("lead", "follow")
-          for api in ("legal_moves", "legal_moves_into")]
+          for api in ("legal_moves", "legal_moves_into")
+          + (("legal_moves_into-row",) if mode == "follow" else ())]
 
 
 @pytest.mark.parametrize("rules,size,mode,api", PARAMS)
@@ -126,6 +130,8 @@ def test_bench(benchmark, rules, size, mode, api):
     else:
         lmi = ddzfast.legal_moves_into
         buf = np.empty(ddzfast.MOVE_BUFFER, ddzfast.MOVE_DTYPE)
+        if api == "legal_moves_into-row":
+            pos = [(hand, hand_int, last.array[0]) for hand, hand_int, last in pos]
 
         def run():
             n = 0

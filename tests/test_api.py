@@ -1134,6 +1134,56 @@ def test_a_one_row_array_is_a_move():
         beats(moves.array[:2], last)
 
 
+def _row_forms(moves, i):
+    """Move i of the MoveList `moves` in every form a move may take besides
+    a Move: its row, its one-row array, both from an unaligned copy of the
+    array, a recarray's row, a copied row, and a row of an equal dtype made
+    apart (each read from its memory since 2026-12-06)."""
+    arr = moves.array
+    raw = bytearray(arr.nbytes + 1)
+    raw[1:] = arr.tobytes()
+    unaligned = np.frombuffer(raw, dtype=MOVE_DTYPE, offset=1, count=len(arr))
+    assert not unaligned.flags.aligned
+    equal = arr.view(np.dtype(MOVE_DTYPE.descr, align=True))
+    assert equal.dtype == MOVE_DTYPE and equal.dtype is not MOVE_DTYPE
+    return {"row": arr[i], "one-row array": arr[i:i + 1], "unaligned row": unaligned[i],
+            "unaligned one-row array": unaligned[i:i + 1],
+            "recarray row": arr.view(np.recarray)[i], "copied row": arr[i].copy(),
+            "row of an equal dtype": equal[i]}
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_every_row_form_reads_as_its_move(rules):
+    """A move given as a row or a one-row array, aligned or not, of a
+    recarray or of an equal dtype, is read as the Move: as the move to
+    beat, in beats, in play and in `in`."""
+    rng = random.Random(f"row-forms-{rules}")
+    deck = list(ddzfast.constants.deck_text(ddzfast.get_rules(rules).wildcard))
+    for _ in range(30):
+        rng.shuffle(deck)
+        hand, other = "".join(deck[:17]), "".join(deck[17:34])
+        moves = legal_moves(other, None, rules)
+        i = rng.randrange(len(moves))
+        move = moves[i]
+        want = legal_moves(hand, move, rules).array.tobytes()
+        for name, form in _row_forms(moves, i).items():
+            assert legal_moves(hand, form, rules).array.tobytes() == want, name
+            assert form in moves, name
+            assert beats(form, move, rules) == beats(move, move, rules), name
+            assert play(other, form, rules) == play(other, move, rules), name
+
+
+def test_a_row_of_another_dtype_is_not_a_move():
+    """A void row of another dtype, and an array of two rows, are type
+    errors for the move to beat, as before."""
+    other = np.zeros(1, dtype=[("cards", "<u8"), ("kind", "u1")])
+    with pytest.raises(TypeError, match="last move must be"):
+        legal_moves("3345", other[0])
+    with pytest.raises(TypeError, match=r"shape \(2,\)"):
+        legal_moves("3345", legal_moves("3345").array[:2])
+    assert other[0] not in legal_moves("3345")
+
+
 def test_beats_with_a_pass_says_what_it_compares():
     """beats(m, PASS) said 'or None when leading', which beats does not take."""
     with pytest.raises(IllegalMoveError, match="beats compares with a non-pass move"):

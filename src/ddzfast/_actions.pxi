@@ -548,7 +548,7 @@ def legal_action_mask_batch(hands, lasts=None, rules="classic", out=None, thread
     if out is None:
         res = np.empty((n, table.count), dtype=np.bool_)
     else:
-        if not isinstance(out, np.ndarray):
+        if not isinstance(out, cnp.ndarray):
             raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
         res = <cnp.ndarray>out
         tn = cnp.PyArray_TYPE(res)

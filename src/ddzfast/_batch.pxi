@@ -381,10 +381,10 @@ cdef cnp.ndarray _as_hand_array(object hands):
     if isinstance(hands, Hand):
         raise TypeError("hands must be a 1-d array-like of packed hands, not one Hand "
                         "([hand] is a batch of one)")
-    if not isinstance(hands, np.ndarray) and not hasattr(hands, "__iter__"):
+    if not isinstance(hands, cnp.ndarray) and not hasattr(hands, "__iter__"):
         raise TypeError(f"hands must be a 1-d array-like of packed hands, not "
                         f"{type(hands).__name__}")
-    if isinstance(hands, np.ndarray):
+    if isinstance(hands, cnp.ndarray):
         a = <cnp.ndarray>hands
         if a.dtype.kind not in "iu":
             raise TypeError(f"hands must be an integer array of packed hands, not {a.dtype}")

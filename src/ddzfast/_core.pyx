@@ -137,8 +137,6 @@ def _legal_move_at(hand, last, rules, int64_t k, bint drawn=False):
 #: and super.
 MOVE_BUFFER = DDZ_MOVE_BUFFER
 
-cdef object _MOVE_DESCR = MOVE_DTYPE
-
 
 cdef inline uint64_t _int_bits(object hand, Rules r) except? 0xFFFFFFFFFFFFFFFF:
     # The fast path for a packed int; anything odd goes to _to_bits for its
@@ -156,7 +154,7 @@ cdef inline uint64_t _int_bits(object hand, Rules r) except? 0xFFFFFFFFFFFFFFFF:
 cdef int _check_move_out(object out) except -1:
     # A buffer the caller lends for moves: a writable, C-contiguous, aligned
     # 1-d MOVE_DTYPE array (the core writes its rows as ddz_move structs)
-    if not isinstance(out, np.ndarray):
+    if not isinstance(out, cnp.ndarray):
         raise TypeError(f"out must be a MOVE_DTYPE array, not {type(out).__name__}")
     if <object>cnp.PyArray_DESCR(<cnp.ndarray>out) is not _MOVE_DESCR:
         if out.dtype != MOVE_DTYPE:
@@ -247,7 +245,7 @@ def play(hand, move, rules=None) -> Hand:
         c = (<Move>move).m.cards
         if r is not None:
             _move_struct(move, r, &m, "move")
-    elif isinstance(move, np.void):
+    elif isinstance(move, _VOID):
         if move.dtype != MOVE_DTYPE:
             raise TypeError(f"a move row must have dtype MOVE_DTYPE, not {move.dtype}")
         if r is not None:

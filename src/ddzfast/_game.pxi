@@ -672,7 +672,7 @@ cdef class Game:
         if out is None:
             a = np.empty(t.count, dtype=np.bool_)
         else:
-            if not isinstance(out, np.ndarray):
+            if not isinstance(out, cnp.ndarray):
                 raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
             a = <cnp.ndarray>out
             _check_out(a, cnp.NPY_BOOL, cnp.NPY_UINT8, cnp.NPY_INT8, "bool, uint8 or int8")

@@ -376,7 +376,7 @@ cdef cnp.ndarray _obs_out(object out, tuple shape):
     cdef cnp.ndarray a
     if out is None:
         return np.empty(shape, dtype=np.float32)
-    if not isinstance(out, np.ndarray):
+    if not isinstance(out, cnp.ndarray):
         raise TypeError(f"out must be a numpy array, not {type(out).__name__}")
     a = <cnp.ndarray>out
     if cnp.PyArray_TYPE(a) != cnp.NPY_FLOAT32 or not cnp.PyArray_ISNOTSWAPPED(a):

@@ -1398,14 +1398,14 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     cdef int64_t node_limit = 0x7FFFFFFFFFFFFFFF
     # ---- arguments
     _need_wild(r)
-    if isinstance(hands, np.ndarray) and hands.ndim == 1:
+    if isinstance(hands, cnp.ndarray) and hands.ndim == 1:
         # packed hands, as the batches take them
         hands = list(hands)
     if isinstance(hands, (str, bytes, Hand)) or not isinstance(
             hands, collections.abc.Sequence):
         raise TypeError(f"hands is a list or tuple of two or three hands (or a 1-d "
                         f"array of packed hands), not {type(hands).__name__}"
-                        + (f" of shape {hands.shape}" if isinstance(hands, np.ndarray)
+                        + (f" of shape {hands.shape}" if isinstance(hands, cnp.ndarray)
                            else ""))
     nseats = len(hands)
     if nseats not in (2, 3):

@@ -788,7 +788,7 @@ cdef object _moves_array(object moves, Rules r):
     cdef cnp.ndarray a
     cdef ddz_move m
     cdef Py_ssize_t i
-    if isinstance(moves, np.ndarray):
+    if isinstance(moves, cnp.ndarray):
         if moves.dtype != MOVE_DTYPE or moves.ndim != 1:
             raise TypeError("moves must be a MoveList, a 1-d MOVE_DTYPE array or "
                             "Moves")

@@ -22,6 +22,10 @@ MOVE_DTYPE = np.dtype(
 )
 if MOVE_DTYPE.itemsize != sizeof(ddz_move):
     raise ImportError("MOVE_DTYPE does not match the core's move layout")
+# MOVE_DTYPE and numpy's row type as C globals: read without a lookup of a
+# module attribute on each call
+cdef object _MOVE_DESCR = MOVE_DTYPE
+cdef object _VOID = np.void
 if (_WILD_NONE, _WILD_KICKER) != (WILD_NONE, WILD_KICKER):
     raise ImportError("ddzfast.constants disagrees with the core's wild codes")
 
@@ -112,7 +116,10 @@ cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFF
     elif isinstance(value, str):
         # (a subclass of str, numpy's str_ among them, as its text)
         bits = _parse_cards(value if type(value) is str else str.__str__(value))
-    elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+    elif type(value) is int or (isinstance(value, (int, np.integer))
+                                and not isinstance(value, (bool, np.bool_))):
+        # (a plain int tested first: numpy's types are module attributes,
+        # looked up on each call)
         if value < 0 or value >= 1 << 64:
             raise InvalidCardsError(
                 f"{what} {value!r} is not a packed hand (0 <= value < 2**64)")
@@ -1414,14 +1421,14 @@ cdef Move _move(const ddz_move* m, Rules rules):
 
 cdef object _one_row(object move):
     # a one-row MOVE_DTYPE array (Move.array) as its row; anything else as it is
-    if isinstance(move, np.ndarray) and move.dtype == MOVE_DTYPE and move.shape == (1,):
+    if isinstance(move, cnp.ndarray) and move.dtype == MOVE_DTYPE and move.shape == (1,):
         return move[0]
     return move
 
 
 cdef str _type_label(object value):
     # what a value is, for a TypeError (an array's shape and dtype say more)
-    if isinstance(value, np.ndarray):
+    if isinstance(value, cnp.ndarray):
         return f"an array of shape {value.shape} and dtype {value.dtype}"
     return type(value).__name__
 
@@ -1430,12 +1437,39 @@ cdef str _MOVE_TYPES = ("a Move, a MOVE_DTYPE row or a one-row MOVE_DTYPE array 
                         "(Move.array)")
 
 
+cdef bint _read_row(object move, ddz_move* row) except -1:
+    # A MOVE_DTYPE row (a numpy void of that dtype) or a one-row MOVE_DTYPE
+    # array copied into *row from its memory (reading its fields by name
+    # makes a numpy scalar each, many times a follow's generation); False
+    # for anything else
+    cdef cnp.ndarray a
+    cdef void* data = NULL
+    if isinstance(move, cnp.ndarray):
+        a = <cnp.ndarray>move
+        if cnp.PyArray_NDIM(a) != 1 or cnp.PyArray_DIM(a, 0) != 1:
+            return False
+        if <object>cnp.PyArray_DESCR(a) is not _MOVE_DESCR and a.dtype != MOVE_DTYPE:
+            return False
+        memcpy(row, cnp.PyArray_DATA(a), sizeof(ddz_move))
+        return True
+    if not isinstance(move, _VOID):
+        return False
+    descr = cnp.PyArray_DescrFromScalar(move)
+    if descr is not _MOVE_DESCR and descr != MOVE_DTYPE:
+        return False
+    # (a void scalar gives the address of its data, not a copy)
+    cnp.PyArray_ScalarAsCtype(move, &data)
+    memcpy(row, data, sizeof(ddz_move))
+    return True
+
+
 cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except -1:
     """Read a Move (or a MOVE_DTYPE row, or a one-row array of one) into `out`,
     checking it is a legal move of the rule set and setting `wild` to that
     rule set's reading of it."""
     cdef Move mv
     cdef int wild
+    cdef ddz_move row
     _need_wild(rules)
     if type(move) is Move:
         mv = <Move>move
@@ -1448,16 +1482,16 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
         out.wild = <uint8_t>wild
         out.substitutes = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
-    move = _one_row(move)       # (after the Moves, the common case)
-    if isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
+    if _read_row(move, &row):       # (after the Moves, the common case)
+        # its identity; wild and substitutes are this rule set's reading
         memset(out, 0, sizeof(ddz_move))
-        out.cards = <uint64_t>move["cards"]
-        out.kind = <uint8_t>move["kind"]
-        out.rank = <uint8_t>move["rank"]
-        out.length = <uint8_t>move["length"]
+        out.cards = row.cards
+        out.kind = row.kind
+        out.rank = row.rank
+        out.length = row.length
         wild = ddz_check(&rules.c, out.kind, out.rank, out.length, out.cards)
         if wild < 0:
-            raise IllegalMoveError(f"{what} (row {move}) is not a legal move in "
+            raise IllegalMoveError(f"{what} (row {_one_row(move)}) is not a legal move in "
                                    f"{_rules_label(rules)}")
         out.wild = <uint8_t>wild
         out.substitutes = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
@@ -1529,18 +1563,11 @@ cdef class MoveList:
     def __contains__(self, move):
         cdef ddz_move m
         cdef Py_ssize_t i
-        if not isinstance(move, Move):
-            move = _one_row(move)
         if isinstance(move, Move):
             m = (<Move>move).m
-        elif isinstance(move, np.void) and move.dtype == MOVE_DTYPE:
-            # a row, as of .array: its identity fields as they are
-            m.cards = <uint64_t>int(move["cards"])
-            m.kind = int(move["kind"])
-            m.rank = int(move["rank"])
-            m.length = int(move["length"])
-        else:
+        elif not _read_row(move, &m):
             return False    # (as a list: what is no move is in no list of moves)
+        # (a row, as of .array, by its identity fields as they are)
         for i in range(self.n):
             if ddz_same_move(&self.data[i], &m):
                 return True
@@ -1590,7 +1617,7 @@ def _move_list_of(rules, rows) -> MoveList:
     cdef Py_ssize_t i, n
     cdef int wild
     _need_wild(r)
-    if not isinstance(rows, np.ndarray) or rows.ndim != 1 or rows.dtype.names is None \
+    if not isinstance(rows, cnp.ndarray) or rows.ndim != 1 or rows.dtype.names is None \
             or rows.dtype.names != MOVE_DTYPE.names:
         raise TypeError("a pickled MoveList's rows are a 1-d MOVE_DTYPE array")
     a = np.array(rows, dtype=MOVE_DTYPE, order="C")   # (a copy of our own)

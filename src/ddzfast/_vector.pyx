@@ -770,7 +770,7 @@ cdef class VectorEnv:
 
     cdef cnp.ndarray _actions_arg(self, actions):
         cdef cnp.ndarray a
-        if isinstance(actions, np.ndarray):
+        if isinstance(actions, cnp.ndarray):
             a = <cnp.ndarray>actions
         else:
             try:
