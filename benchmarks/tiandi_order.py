@@ -172,11 +172,12 @@ def classic_leads(count, rng):
              None) for _ in range(count)]
 
 
-def between_line(label, pos, group, fillers, repeats, rng, buf):
+def between_line(label, pos, alone, fillers, repeats, rng, buf):
     """`label` and, for each (name, positions) of `fillers`, the median over
-    the hands `group` of `pos` of their per-call time with one untimed call
-    of those positions between each two, over their time with none."""
-    alone = per_call(pos, group, repeats, rng, buf)[0]
+    the hands of `alone` (per_call's medians of some hands of `pos`, timed
+    with no call between) of their per-call time with one untimed call of
+    those positions between each two, over their time alone."""
+    group = list(alone)
     line = label
     for name, between in fillers:
         with_between = per_call(pos, group, repeats, rng, buf, between)[0]
@@ -233,12 +234,14 @@ def main():
         tiandi_mixed, tiandi_runs = per_call(tiandi_pos, everyone, args.repeats, rng, buf,
                                              flags=flags)
         line = f"{label}: per call, tiandi's time over laizi's"
+        tiandi_alone = {}
         for name, group in (("one-rank", one), ("both-rank", both)):
             if not group:
                 continue
-            tiandi_alone = per_call(tiandi_pos, group, args.repeats, rng, buf)[0]
+            tiandi_alone[name] = per_call(tiandi_pos, group, args.repeats, rng, buf)[0]
             mixed_ratio = statistics.median(tiandi_mixed[i] / laizi_call[i] for i in group)
-            alone_ratio = statistics.median(tiandi_alone[i] / laizi_call[i] for i in group)
+            alone_ratio = statistics.median(tiandi_alone[name][i] / laizi_call[i]
+                                            for i in group)
             line += f"; {name} mixed {mixed_ratio:.3f} (by run"
             for run in range(1, RUN_MAX + 1):
                 ratios = [tiandi_runs[i, run] / laizi_call[i] for i in group
@@ -263,7 +266,7 @@ def main():
         if both:
             fillers.append(("a both-rank tiandi lead", [tiandi_pos[i] for i in both]))
         print(between_line(f"{label}: laizi's time between calls over alone", laizi_pos,
-                           everyone, fillers, args.repeats, rng, buf), flush=True)
+                           laizi_call, fillers, args.repeats, rng, buf), flush=True)
         if both:
             four = laizi_moves.paired_positions(size, 4, split)[1]
             fillers = [("a classic lead", classic_leads(len(tiandi_pos), rng)),
@@ -274,7 +277,8 @@ def main():
                         ("a 4-laizi both-rank tiandi lead",
                          [p for p, f in zip(four, both_ranks(four)) if f])]
             print(between_line(f"{label}: tiandi's both-rank time between calls over alone",
-                               tiandi_pos, both, fillers, args.repeats, rng, buf), flush=True)
+                               tiandi_pos, tiandi_alone["both-rank"], fillers, args.repeats,
+                               rng, buf), flush=True)
 
 
 if __name__ == "__main__":

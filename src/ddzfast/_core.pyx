@@ -239,20 +239,19 @@ def play(hand, move, rules=None) -> Hand:
     cdef uint64_t h = _to_bits(hand, r, "hand")
     cdef uint64_t c
     cdef ddz_move m
-    if not isinstance(move, Move):
-        move = _one_row(move)
     if isinstance(move, Move):
         c = (<Move>move).m.cards
         if r is not None:
             _move_struct(move, r, &m, "move")
-    elif isinstance(move, _VOID):
-        if move.dtype != MOVE_DTYPE:
-            raise TypeError(f"a move row must have dtype MOVE_DTYPE, not {move.dtype}")
+    elif _read_row(move, &m):
+        # a MOVE_DTYPE row or one-row array: a legal move of the rule set
         if r is not None:
             _move_struct(move, r, &m, "move")
         else:
             _move_struct_any(move, &m)
         c = m.cards
+    elif isinstance(move, _VOID):
+        raise TypeError(f"a move row must have dtype MOVE_DTYPE, not {move.dtype}")
     else:
         c = _to_bits(move, r, "move cards")
     if not _hand_contains(h, c):
