@@ -5,7 +5,9 @@
 Groups: ``simulate-<rules>`` (native simulate of DEALS deals with random
 policies, 1 and 2 threads, and with greedy policies), ``simulate-platform-
 <rules>`` (random policies without options, with the ``+happy`` preset and
-with no-shuffle sessions of 10: RULES.md 10) and ``python-driven`` (a deal
+with no-shuffle sessions of 10: RULES.md 10), ``simulate-progress-<deals>``
+(2 threads, with and without a ``progress`` callback, shuffled deals and
+two sessions of half the run each) and ``python-driven`` (a deal
 driven from Python through Game.legal_moves()/Game.play() with a random
 choice, and a happy deal with its decisions through Game.choose()).
 ``extra_info["deals"]`` is the number of deals per round;
@@ -37,6 +39,19 @@ def test_simulate_platform(benchmark, rules, variant):
          else ddzfast.get_rules(rules).with_options(deal="no_shuffle", session=10))
     rows = benchmark(ddzfast.simulate, DEALS, r, ("random",) * 3, seed=1)
     assert len(rows) == DEALS
+    benchmark.extra_info["deals"] = DEALS
+
+
+@pytest.mark.parametrize("deals", ["shuffled", "sessions"])
+@pytest.mark.parametrize("progress", [False, True], ids=["plain", "progress"])
+def test_simulate_progress(benchmark, deals, progress):
+    benchmark.group = f"simulate-progress-{deals}"
+    r = ("classic" if deals == "shuffled" else
+         ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=DEALS // 2))
+    seen = []
+    rows = benchmark(ddzfast.simulate, DEALS, r, ("random",) * 3, seed=1, threads=2,
+                     progress=seen.append if progress else None)
+    assert len(rows) == DEALS and (not progress or seen[-1] == DEALS)
     benchmark.extra_info["deals"] = DEALS
 
 

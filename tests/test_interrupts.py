@@ -41,6 +41,9 @@ HARNESS = textwrap.dedent('''
             long = ddzfast.get_rules("classic").with_options(deal="no_shuffle",
                                                              session=10 ** 7)
             ddzfast.simulate(10 ** 7, long, threads=threads)
+        elif which == "progress":
+            # every part on a worker thread, this one waiting and reporting
+            ddzfast.simulate(10 ** 7, "classic", threads=threads, progress=lambda k: None)
         elif which in ("legal_moves_batch", "legal_action_indices_batch"):
             getattr(ddzfast, which)(hands, None, "classic", threads=threads)
         elif which == "min_plays_batch":
@@ -103,6 +106,7 @@ HARNESS = textwrap.dedent('''
 
 @pytest.mark.parametrize("call, threads", [
     ("simulate", 1), ("simulate", 2), ("sessions", 1), ("sessions", 2),
+    ("progress", 1), ("progress", 2),
     ("legal_moves_batch", 1), ("legal_moves_batch", 2),
     ("legal_action_indices_batch", 2), ("min_plays_batch", 2), ("solve", 1)])
 def test_ctrl_c_stops_a_long_call_in_a_subprocess(run_python, call, threads):

@@ -10,6 +10,7 @@ import importlib
 import json
 import os
 import random
+import threading
 
 import numpy as np
 import pytest
@@ -355,53 +356,50 @@ def test_simulate_parts_go_on_within_sessions(rules):
                           simulate(20, r, mixed, seed=4, start=3))
 
 
-def test_progress_runs_go_on_from_where_the_part_before_ended(monkeypatch):
-    """simulate(progress=...) on a session longer than its progress steps
-    replayed the session from its start for every step (quadratic time):
-    each step now goes on from the carry the one before left, so every call
-    into the engine after the first starts where its carry ends."""
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_progress_run_is_one_engine_call_on_every_thread(monkeypatch, threads):
+    """simulate(progress=...) played the run in steps of 1% (a user's
+    review: with threads=2 and sessions longer than a quarter of the run,
+    each step lay inside one session and ran on one thread, twice a plain
+    call's time). The engine now plays the whole run in one call, on every
+    thread, and its threads' count of finished deals is the progress:
+    rising, ending with the run's size, the rows a plain call's."""
     sim = importlib.import_module("ddzfast.simulate")
     calls = []
     real = sim._simulate_native
 
-    def spy(rules, policies, seed, start, stop, bidding, threads=1, carry=None):
-        calls.append((start, None if carry is None else carry.next))
-        return real(rules, policies, seed, start, stop, bidding, threads, carry)
+    def spy(rules, policies, seed, start, stop, bidding, threads=1, carry=None,
+            progress=None):
+        calls.append((start, stop, threads))
+        return real(rules, policies, seed, start, stop, bidding, threads, carry, progress)
     monkeypatch.setattr(sim, "_simulate_native", spy)
-    r = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=5000)
-    rows = sim.simulate(3000, r, seed=8, start=1000, progress=lambda k: None)
-    assert len(calls) == 100
-    assert all(carry == start for start, carry in calls[1:]), calls[:3]
+    r = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=1500)
+    seen = []
+    rows = sim.simulate(3000, r, seed=8, start=1000, threads=threads, progress=seen.append)
+    assert calls == [(1000, 4000, threads)]
+    assert seen == sorted(set(seen)) and seen[-1] == 3000
     monkeypatch.setattr(sim, "_simulate_native", real)
     assert rows.tobytes() == sim.simulate(3000, r, seed=8, start=1000).tobytes()
 
 
-def test_threaded_progress_steps_hold_whole_sessions(monkeypatch):
-    """A user's review: with threads=2, a run with progress stepped 1% of it
-    at a time, each step inside one session and so on one thread (twice a
-    plain call's time). Steps are `threads` sessions when that leaves four
-    steps or more; the rows are a plain call's."""
-    sim = importlib.import_module("ddzfast.simulate")
-    calls = []
-    real = sim._simulate_native
-
-    def spy(rules, policies, seed, start, stop, bidding, threads=1, carry=None):
-        calls.append((start, stop))
-        return real(rules, policies, seed, start, stop, bidding, threads, carry)
-    monkeypatch.setattr(sim, "_simulate_native", spy)
-    r = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=30)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_progress_is_reported_while_the_threads_play(monkeypatch, threads):
+    """Between the first deal and the last, progress is called with the
+    deals finished so far (here every millisecond: ticks of the waiting
+    thread), not only once at the end; a progress that raises stops the
+    run, its threads included, with its exception."""
+    core = importlib.import_module("ddzfast._core")
+    monkeypatch.setattr(core, "TICK_SECONDS", 0.001)
     seen = []
-    rows = sim.simulate(600, r, seed=5, threads=2, progress=seen.append)
-    assert calls == [(a, a + 60) for a in range(0, 600, 60)]
-    assert seen == list(range(60, 601, 60))
-    calls.clear()
-    sim.simulate(200, r, seed=5, threads=2, progress=seen.append)   # 60 > 200 // 4
-    assert len(calls) == 100
-    calls.clear()
-    sim.simulate(600, r, seed=5, threads=1, progress=seen.append)
-    assert len(calls) == 100
-    monkeypatch.setattr(sim, "_simulate_native", real)
-    assert np.array_equal(rows, sim.simulate(600, r, seed=5, threads=2))
+    simulate(40000, "classic", seed=3, threads=threads, progress=seen.append)
+    assert len(seen) >= 3 and seen == sorted(set(seen)) and seen[-1] == 40000
+
+    def stop(k):
+        raise RuntimeError(f"stopped at {k}")
+    before = threading.active_count()
+    with pytest.raises(RuntimeError, match="stopped at"):
+        simulate(10 ** 6, "classic", seed=3, threads=threads, progress=stop)
+    assert threading.active_count() == before
 
 
 def test_simulate_parts_checks_the_ray_address_when_called():

@@ -271,31 +271,38 @@ cdef tuple _batch_positions(object hands, object lasts, Rules r):
     return h, la
 
 
-def _parallel(int threads, fn, list args):
+def _parallel(int threads, fn, list args, tick=None):
     # fn(*args[0], cancel) on this thread, the others on their own threads;
     # fn releases the GIL for its work and, for long work, runs it through
-    # _sliced with `cancel` (None with one thread). Whatever raises here,
-    # this thread's part or a wait for the others (KeyboardInterrupt from
-    # Ctrl-C lands in either), `cancel` stops the others at their next slice
-    # and every one has finished before the exception goes on: no thread
+    # _sliced with `cancel` (None with one thread). With `tick` (a callable:
+    # a caller's progress), every part runs on a thread of its own instead
+    # and this thread calls tick() every TICK_SECONDS while they run, then
+    # once when all have finished. Whatever raises here, this thread's part,
+    # a tick or a wait for the others (KeyboardInterrupt from Ctrl-C lands
+    # in any of them), `cancel` stops the others at their next slice and
+    # every one has finished before the exception goes on: no thread
     # outlives the call. The waits are on events the workers set, not on
     # Thread.join: a join interrupted by a signal marks a running thread
     # stopped (Python 3.11), after which join no longer waits for it.
-    if threads == 1:
+    if threads == 1 and tick is None:
         fn(*args[0], None)
         return
     import threading
     cancel = threading.Event()
     started = []
     try:
-        for a in args[1:]:
+        for a in (args if tick is not None else args[1:]):
             finished = threading.Event()
             w = threading.Thread(target=_worker, args=(fn, (*a, cancel), finished))
             w.start()
             started.append((w, finished))
-        fn(*args[0], cancel)
+        if tick is None:
+            fn(*args[0], cancel)
         for w, finished in started:
-            finished.wait()
+            while not finished.wait(None if tick is None else TICK_SECONDS):
+                tick()
+        if tick is not None:
+            tick()
     except BaseException:
         cancel.set()
         _wait_through([_joined(w, finished) for w, finished in started])
@@ -336,6 +343,10 @@ def _joined(w, finished):
 #: The wall time one slice of _sliced aims at: signals are checked at least
 #: this often (and at most a few times as long, as slices grow or shrink).
 SLICE_SECONDS = 0.01
+
+#: How often _parallel's `tick` (a run's progress) is called while the
+#: workers run.
+TICK_SECONDS = 0.05
 
 
 def _sliced(fn, int64_t start, int64_t stop, cancel=None) -> int:

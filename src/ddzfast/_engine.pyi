@@ -1,5 +1,5 @@
 """Type stubs of ddzfast._engine (the deal engine, Game, observations)."""
-from typing import Mapping, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -168,7 +168,8 @@ class _SessionCarry:
 
 def _simulate_native(rules: RulesLike, policies: Sequence[str], seed: int, start: int,
                      stop: int, bidding: bool, threads: int = 1,
-                     carry: _SessionCarry | None = None) -> npt.NDArray[np.void]: ...
+                     carry: _SessionCarry | None = None,
+                     progress: Callable[[int], object] | None = None) -> npt.NDArray[np.void]: ...
 def _score_row(game: Game, session: int | None = None) -> np.void: ...
 def _draw_by_count(on: bool) -> None: ...
 

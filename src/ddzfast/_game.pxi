@@ -1073,13 +1073,16 @@ cdef class _SessionCarry:
 
 
 def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1,
-                     _SessionCarry carry=None):
+                     _SessionCarry carry=None, progress=None):
     """Rows of DEAL_DTYPE for deals start .. stop - 1, every seat a built-in
     policy, on up to ``threads`` threads (each writing its own slice of the
     result). ``stop`` may be 2**63: the last deal index is 2**63 - 1.
     ``carry`` (no-shuffle sessions): a run of the same rules, policies, seed
     and bidding that ended at ``start`` left it; this run goes on from it
-    and leaves its own end there."""
+    and leaves its own end there. ``progress`` (or None): called on this
+    thread with the number of deals finished, while the threads play them
+    (about every TICK_SECONDS, when that number has grown) and once with
+    them all at the end."""
     cdef Rules r = _get_rules(rules)
     cdef uint64_t s = _seed_arg(seed, "seed")
     cdef int64_t n
@@ -1120,9 +1123,13 @@ def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1,
         mine = carries[next((t for t in range(threads) if bounds[t + 1] > bounds[t]), 0)]
         mine.c = carry.c
     status = [DDZ_OK] * threads
+    # each thread's deals finished so far, for `progress`
+    done = [0] * threads
     _parallel(threads, _simulate_chunk,
               [(r, codes, s, bounds[t], bounds[t + 1] - bounds[t], 1 if bidding else 0,
-                rows, bounds[t] - first, status, t, carries[t]) for t in range(threads)])
+                rows, bounds[t] - first, status, t, carries[t], done)
+               for t in range(threads)],
+              None if progress is None else _progress_tick(progress, done))
     for code in status:
         _raise_engine_error(code)
     if carry is not None:
@@ -1149,12 +1156,12 @@ cdef _raise_engine_error(int code):
 
 def _simulate_chunk(Rules r, cnp.ndarray codes, uint64_t seed, uint64_t start,
                     int64_t count, int bidding, cnp.ndarray rows, int64_t offset,
-                    list status, int slot, _SessionCarry carry, cancel):
+                    list status, int slot, _SessionCarry carry, list done, cancel):
     # Deals start .. start + count - 1 into rows[offset:], in slices that go
     # on from one another through `carry` (no-shuffle sessions are not
-    # replayed slice by slice). Slices are offsets from `start`, never deal
-    # indices: a chunk that ends with the last deal index (2**63 - 1) has an
-    # end beyond int64.
+    # replayed slice by slice), each slice's end counted in done[slot].
+    # Slices are offsets from `start`, never deal indices: a chunk that ends
+    # with the last deal index (2**63 - 1) has an end beyond int64.
     cdef const int* pc = <const int*>cnp.PyArray_DATA(codes)
     cdef ddz_deal_row* out = <ddz_deal_row*>cnp.PyArray_DATA(rows) + offset
     if count <= 0:
@@ -1166,8 +1173,23 @@ def _simulate_chunk(Rules r, cnp.ndarray codes, uint64_t seed, uint64_t start,
             code = ddz_simulate_carry(&r.c, pc, seed, <int64_t>start + a, b - a, bidding,
                                       out + a, &carry.c)
         status[slot] = code
+        if code == DDZ_OK:
+            done[slot] = b
         return code
     _sliced(deals, 0, count, cancel)
+
+
+def _progress_tick(progress, list done):
+    # _parallel's tick for a run's `progress`: the deals finished, each time
+    # that number has grown
+    last = [0]
+
+    def tick():
+        k = sum(done)
+        if k != last[0]:
+            last[0] = k
+            progress(k)
+    return tick
 
 
 def deal_seed(seed, index) -> int:

@@ -315,11 +315,14 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     ``connect_timeout`` seconds raises ConnectionError. ``address`` and
     ``tasks`` with the local backend are a ValueError. Callable policies go
     to the Ray workers pickled: they run there, and what they change of
-    Python state stays there. ``progress``, when given, is called with the number of deals finished so
-    far. Bad arguments raise TypeError or ValueError before any work; so does
-    a result larger than the machine's memory (simulate in parts with
-    ``simulate_parts``, or use ``ddzfast simulate --out``, which streams to
-    disk).
+    Python state stays there. ``progress``, when given, is called on this
+    thread with the number of deals finished so far: with built-in policies
+    at short intervals while the threads play (the threads are not slowed
+    by it), after each deal with a callable policy, and last with
+    ``games``. Bad arguments raise TypeError or ValueError before any work;
+    so does a result larger than the machine's memory (simulate in parts
+    with ``simulate_parts``, or use ``ddzfast simulate --out``, which
+    streams to disk).
     """
     (games, rules, policies, seed, threads, bidding, start, tasks,
      connect_timeout) = _checked_run(games, rules, policies, seed, threads, bidding,
@@ -330,8 +333,9 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     if backend == "ray":
         return _simulate_ray(games, rules, policies, seed, threads, bidding, address,
                              start, tasks, progress, connect_timeout)
-    if progress is None and _built_in(policies):
-        return _simulate_native(rules, policies, seed, start, start + games, bidding, threads)
+    if _built_in(policies):
+        return _simulate_native(rules, policies, seed, start, start + games, bidding, threads,
+                                None, progress)
     run = _LocalRun(rules, policies, seed, threads, bidding, start, start + games)
     rows = np.zeros(games, dtype=DEAL_DTYPE)
     run.fill(rows, progress)
@@ -416,7 +420,6 @@ class _LocalRun:
     def __init__(self, rules, policies, seed, threads, bidding, start, stop):
         self.native = _built_in(policies)
         self.args = (rules, policies, seed, threads, bidding)
-        self.length = session_length(rules)
         self.carry = _SessionCarry() if self.native else None
         self.python_rows = (None if self.native else
                             _python_rows(rules, policies, seed, start, stop, bidding))
@@ -424,34 +427,19 @@ class _LocalRun:
 
     def fill(self, rows: np.ndarray, progress) -> None:
         """The next len(rows) deals into ``rows``; ``progress`` (or None)
-        called with the deals of ``rows`` finished, in about 100 steps
-        (every deal with a callable policy)."""
+        called with the deals of ``rows`` finished: as the engine's threads
+        play them, or after each deal with a callable policy."""
         rules, policies, seed, threads, bidding = self.args
         games = len(rows)
-        if progress is None:
-            step = games or 1
-        elif not self.native:
-            step = 1
+        if self.native:
+            rows[:] = _simulate_native(rules, policies, seed, self.next, self.next + games,
+                                       bidding, threads, self.carry, progress)
         else:
-            step = max(1, min(10000, games // 100 or 1))
-            # a step inside one session runs on one thread: steps of
-            # `threads` sessions keep the threads busy, when that leaves a
-            # few steps to report
-            if threads > 1 and step < threads * self.length <= games // 4:
-                step = threads * self.length
-        k = 0
-        while k < games:
-            n = min(step, games - k)
-            if self.native:
-                rows[k:k + n] = _simulate_native(rules, policies, seed, self.next,
-                                                 self.next + n, bidding, threads, self.carry)
-            else:
-                for j in range(k, k + n):
-                    rows[j] = next(self.python_rows)
-            self.next += n
-            k += n
-            if progress is not None:
-                progress(k)
+            for k in range(games):
+                rows[k] = next(self.python_rows)
+                if progress is not None:
+                    progress(k + 1)
+        self.next += games
 
 
 def _ray_range(rules_name, description, policies, seed, start, stop, bidding):

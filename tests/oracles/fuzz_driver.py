@@ -704,7 +704,8 @@ def fuzz_simulate(f: Fuzzer) -> None:
                   seed=r.choice([0, 1, f.nasty()]), threads=r.choice([1, 2, f.nasty()]),
                   bidding=r.choice([True, False, f.nasty()]),
                   backend=r.choice(["local", "local", f.nasty()]),
-                  start=r.choice([0, 5, f.nasty()]))
+                  start=r.choice([0, 5, f.nasty()]),
+                  progress=r.choice([None, None, lambda k: None, f.nasty()]))
     # a run in parts, no-shuffle sessions cut between them (the engine's carry)
     rules = f.rules()
     try:
