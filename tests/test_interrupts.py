@@ -256,6 +256,27 @@ def test_ctrl_c_while_waiting_for_the_workers_stops_them(monkeypatch):
     assert threading.active_count() == before
 
 
+@pytest.mark.parametrize("tick", [None, "tick"])
+def test_an_exception_in_a_worker_reaches_the_caller(tick):
+    """An exception raised by a worker thread's part of a threaded call was
+    printed by the thread and lost: the call returned as if every part had
+    run. It now cancels the other parts and is raised by the call, every
+    thread finished; with a progress tick (every part on a worker) too."""
+    import threading
+    from ddzfast._core import _parallel
+    cancelled = []
+
+    def part(i, cancel):
+        if i == 1:
+            raise MemoryError("part 1 failed")
+        cancelled.append(cancel.wait(30))
+    before = threading.active_count()
+    with pytest.raises(MemoryError, match="part 1 failed"):
+        _parallel(2, part, [(0,), (1,)], None if tick is None else (lambda: None))
+    assert cancelled == [True]
+    assert threading.active_count() == before
+
+
 VECTOR_HARNESS = textwrap.dedent('''
     import os, signal, threading, time
     import numpy as np

@@ -281,19 +281,22 @@ def _parallel(int threads, fn, list args, tick=None):
     # a tick or a wait for the others (KeyboardInterrupt from Ctrl-C lands
     # in any of them), `cancel` stops the others at their next slice and
     # every one has finished before the exception goes on: no thread
-    # outlives the call. The waits are on events the workers set, not on
-    # Thread.join: a join interrupted by a signal marks a running thread
-    # stopped (Python 3.11), after which join no longer waits for it.
+    # outlives the call; an exception of a worker's part cancels the others
+    # too and is raised here once they have finished. The waits are on
+    # events the workers set, not on Thread.join: a join interrupted by a
+    # signal marks a running thread stopped (Python 3.11), after which join
+    # no longer waits for it.
     if threads == 1 and tick is None:
         fn(*args[0], None)
         return
     import threading
     cancel = threading.Event()
     started = []
+    errors = []
     try:
         for a in (args if tick is not None else args[1:]):
             finished = threading.Event()
-            w = threading.Thread(target=_worker, args=(fn, (*a, cancel), finished))
+            w = threading.Thread(target=_worker, args=(fn, (*a, cancel), finished, errors))
             w.start()
             started.append((w, finished))
         if tick is None:
@@ -309,11 +312,18 @@ def _parallel(int threads, fn, list args, tick=None):
         raise
     for w, finished in started:
         w.join()
+    if errors:
+        raise errors[0]
 
 
-def _worker(fn, tuple args, finished):
+def _worker(fn, tuple args, finished, list errors):
+    # (args' last item is the run's `cancel`; wraparound is off in this
+    # module, so no args[-1])
     try:
         fn(*args)
+    except BaseException as e:
+        errors.append(e)
+        args[len(args) - 1].set()
     finally:
         finished.set()
 
