@@ -370,16 +370,28 @@ def test_a_progress_run_is_one_engine_call_on_every_thread(monkeypatch, threads)
 
     def spy(rules, policies, seed, start, stop, bidding, threads=1, carry=None,
             progress=None):
-        calls.append((start, stop, threads))
+        calls.append((start, stop, threads, None if carry is None else carry.next))
         return real(rules, policies, seed, start, stop, bidding, threads, carry, progress)
     monkeypatch.setattr(sim, "_simulate_native", spy)
     r = ddzfast.get_rules("classic").with_options(deal="no_shuffle", session=1500)
     seen = []
     rows = sim.simulate(3000, r, seed=8, start=1000, threads=threads, progress=seen.append)
-    assert calls == [(1000, 4000, threads)]
+    assert calls == [(1000, 4000, threads, None)]
+    assert seen == sorted(set(seen)) and seen[-1] == 3000
+    # in parts, each part is one call that goes on from the carry the part
+    # before left (no session replayed from its start)
+    calls.clear()
+    seen.clear()
+    parts = list(sim.simulate_parts(3000, r, seed=8, start=1000, threads=threads, part=700,
+                                    progress=seen.append))
+    assert [c[:3] for c in calls] == [(a, min(a + 700, 4000), threads)
+                                      for a in range(1000, 4000, 700)]
+    assert all(carry == start for start, _, _, carry in calls[1:]), calls
     assert seen == sorted(set(seen)) and seen[-1] == 3000
     monkeypatch.setattr(sim, "_simulate_native", real)
-    assert rows.tobytes() == sim.simulate(3000, r, seed=8, start=1000).tobytes()
+    plain = sim.simulate(3000, r, seed=8, start=1000)
+    # (np.concatenate leaves the dtype's padding byte as memory held it)
+    assert rows.tobytes() == plain.tobytes() and np.array_equal(np.concatenate(parts), plain)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
