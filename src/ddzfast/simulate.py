@@ -335,7 +335,7 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
                              start, tasks, progress, connect_timeout)
     if _built_in(policies):
         return _simulate_native(rules, policies, seed, start, start + games, bidding, threads,
-                                None, progress)
+                                progress=progress)
     run = _LocalRun(rules, policies, seed, threads, bidding, start, start + games)
     rows = np.zeros(games, dtype=DEAL_DTYPE)
     run.fill(rows, progress)
