@@ -1138,7 +1138,7 @@ def _row_forms(moves, i):
     """Move i of the MoveList `moves` in every form a move may take besides
     a Move: its row, its one-row array, both from an unaligned copy of the
     array, a recarray's row, a copied row, and a row of an equal dtype made
-    apart (each read from its memory since 2026-12-06)."""
+    apart (each read from its memory)."""
     arr = moves.array
     raw = bytearray(arr.nbytes + 1)
     raw[1:] = arr.tobytes()
