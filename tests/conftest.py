@@ -68,14 +68,26 @@ def run_python() -> PythonRunner:
     return PythonRunner()
 
 
+@pytest.fixture(scope="session")
+def ray_home(tmp_path_factory):
+    """A home folder for the Ray tests of this process (see ray_tmpdir)."""
+    return str(tmp_path_factory.mktemp("ray-home"))
+
+
 @pytest.fixture
-def ray_tmpdir(monkeypatch):
+def ray_tmpdir(monkeypatch, ray_home):
     """A folder of the test's own for the Ray sessions it starts (RAY_TMPDIR,
     which `ray start` also reads), removed after it: they stayed in /tmp/ray.
-    Short, as Ray's sockets are in it."""
+    Short, as Ray's sockets are in it.
+
+    HOME is `ray_home` meanwhile: Ray keeps its token in ~/.ray/auth_token
+    (`ray.init()` writes one), and with a token another process left in the
+    user's home, the head that a test starts with `ray start` refused this
+    process's connection."""
     import shutil
     import tempfile
     folder = tempfile.mkdtemp(prefix="ray-")
     monkeypatch.setenv("RAY_TMPDIR", folder)
+    monkeypatch.setenv("HOME", ray_home)
     yield folder
     shutil.rmtree(folder, ignore_errors=True)
