@@ -9,6 +9,8 @@ Set DDZFAST_NATIVE=1 to build with -march=native on GCC and Clang (faster,
 but the wheel then only runs on CPUs like the build machine's; MSVC has no
 equivalent flag and ignores it). DDZFAST_CFLAGS adds extra compiler flags,
 split on spaces (scripts/asan_check.sh uses it for an AddressSanitizer build).
+The modules compile side by side, one a CPU (`build_ext -j N` sets how
+many).
 
 The C enum of move kinds (src/ddzfast/_kinds.pxi) is written here from
 MoveKind (src/ddzfast/movekind.py), the one place the kinds are named and
@@ -60,7 +62,13 @@ def write_kind_codes() -> None:
 
 
 class BuildExt(build_ext):
-    """build_ext with per-compiler optimisation flags."""
+    """build_ext with per-compiler optimisation flags, compiling the modules
+    side by side (one a CPU) unless --parallel (-j) says how many."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if self.parallel is None:
+            self.parallel = os.cpu_count() or 1
 
     def build_extensions(self):
         flags = compile_args(self.compiler.compiler_type)

@@ -3,7 +3,8 @@
 #
 #   scripts/asan_check.sh [pytest arguments...]
 #       (default: tests/test_fuzz*.py and tests/test_large_hands.py, the whole
-#       decks of every rule set)
+#       decks of every rule set, on one pytest-xdist worker a CPU when
+#       pytest-xdist is installed)
 #
 # Builds the extension with -fsanitize=address -fno-omit-frame-pointer -O1 -g
 # in a temporary copy of the source (the in-place build of this checkout is not
@@ -23,6 +24,11 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cc="${CC:-gcc}"
 if [ "$#" -eq 0 ]; then
     set -- "$root"/tests/test_fuzz*.py "$root"/tests/test_large_hands.py
+    # the fuzz groups are processes of their own, each minutes long under
+    # ASan: they run side by side
+    if python -c "import xdist" 2>/dev/null; then
+        set -- -n auto "$@"
+    fi
 fi
 
 libasan="$("$cc" -print-file-name=libasan.so)"
