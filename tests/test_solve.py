@@ -470,8 +470,8 @@ def test_cli_solve_reads_puzzle_notation_in_every_card_argument(capsys, argv, sa
 
 
 def _without_wall_time(text):
-    # the search's time is the one part of two runs' reports that may differ
-    # (the runs above once read 0.000 s and 0.001 s)
+    # the search's wall time is the one part of two runs' reports that may
+    # differ
     timed, n = re.subn(r"positions in \d+\.\d+ s", "positions in (time) s", text)
     assert n == 1, text
     return timed
