@@ -14,7 +14,10 @@ name here (and, when it is neither of the classic family nor laizi, teaching
 ``reference_for`` which oracle checks it).
 """
 import ctypes
+import os
 import textwrap
+import threading
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -218,3 +221,23 @@ def survives_a_writer(run_python, setup: str, writes: str, work: str, rounds: in
     done = run_python(code=script, timeout=240)
     assert done.returncode == 0 and "survived" in done.stdout, \
         f"status {done.returncode}: {done.stderr[-2000:]}"
+
+
+def os_threads() -> int:
+    """The threads of this process as the system counts them. The workers
+    of ddzfast's threaded calls are bare threads (``_thread``), which
+    ``threading.active_count()`` does not see; without /proc (not Linux),
+    that count is all there is."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def threads_back_to(before: int, seconds: float = 5.0) -> int:
+    """``os_threads()`` once it is down to ``before``, or after ``seconds``:
+    a worker that has reported its end still takes a moment to exit."""
+    deadline = time.monotonic() + seconds
+    while os_threads() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return os_threads()

@@ -1,6 +1,5 @@
 """legal_moves_batch equals per-hand legal_moves, with 1 and 2 threads."""
 import random
-import threading
 
 import numpy as np
 import pytest
@@ -8,7 +7,7 @@ import pytest
 import ddzfast
 from ddzfast import MOVE_DTYPE, Hand, legal_moves, legal_moves_batch
 from ddzfast._engine import _simulate_native
-from helpers import DECKS, RULE_SETS, survives_a_writer
+from helpers import DECKS, RULE_SETS, os_threads, survives_a_writer, threads_back_to
 
 
 def _positions(rules, n, seed):
@@ -145,14 +144,14 @@ def test_a_batch_of_many_small_positions_fits_its_result():
 def test_threads_beyond_the_machine_are_not_started():
     """threads=MAX_THREADS started more threads than the machine has, and more were
     accepted: they are capped, and beyond it refused."""
-    before = threading.active_count()
+    before = os_threads()
     hands = np.full(100, int(Hand("33")), dtype=np.uint64)
     offsets, moves = legal_moves_batch(hands, threads=ddzfast.MAX_THREADS)
     assert len(moves) == 200
     rows = _simulate_native("classic", ("random",) * 3, 1, 0, 50, True,
                             ddzfast.MAX_THREADS)
     assert np.array_equal(rows, _simulate_native("classic", ("random",) * 3, 1, 0, 50, True))
-    assert threading.active_count() == before
+    assert threads_back_to(before) == before
     with pytest.raises(ValueError):
         legal_moves_batch(hands, threads=ddzfast.MAX_THREADS + 1)
 

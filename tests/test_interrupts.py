@@ -5,19 +5,28 @@ then serve a short call correctly. Before, such calls ignored the signal
 until they finished (seconds to minutes). Time limits hold: ``solve``
 returns within a small bound past ``seconds``. Policies cannot change the
 game they are given."""
+import importlib
+import os
 import textwrap
+import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
 import ddzfast
 from ddzfast import Game, simulate
+from helpers import os_threads, threads_back_to
 
 HARNESS = textwrap.dedent('''
     import os, signal, sys, threading, time
     import numpy as np
     import ddzfast
-    which, threads = sys.argv[1], int(sys.argv[2])
+    which, threads, to = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+
+    def os_threads():
+        # (the calls' workers are bare threads: threading does not count them)
+        return len(os.listdir("/proc/self/task"))
 
     def make_inputs(attempt):
         # made before the signal is armed: on a loaded machine making them
@@ -72,8 +81,14 @@ HARNESS = textwrap.dedent('''
         with lock:
             if not returned.is_set():
                 sent.append(time.perf_counter())
-                os.kill(os.getpid(), signal.SIGINT)
+                if to == "process":
+                    os.kill(os.getpid(), signal.SIGINT)
+                else:
+                    # received by this thread, not by the one in the call,
+                    # whose wait it does not wake
+                    signal.pthread_kill(threading.get_ident(), signal.SIGINT)
 
+    before = os_threads()
     late = None
     for attempt in range(8):
         hands = make_inputs(attempt)
@@ -95,27 +110,40 @@ HARNESS = textwrap.dedent('''
     else:
         print("the call finished before the signal, every time")
         sys.exit(3)
-    time.sleep(0.05)
-    alive = threading.active_count()
+    # a worker that has reported its end takes a moment to exit
+    deadline = time.monotonic() + 5
+    while os_threads() > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    # (before may count a worker of the timing call still exiting)
+    left = max(0, os_threads() - before)
     # the process still works
     assert len(ddzfast.legal_moves("3456")) == 4
     assert ddzfast.simulate(20, "classic", seed=1, threads=threads).shape == (20,)
-    print(f"interrupted {late:.3f} s after the signal; threads {alive}")
+    print(f"interrupted {late:.3f} s after the signal; threads left {left}")
 ''')
 
 
-@pytest.mark.parametrize("call, threads", [
-    ("simulate", 1), ("simulate", 2), ("sessions", 1), ("sessions", 2),
-    ("progress", 1), ("progress", 2),
-    ("legal_moves_batch", 1), ("legal_moves_batch", 2),
-    ("legal_action_indices_batch", 2), ("min_plays_batch", 2), ("solve", 1)])
-def test_ctrl_c_stops_a_long_call_in_a_subprocess(run_python, call, threads):
-    result = run_python(call, threads, code=HARNESS, timeout=120)
+@pytest.mark.parametrize("call, threads, to", [
+    ("simulate", 1, "process"), ("simulate", 2, "process"), ("sessions", 1, "process"),
+    ("sessions", 2, "process"), ("progress", 1, "process"), ("progress", 2, "process"),
+    ("legal_moves_batch", 1, "process"), ("legal_moves_batch", 2, "process"),
+    ("legal_action_indices_batch", 2, "process"), ("min_plays_batch", 2, "process"),
+    ("solve", 1, "process"),
+    # Regression: a signal another thread received (the kernel may give a
+    # process's SIGINT to any of its threads) did not wake the calling
+    # thread's wait for its workers: a one-session run, whose worker plays
+    # it all, went on to its end
+    ("sessions", 2, "thread"), ("simulate", 2, "thread"), ("progress", 2, "thread"),
+    ("legal_moves_batch", 2, "thread")])
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"),
+                    reason="counts the process's threads in /proc")
+def test_ctrl_c_stops_a_long_call_in_a_subprocess(run_python, call, threads, to):
+    result = run_python(call, threads, to, code=HARNESS, timeout=120)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
     line = result.stdout.strip().splitlines()[-1]
     late = float(line.split("interrupted ")[1].split(" s")[0])
     assert late < 0.5, line
-    assert line.endswith("threads 1"), line
+    assert line.endswith("threads left 0"), line
 
 
 def _hard_pair():
@@ -201,59 +229,55 @@ def test_ctrl_c_while_waiting_for_the_workers_stops_them(monkeypatch):
     """Regression (audit): Ctrl-C while the calling thread of a threads=2
     call waited for its worker (its own share done) raised out of the wait
     without cancelling the worker, which ran on for seconds after the call.
-    Here the calling thread's first wait once the worker has started
-    (Thread.join or Event.wait) raises KeyboardInterrupt, as Ctrl-C would:
-    the call raises it, having set `cancel` and waited for the worker."""
-    import threading
+    Here the calling thread's first wait for the worker's end raises
+    KeyboardInterrupt, as Ctrl-C would: the call raises it, having set
+    `cancel` and waited for the worker to end."""
+    import _thread
     import numpy as np
+    core = importlib.import_module("ddzfast._core")
     # the calling thread's half is one '3' a hand, the worker's distinct
     # 20-card hands: a long search unless it is cancelled
     deck = np.array([i for i in range(13) for _ in range(4)] + [13, 14], dtype=np.uint64)
     order = np.random.default_rng(2).random((20000, 54)).argsort(axis=1)[:, :20]
     heavy = np.left_shift(np.uint64(1), deck[order] * np.uint64(4)).sum(axis=1, dtype=np.uint64)
     hands = np.concatenate([np.ones(len(heavy), dtype=np.uint64), heavy])
-    # (threads are told apart by get_ident: current_thread in a thread's
-    # start would register it early)
-    main, workers, set_by_main = threading.get_ident(), [], []
-    armed = []
-    start, join, wait, set_ = (threading.Thread.start, threading.Thread.join,
-                               threading.Event.wait, threading.Event.set)
+    main = threading.get_ident()
+    ends, cancels, armed = [], [], []
 
-    def started(self):
-        start(self)
-        workers.append(self)
+    class Trapped:
+        """A worker's end lock, whose first timed wait in the calling
+        thread once the worker has started raises KeyboardInterrupt."""
+
+        def __init__(self):
+            self.lock = _thread.allocate_lock()
+
+        def acquire(self, blocking=True, timeout=-1):
+            if armed and timeout != -1 and threading.get_ident() == main:
+                armed.clear()
+                raise KeyboardInterrupt
+            return self.lock.acquire(blocking, timeout)
+
+        def release(self):
+            self.lock.release()
+
+    def start(fn, args):
+        # (args: the part, its arguments with `cancel` last, its end lock)
+        ends.append(args[2].lock)
+        cancels.append(args[1][len(args[1]) - 1])
+        ident = _thread.start_new_thread(fn, args)
         armed.append(True)
+        return ident
 
-    def trap():
-        if armed and threading.get_ident() == main:
-            armed.clear()
-            raise KeyboardInterrupt
-
-    def joined(self, timeout=None):
-        trap()
-        return join(self, timeout)
-
-    def waited(self, timeout=None):
-        trap()
-        return wait(self, timeout)
-
-    def was_set(self):
-        if threading.get_ident() == main:
-            set_by_main.append(self)
-        return set_(self)
-
-    before = threading.active_count()
-    monkeypatch.setattr(threading.Thread, "start", started)
-    monkeypatch.setattr(threading.Thread, "join", joined)
-    monkeypatch.setattr(threading.Event, "wait", waited)
-    monkeypatch.setattr(threading.Event, "set", was_set)
+    before = os_threads()
+    monkeypatch.setattr(core, "_thread", SimpleNamespace(allocate_lock=Trapped,
+                                                         start_new_thread=start))
     with pytest.raises(KeyboardInterrupt):
         ddzfast.min_plays_batch(hands, "laizi:7", threads=2)
     monkeypatch.undo()
-    assert len(workers) == 1 and not armed, "the trap was not sprung"
-    assert set_by_main, "the worker was not cancelled"
-    assert not workers[0].is_alive()
-    assert threading.active_count() == before
+    assert len(ends) == 1 and not armed, "the trap was not sprung"
+    assert cancels[0].is_set(), "the worker was not cancelled"
+    assert not ends[0].locked(), "the call returned before its worker ended"
+    assert threads_back_to(before) == before
 
 
 @pytest.mark.parametrize("tick", [None, "tick"])
@@ -262,19 +286,106 @@ def test_an_exception_in_a_worker_reaches_the_caller(tick):
     printed by the thread and lost: the call returned as if every part had
     run. It now cancels the other parts and is raised by the call, every
     thread finished; with a progress tick (every part on a worker) too."""
-    import threading
     from ddzfast._core import _parallel
     cancelled = []
 
     def part(i, cancel):
         if i == 1:
             raise MemoryError("part 1 failed")
-        cancelled.append(cancel.wait(30))
-    before = threading.active_count()
+        deadline = time.monotonic() + 30
+        while not cancel.is_set() and time.monotonic() < deadline:
+            time.sleep(0.001)
+        cancelled.append(cancel.is_set())
+    before = os_threads()
     with pytest.raises(MemoryError, match="part 1 failed"):
         _parallel(2, part, [(0,), (1,)], None if tick is None else (lambda: None))
     assert cancelled == [True]
-    assert threading.active_count() == before
+    assert threads_back_to(before) == before
+
+
+ANYWHERE_HARNESS = textwrap.dedent('''
+    import os, random, signal, sys, time
+    import numpy as np
+    import ddzfast
+    which, calls = sys.argv[1], int(sys.argv[2])
+    hands = np.full(256, int(ddzfast.Hand("33445566778899TTJ")), dtype=np.uint64)
+
+    def call():
+        if which == "batch":
+            ddzfast.legal_moves_batch(hands, None, "classic", threads=2)
+        elif which == "simulate":
+            ddzfast.simulate(64, "classic", seed=1, threads=2)
+        else:
+            ddzfast.simulate(64, "classic", seed=1, threads=2, progress=lambda k: None)
+
+    # The handler raises once per call, at a random point of it: only then
+    # is an exception of its one the call's to raise
+    state = {"armed": False}
+
+    def handler(signum, frame):
+        if state["armed"]:
+            state["armed"] = False
+            raise KeyboardInterrupt
+    signal.signal(signal.SIGALRM, handler)
+    # the signal's delay drawn up to a bit past a call's length, which
+    # follows the machine's load: shorter after a call that ended first,
+    # longer after one it interrupted
+    t = time.perf_counter()
+    for _ in range(20):
+        call()
+    length = (time.perf_counter() - t) / 20
+    threads = len(os.listdir("/proc/self/task"))
+    rng = random.Random(1)
+    raised = lost = 0
+    other = []
+    i = 0
+    while i < calls:
+        try:
+            i += 1
+            state["armed"] = True
+            signal.setitimer(signal.ITIMER_REAL, rng.uniform(0, 1.3 * length))
+            call()
+            if not state["armed"]:
+                lost += 1
+            else:
+                length *= 0.95
+            state["armed"] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        except KeyboardInterrupt:
+            raised += 1
+            length *= 1.05
+        except BaseException as e:
+            state["armed"] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            other.append(repr(e))
+    deadline = time.monotonic() + 5
+    while len(os.listdir("/proc/self/task")) > threads and time.monotonic() < deadline:
+        time.sleep(0.01)
+    # (threads may count a worker of the timing calls still exiting)
+    left = max(0, len(os.listdir("/proc/self/task")) - threads)
+    print(f"raised {raised} lost {lost} other {other} threads left {left}")
+''')
+
+
+@pytest.mark.parametrize("call", ["batch", "simulate", "progress"])
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"),
+                    reason="counts the process's threads in /proc")
+def test_ctrl_c_anywhere_in_a_threaded_call_is_raised(run_python, call):
+    """Regression: a signal handler runs at any point of the Python code
+    of the calling thread. Landing where a finished worker's
+    threading.Thread was freed (a weakref callback), its KeyboardInterrupt
+    was printed as ignored and lost, the call (and a CLI run of many
+    such calls, or its SIGTERM) going on; landing in a threading.Event's
+    wait, it could leave the event's lock held, the worker blocked setting
+    it and the call waiting for good, or raise RuntimeError instead. Here
+    1,500 calls each take a signal at a random point: every one that
+    lands in the call is raised by it, as KeyboardInterrupt."""
+    result = run_python(call, 1500, code=ANYWHERE_HARNESS, timeout=120)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    assert "Exception ignored" not in result.stderr, result.stderr[-3000:]
+    line = result.stdout.strip().splitlines()[-1]
+    assert " lost 0 other [] threads left 0" in line, line
+    assert int(line.split()[1]) > 300, line
 
 
 VECTOR_HARNESS = textwrap.dedent('''

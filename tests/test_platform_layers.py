@@ -10,7 +10,6 @@ import importlib
 import json
 import os
 import random
-import threading
 
 import numpy as np
 import pytest
@@ -18,7 +17,8 @@ import pytest
 import ddzfast
 from ddzfast import Game, simulate
 from ddzfast.errors import IllegalMoveError
-from helpers import RULE_SETS, ignoring_api_test_dict_warnings, play_to
+from helpers import (RULE_SETS, ignoring_api_test_dict_warnings, os_threads, play_to,
+                     threads_back_to)
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 HAPPY = tuple(f"{r}+happy" for r in RULE_SETS)
@@ -408,10 +408,10 @@ def test_progress_is_reported_while_the_threads_play(monkeypatch, threads):
 
     def stop(k):
         raise RuntimeError(f"stopped at {k}")
-    before = threading.active_count()
+    before = os_threads()
     with pytest.raises(RuntimeError, match="stopped at"):
         simulate(10 ** 6, "classic", seed=3, threads=threads, progress=stop)
-    assert threading.active_count() == before
+    assert threads_back_to(before) == before
 
 
 def test_simulate_parts_checks_the_ray_address_when_called():

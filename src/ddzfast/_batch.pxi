@@ -3,6 +3,8 @@
 
 from cpython.exc cimport PyErr_CheckSignals
 
+import _thread
+
 from ddzfast.constants import check_threads, worker_count
 
 cdef extern from *:
@@ -271,6 +273,20 @@ cdef tuple _batch_positions(object hands, object lasts, Rules r):
     return h, la
 
 
+cdef class _Cancel:
+    """A run's stop request (``set``, ``is_set``, as threading.Event's), set
+    by the calling thread and read by its workers between slices. Plain C
+    under the GIL: no signal handler can run in the middle of ``set``, as
+    one can in threading.Event's Python code and leave its lock held."""
+    cdef int flag
+
+    def set(self) -> None:
+        self.flag = 1
+
+    def is_set(self) -> bool:
+        return self.flag != 0
+
+
 def _parallel(int threads, fn, list args, tick=None):
     # fn(*args[0], cancel) on this thread, the others on their own threads;
     # fn releases the GIL for its work and, for long work, runs it through
@@ -282,36 +298,43 @@ def _parallel(int threads, fn, list args, tick=None):
     # in any of them), `cancel` stops the others at their next slice and
     # every one has finished before the exception goes on: no thread
     # outlives the call; an exception of a worker's part cancels the others
-    # too and is raised here once they have finished. The waits are on
-    # events the workers set, not on Thread.join: a join interrupted by a
-    # signal marks a running thread stopped (Python 3.11), after which join
-    # no longer waits for it.
+    # too and is raised here once they have finished.
+    # The signal handlers run in this thread, at any point of the Python
+    # code it runs, and an exception they raise is lost where that code is
+    # a finalizer: so the workers are bare threads (_thread), whose end
+    # runs no Python code here (a threading.Thread's runs a weakref
+    # callback), and each reports its end on a lock of its own, waited for
+    # in C (threading.Event's wait, interrupted, can leave its lock held
+    # and the worker that sets it blocked for good). The waits time out
+    # every TICK_SECONDS to run the handlers of signals another thread
+    # received, which would not wake this one.
     if threads == 1 and tick is None:
         fn(*args[0], None)
         return
-    import threading
-    cancel = threading.Event()
+    cdef _Cancel cancel = _Cancel()
     started = []
     errors = []
     try:
         for a in (args if tick is not None else args[1:]):
-            finished = threading.Event()
-            w = threading.Thread(target=_worker, args=(fn, (*a, cancel), finished, errors))
-            w.start()
-            started.append((w, finished))
+            finished = _thread.allocate_lock()
+            finished.acquire()
+            _thread.start_new_thread(_worker, (fn, (*a, cancel), finished, errors))
+            started.append(finished)
         if tick is None:
             fn(*args[0], cancel)
-        for w, finished in started:
-            while not finished.wait(None if tick is None else TICK_SECONDS):
-                tick()
+        for finished in started:
+            while not finished.acquire(True, TICK_SECONDS):
+                PyErr_CheckSignals()
+                if tick is not None:
+                    tick()
+            finished.release()
+        PyErr_CheckSignals()
         if tick is not None:
             tick()
     except BaseException:
         cancel.set()
-        _wait_through([_joined(w, finished) for w, finished in started])
+        _wait_through([_ended(finished) for finished in started])
         raise
-    for w, finished in started:
-        w.join()
     if errors:
         raise errors[0]
 
@@ -325,7 +348,7 @@ def _worker(fn, tuple args, finished, list errors):
         errors.append(e)
         args[len(args) - 1].set()
     finally:
-        finished.set()
+        finished.release()
 
 
 def _wait_through(waits) -> None:
@@ -342,11 +365,11 @@ def _wait_through(waits) -> None:
                 pass
 
 
-def _joined(w, finished):
-    """A wait for worker thread ``w``, which sets ``finished`` as it ends."""
+def _ended(finished):
+    """A wait for the worker whose end releases the lock ``finished``."""
     def wait():
-        finished.wait()
-        w.join()
+        finished.acquire()
+        finished.release()
     return wait
 
 
@@ -364,8 +387,8 @@ def _sliced(fn, int64_t start, int64_t stop, cancel=None) -> int:
     releases the GIL for its slice and returns 0, or a status that ends the
     run), with signals checked between slices: Ctrl-C raises
     KeyboardInterrupt in the main thread within a slice's time. Returns the
-    last status; stops early, returning 0, once ``cancel`` (a
-    threading.Event) is set."""
+    last status; stops early, returning 0, once ``cancel`` (_parallel's
+    _Cancel, or anything with ``is_set``) is set."""
     cdef int64_t a = start, b, size = 16
     cdef double t0, spent
     cdef int status = 0
