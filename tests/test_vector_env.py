@@ -4,6 +4,7 @@ terminated) across autoresets, in every rule set, with and without bidding,
 self-play and a learner seat with built-in opponents; masks against the
 CSR lists; threads; uint8 observations; bad input that must change
 nothing. Skipped without the ``env`` extra (ddzfast.env needs it)."""
+import os
 import textwrap
 
 import numpy as np
@@ -16,7 +17,7 @@ import ddzfast  # noqa: E402
 from ddzfast import Game, OBSERVATION_LAYOUT, OBSERVATION_SIZE, action_count, deal_seed  # noqa: E402
 from ddzfast.env import BID_ACTIONS, VectorEnv  # noqa: E402
 
-from helpers import RULE_SETS, survives_a_writer  # noqa: E402
+from helpers import RULE_SETS, os_threads, survives_a_writer, threads_back_to  # noqa: E402
 
 SEED = 2026
 
@@ -477,6 +478,24 @@ def test_actions_in_the_other_byte_order_are_read_as_their_values(rules):
         assert np.array_equal(env.obs, twin.obs)
         assert np.array_equal(env.rewards, twin.rewards)
         assert np.array_equal(env.legal_indices, twin.legal_indices)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"),
+                    reason="counts the process's threads in /proc")
+def test_a_threaded_envs_workers_run_while_it_lives_and_end_with_it():
+    """threads=3: two worker threads from the first threaded pass on, kept
+    from step to step (none made per step), and gone once the env is."""
+    import gc
+    before = os_threads()
+    env = VectorEnv(64, "classic", seat=0, opponents="random", threads=3, seed=1)
+    env.reset()
+    assert os_threads() == before + 2
+    for _ in range(5):
+        env.step(env.legal_indices[env.legal_offsets[:-1]])
+    assert os_threads() == before + 2
+    del env
+    gc.collect()
+    assert threads_back_to(before) == before
 
 
 def test_a_threaded_env_stepped_before_fork_steps_in_the_child(run_python):

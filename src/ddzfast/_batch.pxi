@@ -4,6 +4,7 @@
 from cpython.exc cimport PyErr_CheckSignals
 
 import _thread
+import os
 
 from ddzfast.constants import check_threads, worker_count
 
@@ -273,6 +274,7 @@ cdef tuple _batch_positions(object hands, object lasts, Rules r):
     return h, la
 
 
+@cython.auto_pickle(False)
 cdef class _Cancel:
     """A run's stop request (``set``, ``is_set``, as threading.Event's), set
     by the calling thread and read by its workers between slices. Plain C
@@ -371,6 +373,109 @@ def _ended(finished):
         finished.acquire()
         finished.release()
     return wait
+
+
+@cython.auto_pickle(False)
+cdef class _Crew:
+    """Bare worker threads kept from call to call (VectorEnv's passes):
+    ``dispatch`` hands worker j a callable, ``collect`` waits for every
+    worker handed one and returns their results (raising a worker's
+    exception), ``collect_through`` waits for them through any exception
+    (the caller's interrupt is re-raised by the caller). The waits are as
+    _parallel's, on locks in C: no Python code of threading runs in the
+    calling thread, where a signal handler could leave it half done. The
+    workers hold the crew, not what their callables belong to, and drop
+    each callable before reporting its end; ``stop`` (the owner's end) lets
+    them exit. Made again in a child of fork, which has none of the
+    threads."""
+    cdef readonly int size
+    cdef readonly object pid
+    cdef list go, ended, jobs, results
+    cdef int stopping
+    cdef list pending
+
+    def __init__(self, int size):
+        cdef int j
+        self.size = size
+        self.pid = os.getpid()
+        self.go = [_thread.allocate_lock() for _ in range(size)]
+        self.ended = [_thread.allocate_lock() for _ in range(size)]
+        self.jobs = [None] * size
+        self.results = [None] * size
+        self.pending = [False] * size
+        for j in range(size):
+            self.go[j].acquire()
+            self.ended[j].acquire()
+        try:
+            for j in range(size):
+                _thread.start_new_thread(_crew_worker, (self, j))
+        except BaseException:
+            # (the ones started exit)
+            self.stop()
+            raise
+
+    def dispatch(self, int j, job) -> None:
+        self.jobs[j] = job
+        self.pending[j] = True
+        self.go[j].release()
+
+    def collect(self) -> list:
+        cdef int j
+        out = []
+        for j in range(self.size):
+            if self.pending[j]:
+                while not self.ended[j].acquire(True, TICK_SECONDS):
+                    PyErr_CheckSignals()
+                self.pending[j] = False
+                out.append(self.results[j])
+                self.results[j] = None
+        # a signal that came while this thread ran its own part or found
+        # the workers done: raised here, in the call, not after it
+        PyErr_CheckSignals()
+        for r in out:
+            if isinstance(r, BaseException):
+                raise r
+        return out
+
+    def collect_through(self) -> None:
+        cdef int j
+        for j in range(self.size):
+            while self.pending[j]:
+                try:
+                    self.ended[j].acquire()
+                    self.pending[j] = False
+                    self.results[j] = None
+                except BaseException:
+                    pass
+
+    def stop(self) -> None:
+        cdef int j
+        if self.stopping:
+            return
+        self.stopping = 1
+        for j in range(self.size):
+            self.go[j].release()
+
+
+def _crew_worker(_Crew crew, int j):
+    # worker j of `crew`: each job run as it is handed over, its result (or
+    # exception) left for collect, the job dropped before its end is told
+    go = crew.go[j]
+    ended = crew.ended[j]
+    while True:
+        go.acquire()
+        if crew.stopping:
+            return
+        job = crew.jobs[j]
+        crew.jobs[j] = None
+        try:
+            result = job()
+        except BaseException as e:
+            result = e
+        job = None
+        crew.results[j] = result
+        result = None
+        ended.release()
 
 
 #: The wall time one slice of _sliced aims at: signals are checked at least

@@ -42,7 +42,7 @@ import numbers
 import os
 from functools import partial
 
-from ddzfast._core import _fixed_action_rules, _wait_through
+from ddzfast._core import _Crew, _fixed_action_rules
 from ddzfast._engine import _PHASES, OBSERVATION_LAYOUT, OBSERVATION_SIZE, POLICIES
 from ddzfast.constants import BID_ACTIONS, CHOICE_ACTIONS
 from ddzfast.rulesets import decision_options
@@ -460,8 +460,7 @@ cdef class VectorEnv:
     cdef _ActionTable _table
     cdef cnp.ndarray _obs, _to_move, _rewards, _terminated, _offsets, _indices
     cdef cnp.ndarray _mask, _deal_numbers, _actions32
-    cdef object _pool
-    cdef object _pool_pid     # the process that made _pool
+    cdef object _crew           # the worker threads (_Crew), made on the first threaded pass
     cdef object _last_actions
     cdef bint _busy             # a reset or step is running (set with the GIL held)
     cdef bint _interrupted      # a reset or step stopped part way: reset() before a step
@@ -600,7 +599,7 @@ cdef class VectorEnv:
                     or self.lists[k].scratch == NULL or not self.lists[k].split_ready):
                 raise MemoryError()
         self._actions32 = np.zeros(n, dtype=np.int32)
-        self._pool = None
+        self._crew = None
 
     def __reduce__(self):
         # (copy and deepcopy come here too)
@@ -625,8 +624,8 @@ cdef class VectorEnv:
         free(self.e.lcount)
         free(self.e.lstart)
         free(self.e.lthread)
-        if self._pool is not None and self._pool_pid == os.getpid():
-            self._pool.shutdown(wait=False)
+        if self._crew is not None and self._crew.pid == os.getpid():
+            self._crew.stop()
 
     # ---- the buffers -----------------------------------------------------------
 
@@ -823,25 +822,22 @@ cdef class VectorEnv:
                 status = self._pass(which, act, 0)
             self._check(status)
             return
-        if self._pool is None or self._pool_pid != os.getpid():
-            # (a child of fork inherits the pool but none of its threads: it
+        if self._crew is None or self._crew.pid != os.getpid():
+            # (a child of fork inherits the crew but none of its threads: it
             # makes its own)
-            from concurrent.futures import ThreadPoolExecutor
-            self._pool = ThreadPoolExecutor(max_workers=t - 1,
-                                            thread_name_prefix="ddzfast-vector")
-            self._pool_pid = os.getpid()
-        futures = []
+            self._crew = _Crew(t - 1)
+        crew = self._crew
         try:
             for j in range(1, t):
-                futures.append(self._pool.submit(self._py_pass, which, j))
+                crew.dispatch(j - 1, partial(self._py_pass, which, j))
             status = self._py_pass(which, 0)
-            statuses = [status] + [f.result() for f in futures]
+            statuses = [status] + crew.collect()
         except BaseException:
-            # Ctrl-C lands in a submit or a wait, while the workers write
-            # their rows without the GIL: none outlives the call, and the
-            # rows, stepped in part, take a reset before the next step
-            from concurrent.futures import wait
-            _wait_through([partial(wait, [f]) for f in futures])
+            # Ctrl-C lands in this thread's pass or its wait, while the
+            # workers write their rows without the GIL: none outlives the
+            # call, and the rows, stepped in part, take a reset before the
+            # next step
+            crew.collect_through()
             self._interrupted = True
             raise
         for status in statuses:
