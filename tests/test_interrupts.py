@@ -309,6 +309,8 @@ ANYWHERE_HARNESS = textwrap.dedent('''
     import ddzfast
     which, calls = sys.argv[1], int(sys.argv[2])
     hands = np.full(256, int(ddzfast.Hand("33445566778899TTJ")), dtype=np.uint64)
+    if which == "arena":
+        from ddzfast.arena import arena
     if which == "vector":
         from ddzfast.env import VectorEnv
         env = VectorEnv(256, "classic", seat=0, opponents="random", threads=2, seed=1)
@@ -317,6 +319,8 @@ ANYWHERE_HARNESS = textwrap.dedent('''
     def call():
         if which == "vector":
             env.step(env.legal_indices[env.legal_offsets[:-1]].astype(np.int32))
+        elif which == "arena":
+            arena("greedy", "random", deals=32, threads=2, seed=1)
         elif which == "batch":
             ddzfast.legal_moves_batch(hands, None, "classic", threads=2)
         elif which == "simulate":
@@ -375,7 +379,7 @@ ANYWHERE_HARNESS = textwrap.dedent('''
 ''')
 
 
-@pytest.mark.parametrize("call", ["batch", "simulate", "progress", "vector"])
+@pytest.mark.parametrize("call", ["batch", "simulate", "progress", "vector", "arena"])
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"),
                     reason="counts the process's threads in /proc")
 def test_ctrl_c_anywhere_in_a_threaded_call_is_raised(run_python, call):
@@ -384,9 +388,12 @@ def test_ctrl_c_anywhere_in_a_threaded_call_is_raised(run_python, call):
     threading.Thread was freed (a weakref callback), its KeyboardInterrupt
     was printed as ignored and lost, the call (and a CLI run of many
     such calls, or its SIGTERM) going on; landing in a threading.Event's
-    wait (or, in a VectorEnv step, its thread pool's wait for a future),
-    it could leave the event's lock held, the worker blocked setting it
-    and the call waiting for good, or raise RuntimeError instead. Here
+    wait (or, in a VectorEnv step or an arena's block, a thread pool's
+    wait for a future), it could leave the event's lock held, the worker
+    blocked setting it and the call waiting for good, or raise
+    RuntimeError instead. And where it landed in the ABC's isinstance of
+    Game.from_position (which the arena plays through), the call raised
+    SystemError: Cython did not check that isinstance's error. Here
     1,500 calls each take a signal at a random point: every one that
     lands in the call is raised by it, as KeyboardInterrupt."""
     result = run_python(call, 1500, code=ANYWHERE_HARNESS, timeout=120)

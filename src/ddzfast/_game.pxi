@@ -1359,7 +1359,10 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     if isinstance(base, bool) or not isinstance(base, numbers.Integral) \
             or not 1 <= base <= (r.c.rob_base if r.c.rob else 3):
         raise ValueError(f"base is 1..{r.c.rob_base if r.c.rob else 3}, not {base!r}")
-    if isinstance(hands, (str, bytes, collections.abc.Mapping)) \
+    # (the ABC tested apart: Cython does not check the error of an
+    # isinstance over a tuple holding one, which a signal handler raising
+    # in the ABC's Python code leaves set)
+    if isinstance(hands, (str, bytes)) or isinstance(hands, collections.abc.Mapping) \
             or not isinstance(hands, collections.abc.Sized) or len(hands) != 3:
         # (a mapping has no seat order)
         raise ValueError("three hands, one per seat, in seat order")
@@ -1675,7 +1678,10 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), red
     cdef uint64_t bits[3]
     cdef int s, fb = _seat_arg(first_bidder, "first_bidder")
     _need_sky(r)
-    if isinstance(hands, (str, bytes, collections.abc.Mapping)) \
+    # (the ABC tested apart: Cython does not check the error of an
+    # isinstance over a tuple holding one, which a signal handler raising
+    # in the ABC's Python code leaves set)
+    if isinstance(hands, (str, bytes)) or isinstance(hands, collections.abc.Mapping) \
             or not isinstance(hands, collections.abc.Sized) or len(hands) != 3:
         # (a mapping has no seat order)
         raise ValueError("three hands, one per seat, in seat order")

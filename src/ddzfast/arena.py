@@ -111,13 +111,12 @@ from __future__ import annotations
 import math
 import numbers
 import random
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 import numpy as np
 
-from ddzfast._core import Hand, Move, Rules, get_rules
+from ddzfast._core import Hand, Move, Rules, _parallel, get_rules
 from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, GameResult, deal_seed
 from ddzfast.rulesets import PLATFORM_DEFAULTS, decision_options
@@ -751,6 +750,13 @@ def _run(deals, first: int, a: _Agent, b: _Agent, seed: int, bidding: bool,
         out[j] = (lw, 2 * lb if lw else -2 * lb, not fw, 2 * fb if not fw else -2 * fb)
 
 
+def _run_part(deals, first: int, a: _Agent, b: _Agent, seed: int, bidding: bool,
+              out: np.ndarray, cancel) -> None:
+    # _run as one of _parallel's parts (a block is short: `cancel`, the
+    # others' stop, is not read)
+    _run(deals, first, a, b, seed, bidding, out)
+
+
 def _layout(played: Rules, rs: Optional[np.random.RandomState], seed: int, first: int,
             count: int) -> list:
     """Deals first .. first + count - 1: the next ``count`` of DouZero's
@@ -818,19 +824,19 @@ def _arena_local(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, se
         threads = 1
     threads = worker_count(threads, max(deals, 1))
     rs = np.random.RandomState(seed) if douzero else None
-    with ThreadPoolExecutor(threads) as pool:
-        for start in range(0, deals, _BLOCK):
-            n = min(_BLOCK, deals - start)
-            layout = _layout(played, rs, seed, start, n)
-            if threads == 1:
-                _run(layout, start, agent_a, agent_b, seed, bidding, out[start:start + n])
-                continue
-            bounds = [start + n * t // threads for t in range(threads + 1)]
-            jobs = [pool.submit(_run, layout[bounds[t] - start:bounds[t + 1] - start],
-                                bounds[t], agent_a, agent_b, seed, bidding,
-                                out[bounds[t]:bounds[t + 1]]) for t in range(threads)]
-            for job in jobs:
-                job.result()
+    for start in range(0, deals, _BLOCK):
+        n = min(_BLOCK, deals - start)
+        layout = _layout(played, rs, seed, start, n)
+        if threads == 1:
+            _run(layout, start, agent_a, agent_b, seed, bidding, out[start:start + n])
+            continue
+        # (_parallel's threads: a Ctrl-C is raised, never lost, and no
+        # thread outlives the block)
+        bounds = [start + n * t // threads for t in range(threads + 1)]
+        _parallel(threads, _run_part,
+                  [(layout[bounds[t] - start:bounds[t + 1] - start], bounds[t], agent_a,
+                    agent_b, seed, bidding, out[bounds[t]:bounds[t + 1]])
+                   for t in range(threads)])
     return out
 
 
