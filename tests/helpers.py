@@ -236,8 +236,24 @@ def os_threads() -> int:
 
 def threads_back_to(before: int, seconds: float = 5.0) -> int:
     """``os_threads()`` once it is down to ``before``, or after ``seconds``:
-    a worker that has reported its end still takes a moment to exit."""
+    a worker that has reported its end still takes a moment to exit. (A
+    thread of an earlier test may still be exiting when ``before`` is
+    read: what is checked is that none is left, ``<= before``.)"""
     deadline = time.monotonic() + seconds
     while os_threads() > before and time.monotonic() < deadline:
         time.sleep(0.01)
     return os_threads()
+
+
+def settled_threads(seconds: float = 2.0) -> int:
+    """``os_threads()`` once it has stopped falling (threads of earlier
+    tests exited), or after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    count = os_threads()
+    while time.monotonic() < deadline:
+        time.sleep(0.02)
+        now = os_threads()
+        if now >= count:
+            return now
+        count = now
+    return count

@@ -151,7 +151,7 @@ def test_threads_beyond_the_machine_are_not_started():
     rows = _simulate_native("classic", ("random",) * 3, 1, 0, 50, True,
                             ddzfast.MAX_THREADS)
     assert np.array_equal(rows, _simulate_native("classic", ("random",) * 3, 1, 0, 50, True))
-    assert threads_back_to(before) == before
+    assert threads_back_to(before) <= before
     with pytest.raises(ValueError):
         legal_moves_batch(hands, threads=ddzfast.MAX_THREADS + 1)
 

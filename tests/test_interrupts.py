@@ -277,7 +277,7 @@ def test_ctrl_c_while_waiting_for_the_workers_stops_them(monkeypatch):
     assert len(ends) == 1 and not armed, "the trap was not sprung"
     assert cancels[0].is_set(), "the worker was not cancelled"
     assert not ends[0].locked(), "the call returned before its worker ended"
-    assert threads_back_to(before) == before
+    assert threads_back_to(before) <= before
 
 
 @pytest.mark.parametrize("tick", [None, "tick"])
@@ -300,7 +300,7 @@ def test_an_exception_in_a_worker_reaches_the_caller(tick):
     with pytest.raises(MemoryError, match="part 1 failed"):
         _parallel(2, part, [(0,), (1,)], None if tick is None else (lambda: None))
     assert cancelled == [True]
-    assert threads_back_to(before) == before
+    assert threads_back_to(before) <= before
 
 
 ANYWHERE_HARNESS = textwrap.dedent('''

@@ -411,7 +411,7 @@ def test_progress_is_reported_while_the_threads_play(monkeypatch, threads):
     before = os_threads()
     with pytest.raises(RuntimeError, match="stopped at"):
         simulate(10 ** 6, "classic", seed=3, threads=threads, progress=stop)
-    assert threads_back_to(before) == before
+    assert threads_back_to(before) <= before
 
 
 def test_simulate_parts_checks_the_ray_address_when_called():
