@@ -348,10 +348,8 @@ ANYWHERE_HARNESS = textwrap.dedent('''
     rng = random.Random(1)
     raised = lost = 0
     other = []
-    i = 0
-    while i < calls:
+    for _ in range(calls):
         try:
-            i += 1
             state["armed"] = True
             signal.setitimer(signal.ITIMER_REAL, rng.uniform(0, 1.3 * length))
             call()

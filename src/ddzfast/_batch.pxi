@@ -306,10 +306,8 @@ def _parallel(int threads, fn, list args, tick=None):
     # a finalizer: so the workers are bare threads (_thread), whose end
     # runs no Python code here (a threading.Thread's runs a weakref
     # callback), and each reports its end on a lock of its own, waited for
-    # in C (threading.Event's wait, interrupted, can leave its lock held
-    # and the worker that sets it blocked for good). The waits time out
-    # every TICK_SECONDS to run the handlers of signals another thread
-    # received, which would not wake this one.
+    # in C by _await_end (threading.Event's wait, interrupted, can leave its
+    # lock held and the worker that sets it blocked for good).
     if threads == 1 and tick is None:
         fn(*args[0], None)
         return
@@ -325,10 +323,7 @@ def _parallel(int threads, fn, list args, tick=None):
         if tick is None:
             fn(*args[0], cancel)
         for finished in started:
-            while not finished.acquire(True, TICK_SECONDS):
-                PyErr_CheckSignals()
-                if tick is not None:
-                    tick()
+            _await_end(finished, tick)
             finished.release()
         PyErr_CheckSignals()
         if tick is not None:
@@ -365,6 +360,18 @@ def _wait_through(waits) -> None:
                 break
             except BaseException:
                 pass
+
+
+cdef int _await_end(ended, tick) except -1:
+    # Acquires `ended`, the lock a worker releases at its end, waiting in C
+    # and waking every TICK_SECONDS to run the handlers of signals another
+    # thread received (they would not wake this one) and call tick(), if
+    # given. The lock is left held.
+    while not ended.acquire(True, TICK_SECONDS):
+        PyErr_CheckSignals()
+        if tick is not None:
+            tick()
+    return 0
 
 
 def _ended(finished):
@@ -424,8 +431,7 @@ cdef class _Crew:
         out = []
         for j in range(self.size):
             if self.pending[j]:
-                while not self.ended[j].acquire(True, TICK_SECONDS):
-                    PyErr_CheckSignals()
+                _await_end(self.ended[j], None)
                 self.pending[j] = False
                 out.append(self.results[j])
                 self.results[j] = None
