@@ -325,6 +325,36 @@ CASES = {
         expect(ValueError, "null handle", moves, 0, SMALL, dn.no_last(),
                np.empty(64, MOVE_DTYPE))
     """,
+    # called from Python, an integer rules_handle did not give out reached the
+    # C functions as a pointer: min_plays crashed, legal_moves_into listed
+    # moves read from whatever memory it pointed at
+    "unknown_handle_from_python": """
+        out = np.zeros(64, MOVE_DTYPE)
+        for bad in (123456, H + 8, 0, dn.actions_handle("classic")):
+            text = "not a handle from rules_handle()"
+            expect(ValueError, text, dn.hand_valid, bad, 1)
+            expect(ValueError, text, dn.legal_moves_into, bad, SMALL, dn.no_last(), out)
+            expect(ValueError, text, dn.classify_into, bad, SMALL, out)
+            expect(ValueError, text, dn.beats, bad, PAIR, SINGLE)
+            expect(ValueError, text, dn.min_plays, bad, SMALL)
+        assert not out.view(np.uint8).any()
+        expect(TypeError, "a rules handle is an int", dn.min_plays, float(H), SMALL)
+        assert dn.legal_moves_into(np.int64(H), SMALL, dn.no_last(), out) == 3
+        assert dn.min_plays(np.uint64(H), SMALL) == 3
+    """,
+    # called from Python after an int64 specialisation, a hand of 2**63 or
+    # more was numba's OverflowError
+    "wide_hand_from_python": """
+        out = np.zeros(64, MOVE_DTYPE)
+        assert dn.legal_moves_into(H, SMALL, dn.no_last(), out) == 3
+        assert dn.hand_valid(H, 1) and dn.play(SMALL, 1) == SMALL - 1
+        assert dn.hand_valid(H, 2 ** 63) is False
+        expect(ValueError, "hand is not a hand", dn.legal_moves_into, H, 2 ** 63,
+               dn.no_last(), out)
+        expect(ValueError, "hand is not a hand", dn.min_plays, H, 2 ** 64 - 1)
+        expect(ValueError, "hand is not a hand", dn.play, 2 ** 63, 1)
+        expect(ValueError, "does not fit 64 bits", dn.classify_into, H, 2 ** 64, out)
+    """,
     # inside jitted code a strided slice is layout 'A': checked when called
     "strided_inside_jit": """
         @numba.njit

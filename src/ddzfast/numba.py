@@ -10,19 +10,17 @@ Conventions inside jitted code:
 * ``rules`` is an integer handle from ``rules_handle("classic")`` (or
   ``rules_handle(some_rules_object)``). **A handle is a raw pointer** to the
   compiled C rule set: the C functions read through it without any check, so
-  an integer that did not come from ``rules_handle`` crashes the process.
+  inside jitted code an integer that did not come from ``rules_handle``
+  crashes the process. (Called from Python, every function checks its
+  handles first: a ValueError.)
   ``rules_handle`` keeps the ``Rules`` it hands out alive for the rest of the
   process (one per distinct description, so memory stays bounded), so its
   handles never dangle; ``check_handle(h)`` tells, from Python, whether an
   integer is such a handle. (``Rules.address`` is the same pointer without
   that guarantee: valid only while its Rules object lives.)
 * A hand or a set of cards is a packed integer (see ``ddzfast.Hand``); any
-  numba integer type, never a float. Called from Python, numba's dispatcher
-  converts a Python int itself: once an int64 specialisation exists it raises
-  OverflowError for an int of 2**63 or more (never a valid hand); pass such
-  values as ``np.uint64``. (``legal_action_indices_into`` and
-  ``legal_action_mask_into``, plain functions to Python, convert it
-  themselves.)
+  numba integer type, never a float. Called from Python, the functions take
+  any int that fits 64 bits (a negative one wraps, as ``np.uint64`` does).
 * Moves live in ``MOVE_DTYPE`` arrays; a single move is passed as a one-row
   array (``moves[i:i + 1]``), and "no last move" (leading) as an empty one,
   ``no_last()`` or ``moves[:0]``. A ``last`` must not share memory with the
@@ -467,19 +465,16 @@ def _legal_row(rules, move):
         raise ValueError("not a legal move of this rule set")
 
 
-# ---- the functions -------------------------------------------------------------
+# ---- the jitted bodies of the functions ------------------------------------------
 
 @numba.njit(nogil=True)
-def hand_valid(rules, hand):
-    """The packed ``hand`` is a hand of the rule set's deck."""
+def _hand_valid(rules, hand):
     rules = _check_rules(rules)
     return _c_hand_valid(rules, _check_hand(hand)) != 0
 
 
 @numba.njit(nogil=True)
-def legal_moves_into(rules, hand, last, out):
-    """Write the legal moves of ``hand`` after ``last`` (empty: leading) into
-    ``out``; return how many."""
+def _legal_moves_into(rules, hand, last, out):
     rules = _check_rules(rules)
     hand = _check_hand(hand)
     last = _check_last(last)
@@ -493,9 +488,7 @@ def legal_moves_into(rules, hand, last, out):
 
 
 @numba.njit(nogil=True)
-def classify_into(rules, cards, out):
-    """Write every reading of exactly ``cards`` as one move into ``out``;
-    return how many."""
+def _classify_into(rules, cards, out):
     rules = _check_rules(rules)
     cards = _check_cards(cards)
     out = _check_out(out)
@@ -509,8 +502,7 @@ def classify_into(rules, cards, out):
 
 
 @numba.njit(nogil=True)
-def beats(rules, move, last):
-    """The one-row ``move`` beats the one-row, non-pass ``last``."""
+def _beats(rules, move, last):
     rules = _check_rules(rules)
     move = _check_move(move)
     last = _check_beaten(last)
@@ -527,8 +519,7 @@ _ANY_DECK = rules_handle(next(name for name in RULE_SETS if get_rules(name).wild
 
 
 @numba.njit(nogil=True)
-def play(hand, cards):
-    """The packed hand left after playing ``cards`` from ``hand``."""
+def _play(hand, cards):
     hand = _check_hand(hand)
     cards = _check_cards(cards)
     if _c_hand_valid(_ANY_DECK, hand) == 0:
@@ -604,9 +595,67 @@ def _action_mask_into(rules, actions, hand, last, out):
     return n
 
 
-# The two action functions are plain functions to Python, which check the
-# pair of handles first (only Python can tell a lookup's rule set), and to
-# jitted code their overloads: the jitted bodies, no Python in the loop.
+@numba.njit(nogil=True)
+def _min_plays(rules, hand):
+    rules = _check_rules(rules)
+    hand = _check_hand(hand)
+    if _c_hand_valid(rules, hand) == 0:
+        raise ValueError("hand is not a hand of this rule set's deck")
+    v = _c_min_plays(rules, hand)
+    if v == _SPLIT_NOMEM:
+        raise MemoryError("out of memory splitting a hand")
+    if v == _SPLIT_TOO_BIG:
+        raise ValueError("hand is too large to split exactly (the search passed "
+                         "its work limit, or the hand has too many leading moves)")
+    return v
+
+
+# The public functions are plain functions to Python, which check the handles
+# first (only Python knows which integers rules_handle and actions_handle
+# gave out, and which lookup is whose: the C functions read through any
+# integer as a pointer) and convert a Python int hand themselves (numba's own
+# conversion of 2**63 and more is an OverflowError once an int64
+# specialisation exists); to jitted code they are their overloads, the
+# jitted bodies above, with no Python in the loop.
+
+def _checked_rules(rules) -> int:
+    if type(rules) is int and rules in _PINNED_BY_ADDRESS:
+        return rules
+    return check_handle(rules)
+
+
+def hand_valid(rules: int, hand: int) -> bool:
+    """The packed ``hand`` is a hand of the rule set's deck."""
+    return _hand_valid(_checked_rules(rules), _check_hand(hand))
+
+
+def legal_moves_into(rules: int, hand: int, last: np.ndarray, out: np.ndarray) -> int:
+    """Write the legal moves of ``hand`` after ``last`` (empty: leading) into
+    ``out``; return how many."""
+    return _legal_moves_into(_checked_rules(rules), _check_hand(hand), last, out)
+
+
+def classify_into(rules: int, cards: int, out: np.ndarray) -> int:
+    """Write every reading of exactly ``cards`` as one move into ``out``;
+    return how many."""
+    return _classify_into(_checked_rules(rules), _check_cards(cards), out)
+
+
+def beats(rules: int, move: np.ndarray, last: np.ndarray) -> bool:
+    """The one-row ``move`` beats the one-row, non-pass ``last``."""
+    return _beats(_checked_rules(rules), move, last)
+
+
+def play(hand: int, cards: int) -> int:
+    """The packed hand left after playing ``cards`` from ``hand``."""
+    return _play(_check_hand(hand), _check_cards(cards))
+
+
+def min_plays(rules: int, hand: int) -> int:
+    """The fewest plays of the packed ``hand`` (``ddzfast.min_plays(hand,
+    rules).count``), -1 when it cannot be emptied."""
+    return _min_plays(_checked_rules(rules), _check_hand(hand))
+
 
 def _check_pair(rules, actions) -> None:
     if (type(rules) is not int or type(actions) is not int
@@ -614,19 +663,19 @@ def _check_pair(rules, actions) -> None:
         check_actions_handle(actions, rules)
 
 
-def legal_action_indices_into(rules, actions, hand, last, out):
+def legal_action_indices_into(rules: int, actions: int, hand: int, last: np.ndarray,
+                              out: np.ndarray) -> int:
     """Write the action indices of the legal moves of ``hand`` after ``last``
     (empty: leading) into the int32 ``out``; return how many. From Python,
     ValueError first unless ``rules`` and ``actions`` are handles from
     ``rules_handle`` and ``actions_handle`` and ``actions`` is the lookup of
     ``rules``' moves (jitted code cannot tell: see the module docstring)."""
     _check_pair(rules, actions)
-    # (a Python int as uint64, as the guard returns it: numba's own
-    # conversion of 2**63 and more is an OverflowError)
     return _action_indices_into(rules, actions, _check_hand(hand), last, out)
 
 
-def legal_action_mask_into(rules, actions, hand, last, out):
+def legal_action_mask_into(rules: int, actions: int, hand: int, last: np.ndarray,
+                           out: np.ndarray) -> int:
     """Fill ``out`` (bool, uint8 or int8, ``action_count`` entries) with the
     legal-action mask of ``hand`` after ``last`` (empty: leading); return
     the number of legal moves. From Python, ValueError first unless
@@ -649,18 +698,31 @@ def _legal_action_mask_typed(rules, actions, hand, last, out):
         rules, actions, hand, last, out)
 
 
-@numba.njit(nogil=True)
-def min_plays(rules, hand):
-    """The fewest plays of the packed ``hand`` (``ddzfast.min_plays(hand,
-    rules).count``), -1 when it cannot be emptied."""
-    rules = _check_rules(rules)
-    hand = _check_hand(hand)
-    if _c_hand_valid(rules, hand) == 0:
-        raise ValueError("hand is not a hand of this rule set's deck")
-    v = _c_min_plays(rules, hand)
-    if v == _SPLIT_NOMEM:
-        raise MemoryError("out of memory splitting a hand")
-    if v == _SPLIT_TOO_BIG:
-        raise ValueError("hand is too large to split exactly (the search passed "
-                         "its work limit, or the hand has too many leading moves)")
-    return v
+@overload(hand_valid, jit_options={"nogil": True})
+def _hand_valid_typed(rules, hand):
+    return lambda rules, hand: _hand_valid(rules, hand)
+
+
+@overload(legal_moves_into, jit_options={"nogil": True})
+def _legal_moves_into_typed(rules, hand, last, out):
+    return lambda rules, hand, last, out: _legal_moves_into(rules, hand, last, out)
+
+
+@overload(classify_into, jit_options={"nogil": True})
+def _classify_into_typed(rules, cards, out):
+    return lambda rules, cards, out: _classify_into(rules, cards, out)
+
+
+@overload(beats, jit_options={"nogil": True})
+def _beats_typed(rules, move, last):
+    return lambda rules, move, last: _beats(rules, move, last)
+
+
+@overload(play, jit_options={"nogil": True})
+def _play_typed(hand, cards):
+    return lambda hand, cards: _play(hand, cards)
+
+
+@overload(min_plays, jit_options={"nogil": True})
+def _min_plays_typed(rules, hand):
+    return lambda rules, hand: _min_plays(rules, hand)

@@ -604,19 +604,22 @@ def fuzz_numba(f: Fuzzer) -> None:
 
     from ddzfast import numba as dn
     r = f.rng
-    handle = dn.rules_handle(r.choice(RULE_SETS))
+    good = dn.rules_handle(r.choice(RULE_SETS))
+    # called from Python, every function checks its rules handle first: one
+    # rules_handle did not give out is an error, never read through
+    handle = good if r.random() < 0.9 else r.choice([
+        good + 8, 0, -1, 123456, 2 ** 64, np.int64(good), np.uint64(good), True,
+        dn.actions_handle("classic"), f.nasty()])
 
     def any_bits():
-        # numba's dispatcher itself raises OverflowError for a Python int of
-        # 2**63 or more once an int64 specialisation exists: such values go in
-        # as numpy uint64, as jitted callers hold them
-        return r.choice([r.getrandbits(63), np.uint64(r.getrandbits(64))])
+        return r.choice([r.getrandbits(64), -r.getrandbits(63),
+                         np.uint64(r.getrandbits(64))])
 
     extra = (TypingError,)
     pick = r.randrange(9)
     last = r.choice([dn.no_last(), np.zeros(1, MOVE_DTYPE), f.out_array()])
     if pick >= 5:
-        _fuzz_numba_actions(f, dn, handle, any_bits, last, extra)
+        _fuzz_numba_actions(f, dn, good, any_bits, last, extra)
     elif pick == 0:
         f.call(dn.legal_moves_into, handle, r.choice([int(Hand(f.hand_text())),
                                                       any_bits()]),
