@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from ddzfast import DEAL_DTYPE, simulate
-from ddzfast.report import (Tally, mean_interval, plot_rows, rows_to_frame, summarize,
-                            wilson_interval)
+from ddzfast.report import (Tally, mean_interval, plot_rows, policy_labels, rows_to_frame,
+                            summarize, wilson_interval)
 from helpers import failing_import
 
 POLICIES = ("random", "greedy", "greedy")
@@ -180,6 +180,29 @@ def test_tally_checks_every_row_before_counting_any(rows, field, value):
     assert tally.deals == 50 and tally.summary() == before
     with pytest.raises(ValueError, match=field):
         summarize(bad)
+
+
+def test_tally_reads_policy_text_as_summarize_does(rows):
+    """Regression (an input review): Tally("random,greedy,greedy") was
+    refused as 20 policies and Tally("rgx") taken as three, one a letter;
+    Tally([1, 2, 3]) made labels of ints. Text is split at commas, one
+    label stands for all three seats, and a label is text."""
+    text = Tally("random, greedy,greedy").add(rows).summary()
+    assert text == Tally(list(POLICIES)).add(rows).summary()
+    assert Tally("expert").policies == ["expert"] * 3
+    for bad, error, message in [("rgx,y", ValueError, "three policies"),
+                                (["a", "b"], ValueError, "three policies"),
+                                ([1, 2, 3], TypeError, "a policy label is text"),
+                                (b"random", TypeError, "decode bytes"),
+                                (5, TypeError, "text or a sequence")]:
+        with pytest.raises(error, match=message):
+            Tally(bad)
+
+
+@pytest.mark.parametrize("bad", [None, "random", 3])
+def test_policy_labels_refuses_what_is_no_sequence_of_policies(bad):
+    with pytest.raises(TypeError, match="sequence of names and callables"):
+        policy_labels(bad)
 
 
 def test_summarize_no_deals_has_no_rates():

@@ -22,6 +22,7 @@ so a summary or a plot never needs every row in memory.
 """
 from __future__ import annotations
 
+import collections.abc
 import math
 from collections import Counter
 from typing import Sequence
@@ -29,7 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from ddzfast._engine import DEAL_DTYPE
-from ddzfast.constants import check_finite, check_positive, import_optional
+from ddzfast.constants import check_finite, check_positive, import_optional, split_policies
 
 __all__ = ["rows_to_frame", "summarize", "plot_rows", "Tally", "wilson_interval",
            "mean_interval", "policy_labels", "Z95"]
@@ -132,11 +133,12 @@ class Tally:
     and ``plot_rows`` read them. Memory does not grow with the rows (scores
     are kept as a count per distinct value)."""
 
-    def __init__(self, policies: Sequence[str] | None = None):
-        if policies is not None and len(policies) != 3:
-            raise ValueError(f"three policies (one per seat), not {len(policies)}")
-        self.policies: list[str | None] = ([None] * 3 if policies is None
-                                           else [str(p) for p in policies])
+    def __init__(self, policies: str | Sequence[str] | None = None):
+        """``policies``: the seats' policy labels, as text ("random,greedy,greedy",
+        or one label for all three seats) or a sequence of three (the labels
+        ``policy_labels`` makes); None when the rows' policies are unknown."""
+        labels = None if policies is None else _three_labels(policies)
+        self.policies: list[str | None] = [None] * 3 if labels is None else labels
         self.deals = 0
         self.landlord_wins = 0
         self.seat_wins = [0, 0, 0]
@@ -318,12 +320,27 @@ def summarize(rows, policies: Sequence | None = None) -> dict:
     return Tally(policy_labels(parse_policies(policies))).add(rows).summary()
 
 
+def _three_labels(policies) -> list[str]:
+    items = split_policies(
+        policies, 3, "policies must be text or a sequence of three labels, not {type}",
+        "three policies (one per seat), not {n}")
+    for p in items:
+        if not isinstance(p, str):
+            raise TypeError(f"a policy label is text, not {type(p).__name__} {p!r}")
+    return list(items)
+
+
 def policy_labels(policies: Sequence) -> list[str]:
-    """One label per seat for its policy: the name (``policy_name``), and
-    ``name#k`` (k = 1, 2, ... in seat order) where different callables share
-    a name (two closures of one factory, two lambdas), so that a summary
-    never pools them; one object in several seats keeps one label."""
+    """One label per seat for its policy (``policies``: a sequence of names
+    and callables, one per seat, as ``parse_policies`` gives them): the name
+    (``policy_name``), and ``name#k`` (k = 1, 2, ... in seat order) where
+    different callables share a name (two closures of one factory, two
+    lambdas), so that a summary never pools them; one object in several
+    seats keeps one label."""
     from ddzfast.simulate import policy_name
+    if isinstance(policies, (str, bytes)) or not isinstance(policies, collections.abc.Sequence):
+        raise TypeError(f"policies must be a sequence of names and callables (one "
+                        f"per seat), not {type(policies).__name__}")
     keys = [p if isinstance(p, str) else id(p) for p in policies]
     names = [policy_name(p) for p in policies]
     labels = []
