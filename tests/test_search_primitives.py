@@ -403,6 +403,27 @@ def test_sample_needs_a_live_deal():
         Game("classic", seed=1).observation(0)._replace(rules=None).sample(0)
 
 
+@pytest.mark.parametrize("field, bad, error, message", [
+    ("cards_left", None, ValueError, "cards_left holds the three seats' card counts"),
+    ("cards_left", 17, ValueError, "cards_left holds"),
+    ("played", None, ValueError, "played holds the cards of each"),
+    ("played", "333", ValueError, "played holds the cards of each"),
+    ("bids", None, TypeError, "bids is a sequence of \\(seat, bid\\) pairs, not NoneType"),
+    ("shown", None, ValueError, "shown holds one entry per seat"),
+])
+def test_sample_names_the_field_at_fault(field, bad, error, message):
+    """Regression (an input review): an Observation with cards_left or
+    played None raised "object of type 'NoneType' has no len()", and bids
+    None "'NoneType' object is not iterable": errors that named no field."""
+    obs = Game("classic", seed=3).observation(0)
+    with pytest.raises(error, match=message):
+        obs._replace(**{field: bad}).sample(0)
+    # (sequences of the right length in other types are read as tuples)
+    world = obs._replace(cards_left=np.array(obs.cards_left), played=list(obs.played),
+                         bids=list(obs.bids)).sample(0)
+    assert world.observation(0)[:14] == obs[:14]
+
+
 def test_undo_of_a_position_and_of_bids():
     game = Game.from_position(["3", "4", "5"])
     with pytest.raises(ValueError, match="nothing to undo"):

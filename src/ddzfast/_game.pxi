@@ -506,7 +506,8 @@ cdef class Game:
 
     @property
     def base(self) -> int:
-        """The base score: the winning bid (0 while bidding)."""
+        """The base score: the winning bid, or ``rob_base`` when the deal
+        was bid by robbing (0 while bidding)."""
         return self.g.base
 
     @property
@@ -1511,12 +1512,20 @@ cdef int _redeals_arg(object redeals) except -1:
     return <int>redeals
 
 
+cdef tuple _per_seat(object value, str message):
+    # an Observation field of one entry per seat, as a tuple; ValueError
+    # `message` for anything else (text is no sequence of three entries)
+    if isinstance(value, (str, bytes)) or (
+            not isinstance(value, collections.abc.Sequence)
+            and not isinstance(value, np.ndarray)) or len(value) != 3:
+        raise ValueError(message)
+    return tuple(value)
+
+
 cdef tuple _shown_codes(object shown):
     # Observation.shown (None, "before_bidding" or "before_play" per seat) as
     # the engine's codes 0..2
-    if isinstance(shown, (str, bytes)) or not isinstance(shown, collections.abc.Sequence) \
-            or len(shown) != 3:
-        raise ValueError("shown holds one entry per seat")
+    shown = _per_seat(shown, "shown holds one entry per seat")
     codes = []
     for w in shown:
         if w not in _SHOWN:
@@ -1985,11 +1994,11 @@ def _sample_observation(obs, rng, pool_cards=None):
     shown = _shown_codes(obs.shown)
     robs = _int_in(obs.robs, "robs", 0, 3)
     redeals = _redeals_arg(obs.redeals)
-    doubles = obs.doubles
-    if isinstance(doubles, (str, bytes)) or not isinstance(doubles, collections.abc.Sequence) \
-            or len(doubles) != 3:
-        raise ValueError("doubles holds one factor (or None) per seat")
-    doubles = tuple(doubles)
+    doubles = _per_seat(obs.doubles, "doubles holds one factor (or None) per seat")
+    if isinstance(obs.bids, (str, bytes)) or not isinstance(obs.bids, collections.abc.Sequence):
+        raise TypeError(f"bids is a sequence of (seat, bid) pairs, not "
+                        f"{type(obs.bids).__name__}")
+    bids = tuple(obs.bids)
     if not isinstance(rng, np.random.Generator):
         if rng is not None and not isinstance(
                 rng, (np.random.SeedSequence, np.random.BitGenerator)):
@@ -2006,19 +2015,16 @@ def _sample_observation(obs, rng, pool_cards=None):
     deck = _full_deck(r)
     own = _to_bits(obs.hand, r, "hand")
     known = _add_within_deck(0, own, r, "the observation")
-    if isinstance(obs.played, (str, bytes)) or len(obs.played) != 3:
-        raise ValueError("played holds the cards of each of the three seats")
+    played_cards = _per_seat(obs.played, "played holds the cards of each of the three seats")
     for s in range(3):
-        played[s] = _to_bits(obs.played[s], r, "played")
+        played[s] = _to_bits(played_cards[s], r, "played")
         known = _add_within_deck(known, played[s], r, "the observation")
     # a seat that showed its hand hides nothing
     open_hands = {}
     shown_hands = obs.shown_hands
-    if shown_hands is not None and (
-            isinstance(shown_hands, (str, bytes))
-            or not isinstance(shown_hands, collections.abc.Sequence)
-            or len(shown_hands) != 3):
-        raise ValueError("shown_hands holds one entry (a hand or None) per seat")
+    if shown_hands is not None:
+        shown_hands = _per_seat(shown_hands,
+                                "shown_hands holds one entry (a hand or None) per seat")
     for s in range(3):
         if s != seat and not shown[s] and shown_hands is not None \
                 and shown_hands[s] is not None:
@@ -2052,9 +2058,8 @@ def _sample_observation(obs, rng, pool_cards=None):
         if from_history[s] != played[s]:
             raise ValueError(f"played[{s}] ({_cards_text(played[s])}) is not what the "
                              f"history shows seat {s} playing ({_cards_text(from_history[s])})")
-    if isinstance(obs.cards_left, (str, bytes)) or len(obs.cards_left) != 3:
-        raise ValueError("cards_left holds the three seats' card counts")
-    sizes = [_int_in(obs.cards_left[s], "cards_left", 0, MAX_HAND[True]) for s in range(3)]
+    left = _per_seat(obs.cards_left, "cards_left holds the three seats' card counts")
+    sizes = [_int_in(left[s], "cards_left", 0, MAX_HAND[True]) for s in range(3)]
     if sizes[seat] != _hand_size(own):
         raise ValueError("cards_left does not match the observing seat's hand")
     for s, bits in open_hands.items():
@@ -2159,10 +2164,10 @@ def _sample_observation(obs, rng, pool_cards=None):
         made = 3 if obs.phase == "bidding" else (to_move - fb) % 3
         shows = tuple(1 if shown[(fb + i) % 3] else 0 for i in range(made)) \
             if r.c.show else ()
-        game = _bidding_game(r, hands, dealt[3], fb, tuple(obs.bids), shows, redeals)
+        game = _bidding_game(r, hands, dealt[3], fb, bids, shows, redeals)
         if game.g.to_move != to_move or _PHASES[game.g.phase] != obs.phase:
             raise ValueError(f"to_move {to_move} is not the seat to decide after bids "
-                             f"{tuple(obs.bids)!r}")
+                             f"{bids!r}")
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the shows and "
                              f"bids give ({game.g.mult})")
@@ -2174,7 +2179,7 @@ def _sample_observation(obs, rng, pool_cards=None):
             raise ValueError(f"phase {obs.phase!r} needs the platform options of RULES.md "
                              f"10, which {r.name!r} does not have")
         game = _position_game(r, hands, kitty, ll, obs.base, to_move, obs.last_move,
-                              obs.last_seat, history, tuple(obs.bids), fb, platform,
+                              obs.last_seat, history, bids, fb, platform,
                               redeals)
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
