@@ -679,6 +679,21 @@ def test_wild_over_a_name_with_ranks_is_a_usage_error(capsys, rules, wild):
         assert code == 2 and "already fixes" in err and out == ""
 
 
+@pytest.mark.parametrize("rules, wild, read", [("laizi", "Z", "D"), ("tiandi", "0Y", "TX")])
+def test_solve_wild_in_puzzle_notation_names_what_was_typed(capsys, rules, wild, read):
+    """Regression (an input review): `solve ... --rules laizi --wild Z` said
+    the wild rank was "not 'D'", a card not typed: --wild is read in puzzle
+    notation, as the hands are, and the message now says so. A ten as 0
+    is a wild rank."""
+    code, out, err = main(capsys, "solve", "KK5543", "225543", "--rules", rules,
+                          "--wild", wild)
+    assert code == 2 and out == ""
+    assert f"(--wild {wild!r}, read in puzzle notation as {read!r})" in err
+    code, out, err = main(capsys, "solve", "KK5543", "225543", "--rules", "laizi",
+                          "--wild", "0")
+    assert code == 0 and out.startswith("laizi (wild rank T), 2 players")
+
+
 def test_headers_name_the_wild_ranks_in_use(capsys):
     """Regression (audit of the command line): `solve ... --rules tiandi
     --wild 7J` printed "tiandi", without the ranks it played."""

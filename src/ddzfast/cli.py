@@ -893,9 +893,17 @@ def _solve_last(text: str, rules) -> Move:
 
 
 def _solve_rules(name: str, banned: list[str], wild: str | None = None):
-    """The rule set (laizi: with the wild rank ``wild``), without the banned
-    kinds (puzzles ban e.g. 3+2)."""
-    rules = _rules_arg(argparse.Namespace(rules=name, wild=wild))
+    """The rule set (laizi: with the wild rank ``wild``, in either notation),
+    without the banned kinds (puzzles ban e.g. 3+2)."""
+    read = None if wild is None else _solve_cards(wild)
+    try:
+        rules = _rules_arg(argparse.Namespace(rules=name, wild=read))
+    except UsageError as e:
+        if read == wild:
+            raise
+        # (the message names the converted text, which was not typed)
+        raise UsageError(f"{e} (--wild {wild!r}, read in puzzle notation as "
+                         f"{read!r})") from None
     if not banned:
         return rules
     names = {k.upper() for k in banned}
@@ -913,8 +921,7 @@ def cmd_solve(args, out=None) -> int:
     from ddzfast.solve import solve
     out = out or sys.stdout       # looked up per call: tests swap sys.stdout
     wild = getattr(args, "wild", None)
-    rules = _solve_rules(args.rules, args.ban or [],
-                         None if wild is None else _solve_cards(wild))
+    rules = _solve_rules(args.rules, args.ban or [], wild)
     _need_wild_arg(rules)
     hands = [_solve_cards(h) for h in args.hands]
     if len(hands) not in (2, 3):
