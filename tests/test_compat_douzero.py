@@ -136,6 +136,17 @@ def test_reset_deals_as_douzero():
         assert np.random.randint(1 << 30) == after_theirs
 
 
+def test_private_properties_before_a_reset_are_douzeros():
+    """Regression (an input review): before its first reset DouZero's Env
+    has no acting position (None) and its deal is not over; ours said
+    'landlord'."""
+    ours, theirs = cdz.Env("wp"), dz_env.Env("wp")
+    assert ours._acting_player_position is theirs._acting_player_position is None
+    assert ours._game_over is theirs._game_over is False
+    ours.reset()
+    assert ours._acting_player_position == "landlord"
+
+
 def test_reset_from_card_play_data():
     rng = random.Random(5)
     for _ in range(10):

@@ -188,11 +188,17 @@ def test_bad_forms():
         with pytest.raises(TypeError, match=name):
             VecEnv(2, "wp", **{name: 1})
     vec = VecEnv(3, "wp", seed=1, x_batch=False, dtype=np.int8)
+    # (an input review) before a reset expand and deal_of_rows gave empty
+    # arrays where every other reader of the deals refused
+    for read in (vec.expand, vec.deal_of_rows, vec.legal_actions, vec.observation):
+        with pytest.raises(ValueError, match="no deals yet"):
+            read(0)
     vec.reset()
-    for bad in (3, -1, True, "0", 1.0):
-        with pytest.raises(ValueError, match="position"):
+    for bad, error in ((3, ValueError), (-1, ValueError), (True, TypeError),
+                       ("0", TypeError), (1.0, TypeError)):
+        with pytest.raises(error, match="position"):
             vec.expand(bad)
-        with pytest.raises(ValueError, match="position"):
+        with pytest.raises(error, match="position"):
             vec.deal_of_rows(bad)
 
 

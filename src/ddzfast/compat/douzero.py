@@ -224,8 +224,9 @@ class Env:
     # DouZero's Env exposes these (as private properties); kept for code
     # that reads them.
     @property
-    def _acting_player_position(self) -> str:
-        return self._game.position
+    def _acting_player_position(self) -> Optional[str]:
+        # (None before the first reset, as DouZero's GameEnv has it)
+        return self._game.position if self._dealt else None
 
     @property
     def _game_over(self) -> bool:
@@ -366,8 +367,7 @@ class VecEnv:
     def step(self, actions) -> tuple[np.ndarray, np.ndarray]:
         """Play row i's legal action ``actions[i]`` in every row; returns
         (rewards, done)."""
-        if not self._started:
-            raise ValueError("no deals yet: call reset() first")
+        self._need_deals()
         a = np.asarray(actions)
         if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be an integer array, not of dtype {a.dtype}")
@@ -437,7 +437,9 @@ class VecEnv:
         """For each row of position ``p``'s buffers, the deal (row of this
         environment) it is a candidate of (int64; a view of a buffer
         rewritten by every step)."""
-        return self._vec.buffers(self._position(p))[4]
+        p = self._position(p)
+        self._need_deals()
+        return self._vec.buffers(p)[4]
 
     def expand(self, p: int) -> tuple[np.ndarray, np.ndarray]:
         """Position ``p``'s ``(x_batch, z_batch)`` as ``dtype`` arrays, built
@@ -445,6 +447,7 @@ class VecEnv:
         are not written (new arrays then; the buffers themselves where they
         are)."""
         p = self._position(p)
+        self._need_deals()
         xb, zb, _pk, xa, owner = self._vec.buffers(p)
         width = X_NO_ACTION_WIDTH[p]
         if not self._vec.fill_x_batch:
@@ -455,9 +458,15 @@ class VecEnv:
 
     @staticmethod
     def _position(p) -> int:
-        if isinstance(p, bool) or not isinstance(p, (int, np.integer)) or not 0 <= p < 3:
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (int, np.integer)):
+            raise TypeError(f"a position is an int (0, 1 or 2), not {type(p).__name__}")
+        if not 0 <= p < 3:
             raise ValueError(f"a position is 0, 1 or 2, not {p!r}")
         return int(p)
+
+    def _need_deals(self) -> None:
+        if not self._started:
+            raise ValueError("no deals yet: call reset() first")
 
     def legal_actions(self, i: int) -> list[list[int]]:
         """Row i's legal actions as DouZero card lists (``Env``'s order)."""
@@ -494,6 +503,5 @@ class VecEnv:
             raise TypeError(f"a row is an int, not {type(i).__name__}")
         if not 0 <= i < self.num_envs:
             raise IndexError(f"row {i} out of range: {self.num_envs} rows")
-        if not self._started:
-            raise ValueError("no deals yet: call reset() first")
+        self._need_deals()
         return int(i)
