@@ -108,7 +108,8 @@ def test_move_values():
     ("PAIR/3/1/34", "not a PAIR"),
     ("FOO/3/1/33", "unknown move kind"),
     ("PAIR/Z/1/33", "unknown card"),
-    ("PAIR/3/x/33", "not a number"),
+    ("PAIR/3/x/33", "not a count"),
+    ("PAIR/3/-1/33", "'-1' is not a count"),     # (it was called no number)
     ("PAIR/3/33", "KIND/r/n/cards"),
     ("SINGLE/3/1/W", "not a SINGLE"),
     ("FOUR_PAIRS/3/1/33335555", "not a FOUR_PAIRS"),

@@ -509,6 +509,9 @@ def test_a_split_is_immutable_and_checked():
             Split(count, moves)
     assert Split(split.count, split.moves) == split == copy.deepcopy(split)
     assert Split(None, min_plays("W", "super").moves).count is None
+    # (an input review) a PASS was taken as one of the plays
+    with pytest.raises(ValueError, match="a PASS is none"):
+        Split(1, ddzfast.classify(""))
 
 
 def test_another_thread_writing_the_arguments_cannot_crash_a_split(run_python):

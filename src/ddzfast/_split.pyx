@@ -636,8 +636,10 @@ class Split:
     which is never a move). ``moves``: a ``MoveList`` of ``count`` moves
     partitioning the hand (empty when ``count`` is None or 0).
 
-    Immutable, as the other values are; the constructor checks that the
-    two agree (TypeError, ValueError)."""
+    Immutable, as the other values are. The constructor checks the types
+    (TypeError), that ``count`` is the number of moves and that none is a
+    PASS (ValueError); it holds no hand, so it cannot check that the moves
+    partition one: ``min_plays`` makes the Splits that do."""
 
     __slots__ = ("count", "moves")
 
@@ -652,6 +654,9 @@ class Split:
         if len(moves) != (count or 0):
             raise ValueError(f"a Split of count {count!r} holds "
                              f"{count if count else 'no'} moves, not {len(moves)}")
+        if len(moves) and (moves.array["kind"] == K_PASS).any():
+            raise ValueError("a Split's moves are plays of the hand's cards: "
+                             "a PASS is none")
         object.__setattr__(self, "count", None if count is None else int(count))
         object.__setattr__(self, "moves", moves)
 

@@ -1249,7 +1249,8 @@ cdef class Move:
             raise ValueError(f"a move is KIND/r/n/cards, not {text!r}")
         kind, r, n, cards = parts
         if not (n.isascii() and n.isdigit()):
-            raise ValueError(f"move length {n!r} is not a number in {text!r}")
+            raise ValueError(f"move length {n!r} is not a count (digits, 0 or more) "
+                             f"in {text!r}")
         return Move(kind, _card_index(r), int(n), cards, rules=rules)
 
     @property
