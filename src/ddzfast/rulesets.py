@@ -48,7 +48,7 @@ default (a description without them plays sections 5 and 6 as written):
   rob the landlord; each rob doubles the multiplier).
 * ``no_call``: rob bidding when nobody calls: ``"redeal"`` (new cards, the
   same first bidder) or ``"first"`` (the first bidder is landlord).
-* ``rob_base``: the base score of a deal bid by robbing (an int >= 1).
+* ``rob_base``: the base score of a deal bid by robbing (an int 1..100).
 * ``show``: showing the hand: each seat before bidding (x4), the landlord
   after taking the kitty (x2); the largest counts.
 * ``doubling``: False, True (every seat chooses x1, x2 or x4 after the kitty,
