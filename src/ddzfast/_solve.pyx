@@ -248,6 +248,22 @@ cdef inline int _next_seat(const solve_ctx* c, int seat) noexcept nogil:
     return 0 if seat == c.nseats else seat
 
 
+cdef inline int _after_pass(int ns, const ddz_move* last, int ls,
+                            const ddz_move** table) noexcept nogil:
+    # A pass by the seat before `ns`, with `last` (played by `ls`; NULL when
+    # leading) on the table: the seat to move, and in `table` the move it
+    # must beat. The trick ends when the turn comes back to its last
+    # player, who leads.
+    if last == NULL:
+        table[0] = NULL
+        return ns
+    if ns == ls:
+        table[0] = NULL
+        return ls
+    table[0] = last
+    return ns
+
+
 cdef void _set_beat_cards(solve_ctx* c) noexcept nogil:
     # c.beat_cards from the rule set (ddz_reads_cards): elsewhere a move's
     # kind, rank and length say all that ddz_beats reads of it
@@ -991,12 +1007,8 @@ cdef int64_t _enhanced_tt_cutoff(solve_ctx* c, int64_t base, int64_t n, int s, c
         idx = <int64_t>(0xFFFFFFFFULL - (c.keys[base + i] & 0xFFFFFFFFULL))
         m = c.moves[base + idx]    # a copy: the buffer may move
         if m.kind == K_PASS:
-            if last == NULL:
-                cs, cl, cls = ns, NULL, NO_SEAT
-            elif ns == ls:
-                cs, cl, cls = ls, NULL, NO_SEAT
-            else:
-                cs, cl, cls = ns, last, ls
+            cs = _after_pass(ns, last, ls, &cl)
+            cls = NO_SEAT if cl == NULL else ls
         elif cat == CAT_KEEP and (c.nseats == 2 or s == c.landlord):
             cs, cl, cls = s, NULL, NO_SEAT
         elif cat == CAT_KEEP and ns == c.landlord:
@@ -1169,14 +1181,11 @@ cdef int _move_wins(solve_ctx* c, int64_t base, int s, const ddz_move* last, int
     cdef int ns = _next_seat(c, s)
     cdef int r
     cdef ddz_move mm = m[0]    # a copy: m may point into a buffer that moves
+    cdef const ddz_move* table
     if mm.kind == K_PASS:
-        if last == NULL:          # a hand of W only: the next seat leads
-            r = _node(c, base, ns, NULL, NO_SEAT, pk, phsh)
-        elif ns == ls:            # everyone else passed: ls leads
-            r = _node(c, base, ls, NULL, NO_SEAT, pk, phsh)
-            ns = ls
-        else:
-            r = _node(c, base, ns, last, ls, pk, phsh)
+        # (leading, a pass is a hand of W only's: the next seat leads)
+        ns = _after_pass(ns, last, ls, &table)
+        r = _node(c, base, ns, table, NO_SEAT if table == NULL else ls, pk, phsh)
     elif cat == CAT_KEEP and (c.nseats == 2 or s == c.landlord):
         # no opponent can beat it: they pass and s leads again
         c.hand[s] = hand - mm.cards
@@ -1253,12 +1262,8 @@ cdef int _child(solve_ctx* c, int64_t base, int s, const ddz_move* last, int ls,
     if m.kind != K_PASS and m.cards == hand:
         return 1
     if m.kind == K_PASS:
-        if last == NULL:
-            cs, cast, cl = ns, NULL, NO_SEAT
-        elif ns == ls:
-            cs, cast, cl = ls, NULL, NO_SEAT
-        else:
-            cs, cast, cl = ns, last, ls
+        cs = _after_pass(ns, last, ls, &cast)
+        cl = NO_SEAT if cast == NULL else ls
         r = _node(c, base, cs, cast, cl, NULL, 0)
         if r >= 0:
             work[0] = _tt_work(c, base, cs, cast, cl)
@@ -1349,12 +1354,9 @@ cdef int _line(solve_ctx* c, int s, const ddz_move* last, int ls, int win,
         length += 1
         ns = _next_seat(c, s)
         if m.kind == K_PASS:
+            s = _after_pass(ns, last, ls, &last)
             if last == NULL:
-                s = ns
-            elif ns == ls:
-                s, last, ls = ls, NULL, NO_SEAT
-            else:
-                s = ns
+                ls = NO_SEAT
         else:
             c.hand[s] -= m.cards
             if c.hand[s] == 0:
