@@ -137,8 +137,8 @@ class Tally:
         """``policies``: the seats' policy labels, as text ("random,greedy,greedy",
         or one label for all three seats) or a sequence of three (the labels
         ``policy_labels`` makes); None when the rows' policies are unknown."""
-        labels = None if policies is None else _three_labels(policies)
-        self.policies: list[str | None] = [None] * 3 if labels is None else labels
+        self.policies: list[str | None] = ([None] * 3 if policies is None
+                                           else list(_three_labels(policies)))
         self.deals = 0
         self.landlord_wins = 0
         self.seat_wins = [0, 0, 0]
