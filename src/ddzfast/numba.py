@@ -657,6 +657,14 @@ def min_plays(rules: int, hand: int) -> int:
     return _min_plays(_checked_rules(rules), _check_hand(hand))
 
 
+def _body(jitted):
+    # The Python function a jitted body was made from: an overload returning
+    # it is compiled as that body itself, where a lambda calling the
+    # dispatcher adds a call that numba does not inline. (With
+    # NUMBA_DISABLE_JIT, njit returns the function itself.)
+    return getattr(jitted, "py_func", jitted)
+
+
 def _check_pair(rules, actions) -> None:
     if (type(rules) is not int or type(actions) is not int
             or (rules, actions) not in _MATCHED_PAIRS):
@@ -688,41 +696,39 @@ def legal_action_mask_into(rules: int, actions: int, hand: int, last: np.ndarray
 
 @overload(legal_action_indices_into, jit_options={"nogil": True})
 def _legal_action_indices_typed(rules, actions, hand, last, out):
-    return lambda rules, actions, hand, last, out: _action_indices_into(
-        rules, actions, hand, last, out)
+    return _body(_action_indices_into)
 
 
 @overload(legal_action_mask_into, jit_options={"nogil": True})
 def _legal_action_mask_typed(rules, actions, hand, last, out):
-    return lambda rules, actions, hand, last, out: _action_mask_into(
-        rules, actions, hand, last, out)
+    return _body(_action_mask_into)
 
 
 @overload(hand_valid, jit_options={"nogil": True})
 def _hand_valid_typed(rules, hand):
-    return lambda rules, hand: _hand_valid(rules, hand)
+    return _body(_hand_valid)
 
 
 @overload(legal_moves_into, jit_options={"nogil": True})
 def _legal_moves_into_typed(rules, hand, last, out):
-    return lambda rules, hand, last, out: _legal_moves_into(rules, hand, last, out)
+    return _body(_legal_moves_into)
 
 
 @overload(classify_into, jit_options={"nogil": True})
 def _classify_into_typed(rules, cards, out):
-    return lambda rules, cards, out: _classify_into(rules, cards, out)
+    return _body(_classify_into)
 
 
 @overload(beats, jit_options={"nogil": True})
 def _beats_typed(rules, move, last):
-    return lambda rules, move, last: _beats(rules, move, last)
+    return _body(_beats)
 
 
 @overload(play, jit_options={"nogil": True})
 def _play_typed(hand, cards):
-    return lambda hand, cards: _play(hand, cards)
+    return _body(_play)
 
 
 @overload(min_plays, jit_options={"nogil": True})
 def _min_plays_typed(rules, hand):
-    return lambda rules, hand: _min_plays(rules, hand)
+    return _body(_min_plays)
