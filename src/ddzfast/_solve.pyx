@@ -1183,7 +1183,7 @@ cdef int _move_wins(solve_ctx* c, int64_t base, int s, const ddz_move* last, int
     cdef ddz_move mm = m[0]    # a copy: m may point into a buffer that moves
     cdef const ddz_move* table
     if mm.kind == K_PASS:
-        # (leading, a pass is a hand of W only's: the next seat leads)
+        # (a pass when leading is a hand of W alone's: the next seat leads)
         ns = _after_pass(ns, last, ls, &table)
         r = _node(c, base, ns, table, NO_SEAT if table == NULL else ls, pk, phsh)
     elif cat == CAT_KEEP and (c.nseats == 2 or s == c.landlord):
