@@ -170,7 +170,11 @@ def test_douzero_agent_failing_its_own_import_is_not_called_missing(monkeypatch,
     ({"a": "nope"}, ValueError),
     ({"a": 5}, TypeError),
     ({"deals": -1}, ValueError),
-    ({"deals": 1.5}, ValueError),
+    # (a count or seed of another type is a TypeError, as simulate's: it
+    # was a ValueError here)
+    ({"deals": 1.5}, TypeError),
+    ({"deals": True}, TypeError),
+    ({"seed": 1.0}, TypeError),
     ({"seed": 2 ** 32}, ValueError),
     ({"seed": -1}, ValueError),
     ({"threads": 0}, ValueError),
@@ -767,3 +771,12 @@ def test_check_ray_agents_takes_what_arena_takes():
         check_ray_agents("greedy", lambda game, legal: 0)
     with pytest.raises(ValueError, match="unknown"):
         check_ray_agents("greedy", "nobody")
+
+
+def test_one_deal_leaves_the_intervals_over_deals_undefined_not_those_over_games():
+    """docs/bots.md said every interval of a one-deal arena was undefined;
+    with bidding the role intervals are over games, and one deal's six
+    games define them."""
+    r = arena("greedy", "random", deals=1, seed=0, bidding=True)
+    assert np.isnan(r.wp[1]) and np.isnan(r.adp[1])
+    assert np.isfinite(r.wp_farmers[1]) and np.isfinite(r.adp_farmers[1])

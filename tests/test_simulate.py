@@ -146,6 +146,26 @@ def test_same_rows_whatever_the_thread_count_and_split():
     assert np.array_equal(one, with_progress) and seen[-1] == 5000
 
 
+@pytest.mark.parametrize("policies", ["random", lambda game, legal: 0])
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_run_of_no_deal_still_reports_its_end(policies, threads):
+    """Regression (a review of simulate): progress is called "last with
+    games", but a run of 0 deals never called it, in simulate or in
+    simulate_parts."""
+    from ddzfast.simulate import simulate_parts
+    seen = []
+    assert len(simulate(0, "classic", policies, threads=threads, progress=seen.append)) == 0
+    assert seen == [0]
+    seen.clear()
+    assert list(simulate_parts(0, "classic", policies, threads=threads,
+                               progress=seen.append)) == []
+    assert seen == [0]
+    seen.clear()
+    parts = list(simulate_parts(5, "classic", policies, threads=threads, part=2,
+                                progress=seen.append))
+    assert [len(p) for p in parts] == [2, 2, 1] and seen[-1] == 5
+
+
 def test_python_callable_policies():
     rng = random.Random(0)
     calls = []

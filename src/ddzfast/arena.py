@@ -109,7 +109,6 @@ expert --b rlcard-rule --deals 10000`` runs it from the command line
 from __future__ import annotations
 
 import math
-import numbers
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
@@ -121,7 +120,7 @@ from ddzfast.movekind import MoveKind
 from ddzfast._engine import POLICIES, Game, GameResult, deal_seed
 from ddzfast.rulesets import PLATFORM_DEFAULTS, decision_options
 from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, DOUZERO_CARDS, broken_import,
-                               check_bool, check_threads, worker_count)
+                               check_bool, check_int, check_threads, worker_count)
 from ddzfast.simulate import (RAY_CONNECT_TIMEOUT, check_backend, ray_results, ray_session,
                               ray_task_bounds)
 
@@ -462,18 +461,18 @@ _BLOCK = 100_000        # deals laid out at a time (memory stays bounded)
 
 
 def _count(value, what) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not 0 <= int(value) <= MAX_DEALS:
+    value = check_int(value, what)
+    if not 0 <= value <= MAX_DEALS:
         raise ValueError(f"{what} must be an int in 0 .. {MAX_DEALS}, not {value!r}")
-    return int(value)
+    return value
 
 
 def _seed(value) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not 0 <= int(value) < 2 ** 32:
+    value = check_int(value, "seed")
+    if not 0 <= value < 2 ** 32:
         raise ValueError(f"seed must be an int in 0 .. 2**32 - 1 (NumPy's RandomState), "
                          f"not {value!r}")
-    return int(value)
+    return value
 
 
 def _douzero_deck(rules: Rules) -> bool:

@@ -80,6 +80,15 @@ def check_finite(value, what: str) -> float:
     return f
 
 
+def check_int(value, what: str) -> int:
+    """``value`` (an int or a NumPy integer, never a bool) as an int, else
+    TypeError: a float such as 1.0 is no count."""
+    import numbers
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__} {value!r}")
+    return int(value)
+
+
 def check_bool(value, what: str) -> bool:
     """``value`` (a bool or a NumPy bool) as a bool, else TypeError: an int
     such as 1 is no flag."""
@@ -146,10 +155,7 @@ MAX_THREADS = 1024
 
 def check_threads(threads, what: str = "threads") -> int:
     """``threads`` as an int in 1..MAX_THREADS, else TypeError/ValueError."""
-    import numbers
-    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
-        raise TypeError(f"{what} must be an int, not {type(threads).__name__}")
-    threads = int(threads)
+    threads = check_int(threads, what)
     if not 1 <= threads <= MAX_THREADS:
         raise ValueError(f"{what} must be in 1..{MAX_THREADS}, not {threads}")
     return threads

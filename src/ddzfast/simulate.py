@@ -74,8 +74,8 @@ import numpy as np
 from ddzfast._core import MOVE_DTYPE, Move, get_rules
 from ddzfast._engine import (DEAL_DTYPE, POLICIES, Game, _score_row, _SessionCarry,
                              _simulate_native, deal_seed)
-from ddzfast.constants import (check_bool, check_positive, check_threads, import_optional,
-                                split_policies)
+from ddzfast.constants import (check_bool, check_int, check_positive, check_threads,
+                                import_optional, split_policies)
 
 Policy = Union[str, Callable]
 
@@ -95,19 +95,12 @@ RAY_CONNECT_TIMEOUT = 10.0
 BACKENDS = ("local", "ray")
 
 
-def _check_int(value, what: str) -> int:
-    """``value`` as an int; TypeError for a bool, a float or anything else."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__} {value!r}")
-    return int(value)
-
-
 def check_deal_range(games, start=0) -> tuple[int, int]:
     """``(games, start)`` as ints with ``0 <= games <= MAX_DEAL_INDEX``,
     ``0 <= start`` and ``start + games <= MAX_DEAL_INDEX + 1`` (the deals are
     ``start .. start + games - 1``), else TypeError/ValueError."""
-    games = _check_int(games, "games")
-    start = _check_int(start, "start")
+    games = check_int(games, "games")
+    start = check_int(start, "start")
     if not 0 <= games <= MAX_DEAL_INDEX:
         raise ValueError(f"games must be in 0 .. 2**63 - 1, not {games}")
     if start < 0:
@@ -121,7 +114,7 @@ def check_deal_range(games, start=0) -> tuple[int, int]:
 
 def check_seed(seed) -> int:
     """``seed`` as an int in 0 .. 2**64 - 1, else TypeError/ValueError."""
-    seed = _check_int(seed, "seed")
+    seed = check_int(seed, "seed")
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"seed must be in 0 .. 2**64 - 1, not {seed}")
     return seed
@@ -255,7 +248,7 @@ def check_backend(backend, address, tasks, connect_timeout) -> tuple[int | None,
     if address is not None and not isinstance(address, str):
         raise TypeError(f"address must be text or None, not {type(address).__name__}")
     if tasks is not None:
-        tasks = _check_int(tasks, "tasks")
+        tasks = check_int(tasks, "tasks")
         if tasks < 1:
             raise ValueError(f"tasks must be at least 1, not {tasks}")
     if backend == "local" and (address is not None or tasks is not None):
@@ -331,15 +324,24 @@ def simulate(games: int, rules="classic", policies=("random", "random", "random"
     _check_memory(games, "simulate in parts (simulate_parts) or stream with "
                          "`ddzfast simulate --out`")
     if backend == "ray":
-        return _simulate_ray(games, rules, policies, seed, threads, bidding, address,
+        rows = _simulate_ray(games, rules, policies, seed, threads, bidding, address,
                              start, tasks, progress, connect_timeout)
-    if _built_in(policies):
-        return _simulate_native(rules, policies, seed, start, start + games, bidding, threads,
+    elif _built_in(policies):
+        rows = _simulate_native(rules, policies, seed, start, start + games, bidding, threads,
                                 progress=progress)
-    run = _LocalRun(rules, policies, seed, threads, bidding, start, start + games)
-    rows = np.zeros(games, dtype=DEAL_DTYPE)
-    run.fill(rows, progress)
+    else:
+        run = _LocalRun(rules, policies, seed, threads, bidding, start, start + games)
+        rows = np.zeros(games, dtype=DEAL_DTYPE)
+        run.fill(rows, progress)
+    _report_empty_run(games, progress)
     return rows
+
+
+def _report_empty_run(games: int, progress) -> None:
+    # a run of no deal still ends with progress(games), as the docstrings
+    # say: no deal finished to report it
+    if games == 0 and progress is not None:
+        progress(0)
 
 
 def simulate_parts(games: int, rules="classic",
@@ -365,7 +367,7 @@ def simulate_parts(games: int, rules="classic",
      connect_timeout) = _checked_run(games, rules, policies, seed, threads, bidding,
                                      backend, address, start, tasks, progress,
                                      connect_timeout)
-    part = _check_int(part, "part")
+    part = check_int(part, "part")
     if part < 1:
         raise ValueError(f"part must be at least 1, not {part}")
     _check_memory(min(part, games), "pass a smaller part")
@@ -402,6 +404,7 @@ def _parts(games, rules, policies, seed, threads, bidding, backend, address, sta
                                  connect_timeout)
         first = end
         yield rows
+    _report_empty_run(games, progress)
 
 
 def session_length(rules) -> int:
