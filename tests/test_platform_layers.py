@@ -84,12 +84,44 @@ def test_sample_keeps_what_is_public_in_every_phase(rules):
             assert (w.phase, w.to_move, w.legal_choices(), w.multiplier) == \
                 (g.phase, g.to_move, g.legal_choices(), g.multiplier)
             assert (w.robs, w.shown, w.doubles) == (g.robs, g.shown, g.doubles)
+            assert w.bidding == g.bidding and w.observation(seat).bidding == g.bidding
             for s in range(3):
                 if s == seat or g.shown[s] is not None:
                     assert w.hands[s] == g.hands[s]
             assert w.cards_left == g.cards_left
             phases.add(g.phase)
     assert phases >= {"show", "bidding", "doubling", "play"}
+
+
+@pytest.mark.parametrize("rules", HAPPY)
+def test_a_deal_not_bid_is_told_apart_in_its_shows(rules):
+    """Regression (a review of Game's state): in its shows a deal made with
+    bidding=False had the position_key and the observation of the same deal
+    bid, though seat 0 takes its kitty where the other bids: a transposition
+    table mixed the two, and Observation.sample's worlds of it were bid.
+    Game.bidding and Observation.bidding tell them apart, the key reads the
+    flag until the landlord is known, and a sampled world (pickled too, as
+    a format-5 record) is not bid either."""
+    import pickle
+    bid, unbid = Game(rules, seed=5, bidding=True), Game(rules, seed=5, bidding=False)
+    assert bid.bidding and not unbid.bidding and bid.hands == unbid.hands
+    assert bid.position_key() != unbid.position_key()
+    assert bid.observation(0).bidding and not unbid.observation(0).bidding
+    world = unbid.observation(0).sample(1)
+    again = pickle.loads(pickle.dumps(world))
+    assert world.__reduce__()[1][0] == 5 and bid.observation(0).sample(1).__reduce__()[1][0] == 4
+    for game in (unbid, world, again):
+        assert not game.bidding
+        while game.phase == "show":
+            game.choose(0)
+        assert game.landlord == 0 and game.phase == "landlord_show"
+    obs = unbid.observation(1)
+    with pytest.raises(ValueError, match="not bid has no bids"):
+        obs._replace(bids=((0, 1),)).sample(1)
+    with pytest.raises(TypeError, match="bidding must be True or False"):
+        obs._replace(bidding=1).sample(1)
+    with pytest.raises(ValueError, match="no bidding phase"):
+        bid.observation(0)._replace(phase="bidding", bidding=False).sample(1)
 
 
 def test_sample_refuses_shown_hands_of_the_wrong_length():

@@ -59,6 +59,7 @@ class Observation(NamedTuple):
     shown_hands: tuple[Hand | None, Hand | None, Hand | None] = (None, None, None)
     doubles: tuple[int | None, int | None, int | None] = (1, 1, 1)
     redeals: int = 0
+    bidding: bool = True
     @property
     def wild_ranks(self) -> tuple[int, ...]: ...
     def sample(self, rng: np.random.Generator | int | None = None,
@@ -128,6 +129,8 @@ class Game:
     def show_multiplier(self) -> int: ...
     @property
     def redeals(self) -> int: ...
+    @property
+    def bidding(self) -> bool: ...
     @property
     def position(self) -> int: ...
     @property

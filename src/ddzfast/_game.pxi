@@ -39,9 +39,9 @@ _ObservationBase = collections.namedtuple(
     "Observation",
     "seat phase hand cards_left played landlord base kitty to_move last_move "
     "last_seat bids history multiplier rules first_bidder wild_rank "
-    "robs shown shown_hands doubles redeals",
+    "robs shown shown_hands doubles redeals bidding",
     defaults=(None, None, None, 0, (None, None, None), (None, None, None),
-              (1, 1, 1), 0))
+              (1, 1, 1), 0, True))
 
 
 class Observation(_ObservationBase):
@@ -53,7 +53,9 @@ class Observation(_ObservationBase):
     ``Game.wild_ranks`` (tiandi's sky rank, then its ground rank). Platform
     play (RULES.md 10): ``robs``, ``shown`` and ``doubles`` as the Game has
     them, ``shown_hands`` the hands of the seats that showed (None for the
-    others), ``redeals`` the deal's redeals so far (Game.redeals)."""
+    others), ``redeals`` the deal's redeals so far (Game.redeals);
+    ``bidding`` as ``Game.bidding`` (False: seat 0 takes the kitty after
+    the shows, unbid)."""
 
     __slots__ = ()
 
@@ -334,12 +336,13 @@ cdef class Game:
         given = self._given if self._given.rules_id != rules.rules_id else None
         if self._start[0] == "bidding":
             # built from given cards: the redeal seed is not the start's
-            return (_game_from_record, (GAME_STATE_FORMAT, rules, self._start, tuple(steps),
+            fmt = _SEED_REDEAL_FORMAT if len(self._start) < 8 else GAME_STATE_FORMAT
+            return (_game_from_record, (fmt, rules, self._start, tuple(steps),
                                         rngs, self.g.rng, given, self.g.seed))
         # format 3 when no step since the start redealt (an older ddzfast
         # loads it too, and deals what this one deals)
         redealt = self._undo_n > 0 and self.g.redeals != self._undo[0].redeals
-        record = (GAME_STATE_FORMAT if redealt else _STREAM_REDEAL_FORMAT, rules,
+        record = (_SEED_REDEAL_FORMAT if redealt else _STREAM_REDEAL_FORMAT, rules,
                   self._start, tuple(steps), rngs, self.g.rng)
         if given is not None:
             # dealt from a rule set without its wild rank(s) (laizi, tiandi):
@@ -405,7 +408,8 @@ cdef class Game:
         depends on (landlord, base, multiplier so far, up to the rule set's
         ``mult_cap``, past which every result reads the cap; whether the
         farmers have played and how often the landlord has: spring and
-        anti-spring). While bidding: the hands, the kitty and the bids. Two
+        anti-spring). While bidding: the hands, the kitty and the bids (and
+        in the shows before it, whether the deal is bid at all). Two
         move orders that reach the same position give the same key. The
         state of the game's random stream and its redeal seed are not part
         of it: the draws still to come before the kitty is taken (tiandi's
@@ -427,7 +431,9 @@ cdef class Game:
                     g.calls_made, g.caller, g.leader, g.robs, _seat_trio(g.called),
                     _seat_trio(g.robbed), _seat_trio(g.shown), _seat_trio(g.doubles),
                     g.show_mult,
-                    g.turns, g.redeals)
+                    g.turns, g.redeals,
+                    # (while the shows go on, whether bidding or seat 0 follows)
+                    g.bidding != 0 if g.landlord < 0 else None)
         if g.phase == PHASE_DONE:
             f1 = (g.landlord + 1) % 3
             f2 = (g.landlord + 2) % 3
@@ -574,6 +580,13 @@ cdef class Game:
         return self.g.redeals
 
     @property
+    def bidding(self) -> bool:
+        """Whether the deal is bid: False for ``Game(..., bidding=False)``,
+        whose kitty seat 0 takes unbid (after the shows, with the options of
+        RULES.md 10), and for a position given without bids."""
+        return self.g.bidding != 0
+
+    @property
     def position(self) -> int:
         """The deal's position in its no-shuffle session (0: its first deal)."""
         return self.g.position
@@ -623,7 +636,7 @@ cdef class Game:
             tuple(self._history), self.g.mult, self._rules, self.g.first_bidder,
             self._rules.wild_rank, self.g.robs, self.shown,
             tuple(_hand(self.g.hands[i]) if self.g.shown[i] else None for i in range(3)),
-            self.doubles, self.g.redeals)
+            self.doubles, self.g.redeals, bool(self.g.bidding))
 
     def observation_tensor(self, seat=None, out=None):
         """What ``seat`` (default: the seat to move) may know, as a fixed
@@ -1232,12 +1245,17 @@ def _score_row(Game game, session=None):
 #: whose start is not "bidding" may end with the rule set the deal was made
 #: with (Game's _given), when that is not the record's rule set: one
 #: without the wild ranks the seed drew (laizi, tiandi), whose next_deal
-#: draws its own. A game neither built from given cards nor redealt since
-#: its start is written as format 3, which older versions load.
-GAME_STATE_FORMAT = 4
-_STATE_FORMATS = (1, 2, 3, 4)
+#: draws its own. Format 5 adds a "bidding" start of a deal that is not
+#: bid (a sampled world of one, in its shows): its shows, its redeals and
+#: False. A game neither built from given cards nor redealt since its start
+#: is written as format 3, which older versions load, and any other as the
+#: earliest format that holds it.
+GAME_STATE_FORMAT = 5
+_STATE_FORMATS = (1, 2, 3, 4, 5)
 #: the last format whose redeals drew their cards from the random stream
 _STREAM_REDEAL_FORMAT = 3
+#: the first format whose redeals draw from the redeal seed
+_SEED_REDEAL_FORMAT = 4
 
 
 cdef tuple _start_prefix(tuple start):
@@ -1676,12 +1694,14 @@ cdef int _need_sky(Rules r) except -1:
     return _need_wild(r)
 
 
-cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), redeals=0):
+cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), redeals=0,
+                        bint bidding=True):
     """A deal in its bidding (or show) phase from given cards (three hands of
     the deal's size and the kitty: the whole deck), the shows (0 or 1 per
     seat in turn from the first bidder, RULES.md 10) and bids so far
     replayed, after ``redeals`` redeals: what Observation.sample and a
-    pickle's "bidding" start build."""
+    pickle's "bidding" start build. Without ``bidding``, a deal in its show
+    phase whose kitty goes to seat 0 unbid once the shows are made."""
     cdef Game game = Game.__new__(Game)
     cdef uint64_t total = 0, k
     cdef uint64_t bits[3]
@@ -1704,11 +1724,15 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), red
     total = _add_within_deck(total, k, r, "the hands and the kitty")
     if total != _full_deck(r):
         raise ValueError("the hands and the kitty are not the whole deck")
+    if not bidding and not r.c.show:
+        raise ValueError(f"a deal of {r.name!r} without bidding has no decision before "
+                         f"its kitty is taken (only the shows of RULES.md 10 come "
+                         f"before it)")
     game._rules = game._given = r
     game._dealt = False
     game._history = []
     red = _redeals_arg(redeals)
-    ddz_game_new(&game.g, &r.c, 0, fb, 1)
+    ddz_game_new(&game.g, &r.c, 0, fb, 1 if bidding else 0)
     game.g.redeals = red
     for s in range(3):
         game.g.hands[s] = bits[s]
@@ -1731,7 +1755,8 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), red
     pairs = [(int(seat), int(points)) for seat, points in bids]
     game._steps = steps + [(PHASE_BIDDING, seat, points, red) for seat, points in pairs]
     game._start = ("bidding", tuple(int(b) for b in bits), int(k), fb, tuple(pairs)) \
-        + ((tuple(int(c) for c in shows),) if shows or red else ()) + ((red,) if red else ())
+        + ((tuple(int(c) for c in shows),) if shows or red or not bidding else ()) \
+        + ((red,) if red or not bidding else ()) + (() if bidding else (False,))
     if game.g.landlord >= 0:
         # the bids ended the bidding: the deal is a position from here on,
         # unless the kitty brought decisions (RULES.md 10) or a tiandi ground
@@ -1822,6 +1847,12 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None, *redeal_s
         elif kind == "bidding" and len(start) == 7 and fmt >= 3:
             game = _bidding_game(r, start[1], start[2], start[3], start[4], start[5],
                                  start[6])
+        elif kind == "bidding" and len(start) == 8 and fmt >= 5:
+            if start[7] is not False:
+                raise ValueError(f"a bidding start's eighth field is False (a deal not "
+                                 f"bid), not {start[7]!r}")
+            game = _bidding_game(r, start[1], start[2], start[3], start[4], start[5],
+                                 start[6], False)
         elif kind == "pile" and len(start) == 6 and fmt >= 2:
             if not isinstance(start[1], tuple) or not isinstance(start[3], bool):
                 raise TypeError("a pile start holds a tuple of cards and a bool")
@@ -1985,6 +2016,10 @@ def _sample_observation(obs, rng, pool_cards=None):
         raise ValueError(f"phase is 'show', 'bidding', 'landlord_show', 'doubling' or "
                          f"'play', not {obs.phase!r}")
     before_kitty = obs.phase in ("show", "bidding")
+    if not isinstance(obs.bidding, (bool, np.bool_)):
+        raise TypeError(f"bidding must be True or False, not {obs.bidding!r}")
+    if not obs.bidding and obs.phase == "bidding":
+        raise ValueError("a deal that is not bid has no bidding phase")
     # tiandi: before the kitty only the sky rank is drawn (RULES.md 9); the
     # sampled deal draws the ground rank when its landlord takes the kitty
     if before_kitty:
@@ -1999,6 +2034,8 @@ def _sample_observation(obs, rng, pool_cards=None):
         raise TypeError(f"bids is a sequence of (seat, bid) pairs, not "
                         f"{type(obs.bids).__name__}")
     bids = tuple(obs.bids)
+    if not obs.bidding and bids:
+        raise ValueError("a deal that is not bid has no bids")
     if not isinstance(rng, np.random.Generator):
         if rng is not None and not isinstance(
                 rng, (np.random.SeedSequence, np.random.BitGenerator)):
@@ -2164,7 +2201,7 @@ def _sample_observation(obs, rng, pool_cards=None):
         made = 3 if obs.phase == "bidding" else (to_move - fb) % 3
         shows = tuple(1 if shown[(fb + i) % 3] else 0 for i in range(made)) \
             if r.c.show else ()
-        game = _bidding_game(r, hands, dealt[3], fb, bids, shows, redeals)
+        game = _bidding_game(r, hands, dealt[3], fb, bids, shows, redeals, obs.bidding)
         if game.g.to_move != to_move or _PHASES[game.g.phase] != obs.phase:
             raise ValueError(f"to_move {to_move} is not the seat to decide after bids "
                              f"{bids!r}")
