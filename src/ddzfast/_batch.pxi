@@ -445,14 +445,11 @@ cdef class _Crew:
 
     def collect_through(self) -> None:
         cdef int j
+        # (each end lock acquired and kept held, as collect leaves it)
+        _wait_through([self.ended[j].acquire for j in range(self.size) if self.pending[j]])
         for j in range(self.size):
-            while self.pending[j]:
-                try:
-                    self.ended[j].acquire()
-                    self.pending[j] = False
-                    self.results[j] = None
-                except BaseException:
-                    pass
+            self.pending[j] = False
+            self.results[j] = None
 
     def stop(self) -> None:
         cdef int j
