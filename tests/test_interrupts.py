@@ -18,15 +18,16 @@ import ddzfast
 from ddzfast import Game, simulate
 from helpers import os_threads, threads_back_to
 
-HARNESS = textwrap.dedent('''
+# the harnesses count threads with the tests' helpers (a child does not have
+# the tests folder on its path)
+CHILD_HELPERS = (f"import sys\nsys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})\n"
+                 f"from helpers import os_threads, threads_back_to\n")
+
+HARNESS = CHILD_HELPERS + textwrap.dedent('''
     import os, signal, sys, threading, time
     import numpy as np
     import ddzfast
     which, threads, to = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-
-    def os_threads():
-        # (the calls' workers are bare threads: threading does not count them)
-        return len(os.listdir("/proc/self/task"))
 
     def make_inputs(attempt):
         # made before the signal is armed: on a loaded machine making them
@@ -110,12 +111,8 @@ HARNESS = textwrap.dedent('''
     else:
         print("the call finished before the signal, every time")
         sys.exit(3)
-    # a worker that has reported its end takes a moment to exit
-    deadline = time.monotonic() + 5
-    while os_threads() > before and time.monotonic() < deadline:
-        time.sleep(0.01)
     # (before may count a worker of the timing call still exiting)
-    left = max(0, os_threads() - before)
+    left = max(0, threads_back_to(before) - before)
     # the process still works
     assert len(ddzfast.legal_moves("3456")) == 4
     assert ddzfast.simulate(20, "classic", seed=1, threads=threads).shape == (20,)
@@ -303,7 +300,7 @@ def test_an_exception_in_a_worker_reaches_the_caller(tick):
     assert threads_back_to(before) <= before
 
 
-ANYWHERE_HARNESS = textwrap.dedent('''
+ANYWHERE_HARNESS = CHILD_HELPERS + textwrap.dedent('''
     import os, random, signal, sys, time
     import numpy as np
     import ddzfast
@@ -344,7 +341,7 @@ ANYWHERE_HARNESS = textwrap.dedent('''
     for _ in range(20):
         call()
     length = (time.perf_counter() - t) / 20
-    threads = len(os.listdir("/proc/self/task"))
+    threads = os_threads()
     rng = random.Random(1)
     raised = lost = 0
     other = []
@@ -368,11 +365,8 @@ ANYWHERE_HARNESS = textwrap.dedent('''
             state["armed"] = False
             signal.setitimer(signal.ITIMER_REAL, 0)
             other.append(repr(e))
-    deadline = time.monotonic() + 5
-    while len(os.listdir("/proc/self/task")) > threads and time.monotonic() < deadline:
-        time.sleep(0.01)
     # (threads may count a worker of the timing calls still exiting)
-    left = max(0, len(os.listdir("/proc/self/task")) - threads)
+    left = max(0, threads_back_to(threads) - threads)
     print(f"raised {raised} lost {lost} other {other} threads left {left}")
 ''')
 
