@@ -55,6 +55,14 @@ def test_moves_of_every_rule_set(capsys, rules):
     assert [(r[1], r[2]) for r in rows] == [(m.kind.name, str(m.cards)) for m in moves]
 
 
+def test_moves_of_an_empty_hand(capsys):
+    """An empty hand was printed as nothing between two spaces."""
+    code, out, _ = main(capsys, "moves", "")
+    assert code == 0 and out.startswith("classic: - leading: 0 legal moves"), out
+    code, out, _ = main(capsys, "moves", "", "--last", "33")
+    assert code == 0 and "- after PAIR 33: 1 legal move" in out, out
+
+
 def test_moves_errors(run):
     r = run("moves", "33Z")
     assert r.returncode == 2 and "unknown card 'Z'" in r.stderr

@@ -287,6 +287,29 @@ def test_sample_refuses_shown_hands_and_wild_ranks_the_deal_does_not_have():
         laizi._replace(wild_rank=5).sample(1)
 
 
+def test_sample_checks_the_observing_seats_own_shown_hand():
+    """shown_hands was read only for the other seats: None for it as a
+    whole, or an entry for the observing seat that was not its hand (or
+    that it never showed), was accepted where shown=None is refused."""
+    obs = Game("classic", seed=4, bidding=False).observation(1)
+    assert obs.shown == (None, None, None)
+    with pytest.raises(ValueError, match="shown_hands holds one entry"):
+        obs._replace(shown_hands=None).sample(1)
+    with pytest.raises(ValueError, match="seat 1's hand, which it did not show"):
+        obs._replace(shown_hands=(None, Hand("33"), None)).sample(1)
+    g = Game("classic+happy", seed=3)
+    while g.phase == "show":
+        g.choose(1)
+    obs = g.observation(0)
+    assert obs.shown[0] is not None and obs.shown_hands[0] == obs.hand
+    assert obs.sample(1).hands[0] == obs.hand
+    with pytest.raises(ValueError, match="seat 0 showed its hand"):
+        obs._replace(shown_hands=(None,) + obs.shown_hands[1:]).sample(1)
+    other = Hand("3") if obs.hand != Hand("3") else Hand("4")
+    with pytest.raises(ValueError, match="the observing seat"):
+        obs._replace(shown_hands=(other,) + obs.shown_hands[1:]).sample(1)
+
+
 def test_sample_checks_the_history_against_what_was_played():
     g = Game("classic", seed=8, bidding=False)
     for _ in range(6):

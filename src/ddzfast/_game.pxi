@@ -2058,18 +2058,19 @@ def _sample_observation(obs, rng, pool_cards=None):
         known = _add_within_deck(known, played[s], r, "the observation")
     # a seat that showed its hand hides nothing
     open_hands = {}
-    shown_hands = obs.shown_hands
-    if shown_hands is not None:
-        shown_hands = _per_seat(shown_hands,
-                                "shown_hands holds one entry (a hand or None) per seat")
+    shown_hands = _per_seat(obs.shown_hands,
+                            "shown_hands holds one entry (a hand or None) per seat")
     for s in range(3):
-        if s != seat and not shown[s] and shown_hands is not None \
-                and shown_hands[s] is not None:
-            raise ValueError(f"shown_hands holds seat {s}'s hand, which it did not show")
-        if s != seat and shown[s]:
-            if shown_hands is None or shown_hands[s] is None:
-                raise ValueError(f"seat {s} showed its hand, but shown_hands does not "
-                                 f"hold it")
+        if not shown[s]:
+            if shown_hands[s] is not None:
+                raise ValueError(f"shown_hands holds seat {s}'s hand, which it did not show")
+        elif shown_hands[s] is None:
+            raise ValueError(f"seat {s} showed its hand, but shown_hands does not hold it")
+        elif s == seat:
+            if _to_bits(shown_hands[s], r, "shown_hands") != own:
+                raise ValueError(f"shown_hands holds a hand for seat {s} (the observing "
+                                 f"seat) that is not its hand")
+        else:
             open_hands[s] = _to_bits(shown_hands[s], r, "shown_hands")
             known = _add_within_deck(known, open_hands[s], r, "the observation")
     history = _seat_moves(obs.history, r, "history")

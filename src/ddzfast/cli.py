@@ -295,7 +295,8 @@ def cmd_moves(args) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     what = f"after {last}" if last else "leading"
-    print(f"{_rules_label(rules)}: {hand} {what}: {_plural(len(moves), 'legal move')}")
+    print(f"{_rules_label(rules)}: {str(hand) or '-'} {what}: "
+          f"{_plural(len(moves), 'legal move')}")
     print(f"{'#':>5}  {'kind':14s} {'cards':22s} {'rank':>4} {'len':>3}  wildcard")
     for i, m in enumerate(moves):
         rank = "" if m.kind == MoveKind.PASS else CARD_CHARS[m.rank]
