@@ -70,6 +70,16 @@ def test_proves_a_win_and_leads_the_unbeatable_group_first():
     assert str(_position(["3XD", "456789TJ", "22AKQ"]).policy_move("greedy")) != "ROCKET XD"
 
 
+def test_proves_a_win_when_following_however_many_plays_it_leaves():
+    """Rule 2 when following skipped a move after which the rest needs more
+    than three plays: here the 2 (or the X), which nothing out beats,
+    leaves 3TJ + X or 2, four singles of which only the 3 can be beaten;
+    the farmer passed its partner's K instead."""
+    game = _position(["4455", "66", "3TJ2X"], landlord=0, to_move=2,
+                     last="SINGLE/K/1/K", last_seat=1)
+    assert str(game.policy_move("expert")) in ("SINGLE 2", "SINGLE X")
+
+
 def test_lets_a_winning_partner_through():
     # seats: 0 landlord, 1 and 2 farmers; farmer 1 played a pair, farmer 2 passes
     game = _position(["4466789A", "TT", "QQ35"], landlord=0, to_move=2,
@@ -109,6 +119,24 @@ def test_leads_a_group_of_a_fewest_plays_split():
     move = game.policy_move("expert")
     rest = ddzfast.Hand(ddzfast.Hand(hand).bits - move.cards.bits)
     assert ddzfast.min_plays(rest).count == ddzfast.min_plays(hand).count - 1
+
+
+@pytest.mark.parametrize("rules, hand, seed", [
+    ("tiandi", None, 7922),                                 # tiandi:9Q, seat 0's 20 cards
+    ("laizi:3", "333445677899TJQKAAXD", None),
+])
+def test_leads_the_split_of_a_deal_hand_the_search_finds_hard(rules, hand, seed):
+    """Deal hands whose split takes the search past 2,000,000 move tests
+    (about one tiandi hand in a hundred) were played by greedy's rules: the
+    expert searched with a limit of its own, a hundredth of min_plays's,
+    and led a move of no fewest-plays split."""
+    if hand is None:
+        game = Game(rules, seed=seed, bidding=False)
+    else:
+        game = _position([hand, "55667788", "2222"], rules=rules)
+    split = ddzfast.min_plays(game.hands[0], game.rules)
+    move = game.policy_move("expert")
+    assert any(move == m for m in split.moves), (str(move), [str(m) for m in split.moves])
 
 
 def test_expert_beats_greedy_and_random():

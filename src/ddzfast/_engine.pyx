@@ -22,7 +22,7 @@ from types import MappingProxyType
 
 from ddzfast._core cimport *
 from ddzfast._split cimport (ddz_split_ctx, ddz_split_init, ddz_split_free, ddz_min_plays,
-                             ddz_split_moves)
+                             ddz_split_moves, DDZ_SPLIT_MAX_WORK)
 from ddzfast._core import _parallel, _sliced, legal_action_indices
 from ddzfast.constants import CARD_CHARS, DEAL_CARDS, MAX_HAND
 from ddzfast.errors import IllegalMoveError

@@ -10,10 +10,6 @@
 
 cdef enum:
     SPLIT_MAX = 64          # a split has at most one move per card (55)
-    # the expert's search limit (ddz_split_ctx.max_work): a hand past it
-    # (far beyond a deal's, e.g. most of a deck from Game.from_position) is
-    # played by greedy's rules instead, after a few milliseconds
-    EXPERT_MAX_WORK = 2000000
 
 
 cdef inline uint64_t _cards_out(const ddz_game* g, int me) noexcept nogil:
@@ -138,7 +134,7 @@ cdef int64_t _expert_follow(ddz_game* g, const ddz_rules* rules, const ddz_move*
     # a provable lead
     for i in range(1, n):
         v = ddz_min_plays(ctx, rules, hand - moves[i].cards)
-        if v < 0 or v > 3:
+        if v < 0:
             continue
         if not _beatable(rules, out, &moves[i]) and \
                 _proven_lead(ctx, rules, hand - moves[i].cards, out, &first):
@@ -198,7 +194,10 @@ cdef int64_t _expert_pick(ddz_game* g, const ddz_rules* rules, const ddz_move* m
         k = _expert_pick(g, rules, moves, n, &own)
         ddz_split_free(&own)
         return k
-    ctx.max_work = EXPERT_MAX_WORK
+    # min_plays's limit, so that the expert plays its plan whenever
+    # min_plays answers (every hand a deal gives); a hand past it (most of
+    # a deck, from Game.from_position) is played by greedy's rules
+    ctx.max_work = DDZ_SPLIT_MAX_WORK
     if _leading(g):
         k = _expert_lead(g, rules, moves, n, ctx)
     else:

@@ -13,6 +13,9 @@ cdef enum:
                               # beyond a deal's: see ddz_split_ctx.max_work),
                               # or the root has more moves than _split.pyx's
                               # MAX_ROOT_MOVES
+    # the work limit of a context ddz_split_init makes (move tests a
+    # query): every hand a deal gives is far within it
+    DDZ_SPLIT_MAX_WORK = 200000000
 
 # One distinct card set of a leading move: its cards, the move that plays
 # them with the least reading (an index into ddz_split_ctx.moves), and its

@@ -43,7 +43,6 @@ cdef enum:
     FIRST_SET_SLOTS = 1 << 8
     KEEP_SLOTS = 1 << 16        # tables allocated past this are freed when the root changes
     KEEP_MOVES = 1 << 17        # so are the move and set buffers past this many
-    DEFAULT_MAX_WORK = 200000000
     ORDER_KEYS = 16 * 64        # _order_key's values
     MAX_SETS = 0x7FFFFFFF       # moves a root may have: an index and an entry's
                                 # best move + 1 hold any below it
@@ -85,7 +84,7 @@ cdef inline uint64_t _slot(uint64_t h, uint64_t mask) noexcept nogil:
 
 cdef int ddz_split_init(ddz_split_ctx* ctx) noexcept nogil:
     memset(ctx, 0, sizeof(ddz_split_ctx))
-    ctx.max_work = DEFAULT_MAX_WORK
+    ctx.max_work = DDZ_SPLIT_MAX_WORK
     ctx.moves = <ddz_move*>malloc(DDZ_MOVE_BUFFER * sizeof(ddz_move))
     ctx.sets = <ddz_split_set*>malloc(2 * DDZ_MOVE_BUFFER * sizeof(ddz_split_set))
     ctx.keys = <uint64_t*>calloc(FIRST_SLOTS, sizeof(uint64_t))
@@ -616,7 +615,7 @@ cdef _Splitter _splitter():
 
 
 cdef int _raise_status(int status, uint64_t hand,
-                       int64_t limit=DEFAULT_MAX_WORK) except -1:
+                       int64_t limit=DDZ_SPLIT_MAX_WORK) except -1:
     # limit: the work limit of the context that searched
     if status == DDZ_SPLIT_NOMEM:
         raise MemoryError("out of memory splitting a hand")

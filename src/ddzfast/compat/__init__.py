@@ -7,9 +7,11 @@
 
 ``import ddzfast`` imports neither.
 
-Both are classic-only: laizi moves (a laizi kind, or laizi standing for
-another rank) and move lists of laizi rule sets are a ValueError there, since
-the other project would read their cards as another move or none. RLCard's
+Both are classic-only: laizi moves (a laizi kind, or a move whose
+``substitutes`` are not empty: laizi of its main part standing for another
+rank, and in ``tiandi`` also a move of laizi alone, which records each at its
+own rank) and move lists of laizi rule sets are a ValueError there, since the
+other project would read their cards as another move or none. RLCard's
 ids are classic moves, so ``compat.rlcard`` takes a MoveList only of a rule
 set that makes classic's moves (``classic+happy`` does).
 """
