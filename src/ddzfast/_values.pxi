@@ -52,7 +52,8 @@ cdef uint64_t _parse_cards(str text) except? 0xFFFFFFFFFFFFFFFF:
             if idx is None:
                 raise InvalidCardsError(
                     f"unknown card {ch!r} at position {i} of {text!r}; "
-                    f"cards are {CARD_CHARS} ('10' for T, lower case accepted)")
+                    f"cards are {CARD_CHARS} ('10' for T, lower case accepted; "
+                    f"spaces, commas and '+' are skipped)")
             i += 1
         if (bits >> (4 * <int>idx)) & 15 == 15:
             raise InvalidCardsError(f"too many {CARD_CHARS[idx]!r} in {text!r}")
@@ -528,7 +529,11 @@ cdef class Rules:
         return frozenset(k for k in MoveKind if self.c.allowed[k])
 
     def tier(self, kind) -> int:
-        """The bomb tier of a kind (0 for plain moves)."""
+        """The bomb tier of a kind (0 for plain moves): nonzero marks a bomb
+        kind. In tiandi a bomb's tier also depends on its size and purity
+        (RULES.md 9, ``size_tiers`` and ``pure_step``), so there this is the
+        tier of the kind's 4-card bombs (the ROCKET's is above every size);
+        ``beats`` compares whole moves."""
         return self.c.tier[_kind_code(kind)]
 
     def with_options(self, **changes) -> Rules:
@@ -1036,7 +1041,8 @@ cdef class Hand:
 
     @staticmethod
     def parse(text, rules=None) -> Hand:
-        """Parse card text (``'334TTJQKA22XDW'``; ``10`` and lower case accepted).
+        """Parse card text (``'334TTJQKA22XDW'``; ``10`` and lower case
+        accepted, spaces, commas and ``+`` skipped: ``'333 444+88'``).
         With ``rules``, also check it against that rule set's deck."""
         if not isinstance(text, str):
             raise TypeError(f"Hand.parse takes card text (str), not {type(text).__name__}")
