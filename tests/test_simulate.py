@@ -489,6 +489,11 @@ def test_ray_address_syntax_is_checked():
         check_ray_address("127.0.0.1:99999", 1)
     check_ray_address(None, 1)         # a local Ray: nothing to probe
     check_ray_address("auto", 1)
+    # read as ray.init reads them, these are no address: they passed the
+    # check, stripped, and ray.init's error named no argument
+    for text in ("", " auto ", " 127.0.0.1:6379"):
+        with pytest.raises(ValueError, match="HOST:PORT"):
+            check_ray_address(text, 1)
 
 
 def _listener(reply: bytes | None):

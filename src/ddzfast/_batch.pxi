@@ -169,8 +169,8 @@ def legal_moves_batch(hands, lasts=None, rules="classic", threads=1, out=None):
     ``out[:offsets[-1]]`` (the rest of ``out`` is scratch): a buffer used
     again and again spares each call the new memory it would touch. When
     the moves do not all fit, ValueError says how many there are (``out``
-    then holds some of them); an ``out`` sharing memory with ``hands`` or
-    ``lasts`` is a ValueError.
+    may then hold some of them); an ``out`` sharing memory with ``hands``
+    or ``lasts`` is a ValueError.
     """
     cdef Rules r = _get_rules(rules)
     cdef cnp.ndarray h, counts, offsets, moves

@@ -462,16 +462,18 @@ def import_ray():
 
 def _split_address(address: str) -> tuple[str, int] | None:
     """(host, port) of a Ray address ``HOST:PORT`` or ``ray://HOST:PORT``;
-    None for the addresses Ray resolves itself ('auto', 'local', '')."""
-    text = address.strip()
-    if text in ("", "auto", "local"):
+    None for the addresses Ray resolves itself ('auto', 'local'). The text
+    is read as ``ray.init`` reads it: spaces and an empty text are no
+    address."""
+    text = address
+    if text in ("auto", "local"):
         return None
     if text.startswith("ray://"):
         text = text[len("ray://"):]
     host, sep, port = text.rpartition(":")
     host = host.strip("[]")
-    if not sep or not host or not (port.isascii() and port.isdigit()) \
-            or not 0 < int(port) < 65536:
+    if not sep or not host or any(c.isspace() for c in host) \
+            or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise ValueError(f"a Ray address is HOST:PORT (or ray://HOST:PORT, 'auto'), "
                          f"not {address!r}")
     return host, int(port)
