@@ -310,6 +310,59 @@ def test_sample_checks_the_observing_seats_own_shown_hand():
         obs._replace(shown_hands=(other,) + obs.shown_hands[1:]).sample(1)
 
 
+def test_sample_of_a_position_after_its_own_move_left_the_table():
+    """A from_position game's own last move is a play of its seat (its bomb
+    doubles), but once its trick was over the observation no longer showed
+    it: the sampled world lacked its factor ("multiplier 2 is not what the
+    history gives (1)"), and a kitty card in it, on the table, was taken
+    for one the landlord could not hold."""
+    g = Game.from_position(["34", "56", "78"], "classic", landlord=0, to_move=1,
+                           last_move=Move.parse("BOMB/2/1/2222"), last_seat=0, seed=1)
+    assert g.observation(2).position_move == (0, Move.parse("BOMB/2/1/2222"))
+    g.play(Move.parse("PASS"))
+    g.play(Move.parse("PASS"))
+    for seat in range(3):
+        obs = g.observation(seat)
+        world = obs.sample(1)
+        assert world.multiplier == 2 and world.observation(seat) == obs
+    g = Game.from_position(["34", "56", "78"], "classic", landlord=0, kitty="5", to_move=1,
+                           last_move=Move.parse("TRIPLE/5/1/555"), last_seat=0, seed=1)
+    assert g.observation(1).sample(1).observation(1) == g.observation(1)
+    assert Game.from_position(["34", "56", "78"], seed=1).observation(0).position_move is None
+    with pytest.raises(ValueError, match="position_move is None or a"):
+        g.observation(1)._replace(position_move=(0,)).sample(1)
+    with pytest.raises(ValueError, match="is not position_move"):
+        g.observation(1)._replace(position_move=(0, Move.parse("TRIPLE/6/1/666"))).sample(1)
+
+
+@pytest.mark.parametrize("name", RULE_SETS)
+def test_sample_of_positions_shows_the_observation_it_was_drawn_from(name):
+    """Positions cut from dealt games, with the move to beat as their own
+    last move, played on at random: each seat's sampled world shows that
+    seat what the game shows it, at every decision."""
+    rng = random.Random(5)
+    checked = 0
+    for deal in range(12):
+        dealt = Game(name, seed=deal, bidding=False)
+        for _ in range(rng.randrange(1, 12)):
+            dealt.play(rng.choice(list(dealt.legal_moves())))
+            if dealt.done:
+                break
+        if dealt.done or dealt.last_move is None:
+            continue
+        game = Game.from_position(dealt.hands, dealt.rules, landlord=dealt.landlord,
+                                  kitty=dealt.kitty, to_move=dealt.to_move,
+                                  last_move=dealt.last_move, last_seat=dealt.last_seat,
+                                  seed=deal)
+        while not game.done:
+            for seat in range(3):
+                obs = game.observation(seat)
+                assert obs.sample(deal).observation(seat) == obs
+                checked += 1
+            game.play(rng.choice(list(game.legal_moves())))
+    assert checked > 100
+
+
 def test_sample_checks_the_history_against_what_was_played():
     g = Game("classic", seed=8, bidding=False)
     for _ in range(6):

@@ -60,6 +60,7 @@ class Observation(NamedTuple):
     doubles: tuple[int | None, int | None, int | None] = (1, 1, 1)
     redeals: int = 0
     bidding: bool = True
+    position_move: tuple[int, Move] | None = None
     @property
     def wild_ranks(self) -> tuple[int, ...]: ...
     def sample(self, rng: np.random.Generator | int | None = None,

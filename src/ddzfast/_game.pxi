@@ -39,9 +39,9 @@ _ObservationBase = collections.namedtuple(
     "Observation",
     "seat phase hand cards_left played landlord base kitty to_move last_move "
     "last_seat bids history multiplier rules first_bidder wild_rank "
-    "robs shown shown_hands doubles redeals bidding",
+    "robs shown shown_hands doubles redeals bidding position_move",
     defaults=(None, None, None, 0, (None, None, None), (None, None, None),
-              (1, 1, 1), 0, True))
+              (1, 1, 1), 0, True, None))
 
 
 class Observation(_ObservationBase):
@@ -55,7 +55,10 @@ class Observation(_ObservationBase):
     them, ``shown_hands`` the hands of the seats that showed (None for the
     others), ``redeals`` the deal's redeals so far (Game.redeals);
     ``bidding`` as ``Game.bidding`` (False: seat 0 takes the kitty after
-    the shows, unbid)."""
+    the shows, unbid). ``position_move``: a game of ``Game.from_position``
+    with a ``last_move``, ``(last_seat, last_move)`` as given, on the table
+    or not: a play before ``history`` (its cards in no hand and not in
+    ``played``) that the multiplier and the springs count; else None."""
 
     __slots__ = ()
 
@@ -636,7 +639,16 @@ cdef class Game:
             tuple(self._history), self.g.mult, self._rules, self.g.first_bidder,
             self._rules.wild_rank, self.g.robs, self.shown,
             tuple(_hand(self.g.hands[i]) if self.g.shown[i] else None for i in range(3)),
-            self.doubles, self.g.redeals, bool(self.g.bidding))
+            self.doubles, self.g.redeals, bool(self.g.bidding), self._position_move())
+
+    cdef object _position_move(self):
+        # a position's own last move (see _position_game): given with a
+        # history of passes alone (or none)
+        start = self._start
+        if start[0] != "position" or start[6] is None \
+                or any(text != "PASS" for _, text in start[8]):
+            return None
+        return (start[7], Move.parse(start[6], self._rules))
 
     def observation_tensor(self, seat=None, out=None):
         """What ``seat`` (default: the seat to move) may know, as a fixed
@@ -1994,7 +2006,8 @@ def _sample_observation(obs, rng, pool_cards=None):
     cdef uint64_t played[3]
     cdef uint64_t from_history[3]
     cdef ddz_move table
-    cdef int seat, s, i, k, ll, size, passes, lone_w
+    cdef uint64_t pm_cards = 0, ll_played
+    cdef int seat, s, i, k, ll, size, passes, lone_w, pm_seat = -1
     if not isinstance(obs, Observation):
         raise TypeError(f"sample() needs an Observation, not {type(obs).__name__}")
     if obs.rules is None:
@@ -2074,10 +2087,32 @@ def _sample_observation(obs, rng, pool_cards=None):
             open_hands[s] = _to_bits(shown_hands[s], r, "shown_hands")
             known = _add_within_deck(known, open_hands[s], r, "the observation")
     history = _seat_moves(obs.history, r, "history")
-    if obs.last_move is not None and all((<Move>mv).m.kind == K_PASS for _, mv in history):
-        # a position's own last move, on the table and in no history
+    # a position's own last move (Observation.position_move): a play before
+    # the history, its cards out of the hands, the history and played
+    position_move = obs.position_move
+    if position_move is not None:
+        if isinstance(position_move, (str, bytes)) \
+                or not isinstance(position_move, collections.abc.Sequence) \
+                or len(position_move) != 2:
+            raise ValueError("position_move is None or a (seat, move) pair")
+        pm_seat = _seat_arg(position_move[0], "position_move's seat")
+        _last_struct(position_move[1], r, &table)
+        position_move = (pm_seat, _move(&table, r))
+        if obs.last_move is not None and all((<Move>mv).m.kind == K_PASS for _, mv in history):
+            _last_struct(obs.last_move, r, &table)
+            if obs.last_seat != pm_seat or _move(&table, r) != position_move[1]:
+                raise ValueError("last_move, with a history of passes alone, is not "
+                                 "position_move: the position's own move is the one "
+                                 "to beat")
+    elif obs.last_move is not None and all((<Move>mv).m.kind == K_PASS for _, mv in history):
+        # (an observation made without position_move) the move to beat,
+        # with no play before it in the history, is the position's own
+        pm_seat = _seat_arg(obs.last_seat, "last_seat")
         _last_struct(obs.last_move, r, &table)
-        known = _add_within_deck(known, table.cards, r, "the observation")
+        position_move = (pm_seat, _move(&table, r))
+    if position_move is not None:
+        pm_cards = (<Move>position_move[1]).m.cards
+        known = _add_within_deck(known, pm_cards, r, "the observation")
     unseen = deck - known
     if pool_cards is not None:
         pool_bits = _to_bits(pool_cards, r, "pool")
@@ -2106,7 +2141,8 @@ def _sample_observation(obs, rng, pool_cards=None):
     hidden = [s for s in range(3) if s != seat and s not in open_hands]
     if before_kitty:
         if obs.landlord is not None or history or obs.base != 0 or obs.kitty is not None \
-                or obs.last_move is not None or obs.last_seat is not None:
+                or obs.last_move is not None or obs.last_seat is not None \
+                or position_move is not None:
             raise ValueError("while bidding there is no landlord, base, kitty or play")
         ll = -1
         hidden.append(3)                 # the kitty
@@ -2114,6 +2150,8 @@ def _sample_observation(obs, rng, pool_cards=None):
     else:
         ll = _seat_arg(obs.landlord, "landlord")
         kitty = _to_bits(obs.kitty, r, "kitty")
+    # what the landlord has visibly played, its position's move included
+    ll_played = 0 if before_kitty else played[ll] + (pm_cards if pm_seat == ll else 0)
     # a seat that passed its lead holds W alone from then on (RULES.md 3): a
     # pass after a trick's two passes
     lone_w = -1
@@ -2131,7 +2169,7 @@ def _sample_observation(obs, rng, pool_cards=None):
                              f"its lead, which only a hand of W alone does, but "
                              + ("W is not among the unseen cards" if sizes[lone_w] == 1
                                 else f"it holds {sizes[lone_w]} cards"))
-        if lone_w == ll and not _hand_contains(played[ll] + WBIT, kitty):
+        if lone_w == ll and not _hand_contains(ll_played + WBIT, kitty):
             # (a landlord holding W alone has played all of its kitty but W)
             raise ValueError("the observation is inconsistent: the landlord "
                              "holds W alone but has not played its kitty")
@@ -2143,7 +2181,7 @@ def _sample_observation(obs, rng, pool_cards=None):
         held = (own if seat == ll else open_hands[ll] if ll in open_hands
                 else WBIT if lone_w == ll else 0)      # what the seat knows ll holds
         for i in range(16):
-            k = _nib(kitty, i) - _nib(played[ll], i) - _nib(held, i)
+            k = _nib(kitty, i) - _nib(ll_played, i) - _nib(held, i)
             if k > _nib(unseen, i):
                 if pool_cards is None:
                     raise ValueError("the observation is inconsistent: the landlord "
@@ -2216,9 +2254,26 @@ def _sample_observation(obs, rng, pool_cards=None):
         elif obs.phase != "play":
             raise ValueError(f"phase {obs.phase!r} needs the platform options of RULES.md "
                              f"10, which {r.name!r} does not have")
-        game = _position_game(r, hands, kitty, ll, obs.base, to_move, obs.last_move,
-                              obs.last_seat, history, bids, fb, platform,
-                              redeals)
+        if position_move is None:
+            game = _position_game(r, hands, kitty, ll, obs.base, to_move, obs.last_move,
+                                  obs.last_seat, history, bids, fb, platform,
+                                  redeals)
+        else:
+            # the position as it was, its hands holding what they played
+            # since, and the history played again: its own move then counts
+            # in the multiplier and the springs as in the observed game
+            game = _position_game(r, [hands[s] + played[s] for s in range(3)], kitty,
+                                  ll, obs.base, history[0][0] if history else to_move,
+                                  position_move[1], pm_seat, (), bids, fb, platform,
+                                  redeals)
+            for s, mv in history:
+                if game.g.to_move != s or game.g.phase != PHASE_PLAY:
+                    raise ValueError(f"the history has seat {s} play {mv} where seat "
+                                     f"{game.g.to_move} is to move")
+                game.play(mv)
+            if game.g.to_move != to_move:
+                raise ValueError(f"to_move {to_move} is not the seat to play after the "
+                                 f"history")
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
                              f"gives ({game.g.mult})")

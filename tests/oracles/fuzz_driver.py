@@ -533,6 +533,9 @@ def fuzz_game(f: Fuzzer) -> None:
         elif action == 10:
             obs = f.call(game.observation, f.seat())
             if obs is not None:
+                if r.random() < 0.3:
+                    obs = obs._replace(position_move=r.choice(
+                        [None, (f.seat(), f.move()), (f.nasty(), f.move()), f.nasty()]))
                 f.call(obs.sample, r.choice([None, 1, f.nasty()]),
                        r.choice([None, None, f.hand_text(), f.nasty()]))
         elif action == 11:
