@@ -306,6 +306,14 @@ def test_bad_arguments():
         observation_tensors([game, game], [0])
     with pytest.raises(ValueError):
         observation_tensors([game], [5])
+    # a 0-d array is its one seat, as an int is (it was "iteration over a
+    # 0-d array"); text is no sequence of seats
+    assert (observation_tensors([game, game], np.array(1))
+            == observation_tensors([game, game], 1)).all()
+    with pytest.raises(TypeError, match="seats is None, a seat or a sequence"):
+        observation_tensors([game], "0")
+    with pytest.raises(TypeError, match="seats is None, a seat or a sequence"):
+        observation_tensors([game], 1.5)
     done = Game.from_position(["3", "4", "5"])
     done.play(done.legal_moves()[0])
     assert done.done

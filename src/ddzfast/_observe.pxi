@@ -20,9 +20,9 @@ HISTORY_MOVES = DDZ_HISTORY_MOVES
 # wildcards stand for, then a one-hot of its kind, PASS included). The 16
 # columns: with a W, a one-hot of what W stands for (WILD_KICKER: kicker or
 # itself); in a laizi move, column i (rank 3..2) is how many laizi stand for
-# rank i in its main part (0..4, tiandi 0..8, Move.substitutes; laizi played
-# as their own rank or as kickers are not counted, as in Move.substitutes),
-# since the W one-hot says nothing there; else zero. As
+# rank i (0..4, tiandi 0..8: what Move.substitutes records, kickers not
+# but in tiandi's moves of laizi alone), since the W one-hot says nothing
+# there; else zero. As
 # ddzfast.features.encode_moves.
 cdef enum:
     OBS_CARDS = 61
@@ -430,8 +430,13 @@ def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
     for i in range(n):
         if not isinstance(gs[i], Game):
             raise TypeError(f"games[{i}] is a {type(gs[i]).__name__}, not a Game")
+    if isinstance(seats, np.ndarray) and seats.ndim == 0:
+        seats = seats[()]         # a 0-d array is its one value
     if seats is None or isinstance(seats, numbers.Integral):
         seat_list = [seats] * n
+    elif isinstance(seats, (str, bytes)) or not isinstance(seats, collections.abc.Iterable):
+        raise TypeError(f"seats is None, a seat or a sequence of seats, not "
+                        f"{type(seats).__name__}")
     else:
         seat_list = list(seats)
         if len(seat_list) != n:

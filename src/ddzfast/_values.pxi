@@ -1282,10 +1282,12 @@ cdef class Move:
     @property
     def substitutes(self) -> Hand:
         """The cards the laizi of the main part stand for (laizi kickers are
-        not recorded). ``laizi``: only laizi standing for another rank (empty
-        when none does). ``tiandi``: every laizi of the main part, at the
-        rank it completes, a wild rank included (RULES.md 9 does not say
-        which of the two wild ranks fills it); a SOFT_BOMB's rank may count
+        not recorded, but for tiandi's moves of laizi alone). ``laizi``: only
+        laizi standing for another rank (empty when none does). ``tiandi``:
+        every laizi of the main part, at the rank it completes, a wild rank
+        included (RULES.md 9 does not say which of the two wild ranks fills
+        it); a move of laizi alone, read at face value, records each of its
+        laizi at its own rank, kickers too; a SOFT_BOMB's rank may count
         up to eight, more than a deck's four, so such a Hand is a value to
         read, not a hand to play."""
         return _hand(_substitute_bits(self.m.substitutes))
