@@ -49,8 +49,9 @@ def legal_moves(hand, last=None, rules="classic") -> MoveList:
     """The legal moves of ``hand`` (RULES.md section 4), each move identity once.
 
     ``last=None`` means leading: every move but PASS (a hand of only W gets
-    just PASS, an empty hand, which has gone out, none). Otherwise ``last`` is the last non-pass Move (or MOVE_DTYPE row)
-    and the result is PASS plus every move that beats it.
+    just PASS, an empty hand, which has gone out, none). Otherwise ``last``
+    is the last non-pass Move (or MOVE_DTYPE row) and the result is PASS
+    plus every move that beats it.
     """
     cdef Rules r = _get_rules(rules)
     cdef uint64_t bits
