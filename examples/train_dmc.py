@@ -68,6 +68,8 @@ from __future__ import annotations
 
 import argparse
 import copy
+import math
+import os
 import queue
 import sys
 import threading
@@ -336,6 +338,31 @@ def evaluate_greedy(models, deals, seed):
     return [result.wp_landlord[0], result.wp_farmers[0]], agent.unreplayable
 
 
+def check_args(parser, args):
+    """parser.error (exit 2, a usage line) for an option out of its range or
+    a checkpoint that could not be written, before any evaluation or
+    training: the first save would come only after --checkpoint-every."""
+    at_least = {"envs": 1, "hidden": 1, "lstm": 1, "layers": 1, "batch": 1,
+                "learn_every": 0, "eval_deals": 1, "greedy_deals": 0, "seed": 0,
+                "threads": 1}
+    for name, low in at_least.items():
+        if getattr(args, name) < low:
+            parser.error(f"--{name.replace('_', '-')} is at least {low}, not "
+                         f"{getattr(args, name)}")
+    for name in ("seconds", "lr", "eval_every", "checkpoint_every"):
+        value = getattr(args, name)
+        if not (math.isfinite(value) and value > 0):
+            parser.error(f"--{name.replace('_', '-')} is a number above 0, not {value}")
+    if not 0 <= args.epsilon <= 1:
+        parser.error(f"--epsilon is in 0..1, not {args.epsilon}")
+    if args.checkpoint is not None:
+        folder = os.path.dirname(os.path.abspath(args.checkpoint))
+        if os.path.isdir(args.checkpoint) or not os.path.isdir(folder) \
+                or not os.access(folder, os.W_OK):
+            parser.error(f"--checkpoint {args.checkpoint!r}: no file can be written "
+                         f"there (its folder must exist and be writable)")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--seconds", type=float, default=1800.0)
@@ -365,6 +392,7 @@ def main(argv=None):
     p.add_argument("--threads", type=int, default=1,
                    help="torch's CPU threads per operation (torch.set_num_threads)")
     args = p.parse_args(argv)
+    check_args(p, args)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     rng = np.random.default_rng(args.seed)

@@ -269,6 +269,24 @@ def test_douzero_folder_of_files_that_are_no_models(tmp_path):
                  "--deals", "1"]) == 2
 
 
+def test_douzero_checkpoints_lacking_weights_are_refused(tmp_path):
+    """A checkpoint holding some or none of its network's weights loaded,
+    the rest kept at random (DouZero's DeepAgent does so), and played an
+    untrained network under the folder's name."""
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("douzero")
+    _random_douzero_models(tmp_path)
+    state = torch.load(tmp_path / "landlord_up.ckpt")
+    torch.save({k: v for k, v in state.items() if k.startswith("lstm.")},
+               tmp_path / "landlord_up.ckpt")
+    with pytest.raises(ValueError, match=r"landlord_up.ckpt is not a DouZero landlord_up "
+                                         r"model: it lacks \d+ of its \d+ weights \(dense"):
+        resolve_agent(f"douzero:{tmp_path}")
+    torch.save({}, tmp_path / "landlord_up.ckpt")
+    with pytest.raises(ValueError, match="it lacks"):
+        resolve_agent(f"douzero:{tmp_path}")
+
+
 def test_missing_torch_names_it(monkeypatch, tmp_path):
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(ImportError, match="torch"):

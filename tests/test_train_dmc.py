@@ -34,6 +34,24 @@ def test_smoke_run(run_python, tmp_path):
     assert len(saved["models"]) == 3 and saved["decisions"] == decisions
 
 
+@pytest.mark.parametrize("option, value, message", [
+    ("--batch", 0, "--batch is at least 1"), ("--threads", 0, "--threads is at least 1"),
+    ("--eval-deals", 0, "--eval-deals is at least 1"),
+    ("--greedy-deals", -1, "--greedy-deals is at least 0"),
+    ("--layers", 0, "--layers is at least 1"), ("--epsilon", 2, "--epsilon is in 0..1"),
+    ("--seconds", "nan", "--seconds is a number above 0"),
+    ("--checkpoint", "/nonexistent-folder/dmc.pt", "no file can be written there"),
+])
+def test_bad_options_stop_before_any_work(run_python, option, value, message):
+    """These options were taken as given: a bad one failed with another
+    library's error after the first evaluation or training (a checkpoint
+    in a missing folder only at its first save, the training lost), or
+    changed nothing (--layers 0 built --layers 1's network)."""
+    done = run_python(SCRIPT, "--seconds", 600, "--envs", 8, "--hidden", 16, "--lstm", 16,
+                      option, value, timeout=120)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
 def _load_dmc():
     import importlib.util
     spec = importlib.util.spec_from_file_location("train_dmc", SCRIPT)

@@ -96,10 +96,11 @@ Agents (``resolve_agent``):
   arena seeds per game from ``seed``;
 * ``"douzero:DIR"`` (classic's deck only): DouZero's three trained
   networks (``landlord.ckpt``, ``landlord_up.ckpt``, ``landlord_down.ckpt``
-  in ``DIR``) on the CPU, with torch and the douzero package: DouZero's own
-  ``DeepAgent`` and ``get_obs`` over an ``InfoSet`` built from ddzfast's
-  game (legal actions are ddzfast's, each card set once); the move it
-  picks is checked legal.
+  in ``DIR``, each holding every weight of its network) on the CPU, with
+  torch and the douzero package: DouZero's own model classes and
+  ``get_obs`` over an ``InfoSet`` built from ddzfast's game, choosing as
+  DouZero's ``DeepAgent`` does (legal actions are ddzfast's, each card set
+  once); the move it picks is checked legal.
 
 A match of two built-in policies plays on threads, or as Ray tasks on a
 cluster (``backend="ray"``), with the same results. ``ddzfast arena --a
@@ -299,8 +300,9 @@ DOUZERO_CHECKPOINTS = tuple(f"{p}.ckpt" for p in ("landlord", "landlord_up", "la
 
 class _DouZeroModels(_Agent):
     """DouZero's three networks (``landlord.ckpt``, ``landlord_up.ckpt``,
-    ``landlord_down.ckpt`` in one folder) on the CPU, through DouZero's own
-    ``DeepAgent`` and ``get_obs``, over ddzfast's engine."""
+    ``landlord_down.ckpt`` in one folder) on the CPU: DouZero's own model
+    classes and ``get_obs``, choosing as its ``DeepAgent`` does, over
+    ddzfast's engine."""
 
     classic_deck_only = True
 
@@ -334,11 +336,21 @@ class _DouZeroModels(_Agent):
             path = os.path.join(folder, f"{pos}.ckpt")
             try:
                 loaded = torch.load(path, map_location="cpu")
-                state.update({k: v for k, v in loaded.items() if k in state})
-                model.load_state_dict(state)
+                # DouZero's DeepAgent takes the keys the model has and keeps
+                # its random weights for any the file lacks: here a file
+                # without them all is no checkpoint of this network
+                lacking = [k for k in state if k not in loaded]
+                if not lacking:
+                    state.update({k: loaded[k] for k in state})
+                    model.load_state_dict(state)
             except Exception as exc:   # noqa: BLE001 - unpickling fails in many types
                 raise ValueError(f"{path} is not a DouZero {pos} model "
                                  f"({type(exc).__name__}: {exc})") from exc
+            if lacking:
+                raise ValueError(f"{path} is not a DouZero {pos} model: it lacks "
+                                 f"{len(lacking)} of its {len(state)} weights "
+                                 f"({', '.join(lacking[:4])}"
+                                 f"{', ...' if len(lacking) > 4 else ''})")
             model.eval()
             self.models[pos] = model
         self.decisions = 0
