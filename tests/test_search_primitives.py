@@ -215,6 +215,54 @@ def test_rollout_changes_nothing_but_the_stream_it_draws_from(rules):
     assert snapshot(game) == before and pickle.dumps(game) != state
 
 
+ROLLOUT_RACE = """
+import sys, threading, time
+sys.setswitchinterval(1e-6)
+import ddzfast as d
+
+def to_play(g):
+    while g.phase != "play":
+        g.choose(g.legal_choices()[-1])
+
+to_play(d.Game("tiandi", seed=5))    # the default set's ranked Rules, cached
+# a set of the same name and other options: its ranked Rules are made anew
+# at each draw of the ground rank and freed when replaced
+g = d.Game(d.get_rules("tiandi").with_options(deal_cap=96), seed=5)
+stop = time.time() + 3
+errors = []
+
+def swap():
+    while time.time() < stop:
+        to_play(g)
+        g.undo()
+
+def roll():
+    while time.time() < stop:
+        try:
+            g.rollout("expert", seed=1)
+        except RuntimeError as e:
+            errors.append(e)
+
+threads = [threading.Thread(target=f) for f in (swap, roll, roll)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("errors", len(errors))
+"""
+
+
+def test_rollout_holds_the_rules_it_plays_while_another_thread_replaces_them(run_python):
+    """rollout read self._rules without the GIL: another thread drawing or
+    undoing tiandi's ground rank replaced it, and a rule set made anew for
+    that draw was freed under the playout, which then read freed memory
+    ("the built-in policy found no legal move"). Python's debug allocator
+    overwrites freed memory, so such a read cannot pass unnoticed."""
+    done = run_python(code=ROLLOUT_RACE, env={"PYTHONMALLOC": "debug"}, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split()[-2:] == ["errors", "0"], done.stdout[-2000:]
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_sample_of_a_position(rules):
     """Regression (a user's review): a position's observation could not be

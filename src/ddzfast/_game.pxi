@@ -875,6 +875,10 @@ cdef class Game:
         stream, so repeated rollouts differ. For Monte Carlo search: a rollout
         of a classic deal takes a few microseconds."""
         cdef ddz_game g = self.g
+        # the rule set of that state, held here: another thread may replace
+        # self._rules (tiandi's ground rank drawn or undone) while the
+        # playout reads it without the GIL
+        cdef Rules rules = self._rules
         cdef int codes[3]
         cdef int s, failed = 0
         cdef int64_t k, n, plays = 0
@@ -906,7 +910,7 @@ cdef class Game:
             while ddz_game_choosing(&g):
                 ddz_game_choose(&g, ddz_policy_choice(&g, codes[g.to_move]))
             # (tiandi: the ground rank is drawn as the kitty is taken)
-            dr = ddz_rules_for_deal(&g, &self._rules.c, &scratch)
+            dr = ddz_rules_for_deal(&g, &rules.c, &scratch)
             next_poll = ddz_now() + ROLLOUT_POLL_SECONDS
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
@@ -935,7 +939,7 @@ cdef class Game:
         if failed:
             raise RuntimeError("the built-in policy found no legal move (a bug: "
                                "please report the position)")
-        return _game_result(&g, self._rules)
+        return _game_result(&g, rules)
 
     def policy_action(self, policy="greedy"):
         """What a built-in policy ("random", "greedy" or "expert") would do now: a

@@ -1481,13 +1481,13 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         if c.moves == NULL or c.keys == NULL or c.ckeys == NULL or c.chash == NULL \
                 or c.tt == NULL or c.answer_cache == NULL \
                 or c.gen_slots == NULL or c.gen_arena == NULL or line == NULL:
-            raise MemoryError()
+            raise MemoryError("out of memory for the solver's table and buffers")
         n = _gen(&c, 0, bits[s], lp)
         if n < 0:
-            raise MemoryError()
+            raise MemoryError("out of memory for the root's legal moves")
         res = <int8_t*>malloc(n)
         if res == NULL:
-            raise MemoryError()
+            raise MemoryError("out of memory for the root's legal moves")
         with nogil:
             t0 = ddz_now()
             c.next_poll = t0 + POLL_SECONDS
