@@ -335,6 +335,82 @@ def test_sample_of_a_position_after_its_own_move_left_the_table():
         g.observation(1)._replace(position_move=(0, Move.parse("TRIPLE/6/1/666"))).sample(1)
 
 
+@pytest.mark.parametrize("rules", ["biegang", "super"])
+def test_sample_follows_the_trick_from_a_positions_start_for_a_lone_w(rules):
+    """A pass of its lead marks a seat holding W alone (RULES.md 3). It was
+    read off three passes in a row, which a position's history lacks: the
+    pass of the seat between the position's own move and the seat to move
+    is not in it, and a position without a move to beat starts with a
+    lead. Such a seat was dealt an ordinary card (so the replay of its pass
+    failed: "cannot pass when leading")."""
+    g = Game.from_position(["W", "3456", "789"], rules, landlord=1, to_move=2,
+                           last_move=Move.parse("SINGLE/Q/1/Q", rules), last_seat=0, seed=1)
+    g.play(Move.parse("PASS"))
+    g.play(Move.parse("PASS"))           # seat 0 passes its lead, W alone
+    for seat in (1, 2):
+        world = g.observation(seat).sample(seat)
+        assert world.hands[0] == Hand("W") and world.observation(seat) == g.observation(seat)
+    g = Game.from_position(["W", "56", "78"], rules, landlord=1, to_move=0, seed=1)
+    g.play(Move.parse("PASS"))
+    assert g.observation(1).sample(1).hands[0] == Hand("W")
+
+
+def test_sample_of_a_position_whose_landlord_played_its_kitty_before_it():
+    """A position's landlord may have played kitty cards before it
+    (from_position): holding W alone, or seen by its own seat, it was
+    refused ("holds W alone but has not played its kitty"), or the cards
+    were kept from the farmers of a pool that holds just the hidden ones."""
+    g = Game.from_position(["5", "W", "6"], "super", landlord=1, kitty="87", to_move=2,
+                           last_move=Move.parse("SINGLE/9/1/9", "super"), last_seat=1, seed=1)
+    for _ in range(3):
+        g.play(Move.parse("PASS"))
+    assert g.observation(0).sample(1).observation(0) == g.observation(0)
+    g = Game.from_position(["3", "4", "5"], "classic", landlord=0, kitty="4", seed=1)
+    world = g.observation(0).sample(1, pool="45")
+    assert sorted([str(world.hands[1]), str(world.hands[2])]) == ["4", "5"]
+    world = g.observation(0).sample(1, pool="56")       # the kitty's 4 is gone
+    assert sorted([str(world.hands[1]), str(world.hands[2])]) == ["5", "6"]
+    # a dealt game's landlord has played all of its kitty in sight: there the
+    # same is inconsistent
+    dealt = Game("classic", seed=3, bidding=False)
+    obs = dealt.observation(0)
+    other = next(c for c in "3456789TJQKA2" if obs.hand.count(c) == 0)
+    with pytest.raises(ValueError, match="inconsistent"):
+        obs._replace(kitty=Hand(other + str(obs.kitty)[1:])).sample(1)
+
+
+def test_no_farmer_ever_holds_a_card_of_the_kitty():
+    """The kitty is the landlord's: from_position compared it with the
+    farmers' hands only, not with what they played (the position's own
+    move included), and sample dealt a farmer a card of a rank the kitty
+    and the farmers' plays already held four of."""
+    with pytest.raises(ValueError, match="the kitty .* farmers' hands and plays"):
+        Game.from_position(["3", "45", "67"], landlord=0, kitty="QQQ", to_move=0,
+                           last_move=Move.parse("PAIR/Q/1/QQ"), last_seat=2)
+    g = Game.from_position(["3", "45", "67"], landlord=0, kitty="3QD", to_move=0,
+                           last_move=Move.parse("PAIR/Q/1/QQ"), last_seat=2, seed=1)
+    obs = g.observation(0)
+    for k in range(300):
+        world = obs.sample(k)
+        assert (world.hands[1] + world.hands[2]).count("Q") <= 1
+
+
+def test_sample_checks_the_trick_against_position_move_and_the_history():
+    """With position_move the history is played again from the position,
+    and last_move and last_seat were not compared with the trick it left."""
+    g = Game.from_position(["34", "56", "789"], "classic", landlord=0, to_move=1,
+                           last_move=Move.parse("SINGLE/4/1/4"), last_seat=0, seed=1)
+    g.play(Move.parse("SINGLE/5/1/5"))
+    obs = g.observation(2)
+    assert obs.sample(1).observation(2) == obs
+    for bad in (dict(last_move=Move.parse("SINGLE/6/1/6")), dict(last_seat=0)):
+        with pytest.raises(ValueError, match="not the move to beat"):
+            obs._replace(**bad).sample(1)
+    lead = Game.from_position(["34", "56", "789"], "classic", landlord=0, to_move=1, seed=1)
+    with pytest.raises(ValueError, match="not the move to beat"):
+        lead.observation(1)._replace(position_move=(2, Move.parse("SINGLE/K/1/K"))).sample(1)
+
+
 @pytest.mark.parametrize("name", RULE_SETS)
 def test_sample_of_positions_shows_the_observation_it_was_drawn_from(name):
     """Positions cut from dealt games, with the move to beat as their own

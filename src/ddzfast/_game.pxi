@@ -232,7 +232,8 @@ cdef class Game:
 
         ``hands``: the three seats' hands, none empty, together within the
         deck. ``kitty`` (shown to all) was the landlord's: none of it may be
-        in a farmer's hand (the landlord may have played some). ``to_move``:
+        in a farmer's hand, nor in ``last_move`` when a farmer made it (the
+        landlord may have played some). ``to_move``:
         the seat to play (default: the landlord). ``last_move``, with
         ``last_seat``: a non-pass move that ``last_seat`` (not ``to_move``)
         played and that ``to_move`` must beat or pass: the position is in the
@@ -1457,8 +1458,16 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
                 + (f" and {after} pass" if after else "")
                 + f": seat {(s + 1 + after) % 3} is to beat it or pass, not seat {mover} "
                 + ("leading" if ls < 0 else f"facing {_move(&lm, r)} of seat {ls}"))
+    # the kitty is the landlord's: no farmer held a card of it, neither in
+    # its hand nor in its plays (the position's own move included)
+    for s, mv in played:
+        if s != ll:
+            farmers += mv.m.cards
+    if ls >= 0 and lead < 0 and ls != ll:
+        farmers += lm.cards
     k = _to_bits(kitty, r, "kitty")
-    _add_within_deck(farmers, k, r, "the kitty (the landlord's) and the farmers' hands")
+    _add_within_deck(farmers, k, r, "the kitty (the landlord's) and the farmers' hands "
+                     "and plays")
     fb = ll if first_bidder is None else _seat_arg(first_bidder, "first_bidder")
     red = _redeals_arg(redeals)
     ddz_game_new(&scratch, &r.c, 0, fb, 1)
@@ -2010,7 +2019,7 @@ def _sample_observation(obs, rng, pool_cards=None):
     cdef uint64_t played[3]
     cdef uint64_t from_history[3]
     cdef ddz_move table
-    cdef uint64_t pm_cards = 0, ll_played
+    cdef uint64_t pm_cards = 0, farmers_seen
     cdef int seat, s, i, k, ll, size, passes, lone_w, pm_seat = -1
     if not isinstance(obs, Observation):
         raise TypeError(f"sample() needs an Observation, not {type(obs).__name__}")
@@ -2154,46 +2163,65 @@ def _sample_observation(obs, rng, pool_cards=None):
     else:
         ll = _seat_arg(obs.landlord, "landlord")
         kitty = _to_bits(obs.kitty, r, "kitty")
-    # what the landlord has visibly played, its position's move included
-    ll_played = 0 if before_kitty else played[ll] + (pm_cards if pm_seat == ll else 0)
-    # a seat that passed its lead holds W alone from then on (RULES.md 3): a
-    # pass after a trick's two passes
+    # a seat that passed its lead holds W alone from then on (RULES.md 3):
+    # the trick followed from the history's start, whose move to beat is the
+    # position's own (made by pm_seat; the seat between may have passed
+    # unrecorded) or none (its first entry leads); a lead passed makes the
+    # next seat lead
     lone_w = -1
-    passes = 0
+    beat_seat = pm_seat
     for s, mv in history:
         if (<Move>mv).m.kind != K_PASS:
-            passes = 0
-        else:
-            passes += 1
-            if passes == 3:
-                lone_w = s
+            beat_seat = s
+        elif beat_seat < 0 or beat_seat == s:
+            if lone_w >= 0 and lone_w != s:
+                raise ValueError(f"the observation is inconsistent: seats {lone_w} and "
+                                 f"{s} both passed their lead, which only a hand of W "
+                                 f"alone does")
+            lone_w = s
+            beat_seat = -1
+    # a deal's observation (no position's, no pool): every unseen card is in
+    # a hidden hand, the kitty's included, and every play of the landlord
+    # was seen
+    is_deal = pool_cards is None and sum(sizes[s] for s in hidden) == _hand_size(unseen)
     if lone_w in hidden:
         if sizes[lone_w] != 1 or not _hand_contains(unseen, WBIT):
             raise ValueError(f"the observation is inconsistent: seat {lone_w} passed "
                              f"its lead, which only a hand of W alone does, but "
                              + ("W is not among the unseen cards" if sizes[lone_w] == 1
                                 else f"it holds {sizes[lone_w]} cards"))
-        if lone_w == ll and not _hand_contains(ll_played + WBIT, kitty):
-            # (a landlord holding W alone has played all of its kitty but W)
-            raise ValueError("the observation is inconsistent: the landlord "
-                             "holds W alone but has not played its kitty")
         unseen -= WBIT
         hidden.remove(lone_w)
     if not before_kitty:
-        # the kitty cards the landlord has not visibly played (nor holds, to
-        # its own seat or shown): never in a farmer's hand
-        held = (own if seat == ll else open_hands[ll] if ll in open_hands
-                else WBIT if lone_w == ll else 0)      # what the seat knows ll holds
+        # The kitty is the landlord's: no farmer ever held a card of it, so
+        # of each rank the hidden farmers hold at most what the deck has
+        # beyond the kitty and what the farmers are seen to hold or to have
+        # played (the position's own move included). The other unseen
+        # cards of that rank (kitty_out) are the landlord's, or out of the
+        # game in a position, whose landlord may have played them before.
+        farmers_seen = 0
+        for s in range(3):
+            if s != ll:
+                farmers_seen += played[s] + (pm_cards if pm_seat == s else 0)
+                farmers_seen += (own if s == seat else open_hands[s] if s in open_hands
+                                 else WBIT if s == lone_w else 0)
         for i in range(16):
-            k = _nib(kitty, i) - _nib(ll_played, i) - _nib(held, i)
-            if k > _nib(unseen, i):
-                if pool_cards is None:
-                    raise ValueError("the observation is inconsistent: the landlord "
-                                     "cannot still hold its kitty")
-                k = _nib(unseen, i)      # (the rest were played before the pool)
-            if k > 0:
-                kitty_out += (<uint64_t>k) << (4 * i)
-        if ll in hidden and sum(sizes[s] for s in hidden) == _hand_size(unseen):
+            k = _nib(deck, i) - _nib(kitty, i) - _nib(farmers_seen, i)
+            if k < 0:
+                raise ValueError("the observation is inconsistent: the landlord "
+                                 "cannot still hold its kitty (the farmers hold or "
+                                 "played its cards)")
+            if _nib(unseen, i) > k:
+                kitty_out += (<uint64_t>(_nib(unseen, i) - k)) << (4 * i)
+        if ll not in hidden:
+            # its hand is known: the rest were played before a position,
+            # which a deal has not
+            if kitty_out and is_deal:
+                raise ValueError("the observation is inconsistent: the landlord's "
+                                 "kitty is neither in its hand nor among its plays")
+            unseen -= kitty_out
+            kitty_out = 0
+        elif sum(sizes[s] for s in hidden) == _hand_size(unseen):
             # a deal: every unseen card is in a hidden hand, so the kitty the
             # landlord has not visibly played is in its hand
             forced = kitty_out
@@ -2202,8 +2230,8 @@ def _sample_observation(obs, rng, pool_cards=None):
                 raise ValueError("the observation is inconsistent: the landlord "
                                  "cannot still hold its kitty")
             unseen -= forced
-        # else a position: the landlord may have played them before it, so
-        # they are in its hand or out of the game, dealt after the farmers
+        # else the landlord's kitty_out is in its hand or out of the game:
+        # dealt after the farmers
     pool = _card_indices(unseen)
     need = sum(sizes[s] for s in hidden) - (_hand_size(forced) if ll in hidden else 0)
     # (more unseen cards than hidden places: a position's, whose cards played
@@ -2278,6 +2306,16 @@ def _sample_observation(obs, rng, pool_cards=None):
             if game.g.to_move != to_move:
                 raise ValueError(f"to_move {to_move} is not the seat to play after the "
                                  f"history")
+            if obs.last_move is None:
+                trick = None
+            else:
+                _last_struct(obs.last_move, r, &table)
+                trick = (obs.last_seat, _move(&table, r))
+            if trick != (None if game.last_move is None
+                         else (game.last_seat, game.last_move)):
+                raise ValueError(f"last_move {obs.last_move} of seat {obs.last_seat} is "
+                                 f"not the move to beat after position_move and the "
+                                 f"history ({game.last_move} of seat {game.last_seat})")
         if obs.multiplier != game.g.mult:
             raise ValueError(f"multiplier {obs.multiplier!r} is not what the history "
                              f"gives ({game.g.mult})")
