@@ -349,15 +349,20 @@ def check_args(parser, args):
         if getattr(args, name) < low:
             parser.error(f"--{name.replace('_', '-')} is at least {low}, not "
                          f"{getattr(args, name)}")
-    for name in ("seconds", "lr", "eval_every", "checkpoint_every"):
+    # (inf: evaluations, or a checkpoint, only at the start and the end)
+    for name in ("eval_every", "checkpoint_every"):
+        value = getattr(args, name)
+        if not value > 0:
+            parser.error(f"--{name.replace('_', '-')} is a number above 0, not {value}")
+    for name in ("seconds", "lr"):
         value = getattr(args, name)
         if not (math.isfinite(value) and value > 0):
-            parser.error(f"--{name.replace('_', '-')} is a number above 0, not {value}")
+            parser.error(f"--{name} is a finite number above 0, not {value}")
     if not 0 <= args.epsilon <= 1:
         parser.error(f"--epsilon is in 0..1, not {args.epsilon}")
     if args.checkpoint is not None:
         folder = os.path.dirname(os.path.abspath(args.checkpoint))
-        if os.path.isdir(args.checkpoint) or not os.path.isdir(folder) \
+        if not args.checkpoint or os.path.isdir(args.checkpoint) or not os.path.isdir(folder) \
                 or not os.access(folder, os.W_OK):
             parser.error(f"--checkpoint {args.checkpoint!r}: no file can be written "
                          f"there (its folder must exist and be writable)")

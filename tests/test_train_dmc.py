@@ -39,8 +39,10 @@ def test_smoke_run(run_python, tmp_path):
     ("--eval-deals", 0, "--eval-deals is at least 1"),
     ("--greedy-deals", -1, "--greedy-deals is at least 0"),
     ("--layers", 0, "--layers is at least 1"), ("--epsilon", 2, "--epsilon is in 0..1"),
-    ("--seconds", "nan", "--seconds is a number above 0"),
+    ("--seconds", "nan", "--seconds is a finite number above 0"),
+    ("--eval-every", "nan", "--eval-every is a number above 0"),
     ("--checkpoint", "/nonexistent-folder/dmc.pt", "no file can be written there"),
+    ("--checkpoint", "", "no file can be written there"),
 ])
 def test_bad_options_stop_before_any_work(run_python, option, value, message):
     """These options were taken as given: a bad one failed with another
