@@ -599,9 +599,14 @@ def starts(draw, rules: str):
             last_move = leads[draw(st.integers(0, len(leads) - 1))]
             last_seat = draw(st.sampled_from([s for s in range(3) if s != mover]))
     # the kitty was the landlord's: in its hand, or played before the position
-    pool = hands[landlord] + "".join(rest)
+    # (by the landlord: never in a farmer's move)
+    pool = list(hands[landlord] + "".join(rest))
+    if last_move is not None and last_seat != landlord:
+        for c in str(last_move.cards):
+            pool.remove(c)
     picks = draw(st.lists(st.integers(0, len(pool) - 1), unique=True,
-                          max_size=min(len(pool), ddzfast.get_rules(rules).kitty)))
+                          max_size=min(len(pool), ddzfast.get_rules(rules).kitty))) \
+        if pool else []
     kitty = "".join(pool[i] for i in picks)
     return ("position", hands, landlord, base, kitty, to_move, last_move, last_seat)
 
