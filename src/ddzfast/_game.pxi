@@ -2020,7 +2020,7 @@ def _sample_observation(obs, rng, pool_cards=None):
     cdef uint64_t from_history[3]
     cdef ddz_move table
     cdef uint64_t pm_cards = 0, farmers_seen
-    cdef int seat, s, i, k, ll, size, passes, lone_w, pm_seat = -1
+    cdef int seat, s, i, k, ll, size, beat_seat, lone_w, pm_seat = -1
     if not isinstance(obs, Observation):
         raise TypeError(f"sample() needs an Observation, not {type(obs).__name__}")
     if obs.rules is None:
