@@ -2103,6 +2103,9 @@ def _sample_observation(obs, rng, pool_cards=None):
     # a position's own last move (Observation.position_move): a play before
     # the history, its cards out of the hands, the history and played
     position_move = obs.position_move
+    # the move to beat with no play before it in the history: the position's own
+    own_on_table = obs.last_move is not None \
+        and all((<Move>mv).m.kind == K_PASS for _, mv in history)
     if position_move is not None:
         if isinstance(position_move, (str, bytes)) \
                 or not isinstance(position_move, collections.abc.Sequence) \
@@ -2111,15 +2114,14 @@ def _sample_observation(obs, rng, pool_cards=None):
         pm_seat = _seat_arg(position_move[0], "position_move's seat")
         _last_struct(position_move[1], r, &table)
         position_move = (pm_seat, _move(&table, r))
-        if obs.last_move is not None and all((<Move>mv).m.kind == K_PASS for _, mv in history):
+        if own_on_table:
             _last_struct(obs.last_move, r, &table)
             if obs.last_seat != pm_seat or _move(&table, r) != position_move[1]:
                 raise ValueError("last_move, with a history of passes alone, is not "
                                  "position_move: the position's own move is the one "
                                  "to beat")
-    elif obs.last_move is not None and all((<Move>mv).m.kind == K_PASS for _, mv in history):
-        # (an observation made without position_move) the move to beat,
-        # with no play before it in the history, is the position's own
+    elif own_on_table:
+        # (an observation made without position_move)
         pm_seat = _seat_arg(obs.last_seat, "last_seat")
         _last_struct(obs.last_move, r, &table)
         position_move = (pm_seat, _move(&table, r))
