@@ -2,8 +2,9 @@
 # Run tests against an AddressSanitizer build of ddzfast's core.
 #
 #   scripts/asan_check.sh [pytest arguments...]
-#       (default: tests/test_fuzz*.py and tests/test_large_hands.py, the whole
-#       decks of every rule set, on one pytest-xdist worker a CPU when
+#       (default: tests/test_fuzz*.py, tests/test_large_hands.py (the whole
+#       decks of every rule set) and the vector environment's threads at the
+#       interpreter's exit, on one pytest-xdist worker a CPU when
 #       pytest-xdist is installed)
 #
 # Builds the extension with -fsanitize=address -fno-omit-frame-pointer -O1 -g
@@ -23,7 +24,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cc="${CC:-gcc}"
 if [ "$#" -eq 0 ]; then
-    set -- "$root"/tests/test_fuzz*.py "$root"/tests/test_large_hands.py
+    set -- "$root"/tests/test_fuzz*.py "$root"/tests/test_large_hands.py \
+        "$root/tests/test_vector_env.py::test_a_threaded_env_alive_at_exit_ends_cleanly"
     # the fuzz groups are processes of their own, each minutes long under
     # ASan: they run side by side
     if python -c "import xdist" 2>/dev/null; then

@@ -234,6 +234,12 @@ def os_threads() -> int:
         return threading.active_count()
 
 
+#: The head of a child process's code that counts threads with the
+#: helpers above (a child does not have the tests folder on its path).
+CHILD_HELPERS = (f"import sys\nsys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})\n"
+                 f"from helpers import os_threads, threads_back_to\n")
+
+
 def threads_back_to(before: int, seconds: float = 5.0) -> int:
     """``os_threads()`` once it is down to ``before``, or after ``seconds``:
     a worker that has reported its end still takes a moment to exit. (A

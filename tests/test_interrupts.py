@@ -16,12 +16,7 @@ import pytest
 
 import ddzfast
 from ddzfast import Game, simulate
-from helpers import os_threads, threads_back_to
-
-# the harnesses count threads with the tests' helpers (a child does not have
-# the tests folder on its path)
-CHILD_HELPERS = (f"import sys\nsys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})\n"
-                 f"from helpers import os_threads, threads_back_to\n")
+from helpers import CHILD_HELPERS, os_threads, threads_back_to
 
 HARNESS = CHILD_HELPERS + textwrap.dedent('''
     import os, signal, sys, threading, time

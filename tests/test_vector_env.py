@@ -17,7 +17,7 @@ import ddzfast  # noqa: E402
 from ddzfast import Game, OBSERVATION_LAYOUT, OBSERVATION_SIZE, action_count, deal_seed  # noqa: E402
 from ddzfast.env import BID_ACTIONS, VectorEnv  # noqa: E402
 
-from helpers import (RULE_SETS, os_threads, settled_threads, survives_a_writer,  # noqa: E402
+from helpers import (CHILD_HELPERS, RULE_SETS, os_threads, settled_threads, survives_a_writer,  # noqa: E402
                      threads_back_to)
 
 SEED = 2026
@@ -522,6 +522,51 @@ def test_a_threaded_env_stepped_before_fork_steps_in_the_child(run_python):
     result = run_python(code=code, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "child status 0" in result.stdout
+
+
+def test_a_threaded_env_alive_at_exit_ends_cleanly(run_python):
+    """Regression (the CI of 2026-12-06): a threaded env still alive when
+    the interpreter shut down woke its workers from its finalizer, and
+    each was ended inside its frames as it took the GIL back (pthread_exit):
+    the AddressSanitizer build (scripts/asan_check.sh runs this test)
+    reported the frames left poisoned. The workers stay blocked now and
+    end with the process."""
+    code = textwrap.dedent("""
+        from ddzfast.env import VectorEnv
+        env = VectorEnv(8, "classic", threads=3, seed=1)
+        env.reset(seed=1)
+        for _ in range(3):
+            env.step(env.legal_indices[env.legal_offsets[:-1]])
+        print("stepped")
+    """)
+    result = run_python(code=code, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "stepped\n" and result.stderr == ""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"),
+                    reason="counts the process's threads in /proc")
+def test_an_env_ended_at_shutdown_leaves_its_workers_blocked(run_python):
+    """What the test above needs, seen without AddressSanitizer: an env
+    ended while the interpreter shuts down (``sys.is_finalizing()`` true,
+    stood in for here) does not wake its workers, which would not return
+    from taking the GIL."""
+    code = CHILD_HELPERS + textwrap.dedent("""
+        import gc, sys, time
+        from ddzfast.env import VectorEnv
+        sys.is_finalizing = lambda: True
+        env = VectorEnv(8, "classic", threads=3, seed=1)
+        env.reset(seed=1)
+        alive = os_threads()
+        del env
+        gc.collect()
+        time.sleep(0.3)
+        print(alive, os_threads())
+    """)
+    result = run_python(code=code, timeout=60)
+    assert result.returncode == 0, result.stderr
+    alive, after = map(int, result.stdout.split())
+    assert after == alive
 
 
 def test_another_thread_writing_the_buffers_cannot_crash_a_step(run_python):

@@ -5,6 +5,7 @@ from cpython.exc cimport PyErr_CheckSignals
 
 import _thread
 import os
+import sys
 
 from ddzfast.constants import check_threads, worker_count
 
@@ -393,10 +394,12 @@ cdef class _Crew:
     calling thread, where a signal handler could leave it half done. The
     workers hold the crew, not what their callables belong to, and drop
     each callable before reporting its end; ``stop`` (the owner's end) lets
-    them exit. Made again in a child of fork, which has none of the
+    them exit, except at the interpreter's shutdown, when they are left to
+    end with the process. Made again in a child of fork, which has none of the
     threads."""
     cdef readonly int size
     cdef readonly object pid
+    cdef object interpreter_finalizing   # sys.is_finalizing, held for stop
     cdef list go, ended, jobs, results
     cdef int stopping
     cdef list pending
@@ -405,6 +408,7 @@ cdef class _Crew:
         cdef int j
         self.size = size
         self.pid = os.getpid()
+        self.interpreter_finalizing = sys.is_finalizing
         self.go = [_thread.allocate_lock() for _ in range(size)]
         self.ended = [_thread.allocate_lock() for _ in range(size)]
         self.jobs = [None] * size
@@ -456,6 +460,12 @@ cdef class _Crew:
         if self.stopping:
             return
         self.stopping = 1
+        # Once the interpreter shuts down, a woken worker does not return:
+        # taking the GIL back ends its thread on the spot (pthread_exit),
+        # its frames unwound without their epilogues. Left blocked, it ends
+        # with the process.
+        if self.interpreter_finalizing():
+            return
         for j in range(self.size):
             self.go[j].release()
 
