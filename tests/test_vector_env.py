@@ -4,6 +4,7 @@ terminated) across autoresets, in every rule set, with and without bidding,
 self-play and a learner seat with built-in opponents; masks against the
 CSR lists; threads; uint8 observations; bad input that must change
 nothing. Skipped without the ``env`` extra (ddzfast.env needs it)."""
+import _thread
 import os
 import textwrap
 
@@ -524,12 +525,15 @@ def test_a_threaded_env_stepped_before_fork_steps_in_the_child(run_python):
     assert "child status 0" in result.stdout
 
 
-def test_a_threaded_env_alive_at_exit_ends_cleanly(run_python):
-    """Regression (the CI of 2026-12-06): a threaded env still alive when
-    the interpreter shut down woke its workers from its finalizer, and
-    each was ended inside its frames as it took the GIL back (pthread_exit):
-    the AddressSanitizer build (scripts/asan_check.sh runs this test)
-    reported the frames left poisoned. The workers stay blocked now and
+@pytest.mark.parametrize("last_line", ["", "del env"])
+def test_a_threaded_env_alive_at_exit_ends_cleanly(run_python, last_line):
+    """Regression (the CI of 2026-12-06): a threaded env ended at the
+    interpreter's exit (still alive then, or dropped by the last line)
+    woke its workers, and each was ended inside its frames as it took the
+    GIL back (pthread_exit), once the shutdown had begun: the
+    AddressSanitizer build (scripts/asan_check.sh runs this test) reported
+    the frames left poisoned. Ended before the shutdown, the env now waits
+    for its workers to return; ended during it, it leaves them blocked, to
     end with the process."""
     code = textwrap.dedent("""
         from ddzfast.env import VectorEnv
@@ -538,19 +542,35 @@ def test_a_threaded_env_alive_at_exit_ends_cleanly(run_python):
         for _ in range(3):
             env.step(env.legal_indices[env.legal_offsets[:-1]])
         print("stepped")
-    """)
+    """) + last_line + "\n"
     result = run_python(code=code, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "stepped\n" and result.stderr == ""
 
 
+@pytest.mark.skipif(not hasattr(_thread, "_count"), reason="counts threads with _thread._count")
+def test_an_env_ends_once_its_workers_have_returned():
+    """What the test above needs, seen without AddressSanitizer: when an
+    env ends, its workers have returned from their Python frames (before,
+    they were woken and left to run: the interpreter could begin to shut
+    down before they had)."""
+    import gc
+    gc.collect()
+    before = _thread._count()
+    env = VectorEnv(8, "classic", threads=3, seed=1)
+    env.reset(seed=1)
+    env.step(env.legal_indices[env.legal_offsets[:-1]])
+    assert _thread._count() == before + 2
+    del env
+    assert _thread._count() == before
+
+
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"),
                     reason="counts the process's threads in /proc")
 def test_an_env_ended_at_shutdown_leaves_its_workers_blocked(run_python):
-    """What the test above needs, seen without AddressSanitizer: an env
-    ended while the interpreter shuts down (``sys.is_finalizing()`` true,
-    stood in for here) does not wake its workers, which would not return
-    from taking the GIL."""
+    """An env ended while the interpreter shuts down (``sys.is_finalizing()``
+    true, stood in for here) does not wake its workers, which would not
+    return from taking the GIL."""
     code = CHILD_HELPERS + textwrap.dedent("""
         import gc, sys, time
         from ddzfast.env import VectorEnv
@@ -567,6 +587,23 @@ def test_an_env_ended_at_shutdown_leaves_its_workers_blocked(run_python):
     assert result.returncode == 0, result.stderr
     alive, after = map(int, result.stdout.split())
     assert after == alive
+
+
+def test_an_env_ended_after_its_module_globals_says_nothing(run_python):
+    """Regression (the lifecycle review of 2026-12-06): the finalizer of a
+    threaded env read the module global ``os``, which the interpreter's
+    shutdown may have cleared first: the env kept until then (here on
+    ``sys``) printed an error on its way out. It reads no module global."""
+    code = textwrap.dedent("""
+        import sys
+        from ddzfast.env import VectorEnv
+        env = VectorEnv(8, "classic", threads=3, seed=1)
+        env.reset(seed=1)
+        sys.kept_to_the_end = env
+        del env
+    """)
+    result = run_python(code=code, timeout=60)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
 
 
 def test_another_thread_writing_the_buffers_cannot_crash_a_step(run_python):

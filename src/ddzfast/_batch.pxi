@@ -393,12 +393,17 @@ cdef class _Crew:
     _parallel's, on locks in C: no Python code of threading runs in the
     calling thread, where a signal handler could leave it half done. The
     workers hold the crew, not what their callables belong to, and drop
-    each callable before reporting its end; ``stop`` (the owner's end) lets
-    them exit, except at the interpreter's shutdown, when they are left to
-    end with the process. Made again in a child of fork, which has none of the
-    threads."""
+    each callable before reporting its end; ``stop`` (the owner's end) has
+    them exit and waits until they have, except at the interpreter's
+    shutdown, when they are left to end with the process. A child of fork
+    has none of the threads: ``made_here`` is false there, and the owner
+    makes another crew. The owner's finalizer calls ``made_here`` and
+    ``stop``, which read no module globals (torn down by then at the
+    interpreter's shutdown)."""
     cdef readonly int size
     cdef readonly object pid
+    cdef int started                     # workers whose threads were made
+    cdef object getpid                   # os.getpid, held for made_here
     cdef object interpreter_finalizing   # sys.is_finalizing, held for stop
     cdef list go, ended, jobs, results
     cdef int stopping
@@ -407,7 +412,8 @@ cdef class _Crew:
     def __init__(self, int size):
         cdef int j
         self.size = size
-        self.pid = os.getpid()
+        self.getpid = os.getpid
+        self.pid = self.getpid()
         self.interpreter_finalizing = sys.is_finalizing
         self.go = [_thread.allocate_lock() for _ in range(size)]
         self.ended = [_thread.allocate_lock() for _ in range(size)]
@@ -420,10 +426,14 @@ cdef class _Crew:
         try:
             for j in range(size):
                 _thread.start_new_thread(_crew_worker, (self, j))
+                self.started += 1
         except BaseException:
-            # (the ones started exit)
             self.stop()
             raise
+
+    def made_here(self) -> bool:
+        """Whether this process made the crew (not a child of fork)."""
+        return self.getpid() == self.pid
 
     def dispatch(self, int j, job) -> None:
         self.jobs[j] = job
@@ -456,28 +466,36 @@ cdef class _Crew:
             self.results[j] = None
 
     def stop(self) -> None:
+        # A worker woken here and still on its way out when the interpreter
+        # begins to shut down would be ended by it as it took the GIL back
+        # (pthread_exit), inside its frames: stop returns once every worker
+        # has left them. Once the shutdown has begun no woken worker gets
+        # that far, so none is woken.
         cdef int j
         if self.stopping:
             return
         self.stopping = 1
-        # Once the interpreter shuts down, a woken worker does not return:
-        # taking the GIL back ends its thread on the spot (pthread_exit),
-        # its frames unwound without their epilogues. Left blocked, it ends
-        # with the process.
         if self.interpreter_finalizing():
             return
-        for j in range(self.size):
+        # (a job handed over and not collected ends first, so that every
+        # end lock is held when its worker exits and releases it)
+        _wait_through([self.ended[j].acquire for j in range(self.started) if self.pending[j]])
+        for j in range(self.started):
+            self.pending[j] = False
             self.go[j].release()
+        _wait_through([self.ended[j].acquire for j in range(self.started)])
 
 
 def _crew_worker(_Crew crew, int j):
     # worker j of `crew`: each job run as it is handed over, its result (or
-    # exception) left for collect, the job dropped before its end is told
+    # exception) left for collect, the job dropped before its end is told;
+    # told to stop, it tells its end once more and returns
     go = crew.go[j]
     ended = crew.ended[j]
     while True:
         go.acquire()
         if crew.stopping:
+            ended.release()
             return
         job = crew.jobs[j]
         crew.jobs[j] = None

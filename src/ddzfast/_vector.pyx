@@ -624,7 +624,7 @@ cdef class VectorEnv:
         free(self.e.lcount)
         free(self.e.lstart)
         free(self.e.lthread)
-        if self._crew is not None and self._crew.pid == os.getpid():
+        if self._crew is not None and self._crew.made_here():
             self._crew.stop()
 
     # ---- the buffers -----------------------------------------------------------
@@ -822,7 +822,7 @@ cdef class VectorEnv:
                 status = self._pass(which, act, 0)
             self._check(status)
             return
-        if self._crew is None or self._crew.pid != os.getpid():
+        if self._crew is None or not self._crew.made_here():
             # (a child of fork inherits the crew but none of its threads: it
             # makes its own)
             self._crew = _Crew(t - 1)
