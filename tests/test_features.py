@@ -7,6 +7,7 @@ real actions, card text and floats were encoded as packed ints, impossible
 features decoded to impossible hands, rows of any kind encoded as their
 cards, every Rules copy added a table of its own) and names that defect."""
 import hashlib
+import importlib.util
 import math
 import random
 import textwrap
@@ -527,26 +528,54 @@ def test_a_table_being_built_does_not_stall_the_others(monkeypatch):
     assert len(features.action_moves(banned)) < len(features.action_moves("classic"))
 
 
-def test_a_child_of_fork_builds_a_table_another_thread_was_building(run_python):
-    """A fork while another thread built an action table copied that
-    build's lock, held, into the child: every later lookup of that rule set
-    there waited for ever (the user review of 2026-12-05). The child starts
-    with no build under way."""
-    code = textwrap.dedent("""
-        import os, threading
-        from ddzfast import Game, features, get_rules
-        r = get_rules("laizi:4")
-        key = features._moves_key(r)
-        held = features._build_locks.setdefault(key, threading.Lock())
-        held.acquire()                       # a build under way, as seen at the fork
+# module-level locks of caches built on first use, each with a call that
+# takes it: (what to import, the lock, the call, what it needs installed)
+FORK_LOCKS = {
+    "action table build": ("from ddzfast import features, get_rules\n"
+                           "from ddzfast._locks import ForkSafeLock",
+                           "features._build_locks.setdefault("
+                           "features._moves_key(get_rules('laizi:4')), ForkSafeLock())",
+                           "features.action_moves('laizi:4')", None),
+    "action table cache": ("from ddzfast import features", "features._action_lock",
+                           "features.action_moves('classic')", None),
+    "numba handles": ("import ddzfast.numba as nb", "nb._PIN_LOCK",
+                      "nb.rules_handle('classic')", "numba"),
+    "rlcard ids": ("import ddzfast.compat.rlcard as rl", "rl._lock",
+                   "rl.rlcard_actions()", "rlcard"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(FORK_LOCKS))
+def test_a_child_of_fork_takes_a_lock_another_thread_held(run_python, case):
+    """A fork while another thread held a module's lock (an action table
+    or RLCard's ids being built, a Numba handle being pinned) copied it,
+    held, into the child, where no thread would release it: every later
+    call that takes it waited for ever (the user review of 2026-12-05 for
+    the action tables, the lifecycle review of 2026-12-06 for RLCard's ids).
+    The child gets each lock back unheld."""
+    imports, lock, call, needs = FORK_LOCKS[case]
+    if needs is not None and importlib.util.find_spec(needs) is None:
+        pytest.skip(f"needs {needs}")
+    code = imports + "\n" + textwrap.dedent(f"""
+        import os, signal, threading
+        lock = {lock}
+        taken, done = threading.Event(), threading.Event()
+        def hold():
+            with lock:
+                taken.set()
+                done.wait()
+        holder = threading.Thread(target=hold)
+        holder.start()
+        taken.wait()
         pid = os.fork()
         if pid == 0:
-            import signal
             signal.alarm(30)                 # (a hang ends the child, not the run)
-            Game("laizi:4", seed=1, bidding=False).legal_action_indices()
+            {call}
             os._exit(0)
         _, status = os.waitpid(pid, 0)
-        held.release()
+        done.set()
+        holder.join()
+        {call}
         print("child status", os.waitstatus_to_exitcode(status))
     """)
     result = run_python(code=code, timeout=120)

@@ -63,8 +63,6 @@ one cycling through tiandi pairs keeps a few and rebuilds the others.
 from __future__ import annotations
 
 import numbers
-import os
-import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Set
 
@@ -73,6 +71,7 @@ import numpy as np
 from ddzfast._core import (MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup, _ActionTable,
                            _move_rows_substitutes, _move_rows_wild, _rules_label,
                            _substitute_cards, get_rules, legal_moves)
+from ddzfast._locks import ForkSafeLock
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
@@ -456,24 +455,11 @@ _action_tables: OrderedDict[tuple, tuple[np.ndarray, np.ndarray, _ActionTable]] 
 # by Rules object, and a description's key costs more than a lookup.
 _action_keys: dict[int, tuple] = {}
 # Held while the cache is read or changed (never during a build).
-_action_lock = threading.Lock()
+_action_lock = ForkSafeLock()
 # One lock per key being built, so two threads asking for one rule set
 # build it once, and threads asking for other tables meanwhile do not wait
 # for that build (a tiandi table takes seconds).
-_build_locks: dict[tuple, threading.Lock] = {}
-
-
-def _locks_after_fork() -> None:
-    # a child of fork has only the thread that forked: a lock another
-    # thread held (a build under way) would never be released there, and
-    # that build's table never made
-    global _action_lock
-    _action_lock = threading.Lock()
-    _build_locks.clear()
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_locks_after_fork)
+_build_locks: dict[tuple, ForkSafeLock] = {}
 
 
 _LOW_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
@@ -539,7 +525,7 @@ def _action_table(rules) -> tuple[np.ndarray, np.ndarray, _ActionTable]:
         table = _cached_table(r, key)
         if table is not None:
             return table
-        build = _build_locks.setdefault(key, threading.Lock())
+        build = _build_locks.setdefault(key, ForkSafeLock())
     with build:
         with _action_lock:
             # (built by the thread this one waited for)

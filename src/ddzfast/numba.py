@@ -86,7 +86,6 @@ when called.
 from __future__ import annotations
 
 import ctypes
-import threading
 
 from ddzfast.constants import broken_import
 
@@ -107,6 +106,7 @@ import numpy as np
 
 from ddzfast._core import (MOVE_DTYPE, WILD_RANK_OPTION, WILD_RANKS_OPTION, Rules,
                            _action_lookup, _wild_ranks_hint, get_rules)
+from ddzfast._locks import ForkSafeLock
 from ddzfast.features import _moves_key, description_key
 from ddzfast.rulesets import RULE_SETS
 
@@ -158,7 +158,7 @@ _ERR_NO_ACTION = -4
 # over pins one of them, not all.
 _PINNED_BY_KEY: dict = {}
 _PINNED_BY_ADDRESS: dict[int, Rules] = {}
-_PIN_LOCK = threading.Lock()
+_PIN_LOCK = ForkSafeLock()
 
 
 def rules_handle(rules="classic") -> int:

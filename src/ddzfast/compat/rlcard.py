@@ -54,7 +54,6 @@ from __future__ import annotations
 import importlib.util
 import numbers
 import os
-import threading
 import zipfile
 
 from typing import Any, Optional, Union
@@ -63,6 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ddzfast._core import MOVE_DTYPE, Hand, Move, MoveList
+from ddzfast._locks import ForkSafeLock
 from ddzfast.compat import _check_classic_list, _reject_laizi
 from ddzfast.constants import IDX_D, IDX_X
 from ddzfast.errors import IllegalMoveError
@@ -77,7 +77,7 @@ RULES = "classic"
 # RLCard's card letters that ddzfast spells otherwise
 _JOKERS = str.maketrans({"B": "X", "R": "D"})
 
-_lock = threading.Lock()
+_lock = ForkSafeLock()
 _tables: dict[str, object] = {}
 
 
