@@ -912,6 +912,22 @@ def test_a_move_list_or_move_never_made():
     assert Move.__new__(Move).wild_text == ""
 
 
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_a_move_list_never_made_equals_itself_alone_and_does_not_pickle(rules):
+    """Regression (the lifecycle review of 2026-12-06): == read the rule-set
+    id of an unmade MoveList through None (past CPython's None object), so
+    it equalled every empty classic list; pickle, copy and deepcopy wrote
+    what could not be loaded ("rules must be a rule-set name or a Rules")."""
+    import copy
+    bare = ddzfast.MoveList.__new__(ddzfast.MoveList)
+    empty = legal_moves("", None, rules)
+    assert bare != empty and empty != bare and not bare == empty
+    assert bare == bare and bare != ddzfast.MoveList.__new__(ddzfast.MoveList)
+    for write in (pickle.dumps, copy.copy, copy.deepcopy):
+        with pytest.raises(ValueError, match="never made"):
+            write(bare)
+
+
 def test_without_kinds_of_none_is_a_type_error():
     """without_kinds(None) read None as no kind and did nothing, though its
     docstring promises a TypeError for a kind that is no name."""

@@ -616,6 +616,7 @@ cdef class MoveList:
     cdef ddz_move* data
     cdef Py_ssize_t n
     cdef Rules rules
+    cdef Rules _made_rules(self)
 
 cdef class _ActionTable:
     cdef ddz_actions t

@@ -1540,6 +1540,9 @@ cdef class MoveList:
     @property
     def rules(self) -> Rules:
         """The rule set the moves are of."""
+        return self._made_rules()
+
+    cdef Rules _made_rules(self):
         if self.rules is None:
             raise ValueError("a MoveList never made (MoveList.__new__ alone) has no "
                              "rule set: MoveLists come from legal_moves and classify")
@@ -1590,6 +1593,8 @@ cdef class MoveList:
         if not isinstance(other, MoveList):
             return NotImplemented
         o = <MoveList>other
+        if self.rules is None or o.rules is None:
+            return self is o        # (never made: equal to itself alone)
         if self.n != o.n or self.rules.rules_id != o.rules.rules_id:
             return False
         for i in range(self.n):
@@ -1613,7 +1618,7 @@ cdef class MoveList:
 
     def __reduce__(self):
         # as its rows (16 bytes a move), each checked again when unpickled
-        return (_move_list_of, (self.rules, np.array(self.array)))
+        return (_move_list_of, (self._made_rules(), np.array(self.array)))
 
 
 def _move_list_of(rules, rows) -> MoveList:
