@@ -317,8 +317,12 @@ def _round_trip(value):
 
 def _hostile_reduce(f: Fuzzer, value, hostile: list) -> None:
     """What unpickling ``value`` calls, one of its arguments replaced by one
-    of ``hostile`` or a nasty value (a pickle from outside)."""
-    fn, args = value.__reduce__()[:2]
+    of ``hostile`` or a nasty value (a pickle from outside). An object
+    never made has no pickle (ValueError)."""
+    reduced = f.call(value.__reduce__)
+    if reduced is None:
+        return
+    fn, args = reduced[:2]
     args = list(args)
     if args:
         args[f.rng.randrange(len(args))] = f.rng.choice(hostile + [f.nasty()])
