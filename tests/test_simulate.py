@@ -12,6 +12,7 @@ import ddzfast
 from ddzfast import _engine
 from ddzfast._engine import _score_row, _simulate_native
 from ddzfast import DEAL_DTYPE, Game, deal_seed, simulate
+from ddzfast.report import summarize
 from ddzfast.simulate import play_deal
 from helpers import DECKS, RULE_SETS, capi, dirty_the_stack, identity, reference_for
 
@@ -447,6 +448,23 @@ def test_policies_as_bytes_are_a_type_error(policies):
         parse_policies(policies)
 
 
+@pytest.mark.parametrize("policies", [{"random", "greedy", "expert"}, frozenset({"greedy"}),
+                                      {"random": 1, "greedy": 2, "expert": 3}])
+def test_policies_in_a_set_or_mapping_are_a_type_error(policies):
+    """Regression (the extras review of 2026-12-06): a set of policy names
+    was taken in its iteration order, which changes from process to process
+    (string hashing), so one seed gave other seats other policies; a dict
+    gave its keys. split_policies, which every reader of policies shares,
+    refuses both, saying they have no seat order."""
+    from ddzfast.report import Tally
+    from ddzfast.simulate import parse_policies
+    for call in (lambda: simulate(3, policies=policies), lambda: parse_policies(policies),
+                 lambda: Tally(policies), lambda: summarize(simulate(3, seed=1), policies),
+                 lambda: Game("classic", seed=1).rollout(policies)):
+        with pytest.raises(TypeError, match="no seat order"):
+            call()
+
+
 def test_connect_timeout_beyond_a_float_is_a_value_error():
     """simulate(backend="ray", connect_timeout=10**400) passed the check and
     raised OverflowError at float(); now ValueError before any work (no Ray
@@ -695,13 +713,14 @@ def test_joined_rows_are_their_parts_byte_for_byte():
 
 @pytest.mark.parametrize("policies, error", [
     (("random",) * 4, "one policy or three"),
-    ({"x": 1}, "unknown policy 'x'"),
+    ({"x": 1}, "no seat order"),
     ((1, 2, 3), "a policy is one of"),
 ])
 def test_play_deal_checks_its_policies(policies, error):
     """Regression (a user's review): play_deal read its policies unchecked:
     four were taken, one in a tuple was an IndexError and a dict a KeyError.
-    It reads them as simulate does (one for all seats, or three)."""
+    It reads them as simulate does (one for all seats, or three; a mapping
+    has no seat order)."""
     with pytest.raises((ValueError, TypeError), match=error):
         play_deal("classic", policies, 1)
     assert play_deal("classic", ("random",), 1) == play_deal("classic", "random", 1)

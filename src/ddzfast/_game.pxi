@@ -888,8 +888,7 @@ cdef class Game:
         cdef ddz_split_ctx ctx
         cdef ddz_rules scratch
         cdef const ddz_rules* dr
-        if isinstance(policies, collections.abc.Mapping) or callable(policies) \
-                or not isinstance(policies, collections.abc.Sized):
+        if callable(policies) or not isinstance(policies, collections.abc.Sized):
             raise TypeError(f"policies: one built-in policy name, or three in seat "
                             f"order (\"random,greedy,greedy\" or a sequence), not "
                             f"{type(policies).__name__}")

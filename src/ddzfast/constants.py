@@ -6,6 +6,7 @@ than repeating them; ``_core`` checks at import that its C codes agree.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Set
 
 # ---- cards -------------------------------------------------------------------
 
@@ -141,10 +142,17 @@ def import_optional(module: str, extra: str, what: str):
     if getattr(found, "__file__", None) is None and "." not in module:
         # a folder of that name on the path (Ray's /tmp/ray, when run from
         # /tmp), imported as an empty namespace package: not the package
-        raise ImportError(f"{what} needs {module}, and what imports as {module} is a "
-                          f"folder ({', '.join(getattr(found, '__path__', []))}), not "
-                          f"the package: pip install 'ddzfast[{extra}]'")
+        raise ImportError(folder_not_package(module, extra, what,
+                                             getattr(found, "__path__", [])))
     return found
+
+
+def folder_not_package(module: str, extra: str, what: str, paths) -> str:
+    """The message for a folder named ``module`` on the path (``paths``, the
+    namespace package it imports as) where the package should be."""
+    return (f"{what} needs {module}, and what imports as {module} is a folder "
+            f"({', '.join(dict.fromkeys(paths))}), not the package: "
+            f"pip install 'ddzfast[{extra}]'")
 
 
 # ---- threads and chunks ---------------------------------------------------
@@ -175,10 +183,15 @@ def split_policies(policies, count: int, type_message: str, count_message: str) 
     TypeError ``type_message`` (``{type}``: the argument's type name) for
     anything else, ValueError ``count_message`` (``{n}``: how many) for
     another number of items. Bytes are a TypeError too (iterated, they would
-    be read as ints)."""
+    be read as ints), and so are sets and mappings (their order is no seat
+    order: a set of names iterates in an order that changes from process to
+    process)."""
     if isinstance(policies, (bytes, bytearray)):
         raise TypeError(type_message.format(type=type(policies).__name__)
                         + " (decode bytes to text first)")
+    if isinstance(policies, (Set, Mapping)):
+        raise TypeError(type_message.format(type=type(policies).__name__)
+                        + " (a set or a mapping has no seat order: give a list or a tuple)")
     if isinstance(policies, str):
         items: tuple = tuple(p.strip() for p in policies.split(","))
     elif callable(policies):
