@@ -182,6 +182,23 @@ def test_tally_checks_every_row_before_counting_any(rows, field, value):
         summarize(bad)
 
 
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf, 1e200])
+def test_tally_refuses_scores_that_are_not_finite(rows, value):
+    """Regression (the extras review of 2026-12-06): a NaN or infinite
+    score (or one whose square is) was counted in, and the tally's summary
+    failed for good, naming an internal parameter ("total must be
+    finite"). The rows are refused first, naming the row."""
+    tally = Tally(POLICIES).add(rows[:50])
+    before = tally.summary()
+    bad = rows[50:60].copy()
+    bad["scores"][3, 1] = value
+    with pytest.raises(ValueError, match=r"rows\[3\]\['scores'\] is .*not the finite scores"):
+        tally.add(bad)
+    assert tally.deals == 50 and tally.summary() == before
+    with pytest.raises(ValueError, match=r"rows\[3\]\['scores'\]"):
+        summarize(bad)
+
+
 def test_tally_reads_policy_text_as_summarize_does(rows):
     """Regression (an input review): Tally("random,greedy,greedy") was
     refused as 20 policies and Tally("rgx") taken as three, one a letter;
@@ -223,6 +240,27 @@ def test_plot_rows_writes_a_png(rows, tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000
     with pytest.raises(ValueError, match="no deals"):
         plot_rows(rows[:0], str(tmp_path / "none.png"))
+
+
+def test_plot_rows_leaves_matplotlibs_backend_and_figures_alone(run_python, tmp_path):
+    """Regression (the extras review of 2026-12-06): plot_rows switched the
+    caller's backend to Agg for the rest of the process (a notebook's or a
+    GUI's plots then showed nothing). It draws apart from pyplot."""
+    pytest.importorskip("matplotlib")
+    code = f"""
+import matplotlib
+matplotlib.use("svg")
+import matplotlib.pyplot as plt
+import ddzfast
+from ddzfast.report import plot_rows
+plt.figure()
+plot_rows(ddzfast.simulate(20, seed=1), {str(tmp_path / "p.png")!r})
+print(matplotlib.get_backend(), plt.get_fignums())
+"""
+    result = run_python(code=code, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["svg", "[1]"]
+    assert (tmp_path / "p.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_multiplier_mean_does_not_wrap():

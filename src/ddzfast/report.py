@@ -167,8 +167,9 @@ class Tally:
 
     def add(self, rows) -> "Tally":
         """Count these rows in; returns self. Rows whose ``landlord`` is no
-        seat (0..2) or whose ``winner`` is neither 0 nor 1 are a ValueError,
-        and the tally is left as it was."""
+        seat (0..2), whose ``winner`` is neither 0 nor 1 or whose ``scores``
+        are not finite (NaN, infinite, or so large that their squares are)
+        are a ValueError, and the tally is left as it was."""
         rows = _check_rows(rows)
         n = len(rows)
         if n == 0:
@@ -179,6 +180,14 @@ class Tally:
                 i = int(bad[0])
                 raise ValueError(f"rows[{i}][{field!r}] is {int(rows[field][i])}, not "
                                  f"{what} (0..{top}): not a row of simulate")
+        with np.errstate(over="ignore", invalid="ignore"):
+            finite = np.isfinite(np.square(rows["scores"].astype(np.float64))).all(axis=1)
+        bad = np.flatnonzero(~finite)
+        if len(bad):
+            i = int(bad[0])
+            raise ValueError(f"rows[{i}]['scores'] is {rows['scores'][i].tolist()}: not the "
+                             f"finite scores of a deal (their squares are summed too): "
+                             f"not a row of simulate")
         self.deals += n
         wins = _seat_wins(rows)
         scores = rows["scores"]
@@ -308,8 +317,10 @@ def summarize(rows, policies: Sequence | None = None) -> dict:
       ``double_rate`` (seats that doubled, x2 or x4, per seat and deal),
       ``redeals_per_deal`` and ``mean_stake`` (a farmer's stake).
 
-    Rates, means and intervals are None when there are no deals (an interval
-    also with a single deal). ``policies`` names the seats' policies (text
+    Rates, means and intervals are None when there are no deals. With a
+    single deal the Wilson intervals of win rates are given, and the normal
+    ones (``mean_score_ci95``, and ``win_rate_ci95`` where
+    ``win_rate_interval`` is "normal") are None. ``policies`` names the seats' policies (text
     such as "random,greedy,greedy", or a sequence of names and callables, as
     ``simulate`` takes them); without it ``by_policy`` is empty and each
     seat's ``policy`` is None.
@@ -351,18 +362,20 @@ def policy_labels(policies: Sequence) -> list[str]:
 
 
 def plot_rows(rows: "np.ndarray | Tally", path: str, title: str | None = None) -> None:
-    """Save a PNG (matplotlib, Agg backend) of the score distribution per
+    """Save a PNG (matplotlib's Agg canvas) of the score distribution per
     seat and the win rates (landlord side, each seat) with their 95% Wilson
-    intervals. ``rows``: simulation rows or a ``Tally`` of them."""
+    intervals. ``rows``: simulation rows or a ``Tally`` of them. The figure
+    is drawn apart from pyplot: matplotlib's backend and pyplot's figures
+    are left as they were."""
     import_optional("matplotlib", "plot", "plot_rows")
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
     tally = rows if isinstance(rows, Tally) else Tally().add(rows)
     if tally.deals == 0:
         raise ValueError("there are no deals to plot")
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.8),
-                                      gridspec_kw={"width_ratios": [2.2, 1]})
+    fig = Figure(figsize=(12, 4.8))
+    FigureCanvasAgg(fig)
+    left, right = fig.subplots(1, 2, gridspec_kw={"width_ratios": [2.2, 1]})
     values = sorted(set().union(*tally.score_counts))
     shown = values
     if len(values) > 24:          # keep the most frequent values legible
@@ -413,7 +426,4 @@ def plot_rows(rows: "np.ndarray | Tally", path: str, title: str | None = None) -
     fig.suptitle(title or f"{tally.deals:,} deals"
                  + (f"; policies {', '.join(map(str, tally.policies))}" if named else ""))
     fig.tight_layout()
-    try:
-        fig.savefig(path, dpi=110)
-    finally:
-        plt.close(fig)
+    fig.savefig(path, dpi=110)
