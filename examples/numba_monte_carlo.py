@@ -10,11 +10,13 @@ the landlord's win rate under random play.
 import argparse
 import time
 
+# (ddzfast.numba first: without numba, its ImportError says what to install)
+from ddzfast import numba as dn
+
 import numba
 import numpy as np
 
 import ddzfast
-from ddzfast import numba as dn
 from ddzfast.constants import CARD_LIMITS, DEAL_CARDS, IDX_W
 
 

@@ -213,6 +213,21 @@ def test_missing_rlcard_says_what_to_install(monkeypatch):
         rl._read_action_list()
 
 
+def test_a_folder_named_rlcard_is_not_taken_for_it(monkeypatch, tmp_path):
+    """Regression (the extras review of 2026-12-06): a folder named rlcard
+    on the path (a clone never installed) was read as the package, and the
+    first call failed with FileNotFoundError on its data file. It is an
+    ImportError saying what it is and what to install, as import_optional
+    says of other extras."""
+    from importlib.machinery import PathFinder
+    (tmp_path / "rlcard").mkdir()
+    monkeypatch.setattr(rl.importlib.util, "find_spec",
+                        lambda name: PathFinder.find_spec(name, [str(tmp_path)]))
+    with pytest.raises(ImportError, match=r"rlcard is a folder .*rlcard\), not the package: "
+                                          r"pip install 'ddzfast\[rlcard\]'"):
+        rl._read_action_list()
+
+
 def test_laizi_moves_are_rejected():
     """RLCard plays the classic rules: a laizi move (a laizi kind, or laizi
     standing for another rank) and a MoveList of a laizi rule set are a

@@ -154,6 +154,21 @@ def test_monte_carlo_example_runs(run_python):
     assert "super: 300 random deals, landlord won" in result.stdout
 
 
+
+def test_monte_carlo_example_without_numba_says_how_to_install(run_python):
+    """Regression (the extras review of 2026-12-06): the example imported
+    numba first, so without it the user saw a bare ModuleNotFoundError.
+    ddzfast.numba comes first and says what to install."""
+    code = textwrap.dedent(f"""
+        import runpy, sys
+        sys.modules["numba"] = None          # as if numba were not installed
+        sys.argv = ["numba_monte_carlo.py", "--deals", "10"]
+        runpy.run_path({os.path.join(ROOT, "examples", "numba_monte_carlo.py")!r},
+                       run_name="__main__")
+    """)
+    result = run_python(code=code, timeout=120)
+    assert result.returncode != 0 and "pip install 'ddzfast[numba]'" in result.stderr
+
 # ---- bad arguments, handles, no numba: the regressions of the hardening review ---
 
 # Code every child runs first: jitted callers of each function, and

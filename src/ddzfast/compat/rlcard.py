@@ -64,7 +64,7 @@ import numpy.typing as npt
 from ddzfast._core import MOVE_DTYPE, Hand, Move, MoveList
 from ddzfast._locks import ForkSafeLock
 from ddzfast.compat import _check_classic_list, _reject_laizi
-from ddzfast.constants import IDX_D, IDX_X
+from ddzfast.constants import IDX_D, IDX_X, folder_not_package
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_index, action_moves
 
@@ -88,6 +88,10 @@ def _read_action_list() -> tuple[str, ...]:
     if spec is None or not spec.submodule_search_locations:
         raise ImportError('ddzfast.compat.rlcard reads the action ids from RLCard: '
                           'pip install "ddzfast[rlcard]"')
+    if spec.origin is None:
+        # a folder named rlcard on the path (a clone never installed)
+        raise ImportError(folder_not_package("rlcard", "rlcard", "ddzfast.compat.rlcard",
+                                             spec.submodule_search_locations))
     folder = os.path.join(list(spec.submodule_search_locations)[0], "games", "doudizhu")
     unpacked = os.path.join(folder, "jsondata", "action_space.txt")
     if os.path.isfile(unpacked):
