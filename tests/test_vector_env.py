@@ -549,20 +549,27 @@ def test_a_threaded_env_alive_at_exit_ends_cleanly(run_python, last_line):
 
 
 @pytest.mark.skipif(not hasattr(_thread, "_count"), reason="counts threads with _thread._count")
-def test_an_env_ends_once_its_workers_have_returned():
+def test_an_env_ends_once_its_workers_have_returned(run_python):
     """What the test above needs, seen without AddressSanitizer: when an
     env ends, its workers have returned from their Python frames (before,
     they were woken and left to run: the interpreter could begin to shut
-    down before they had)."""
-    import gc
-    gc.collect()
-    before = _thread._count()
-    env = VectorEnv(8, "classic", threads=3, seed=1)
-    env.reset(seed=1)
-    env.step(env.legal_indices[env.legal_offsets[:-1]])
-    assert _thread._count() == before + 2
-    del env
-    assert _thread._count() == before
+    down before they had). In a process of its own, where no other test's
+    threads come and go."""
+    code = textwrap.dedent("""
+        import _thread
+        from ddzfast.env import VectorEnv
+        before = _thread._count()
+        env = VectorEnv(8, "classic", threads=3, seed=1)
+        env.reset(seed=1)
+        env.step(env.legal_indices[env.legal_offsets[:-1]])
+        running = _thread._count()
+        del env
+        print(before, running, _thread._count())
+    """)
+    result = run_python(code=code, timeout=60)
+    assert result.returncode == 0, result.stderr
+    before, running, after = map(int, result.stdout.split())
+    assert running == before + 2 and after == before
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/task"),
