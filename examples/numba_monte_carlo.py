@@ -5,7 +5,8 @@ ddzfast core (ddzfast.numba): no Python in the loop.
 
 Deals random hands (landlord seat 0 holds 17 + the kitty), lets every seat
 play a uniformly random legal move until one runs out of cards, and prints
-the landlord's win rate under random play.
+the landlord's win rate under random play. Laizi and tiandi play with their
+wild ranks fixed for every deal (--rules laizi:7, --rules tiandi:7J).
 """
 import argparse
 import time
@@ -30,11 +31,11 @@ def _deal(deck, hands):
 
 
 @numba.njit(nogil=True)
-def play_deals(rules, deck, deals, seed):
+def play_deals(rules, deck, deals, seed, out_rows):
     """Play `deals` random deals; returns (landlord wins, moves played)."""
     np.random.seed(seed)
     hands = np.zeros(3, dtype=np.uint64)
-    out = np.empty(ddzfast.MOVE_BUFFER, dtype=dn.MOVE_DTYPE)
+    out = np.empty(out_rows, dtype=dn.MOVE_DTYPE)
     last = np.empty(1, dtype=dn.MOVE_DTYPE)
     wins = 0
     moves = 0
@@ -63,6 +64,10 @@ def play_deals(rules, deck, deals, seed):
     return wins, moves
 
 
+#: The move buffer of laizi and tiandi hands (4 MB).
+LAIZI_OUT_ROWS = 1 << 18
+
+
 def make_deck(rules: str) -> np.ndarray:
     """The card indices of the rule set's deck, each as often as the deck holds it."""
     wildcard = ddzfast.get_rules(rules).wildcard
@@ -73,15 +78,29 @@ def make_deck(rules: str) -> np.ndarray:
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rules", default="classic", choices=sorted(ddzfast.RULES))
+    ap.add_argument("--rules", default="classic",
+                    help="a rule-set name; laizi and tiandi with their wild ranks "
+                         "fixed for every deal (laizi:7, tiandi:7J)")
     ap.add_argument("--deals", type=int, default=10000)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--seed", type=int, default=1,
+                    help="0..2**32-1 (Numba's random stream takes 32 bits)")
     args = ap.parse_args(argv)
+    if args.deals < 1:
+        ap.error(f"--deals must be at least 1, not {args.deals}")
+    if not 0 <= args.seed < 2 ** 32:
+        ap.error(f"--seed must be in 0..2**32-1, not {args.seed}")
+    try:
+        rules = dn.rules_handle(args.rules)
+    except ValueError as e:
+        ap.error(f"--rules: {e}")
     deck = make_deck(args.rules)
-    rules = dn.rules_handle(args.rules)
-    play_deals(rules, deck, 1, args.seed)                 # compile
+    # MOVE_BUFFER holds every hand of the classic family; a 20-card laizi or
+    # tiandi hand can have tens of thousands of moves (docs/moves.md,
+    # "Buffers"), so those get room well past the most found
+    out_rows = LAIZI_OUT_ROWS if ddzfast.get_rules(args.rules).laizi else ddzfast.MOVE_BUFFER
+    play_deals(rules, deck, 1, args.seed, out_rows)       # compile
     start = time.perf_counter()
-    wins, moves = play_deals(rules, deck, args.deals, args.seed)
+    wins, moves = play_deals(rules, deck, args.deals, args.seed, out_rows)
     elapsed = time.perf_counter() - start
     print(f"{args.rules}: {args.deals} random deals, landlord won {wins / args.deals:.3f}, "
           f"{moves / args.deals:.1f} moves per deal, {args.deals / elapsed:,.0f} deals/s")

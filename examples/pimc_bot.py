@@ -109,8 +109,9 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=2000)
     ap.add_argument("--worlds", type=int, default=12, help="worlds sampled per decision")
     ap.add_argument("--candidates", type=int, default=12,
-                    help="moves tried per decision, at most")
-    ap.add_argument("--seed", type=int, default=1)
+                    help="moves tried per decision, at most (PASS and the greedy "
+                         "move are tried whatever the limit)")
+    ap.add_argument("--seed", type=int, default=1, help="0..2**32-1")
     ap.add_argument("--rollout", default="greedy", choices=["greedy", "expert", "random"],
                     help="the built-in policy of the playouts")
     ap.add_argument("--arena", default=None, metavar="AGENT",
@@ -119,8 +120,14 @@ def main() -> None:
     for name in ("deals", "worlds", "candidates"):
         if getattr(args, name) < 1:
             ap.error(f"--{name} must be at least 1")
+    if not 0 <= args.seed < 2 ** 32:
+        ap.error(f"--seed must be in 0..2**32-1, not {args.seed}")
     if args.arena:
-        from ddzfast.arena import arena
+        from ddzfast.arena import arena, resolve_agent
+        try:
+            resolve_agent(args.arena)
+        except (ImportError, ValueError) as e:
+            ap.error(f"--arena: {e}")
         start = time.perf_counter()
         result = arena(pimc_policy(args.worlds, args.candidates, args.rollout, args.seed),
                        args.arena, deals=args.deals, seed=args.seed)

@@ -675,6 +675,20 @@ def test_bad_tiandi_wild_is_a_usage_error(capsys, command, wild):
     assert code == 2 and err.count("\n") == 1 and "both wild ranks, sky then ground" in err
 
 
+@pytest.mark.parametrize("command, drawn", [(["moves", "3"], False), (["solve", "33", "44"], False),
+                                           (["simulate", "--games", "1"], True),
+                                           (["play", "--seed", "1"], True)])
+def test_one_tiandi_rank_says_what_the_command_does_without_wild(capsys, command, drawn):
+    """Regression (the examples review of 2026-12-06): `moves --rules tiandi
+    --wild 7` said "without --wild both are drawn", but moves and solve
+    have no deal to draw from (without --wild they ask for both ranks).
+    Only the commands that deal say it."""
+    code, out, err = main(capsys, *command, "--rules", "tiandi", "--wild", "7")
+    assert code == 2 and "both wild ranks, sky then ground (--wild 7J)" in err
+    assert ("without --wild both are drawn" in err) == drawn
+    assert set(cli.DEALING_COMMANDS) == {"simulate", "play", "arena"}
+
+
 @pytest.mark.parametrize("rules, wild", [("tiandi:7J+happy", "89"), ("laizi:7", "8"),
                                          ("tiandi:7J", "7J")])
 def test_wild_over_a_name_with_ranks_is_a_usage_error(capsys, rules, wild):

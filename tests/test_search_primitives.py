@@ -507,3 +507,10 @@ def test_the_pimc_example_runs_at_its_smallest_settings(run_python):
     result = run_python(script, "--arena", "random", "--deals", "3", "--worlds", "2",
                         timeout=300)
     assert result.returncode == 0, result.stderr
+    # (the examples review of 2026-12-06: a negative seed ended in NumPy's
+    # traceback, never naming --seed; an unknown agent in the arena's)
+    for args, message in ((["--seed", "-1"], "--seed must be in 0..2**32-1"),
+                          (["--arena", "nosuch"], "--arena: unknown arena agent 'nosuch'")):
+        result = run_python(script, *args, "--deals", "2", timeout=300)
+        assert result.returncode == 2 and message in result.stderr, result.stderr
+        assert "Traceback" not in result.stderr

@@ -201,6 +201,11 @@ WILD_HELP = ("the laizi (wild) rank with --rules laizi, e.g. 7; the sky and grou
              "ranks with --rules tiandi, e.g. 7J")
 
 
+#: The commands that deal (and so draw the wild ranks --wild does not fix);
+#: moves and solve list moves of ranks given.
+DEALING_COMMANDS = ("simulate", "play", "arena")
+
+
 def _rules_name(text: str) -> str:
     """--rules: any rule-set name get_rules takes ("classic", "laizi:7",
     "classic+happy")."""
@@ -235,9 +240,10 @@ def _rules_arg(args):
                 # (the API also takes the sky rank alone, before the ground
                 # rank is drawn; a command's deal or position needs both)
                 if len(wild.replace("10", "T")) != 2:
+                    drawn = getattr(args, "command", None) in DEALING_COMMANDS
                     raise UsageError(f"--wild with --rules {args.rules} is both wild "
-                                     f"ranks, sky then ground (--wild 7J), not {wild!r}; "
-                                     f"without --wild both are drawn")
+                                     f"ranks, sky then ground (--wild 7J), not {wild!r}"
+                                     + ("; without --wild both are drawn" if drawn else ""))
                 rules = rules.with_options(wild_ranks=wild)
             else:
                 rules = rules.with_options(wild_rank=wild)
