@@ -613,6 +613,56 @@ def test_an_env_ended_after_its_module_globals_says_nothing(run_python):
     assert result.returncode == 0 and result.stderr == "", result.stderr
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+def test_a_child_forked_during_a_step_says_so(run_python):
+    """Regression (the lifecycle review of 2026-12-06): a fork while
+    another thread stepped the env left the child's env refusing every
+    call "from another thread", a thread the child does not have. The
+    refusal stays (the rows are part way through that step there), and
+    says what happened. Forked until a fork lands inside a step."""
+    code = textwrap.dedent("""
+        import os, threading, time
+        from ddzfast.env import VectorEnv
+        env = VectorEnv(4000, "classic", seed=1)
+        env.reset(seed=1)
+        going = True
+        def stepper():
+            while going:
+                try:
+                    env.step(env.legal_indices[env.legal_offsets[:-1]].copy())
+                except RuntimeError:      # (the main thread in its reset)
+                    pass
+        t = threading.Thread(target=stepper)
+        t.start()
+        seen = set()
+        for attempt in range(200):
+            time.sleep(0.002)             # (the stepper's turn to enter a step)
+            try:
+                env.reset()               # refused while the stepper is in a step
+                continue
+            except RuntimeError:
+                pass
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    env.step(env.legal_indices[env.legal_offsets[:-1]].copy())
+                    os._exit(10)
+                except RuntimeError as e:
+                    os._exit(11 if "when this process was forked" in str(e) else 12)
+            _, status = os.waitpid(pid, 0)
+            seen.add(os.waitstatus_to_exitcode(status))
+            if 11 in seen or 12 in seen:
+                break
+        going = False
+        t.join()
+        print(sorted(seen))
+    """)
+    result = run_python(code=code, timeout=300)
+    assert result.returncode == 0, result.stderr
+    seen = set(eval(result.stdout))
+    assert 12 not in seen and 11 in seen, seen
+
+
 def test_another_thread_writing_the_buffers_cannot_crash_a_step(run_python):
     """Regression (a user's review): step read its offsets back from
     legal_offsets, a buffer of the caller's, to place each row's legal

@@ -137,7 +137,7 @@ cdef class DouZeroVec:
     cdef list _xb, _zb, _pk, _xa, _rd   # per position (private: C writes through them)
     cdef readonly object position, offsets, counts, rewards, done, x_no_action, z
     cdef readonly object deal_numbers
-    cdef bint _busy                     # a reset or step is running (set with the GIL held)
+    cdef long _busy                     # a reset or step is running: its process (ddz_enter)
 
     def __cinit__(self, int64_t num_envs, int objective, bint fill_z_batch=True,
                   bint fill_x_batch=True, bint int8=False):
@@ -205,7 +205,7 @@ cdef class DouZeroVec:
         try:
             self._reset(seed, first)
         finally:
-            self._busy = False
+            self._busy = 0
 
     cdef _reset(self, uint64_t seed, int64_t first):
         cdef int64_t i
@@ -270,7 +270,7 @@ cdef class DouZeroVec:
         try:
             self._step(actions)
         finally:
-            self._busy = False
+            self._busy = 0
 
     cdef _step(self, cnp.ndarray actions):
         # played from a copy, checked first: another thread of the caller's

@@ -245,18 +245,38 @@ cdef void ddz_obs_record_play(ddz_obs_record* r, int seat, const ddz_move* m) no
 cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
                                const ddz_obs_record* r, int seat, float* o) noexcept nogil
 
+cdef extern from *:
+    """
+    #ifdef _WIN32
+    #include <process.h>
+    #define ddz_getpid() ((long)_getpid())
+    #else
+    #include <unistd.h>
+    #define ddz_getpid() ((long)getpid())
+    #endif
+    """
+    long ddz_getpid() nogil
+
 # One call at a time on an object whose calls release the GIL over buffers
 # it owns and may reallocate (VectorEnv, compat.douzero's VecEnv): a call
 # from another thread while one runs would race on them, so it is refused.
-# The flag is tested and set with the GIL held, so no two threads pass
-# together; the caller clears it in a `finally`. `what` names the object.
-cdef inline int ddz_check_idle(bint busy, str what) except -1:
+# `busy` is 0, or the id of the process whose thread is in a call: a child
+# of fork inherits the mark of a call that no thread of its own will end,
+# over buffers left part way, so it is refused there for good, saying why.
+# The mark is tested and set with the GIL held, so no two threads pass
+# together; the caller clears it (to 0) in a `finally`. `what` names the
+# object.
+cdef inline int ddz_check_idle(long busy, str what) except -1:
     if busy:
+        if busy != ddz_getpid():
+            raise RuntimeError(f"this {what} was being reset or stepped by another "
+                               f"thread when this process was forked from it: its rows "
+                               f"are part way through that call here; make a new {what}")
         raise RuntimeError(f"this {what} is already being reset or stepped (from "
                            f"another thread): one call at a time")
     return 0
 
-cdef inline int ddz_enter(bint* busy, str what) except -1:
+cdef inline int ddz_enter(long* busy, str what) except -1:
     ddz_check_idle(busy[0], what)
-    busy[0] = True
+    busy[0] = ddz_getpid()
     return 0

@@ -462,7 +462,7 @@ cdef class VectorEnv:
     cdef cnp.ndarray _mask, _deal_numbers, _actions32
     cdef object _crew           # the worker threads (_Crew), made on the first threaded pass
     cdef object _last_actions
-    cdef bint _busy             # a reset or step is running (set with the GIL held)
+    cdef long _busy             # a reset or step is running: its process (ddz_enter)
     cdef bint _interrupted      # a reset or step stopped part way: reset() before a step
 
     def __cinit__(self):
@@ -694,7 +694,7 @@ cdef class VectorEnv:
         try:
             return self._reset(seed)
         finally:
-            self._busy = False
+            self._busy = 0
 
     cdef _reset(self, seed):
         from ddzfast.simulate import check_seed
@@ -733,7 +733,7 @@ cdef class VectorEnv:
         try:
             return self._step(actions)
         finally:
-            self._busy = False
+            self._busy = 0
 
     cdef _step(self, actions):
         cdef cnp.ndarray a
