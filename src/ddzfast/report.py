@@ -320,10 +320,10 @@ def summarize(rows, policies: Sequence | None = None) -> dict:
     Rates, means and intervals are None when there are no deals. With a
     single deal the Wilson intervals of win rates are given, and the normal
     ones (``mean_score_ci95``, and ``win_rate_ci95`` where
-    ``win_rate_interval`` is "normal") are None. ``policies`` names the seats' policies (text
-    such as "random,greedy,greedy", or a sequence of names and callables, as
-    ``simulate`` takes them); without it ``by_policy`` is empty and each
-    seat's ``policy`` is None.
+    ``win_rate_interval`` is "normal") are None. ``policies`` names the
+    seats' policies (text such as "random,greedy,greedy", or a sequence of
+    names and callables, as ``simulate`` takes them); without it
+    ``by_policy`` is empty and each seat's ``policy`` is None.
     """
     if policies is None:
         return Tally().add(rows).summary()
