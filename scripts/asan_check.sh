@@ -52,7 +52,10 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
 cp -r "$root/src/ddzfast" "$work/src/"
 cp "$root/setup.py" "$root/pyproject.toml" "$work/"
-[ -e "$root/README.md" ] && cp "$root/README.md" "$work/"
+# (README and LICENSE: pyproject.toml's readme and license-files)
+for f in README.md LICENSE; do
+    if [ -e "$root/$f" ]; then cp "$root/$f" "$work/"; fi
+done
 rm -f "$work"/src/ddzfast/_*.so "$work"/src/ddzfast/_*.pyd "$work"/src/ddzfast/_*.c
 
 start=$(date +%s)

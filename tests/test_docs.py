@@ -194,6 +194,17 @@ def test_extras_listed_are_pyprojects():
     assert set(re.findall(r"`([\w-]+)`", names)) == extras
 
 
+def test_the_version_is_pyprojects():
+    """The version is written twice, in pyproject.toml (the package's
+    metadata) and as ``ddzfast.__version__`` (what ``ddzfast --version``
+    prints): the two agree (the packaging review of 2026-12-06 found no
+    check that they do)."""
+    import ddzfast
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is Python 3.11+")
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        assert tomllib.load(f)["project"]["version"] == ddzfast.__version__
+
+
 POLICY_CALL = re.compile(r'policy_\w+\(("\w+"(?: \| "\w+")+)\)')
 POLICY_LIST = re.compile(r'Policies: (`"\w+"`(?:, `"\w+"`)*)')
 
