@@ -4,7 +4,6 @@
 from cpython.exc cimport PyErr_CheckSignals
 
 import _thread
-import os
 import sys
 
 from ddzfast.constants import check_threads, worker_count
@@ -401,9 +400,8 @@ cdef class _Crew:
     ``stop``, which read no module globals (torn down by then at the
     interpreter's shutdown)."""
     cdef readonly int size
-    cdef readonly object pid
+    cdef readonly long pid               # the process that made it (ddz_getpid)
     cdef int started                     # workers whose threads were made
-    cdef object getpid                   # os.getpid, held for made_here
     cdef object interpreter_finalizing   # sys.is_finalizing, held for stop
     cdef list go, ended, jobs, results
     cdef int stopping
@@ -412,8 +410,7 @@ cdef class _Crew:
     def __init__(self, int size):
         cdef int j
         self.size = size
-        self.getpid = os.getpid
-        self.pid = self.getpid()
+        self.pid = ddz_getpid()
         self.interpreter_finalizing = sys.is_finalizing
         self.go = [_thread.allocate_lock() for _ in range(size)]
         self.ended = [_thread.allocate_lock() for _ in range(size)]
@@ -433,7 +430,7 @@ cdef class _Crew:
 
     def made_here(self) -> bool:
         """Whether this process made the crew (not a child of fork)."""
-        return self.getpid() == self.pid
+        return ddz_getpid() == self.pid
 
     def dispatch(self, int j, job) -> None:
         self.jobs[j] = job

@@ -179,6 +179,19 @@ cdef extern from *:
     """
     double ddz_now() noexcept nogil
 
+# This process's id (a child of fork has its own).
+cdef extern from *:
+    """
+    #ifdef _WIN32
+    #include <process.h>
+    #define ddz_getpid() ((long)_getpid())
+    #else
+    #include <unistd.h>
+    #define ddz_getpid() ((long)getpid())
+    #endif
+    """
+    long ddz_getpid() noexcept nogil
+
 # Signals in long native calls. PyErr_CheckSignals, with the GIL held, runs
 # the handlers of signals that arrived (only in the main thread): Ctrl-C's
 # raises KeyboardInterrupt, which it leaves set and reports as -1. Code

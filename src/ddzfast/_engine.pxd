@@ -5,7 +5,7 @@
 
 from libc.stdint cimport uint8_t, int8_t, int16_t, uint16_t, int32_t, uint32_t, uint64_t, int64_t
 
-from ddzfast._core cimport ddz_move, ddz_rules
+from ddzfast._core cimport ddz_getpid, ddz_move, ddz_rules
 from ddzfast._split cimport ddz_split_ctx
 
 cdef enum:
@@ -244,18 +244,6 @@ cdef void ddz_obs_record_play(ddz_obs_record* r, int seat, const ddz_move* m) no
 # the deal's rule set (its wild rank shown).
 cdef void ddz_fill_observation(const ddz_game* g, const ddz_rules* rules,
                                const ddz_obs_record* r, int seat, float* o) noexcept nogil
-
-cdef extern from *:
-    """
-    #ifdef _WIN32
-    #include <process.h>
-    #define ddz_getpid() ((long)_getpid())
-    #else
-    #include <unistd.h>
-    #define ddz_getpid() ((long)getpid())
-    #endif
-    """
-    long ddz_getpid() nogil
 
 # One call at a time on an object whose calls release the GIL over buffers
 # it owns and may reallocate (VectorEnv, compat.douzero's VecEnv): a call
