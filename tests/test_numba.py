@@ -147,13 +147,15 @@ def test_last_sharing_memory_with_out_is_refused():
     assert _moves(rules, hand, shared[3:3], shared) == len(legal_moves(hand))
 
 
+MONTE_CARLO = os.path.join(ROOT, "examples", "numba_monte_carlo.py")
+
+
 @pytest.mark.parametrize("rules", ["super", "laizi:7", "tiandi:7J"])
 def test_monte_carlo_example_runs(run_python, rules):
     """(laizi and tiandi, offered by its --help, always failed: a rule set
     without its wild ranks, then moves past MOVE_BUFFER: the examples
     review of 2026-12-06)"""
-    result = run_python(os.path.join(ROOT, "examples", "numba_monte_carlo.py"),
-                        "--rules", rules, "--deals", "300", timeout=300)
+    result = run_python(MONTE_CARLO, "--rules", rules, "--deals", "300", timeout=300)
     assert result.returncode == 0, result.stderr
     assert f"{rules}: 300 random deals, landlord won" in result.stdout
 
@@ -169,11 +171,9 @@ def test_monte_carlo_example_refuses_bad_arguments(run_python, args, message):
     ZeroDivisionError, a negative count printed nonsense, seeds were cut
     to Numba's 32 bits (7 and 2**32 + 7 one run) and --rules laizi was a
     traceback. Each is an argument error naming the option."""
-    result = run_python(os.path.join(ROOT, "examples", "numba_monte_carlo.py"), *args,
-                        timeout=120)
+    result = run_python(MONTE_CARLO, *args, timeout=120)
     assert result.returncode == 2 and message in result.stderr
     assert "Traceback" not in result.stderr
-
 
 
 def test_monte_carlo_example_without_numba_says_how_to_install(run_python):
@@ -184,11 +184,11 @@ def test_monte_carlo_example_without_numba_says_how_to_install(run_python):
         import runpy, sys
         sys.modules["numba"] = None          # as if numba were not installed
         sys.argv = ["numba_monte_carlo.py", "--deals", "10"]
-        runpy.run_path({os.path.join(ROOT, "examples", "numba_monte_carlo.py")!r},
-                       run_name="__main__")
+        runpy.run_path({MONTE_CARLO!r}, run_name="__main__")
     """)
     result = run_python(code=code, timeout=120)
     assert result.returncode != 0 and "pip install 'ddzfast[numba]'" in result.stderr
+
 
 # ---- bad arguments, handles, no numba: the regressions of the hardening review ---
 
