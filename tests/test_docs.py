@@ -273,3 +273,26 @@ def test_readme_demo_runs():
                          r"([\d.]+) us per call, (\d+) million moves per second", lines[-1])
     assert speed is not None, lines[-1]
     assert float(speed.group(1)) > 0
+
+
+def test_ci_runs_the_readmes_test_command_so_that_it_fails():
+    """.ci/run runs the README's test command as it is, in a subshell of its
+    own: under ``set -e`` a failure inside an ``&&`` list is ignored unless
+    it is the last command, so a failed install there would skip the tests
+    and let the script go on; a failed subshell stops it."""
+    import subprocess
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("Install and pass the tests"):]
+    command = re.search(r"```sh\n(.*?)\n```", section, re.DOTALL).group(1).strip()
+    assert "\n" not in command and command.startswith("python3 -m venv .venv")
+    # .ci/run makes its own environment first, then the rest of the command
+    rest = command.split(" && ", 2)[2]
+    assert rest.startswith("pip install ")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "set -euo pipefail" in ci
+    assert f"\n( {rest} )\n" in ci
+
+    stops = subprocess.run(["bash", "-c", "set -euo pipefail; ( true && false && true ); "
+                            "echo went on"], capture_output=True, text=True)
+    assert stops.returncode != 0 and "went on" not in stops.stdout
