@@ -1,6 +1,6 @@
 """min_plays, plays_left, min_plays_batch and the Numba binding (issue 18):
 the exact fewest plays of a hand, against the independent brute force of
-tests/oracles/split_reference.py, in every rule set (W and laizi included)."""
+tests/oracles/split_reference.py, in every rule set (W, laizi and tiandi included)."""
 import random
 
 import numpy as np
@@ -8,20 +8,20 @@ import pytest
 
 import ddzfast
 from oracles import reference as R
-from oracles import reference_laizi as RL
 from oracles import reference_tiandi as RT
 from oracles import split_reference as SR
 from ddzfast import (Hand, IllegalMoveError, Move, MoveKind, legal_moves, min_plays,
                      min_plays_batch, plays_left)
-from helpers import CLASSIC_FAMILY, DECKS, RULE_SETS, survives_a_writer
+from ddzfast.constants import deck_text
+from helpers import DECKS, RULE_SETS, reference_for, survives_a_writer, wild_char
 
-# laizi over several wild ranks (the rank changes which readings exist)
-LAIZI = ("laizi:7", "laizi:3", "laizi:2", "laizi:K")
-ALL_RULES = CLASSIC_FAMILY + LAIZI
+# every rule set, with laizi and tiandi over more wild ranks (the ranks
+# change which readings exist)
+ALL_RULES = RULE_SETS + ("laizi:3", "laizi:2", "laizi:K", "tiandi:34", "tiandi:A2")
 
 
 def _deck(rules):
-    return DECKS["classic"] if rules.startswith("laizi") else DECKS.get(rules, DECKS["classic"])
+    return deck_text(ddzfast.get_rules(rules).wildcard)
 
 
 def _random_hand(rng, rules, size):
@@ -30,26 +30,24 @@ def _random_hand(rng, rules, size):
     # half the hands of the wildcard sets hold their wild card(s)
     if rules in ("biegang", "super") and "W" not in hand and rng.random() < 0.5:
         hand[0] = "W"
-    if rules.startswith("laizi") and rng.random() < 0.5:
-        wild = rules.split(":")[1]
-        k = sum(1 for c in hand if c == wild)
+    wild = wild_char(rules)
+    if wild is not None and rng.random() < 0.5:
+        # at least two laizi (of either wild rank, at most four of each)
+        k = sum(1 for c in hand if c in wild)
         for i in range(len(hand)):
             if k >= 2:
                 break
-            if hand[i] != wild:
-                hand[i] = wild
-                k += 1
-        if hand.count(wild) > 4:
-            hand = hand[:len(hand) - (hand.count(wild) - 4)]
+            if hand[i] not in wild:
+                c = rng.choice(wild)
+                if hand.count(c) < 4:
+                    hand[i] = c
+                    k += 1
     return "".join(hand)
 
 
 def _reference_identity_ok(move, rules):
     counts = move.cards.counts
-    ident = (move.kind.name, move.rank, move.length, counts)
-    if rules.startswith("laizi"):
-        return ident in RL.classify(counts, RL.wild_index(rules.split(":")[1]))
-    return ident in R.classify(counts, rules)
+    return (move.kind.name, move.rank, move.length, counts) in reference_for(rules).classify(counts)
 
 
 def _check_split(hand, rules, split):
@@ -71,7 +69,7 @@ def _check_split(hand, rules, split):
 @pytest.mark.parametrize("rules", ALL_RULES)
 def test_min_plays_equals_the_reference(rules):
     rng = random.Random(f"split-{rules}")
-    hands = 1200 if not rules.startswith("laizi") else 400
+    hands = 1200 if wild_char(rules) is None else 400
     seen_none = 0
     for _ in range(hands):
         hand = _random_hand(rng, rules, rng.randint(1, 12))
@@ -155,15 +153,15 @@ def test_repr_and_equality():
     assert min_plays("W", "biegang").count is None and len(min_plays("W", "biegang").moves) == 0
 
 
-def test_whole_deck_is_a_result_or_a_clear_error():
-    for rules in ALL_RULES:
-        deck = _deck(rules)
-        try:
-            split = min_plays(deck, rules)
-        except ValueError as e:
-            assert "too large" in str(e)
-        else:
-            _check_split(deck, rules, split)
+@pytest.mark.parametrize("rules", ALL_RULES)
+def test_whole_deck_is_a_result_or_a_clear_error(rules):
+    deck = _deck(rules)
+    try:
+        split = min_plays(deck, rules)
+    except ValueError as e:
+        assert "too large" in str(e)
+    else:
+        _check_split(deck, rules, split)
 
 
 def test_a_root_of_millions_of_move_sets_keeps_its_partition():
@@ -417,7 +415,7 @@ def test_numba_equals_single_calls():
             out[i] = dn.min_plays(rules, hands[i])
 
     rng = random.Random("split-numba")
-    for rules in ("classic", "biegang", "laizi:7"):
+    for rules in RULE_SETS:
         hands = np.array([Hand(_random_hand(rng, rules, rng.randint(1, 20))).bits
                           for _ in range(100)], dtype=np.uint64)
         out = np.zeros(len(hands), dtype=np.int64)

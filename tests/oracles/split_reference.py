@@ -3,7 +3,8 @@
 ``ddzfast``).
 
 The moves of a hand are those of the brute-force references of RULES.md
-(``reference.py``; ``reference_laizi.py`` for ``laizi``): every sub-multiset
+(``reference.py``; ``reference_laizi.py`` for ``laizi``,
+``reference_tiandi.py`` for ``tiandi``): every sub-multiset
 of the hand, classified straight from the rules. A leading move's legality
 depends on its cards alone, so the moves of any part of the hand are the
 hand's moves that fit in it. ``min_plays`` is then a plain memoised search:
@@ -18,6 +19,7 @@ from typing import Optional, Tuple
 
 from oracles import reference as R
 from oracles import reference_laizi as RL
+from oracles import reference_tiandi as RT
 
 Counts = Tuple[int, ...]
 
@@ -28,6 +30,9 @@ def _is_move(cards: Counts, rules: str) -> bool:
     same small card sets come back in every hand)."""
     if rules.startswith("laizi:"):
         return bool(RL.classify(cards, RL.wild_index(rules.split(":", 1)[1])))
+    if rules.startswith("tiandi:"):
+        sky, ground = rules.split(":", 1)[1]
+        return bool(RT.classify(cards, sky, ground))
     return bool(R.classify(cards, rules))
 
 
@@ -37,8 +42,8 @@ def move_sets(counts: Counts, rules: str):
 
 
 def min_plays(counts, rules: str) -> Optional[int]:
-    """The fewest moves of ``rules`` ("classic", "biegang", "super" or
-    "laizi:<rank>") whose cards are exactly ``counts`` (16 counts), or None."""
+    """The fewest moves of ``rules`` ("classic", "biegang", "super",
+    "laizi:<rank>" or "tiandi:<sky rank><ground rank>") whose cards are exactly ``counts`` (16 counts), or None."""
     counts = tuple(counts)
     sets = move_sets(counts, rules)
 
