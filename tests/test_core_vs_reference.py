@@ -277,15 +277,12 @@ def test_laizi_perft_move_lists_against_the_reference():
 @pytest.mark.parametrize("n_laizi", [1, 2, 3, 4])
 def test_laizi_random_hands_every_wild_rank(n_laizi):
     rng = random.Random(f"laizi-vs-reference-{n_laizi}")
-    follows = 0
     for L in range(13):
         rules = laizi_rules(L)
         for i in range(HANDS_PER_RANK_AND_LAIZI):
             counts = random_laizi_hand(rng, L, n_laizi)
             compare(counts, None, L, rules, f"lead #{i}")
             compare(counts, random_laizi_last(rng, L), L, rules, f"follow #{i}")
-            follows += 1
-    assert follows == 13 * HANDS_PER_RANK_AND_LAIZI
 
 
 def random_laizi_last(rng, L):

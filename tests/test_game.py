@@ -430,11 +430,6 @@ DECK_COUNTS = (4,) * 13 + (1, 1, 0)
 DOUBLING = ("SOFT_BOMB", "BOMB", "LAIZI_BOMB", "ROCKET")   # x2 each (section 8)
 
 
-needs_wild_rank = pytest.mark.skipif(
-    not hasattr(ddzfast.Game, "wild_rank"),
-    reason="Game has no wild_rank yet (a laizi deal draws it from its seed)")
-
-
 def wild_of(game):
     assert game.rules.wild_rank == game.wild_rank, game
     return RL.wild_index(game.wild_rank)
@@ -543,7 +538,6 @@ def check_laizi_result(game, history, seed):
     assert list(res.scores) == want, (seed, res)
 
 
-@needs_wild_rank
 def test_laizi_random_deals_against_the_reference():
     rng = random.Random("laizi-deals")
     ranks = collections.Counter()
@@ -564,7 +558,6 @@ def test_laizi_random_deals_against_the_reference():
         assert kinds[kind] > 0, kinds
 
 
-@needs_wild_rank
 def test_the_seed_fixes_the_laizi_wild_rank_and_the_deal():
     for seed in (1, 2, 3, 2**64 - 1):
         a, b = ddzfast.Game("laizi", seed=seed), ddzfast.Game("laizi", seed=seed)

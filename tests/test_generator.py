@@ -122,14 +122,12 @@ def test_check_grid_matches_classify():
 
 
 def test_wild_max_rank_past_the_deck_is_consistent():
-    # wild_max_rank of 32 or more used to shift past an int: classify called
-    # PAIR KW legal while legal_moves omitted it
     """A wild_max_rank of 32 or more shifted past an int: classify called PAIR KW legal
-    while legal_moves omitted it."""
-    try:
-        rules = ddzfast.get_rules("biegang").with_options(wild_max_rank=40)
-    except ValueError:
-        return      # refused by the rule-set validation: nothing to compare
+    while legal_moves omitted it. Past the deck it is refused; at the largest
+    accepted (12, the 2) the two agree."""
+    with pytest.raises(ValueError, match=r"wild_max_rank must be in 0\.\.12, not 40"):
+        ddzfast.get_rules("biegang").with_options(wild_max_rank=40)
+    rules = ddzfast.get_rules("biegang").with_options(wild_max_rank=12)
     hand = Hand.parse("KW", rules)
     generated = _readings(ddzfast.legal_moves(hand, None, rules).array)
     classified = _readings(ddzfast.classify(hand, rules).array)

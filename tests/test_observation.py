@@ -17,8 +17,8 @@ from ddzfast import (HISTORY_MOVES, OBSERVATION_DTYPE, OBSERVATION_HIGH,
 from ddzfast.constants import CARD_LIMITS, WILD_NONE
 from helpers import RULE_SETS
 
-# the three rule sets with a W, and laizi with its wild rank drawn per deal
-# laizi: the wild rank drawn too; +happy: every platform decision (RULES.md 10)
+# every rule set; laizi with its wild rank drawn per deal; +happy: every
+# platform decision (RULES.md 10)
 OBS_RULES = RULE_SETS + ("laizi", "classic+happy", "laizi:7+happy")
 NKINDS = len(MoveKind)
 MOVE_SIZE = 61 + 16 + NKINDS          # 98: cards, what wildcards stand for, kind
