@@ -9,8 +9,8 @@ from ddzfast.simulate import parse_policies
 from helpers import RULE_SETS
 
 M = Move.parse
-# every rule set, and laizi drawing its wild rank per deal
-RULES = RULE_SETS + ("laizi",)
+# every rule set, and laizi and tiandi drawing their wild ranks per deal
+RULES = RULE_SETS + ("laizi", "tiandi")
 
 
 @pytest.mark.parametrize("rules", RULES)
@@ -21,7 +21,7 @@ def test_expert_plays_whole_deals_in_every_rule_set(rules):
     assert (rows["moves"] > 0).all()
 
 
-@pytest.mark.parametrize("rules", ("classic", "biegang", "laizi"))
+@pytest.mark.parametrize("rules", RULES)
 def test_policy_move_and_bid_are_legal(rules):
     for seed in range(15):
         game = Game(rules, seed=seed)
@@ -149,7 +149,7 @@ def test_expert_beats_greedy_and_random():
     assert win_rate("expert", "random") > 0.9
 
 
-@pytest.mark.parametrize("rules", ("classic", "biegang", "laizi:7"))
+@pytest.mark.parametrize("rules", RULE_SETS)
 def test_whole_deck_hands_fall_back_without_crashing(rules):
     from ddzfast.constants import deck_text
     deck = deck_text(ddzfast.get_rules(rules).wildcard)

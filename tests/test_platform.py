@@ -125,14 +125,14 @@ def expected_p(game, public):
 def test_oracle_stream_is_the_engines():
     """The oracle's splitmix64 (state starting at the seed) is the engine's:
     it gives the published splitmix64 values, deal_seed, and today's shuffled
-    deals and laizi rank draws card for card."""
+    deals and laizi and tiandi rank draws card for card."""
     r = PR.SplitMix64(0)
     assert [r.next() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4,
                                             0x06C45D188009454F]
     for s in (0, 1, 12345, 2 ** 64 - 1):
         for i in (0, 1, 7, 2 ** 62):
             assert PR.deal_seed(s, i) == deal_seed(s, i)
-    for rules in ("classic", "super", "laizi"):
+    for rules in ("classic", "biegang", "super", "laizi", "tiandi"):
         r = get_rules(rules)
         for seed in range(30):
             game = Game(rules, seed)
@@ -141,6 +141,14 @@ def test_oracle_stream_is_the_engines():
             assert game.kitty.counts == kitty
             if rules == "laizi":
                 assert game.wild_rank == stream.below(13)
+            if rules == "tiandi":
+                # the sky rank after the deal; the ground rank, one of the 12
+                # others, once the kitty is taken (RULES.md 9)
+                sky = stream.below(13)
+                assert game.wild_ranks == (sky,)
+                k = stream.below(12)
+                ground = k + (k >= sky)
+                assert Game(rules, seed, bidding=False).wild_ranks == (sky, ground)
 
 
 @pytest.mark.parametrize("fb, choices, landlord, robs, seats", [
@@ -1104,8 +1112,9 @@ def test_random_deals_through_game(rules):
     settlement recomputed from the public record; no-shuffle sessions chained
     with next_deal, each next deal's cards as section 10 deals them."""
     rng = random.Random(f"platform-{rules}")
-    # tiandi (RULES.md 9, two wild ranks drawn per deal) has no reference in
-    # helpers and its ranks are drawn again in every deal of a session
+    # bare tiandi draws its two wild ranks in every deal (RULES.md 9), a
+    # session's deals included, so no reference of fixed ranks
+    # (reference_for) reads its moves
     tiandi = rules == "tiandi"
     reference = None if tiandi else reference_for(rules)
     next_check = check_next_deal_cards if tiandi else check_next_deal
