@@ -474,20 +474,26 @@ def _bid_high_play_last(game, legal):
 
 
 def _deal_parts(rules, seed, i):
-    """Deal i of an arena as the module docstring lays it out, with the
-    kitty apart from seat 0's hand: (hands, kitty, the deal's rules). A rule
-    set with platform options deals as it does without them, and plays
-    with them, caps removed."""
+    """Deal i of an arena with bidding as the module docstring lays it out,
+    with the kitty apart from seat 0's hand: (hands, kitty, the deal's
+    rules, its ground rank). A rule set with platform options deals as it
+    does without them, and plays with them, caps removed. A tiandi deal's
+    rules hold its sky rank alone, and its ground rank is given apart (to
+    come with the kitty); None in the other rule sets."""
     platform = get_rules(rules).platform
     played = {k: v for k, v in platform.items() if k != "cap"}
     if rules in ("classic", "classic+happy"):
         d = douzero_deals(i + 1, seed)[i]
         return ((Hand(d[0]) - Hand(d[3]), d[1], d[2]), d[3],
-                get_rules("classic").with_options(**played))
+                get_rules("classic").with_options(**played), None)
     dealt = Game(get_rules(rules).with_options(**PLATFORM_DEFAULTS),
                  deal_seed(2 ** 32 + seed, i), bidding=False)
     h = dealt.hands
-    return (h[0] - dealt.kitty, h[1], h[2]), dealt.kitty, dealt.rules.with_options(**played)
+    deal_rules, ground = dealt.rules.with_options(**played), None
+    if deal_rules.wild_count == 2:
+        sky, ground = deal_rules.wild_ranks
+        deal_rules = deal_rules.with_options(wild_ranks=(sky,))
+    return (h[0] - dealt.kitty, h[1], h[2]), dealt.kitty, deal_rules, ground
 
 
 #: The show factors of RULES.md 10, by the phase a show is chosen in.
@@ -500,10 +506,10 @@ def _replay_bidding(rules, i, seed, seating, a, b, t):
     base, each rob x2, the largest show factor, the rule set's bomb
     factors, the seats' doubling factors; no spring, no cap). Returns the
     arena's columns (BIDDING_COLUMNS) and the points."""
-    hands, kitty, deal_rules = _deal_parts(rules, seed, i)
+    hands, kitty, deal_rules, ground = _deal_parts(rules, seed, i)
     game = Game.from_deal(hands, kitty, deal_rules, first_bidder=0,
                           seed=deal_seed(seed, 6 * i + t),
-                          redeal_seed=deal_seed(2 ** 33 + seed, i))
+                          redeal_seed=deal_seed(2 ** 33 + seed, i), ground_rank=ground)
     assert game.to_move == 0
     factors = dict(get_rules(rules).description["multipliers"])
     product, dealing = 1, -1
@@ -664,20 +670,46 @@ def test_bidding_seatings_play_the_same_deals(monkeypatch):
     real = Game.from_deal
 
     class Recording:
+        def __new__(cls, *args, **kwargs):
+            # (the engine's deals of other decks than classic's)
+            return Game(*args, **kwargs)
+
         @staticmethod
-        def from_deal(hands, kitty, rules, first_bidder, seed, redeal_seed):
-            made.append((tuple(str(h) for h in hands), str(kitty), first_bidder, seed,
-                         redeal_seed))
-            return real(hands, kitty, rules, first_bidder, seed, redeal_seed)
+        def from_deal(hands, kitty, rules, first_bidder, seed, redeal_seed, ground_rank):
+            made.append((tuple(str(h) for h in hands), str(kitty), rules, first_bidder,
+                         seed, redeal_seed, ground_rank))
+            return real(hands, kitty, rules, first_bidder, seed, redeal_seed, ground_rank)
 
     monkeypatch.setattr(A, "Game", Recording)
-    arena("expert", "random", deals=4, seed=3, bidding=True)
-    expected = []
-    for i in range(4):
-        hands, kitty, _ = _deal_parts("classic", 3, i)
-        expected += [(tuple(str(Hand(h)) for h in hands), str(Hand(kitty)), 0,
-                      deal_seed(3, 6 * i + t), deal_seed(2 ** 33 + 3, i)) for t in range(6)]
-    assert made == expected
+    for rules in ("classic", "tiandi"):
+        made.clear()
+        arena("expert", "random", deals=4, seed=3, bidding=True, rules=rules)
+        expected = []
+        for i in range(4):
+            hands, kitty, deal_rules, ground = _deal_parts(rules, 3, i)
+            expected += [(tuple(str(Hand(h)) for h in hands), str(Hand(kitty)), deal_rules, 0,
+                          deal_seed(3, 6 * i + t), deal_seed(2 ** 33 + 3, i), ground)
+                         for t in range(6)]
+        assert made == expected
+
+
+def test_tiandi_bidders_see_the_sky_rank_alone():
+    """With bidding, a tiandi deal's ground rank was drawn with the deal and
+    given to its games in their rule set, so the bidders saw it (RULES.md 9
+    draws it as the kitty is taken). They see the sky rank; the ground rank
+    comes with the kitty, the same in the six seatings of a deal."""
+    seen = {}
+
+    def agent(game, legal):
+        seen.setdefault(game.phase, set()).add(game.wild_ranks)
+        return 0
+
+    deals = 3
+    arena(agent, "greedy", deals=deals, seed=0, rules="tiandi", bidding=True)
+    drawn = [Game("tiandi", deal_seed(2 ** 32, i), bidding=False).wild_ranks
+             for i in range(deals)]
+    assert seen["bidding"] == {r[:1] for r in drawn}
+    assert seen["play"] <= set(drawn) and len(seen["play"]) > 1
 
 
 @pytest.mark.parametrize("rules", ["classic+happy", "laizi+happy", "tiandi+happy"])

@@ -12,6 +12,7 @@ import pytest
 
 import ddzfast
 from ddzfast import Game, Move, MoveKind, get_rules
+from ddzfast.constants import CARD_CHARS
 from helpers import L7, RULE_SETS, identity
 from oracles import reference_laizi as RL
 
@@ -792,6 +793,67 @@ def test_from_deal_tiandi_draws_the_ground_rank_with_the_kitty():
         assert game.wild_ranks[0] == dealt.wild_ranks[0]
         grounds.add(game.wild_ranks[1])
     assert len(grounds) > 4
+
+
+def test_from_deal_given_ground_rank_comes_with_the_kitty():
+    """ground_rank: the bidders see the sky rank alone, the kitty brings the
+    given rank whatever the random stream and the choices before it, and
+    undo goes back to the sky rank alone."""
+    dealt = Game("tiandi", 5)
+    sky = dealt.wild_ranks[0]
+    ground = (sky + 4) % 13
+    for seed in range(12):
+        game = Game.from_deal(dealt.hands, dealt.kitty, dealt.rules, seed=seed,
+                              ground_rank=CARD_CHARS[ground])
+        assert game.wild_ranks == (sky,) and len(game.rules.wild_ranks) == 1
+        assert len(game.observation(1).wild_ranks) == 1
+        while game.phase == "bidding":
+            game.bid(game.policy_bid("random"))
+        assert game.wild_ranks == (sky, ground) and game.rules.wild_ranks == (sky, ground)
+        if game.can_undo:
+            game.undo()
+            assert game.wild_ranks == (sky,)
+    # an index is a rank too
+    game = Game.from_deal(dealt.hands, dealt.kitty, dealt.rules, seed=0, ground_rank=ground)
+    game.bid(3)
+    assert game.wild_ranks == (sky, ground)
+
+
+def test_from_deal_given_ground_rank_stays_through_a_redeal():
+    """A redeal (rob bidding, nobody calls) keeps the sky rank, and the given
+    ground rank with it."""
+    dealt = Game("tiandi", 8)
+    sky = dealt.wild_ranks[0]
+    rob = dealt.rules.with_options(bidding="rob")
+    ground = (sky + 1) % 13
+    game = Game.from_deal(dealt.hands, dealt.kitty, rob, seed=3, ground_rank=ground)
+    for _ in range(3):
+        game.choose(0)
+    assert game.redeals == 1 and game.wild_ranks == (sky,)
+    game.choose(1)
+    while game.phase == "bidding":
+        game.choose(0)
+    assert game.wild_ranks == (sky, ground)
+
+
+@pytest.mark.parametrize("rules, ground, error, message", [
+    ("classic", "Q", ValueError, "ground_rank is for tiandi rule sets"),
+    ("laizi:7", "Q", ValueError, "ground_rank is for tiandi rule sets"),
+    ("tiandi:9J", "Q", ValueError, "has its ground rank already"),
+    ("sky", "sky", ValueError, "must differ from the sky rank"),
+    ("sky", "X", ValueError, "index 0..12"),
+    ("sky", 13, ValueError, "index 0..12"),
+    ("sky", "7J", ValueError, "one rank"),
+    ("sky", 1.5, TypeError, "ground_rank must be a card"),
+    ("sky", True, TypeError, "ground_rank must be a card"),
+])
+def test_from_deal_checks_the_ground_rank(rules, ground, error, message):
+    dealt = Game("tiandi", 5)
+    sky = CARD_CHARS[dealt.wild_ranks[0]]
+    rules = dealt.rules if rules == "sky" else rules
+    ground = sky if ground == "sky" else ground
+    with pytest.raises(error, match=message):
+        Game.from_deal(dealt.hands, dealt.kitty, rules, seed=0, ground_rank=ground)
 
 
 def test_from_deal_platform_decisions_and_redeals_from_its_seed():

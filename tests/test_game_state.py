@@ -96,6 +96,43 @@ def test_a_pickle_of_another_format_version_is_refused():
     assert args[0] == 3 and len(args) == 6
 
 
+def test_a_given_ground_rank_round_trips_and_is_checked():
+    """A tiandi deal given its ground rank (Game.from_deal's ground_rank)
+    pickles as format 6, the rank after the redeal seed: before the kitty
+    (hidden, to come) and after it (undo goes back to the sky rank alone).
+    A record whose rank Game.from_deal would refuse is refused."""
+    dealt = Game("tiandi", 5)
+    sky = dealt.wild_ranks[0]
+    ground = (sky + 3) % 13
+    game = Game.from_deal(dealt.hands, dealt.kitty, dealt.rules, seed=2, redeal_seed=9,
+                          ground_rank=ground)
+    load, args = game.__reduce__()
+    assert args[0] == 6 == _engine.GAME_STATE_FORMAT and args[-2:] == (9, ground)
+    again = pickle.loads(pickle.dumps(game))
+    same_game(game, again)
+    again.bid(3)
+    assert again.wild_ranks == (sky, ground)
+    game.bid(3)
+    after = pickle.loads(pickle.dumps(game))
+    same_game(game, after)
+    after.undo()
+    assert after.wild_ranks == (sky,)
+    after.bid(3)
+    assert after.wild_ranks == (sky, ground)
+    for bad, error in ((sky, ValueError), (13, ValueError), ("X", ValueError),
+                       (1.5, TypeError)):
+        with pytest.raises(error, match="given ground rank"):
+            load(*args[:-1], bad)
+    # only a deal in its bidding is given one: a seeded deal's record has no
+    # redeal seed, and so no ground rank after it
+    load3, args3 = Game("tiandi", 5).__reduce__()
+    assert len(args3) == 7      # (with the rule set it was dealt from)
+    with pytest.raises(ValueError, match="no redeal seed"):
+        load3(6, *args3[1:], 9, ground)
+    # a deal not given one writes the format it did before
+    assert Game.from_deal(dealt.hands, dealt.kitty, dealt.rules, seed=2).__reduce__()[1][0] == 4
+
+
 def test_a_format_1_record_still_loads():
     """Format 2 only added step kinds and a start; a format 1 record (bids
     and plays from a seed) loads as the game it was."""

@@ -143,6 +143,7 @@ cdef void _draw_wild(ddz_game* g, const ddz_rules* rules) noexcept nogil:
     # their deals are those of earlier versions)
     g.wild_mask = rules.wild_mask
     g.sky_rank = 255
+    g.ground_given = 255
     if rules.laizi and rules.wild_count == 2:
         # tiandi: the sky rank now, the ground rank once the kitty is taken
         # (_start_play)
@@ -190,9 +191,13 @@ cdef void _start_play(ddz_game* g, int landlord, int base) noexcept nogil:
     g.base = base
     g.hands[landlord] += g.kitty
     if g.sky_rank != 255 and g.wild_mask == (1u << g.sky_rank):
-        # tiandi: the ground rank, one of the 12 other ranks (RULES.md 9)
-        k = <int>_rng_below(&g.rng, 12)
-        g.wild_mask |= <uint16_t>(1u << (k + (k >= g.sky_rank)))
+        # tiandi: the ground rank, one of the 12 other ranks (RULES.md 9),
+        # unless the deal was given it
+        if g.ground_given != 255:
+            g.wild_mask |= <uint16_t>(1u << g.ground_given)
+        else:
+            k = <int>_rng_below(&g.rng, 12)
+            g.wild_mask |= <uint16_t>(1u << (k + (k >= g.sky_rank)))
     if g.opt_show and not g.shown[landlord]:
         g.phase = PHASE_LANDLORD_SHOW
         g.to_move = landlord

@@ -55,6 +55,9 @@ ctypedef struct ddz_game:
     uint16_t wild_mask      # laizi: the deal's wild rank (RULES.md 8), else 0;
                             # tiandi: its wild ranks drawn so far (RULES.md 9)
     uint8_t sky_rank        # tiandi: the sky rank (drawn first), else 255
+    uint8_t ground_given    # tiandi: the ground rank the kitty brings, given
+                            # (Game.from_deal's ground_rank), else 255: drawn
+                            # then from the random stream
     uint64_t played[3]      # the cards each seat has played
     # platform play (RULES.md 10), copied from the rule set so that a
     # decision needs the deal alone

@@ -255,7 +255,7 @@ cdef class Game:
 
     @staticmethod
     def from_deal(hands, kitty, rules="classic", first_bidder=0, seed=None,
-                  redeal_seed=None):
+                  redeal_seed=None, ground_rank=None):
         """A deal in its first decision (bidding; with the platform options of
         RULES.md 10 the shows or the calls) from given cards: ``hands`` the
         three seats' hands of 17 cards each and ``kitty`` the rest of the
@@ -267,21 +267,29 @@ cdef class Game:
         (a deal draws it before bidding; give it with ``with_options``, or
         pass a dealt Game's ``rules``); a tiandi rule set without a ground
         rank draws it from the game's random stream when the landlord takes
-        the kitty. ``seed`` (an int in 0 .. 2**64 - 1) seeds that stream,
-        which the ``random`` policy draws from; None: fresh entropy.
+        the kitty, unless ``ground_rank`` (a rank of 3..2 other than the sky
+        rank, as a card character or index) gives it: the ground rank the
+        kitty brings, kept from the players until then as a drawn one is,
+        so that games of one deal given one ground rank (the arena's
+        seatings) play with the same one, whatever was chosen before the
+        kitty. ``seed`` (an int in 0 .. 2**64 - 1) seeds the random
+        stream, which the ``random`` policy draws from; None: fresh entropy.
         ``redeal_seed`` (an int in 0 .. 2**64 - 1; None: ``seed``) seeds the
         redeals (rob bidding, nobody called; see ``Game.redeal_seed``):
         games given one redeal seed are redealt the same cards, whatever
-        their seeds and the choices made in them."""
+        their seeds and the choices made in them, and a given ground rank
+        stays with the redealt cards."""
         cdef Game game
         cdef Rules r = _get_rules(rules)
         cdef uint64_t s = _seed_or_entropy(seed, "seed")
         cdef uint64_t redeals_from = s if redeal_seed is None \
             else _seed_arg(redeal_seed, "redeal_seed")
+        cdef int ground = _ground_rank_arg(r, ground_rank)
         game = _bidding_game(r, hands, kitty, first_bidder, ())
         # the random stream: the seed's own, mixed as a deal's seed is
         game.g.rng = ddz_deal_seed(s, 0)
         game.g.seed = redeals_from
+        game.g.ground_given = <uint8_t>ground
         return game
 
     # ---- search: copy, undo, keys ---------------------------------------------------
@@ -340,7 +348,12 @@ cdef class Game:
         given = self._given if self._given.rules_id != rules.rules_id else None
         if self._start[0] == "bidding":
             # built from given cards: the redeal seed is not the start's
-            fmt = _SEED_REDEAL_FORMAT if len(self._start) < 8 else GAME_STATE_FORMAT
+            if self.g.ground_given != 255:
+                # (Game.from_deal's ground_rank)
+                return (_game_from_record, (_GIVEN_GROUND_FORMAT, rules, self._start,
+                                            tuple(steps), rngs, self.g.rng, given,
+                                            self.g.seed, int(self.g.ground_given)))
+            fmt = _SEED_REDEAL_FORMAT if len(self._start) < 8 else _UNBID_FORMAT
             return (_game_from_record, (fmt, rules, self._start, tuple(steps),
                                         rngs, self.g.rng, given, self.g.seed))
         # format 3 when no step since the start redealt (an older ddzfast
@@ -416,11 +429,12 @@ cdef class Game:
         in the shows before it, whether the deal is bid at all). Two
         move orders that reach the same position give the same key. The
         state of the game's random stream and its redeal seed are not part
-        of it: the draws still to come before the kitty is taken (tiandi's
-        ground rank from that stream, which the ``random`` policy also draws
-        from; a redeal's cards, when nobody calls, from the redeal seed), so
-        two games with one key may draw them differently, each by the rules'
-        chances."""
+        of it, nor a ground rank given to ``from_deal``: the draws still to
+        come before the kitty is taken (tiandi's ground rank from that
+        stream, which the ``random`` policy also draws from, or the one
+        given; a redeal's cards, when nobody calls, from the redeal seed),
+        so two games with one key may draw them differently, each by the
+        rules' chances."""
         cdef const ddz_game* g = &self.g
         cdef int f1, f2
         if g.phase == PHASE_BIDDING and not g.opt_rob and not g.opt_show:
@@ -1263,15 +1277,21 @@ def _score_row(Game game, session=None):
 #: without the wild ranks the seed drew (laizi, tiandi), whose next_deal
 #: draws its own. Format 5 adds a "bidding" start of a deal that is not
 #: bid (a sampled world of one, in its shows): its shows, its redeals and
-#: False. A game neither built from given cards nor redealt since its start
-#: is written as format 3, which older versions load, and any other as the
-#: earliest format that holds it.
-GAME_STATE_FORMAT = 5
-_STATE_FORMATS = (1, 2, 3, 4, 5)
+#: False. Format 6: a "bidding" start's record may end, after its redeal
+#: seed, with the ground rank the deal was given (Game.from_deal's
+#: ground_rank, tiandi). A game neither built from given cards nor redealt
+#: since its start is written as format 3, which older versions load, and
+#: any other as the earliest format that holds it.
+GAME_STATE_FORMAT = 6
+_STATE_FORMATS = (1, 2, 3, 4, 5, 6)
 #: the last format whose redeals drew their cards from the random stream
 _STREAM_REDEAL_FORMAT = 3
 #: the first format whose redeals draw from the redeal seed
 _SEED_REDEAL_FORMAT = 4
+#: the first format with a "bidding" start of a deal not bid
+_UNBID_FORMAT = 5
+#: the first format whose "bidding" start may hold a given ground rank
+_GIVEN_GROUND_FORMAT = 6
 
 
 cdef tuple _start_prefix(tuple start):
@@ -1718,6 +1738,26 @@ cdef int _need_sky(Rules r) except -1:
     return _need_wild(r)
 
 
+cdef int _ground_rank_arg(Rules r, object value) except -1:
+    # Game.from_deal's ground_rank as a card index, 255 for None (drawn when
+    # the kitty is taken): for a tiandi rule set with its sky rank alone
+    cdef int k
+    if value is None:
+        return 255
+    if not (r.c.laizi and r.c.wild_count == 2):
+        raise ValueError(f"ground_rank is for tiandi rule sets (two wild ranks); "
+                         f"{r.name!r} has none to draw")
+    k = _wild_rank_index(value, "ground_rank")
+    if r.c.sky_rank != 255 and r.c.wild_mask != (1u << r.c.sky_rank):
+        raise ValueError(f"the rule set {r!r} has its ground rank already: give "
+                         f"ground_rank with the sky rank alone, "
+                         f"with_options(wild_ranks=({CARD_CHARS[r.c.sky_rank]!r},))")
+    if k == r.c.sky_rank:
+        raise ValueError(f"ground_rank must differ from the sky rank, not both "
+                         f"{CARD_CHARS[k]!r}")
+    return k
+
+
 cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), redeals=0,
                         bint bidding=True):
     """A deal in its bidding (or show) phase from given cards (three hands of
@@ -1818,10 +1858,16 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None, *redeal_s
                          f"formats {', '.join(map(str, _STATE_FORMATS))}")
     if not isinstance(start, tuple) or not start or not isinstance(start[0], str):
         raise ValueError(f"a pickled Game's start is a tagged tuple, not {start!r}")
+    ground = None
     if fmt > _STREAM_REDEAL_FORMAT and start[0] == "bidding":
+        if fmt >= _GIVEN_GROUND_FORMAT and len(redeal_seed) == 2:
+            # (checked as Game.from_deal checks it, once the rule set is read)
+            ground = redeal_seed[1]
+            redeal_seed = redeal_seed[:1]
         if len(redeal_seed) != 1:
             raise ValueError("a pickled Game's bidding start of format 4 ends with its "
-                             "redeal seed")
+                             "redeal seed" + (" (and perhaps a given ground rank)"
+                                              if fmt >= _GIVEN_GROUND_FORMAT else ""))
         redeals_from = _rng_arg(redeal_seed[0], "the redeal seed")
     elif redeal_seed:
         raise ValueError(f"a pickled Game of format {fmt} with a {start[0]!r} start has no "
@@ -1891,6 +1937,14 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None, *redeal_s
         raise type(e)(f"a pickled Game's start is not a deal the API makes: {e}") from None
     if redeals_from is not None:
         game.g.seed = redeals_from
+    if ground is not None:
+        if start[0] != "bidding" or game._start[0] != "bidding":
+            raise ValueError("a pickled Game's given ground rank belongs to a deal in "
+                             "its bidding")
+        try:
+            game.g.ground_given = <uint8_t>_ground_rank_arg(r, ground)
+        except (ValueError, TypeError) as e:
+            raise type(e)(f"a pickled Game's given ground rank: {e}") from None
     redeals_before = game.g.redeals
     for i in range(len(steps)):
         step = steps[i]

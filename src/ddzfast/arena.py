@@ -55,9 +55,10 @@ deal ``i`` is ``Game.from_deal(hands, kitty, rules, first_bidder=0,
 seed=deal_seed(seed, 6 * i + t), redeal_seed=deal_seed(2**33 + seed, i))``
 (a match of two built-in policies plays it out with ``rollout(policies,
 seed=deal_seed(seed, 6 * i + t))``). A laizi rule set's wild rank is drawn
-with the deal, and so is tiandi's ground rank, which the bidders therefore
-know (RULES.md 9 draws it when the kitty is taken, from the game's random
-stream, which would give the six seatings different ranks). RLCard's rule
+with the deal, and so are tiandi's two, but its game is given the sky
+rank in ``rules`` and the ground rank as ``from_deal``'s ``ground_rank``:
+the bidders see the sky rank alone, and the ground rank comes with the
+kitty (RULES.md 9), the same in all six seatings. RLCard's rule
 agent and DouZero's models do not bid: with bidding, the arena takes
 built-in policies and callables.
 
@@ -587,18 +588,24 @@ def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool
 
 def _bidding_deal(deal) -> tuple:
     """A deal (hands, kitty, rules) as bidding starts it: (hands, kitty,
-    rules), seat 0's hand without the kitty it held."""
+    rules, ground), seat 0's hand without the kitty it held; a tiandi deal's
+    rules with the sky rank alone and its ground rank in ``ground`` (given
+    to every seating, drawn as the kitty is taken: RULES.md 9), else None."""
     hands, kitty, rules = deal[:3], deal[3], deal[4]
-    return (Hand(hands[0]) - Hand(kitty), hands[1], hands[2]), kitty, rules
+    ground = None
+    if rules.wild_count == 2:
+        sky, ground = rules.wild_ranks
+        rules = rules.with_options(wild_ranks=(sky,))
+    return (Hand(hands[0]) - Hand(kitty), hands[1], hands[2]), kitty, rules, ground
 
 
 def _play_bidding(deal, seats: tuple, game_seed: int, redeal_seed: int) -> tuple:
     """One game of a deal (``_bidding_deal``) with bidding, ``seats`` the
     agents of seats 0, 1, 2, redealt (nobody called) from ``redeal_seed``:
     a row of ``BIDDING_COLUMNS``."""
-    hands, kitty, rules = deal
+    hands, kitty, rules, ground = deal
     game = Game.from_deal(hands, kitty, rules, first_bidder=0, seed=game_seed,
-                          redeal_seed=redeal_seed)
+                          redeal_seed=redeal_seed, ground_rank=ground)
     if all(agent.builtin for agent in seats) and not _decisions(rules):
         result = game.rollout(tuple(agent.builtin for agent in seats), seed=game_seed)
     else:

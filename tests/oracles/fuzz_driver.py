@@ -483,14 +483,21 @@ def fuzz_game(f: Fuzzer) -> None:
     pick = r.randrange(5)
     if pick == 4:
         # a dealt deal's cards (or hostile ones) bid again from its first decision
-        dealt = Game(r.choice(RULE_SETS + PLATFORM_RULES), r.getrandbits(64))
+        dealt = Game(r.choice(RULE_SETS + PLATFORM_RULES + ("tiandi", "tiandi+happy")),
+                     r.getrandbits(64))
         parts = [dealt.hands, dealt.kitty, dealt.rules]
         if r.random() < 0.5:
             parts[r.randrange(3)] = r.choice([f.nasty(), [f.hand_text() for _ in range(3)],
                                                f.hand_text(), f.rules()])
+        if r.random() < 0.5 and dealt.rules.wild_count == 2 and len(dealt.wild_ranks) == 1:
+            # a tiandi deal before its kitty: its ground rank given
+            ground = r.choice([r.randrange(13), r.choice("3456789TJQKA2"), r.randrange(-2, 20),
+                               f.nasty()])
+        else:
+            ground = r.choice([None, r.randrange(13), f.nasty()])
         game = f.call(Game.from_deal, *parts, r.choice([0, 1, 2, f.nasty()]),
                       r.choice([None, r.getrandbits(64), f.nasty()]),
-                      r.choice([None, r.getrandbits(64), f.nasty()]))
+                      r.choice([None, r.getrandbits(64), f.nasty()]), ground)
     elif pick == 0:
         game = f.call(Game, f.rules(), r.choice([r.getrandbits(64), None, f.nasty()]),
                       r.choice([True, False, f.nasty()]), f.seat())
