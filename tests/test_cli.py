@@ -912,10 +912,12 @@ def test_simulate_takes_wild(capsys, tmp_path, rules, wild, name):
     (("--rules", "classic", "--wild", "7"), "it needs --rules laizi or tiandi"),
     (("--rules", "laizi:7", "--wild", "8"), "already fixes"),
     (("--rules", "laizi", "--wild", "Z"), "unknown card 'Z'"),
-    (("--rules", "laizi", "--wild", "78"), "wild_rank is one rank of 3..2 ('7'), not '78'"),
-    (("--rules", "laizi", "--wild", "X"), "wild_rank must be a rank of 3..2"),
+    (("--rules", "laizi", "--wild", "78"),
+     "--wild '78': wild_rank is one rank of 3..2 ('7'), not '78'"),
+    (("--rules", "laizi", "--wild", "X"), "--wild 'X': wild_rank must be a rank of 3..2"),
     (("--rules", "tiandi", "--wild", "7J8"), "both wild ranks, sky then ground"),
-    (("--rules", "tiandi", "--wild", "77"), "must differ"),
+    (("--rules", "tiandi", "--wild", "77"), "--wild '77': the sky and ground ranks must differ"),
+    (("--rules", "tiandi", "--wild", "X7"), "--wild 'X7': each of wild_ranks must be a rank"),
 ])
 @pytest.mark.parametrize("command", ["simulate", "play"])
 def test_simulate_and_play_refuse_a_bad_wild(capsys, monkeypatch, command, args, words):

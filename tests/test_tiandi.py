@@ -1206,3 +1206,19 @@ def test_a_pickle_after_the_kitty_undoes_into_a_bidding_without_the_ground_rank(
             assert loaded.position_key() == g.position_key()
             assert (loaded.observation_tensor(0) == g.observation_tensor(0)).all()
         assert g.wild_ranks == loaded.wild_ranks and len(g.wild_ranks) == 1
+
+
+@pytest.mark.parametrize("make", [
+    lambda: ddzfast.Move.parse("LAIZI_BOMB/J/1/777J"),
+    lambda: ddzfast.Move(MoveKind.SOFT_BOMB, 0, 1, "33337"),
+    lambda: ddzfast.play("333375", ddzfast.Move.parse("SOFT_BOMB/3/1/33337", "tiandi:7J").array),
+])
+def test_a_laizi_move_given_without_rules_says_how_to_name_them(make):
+    """A move of laizi, legal in tiandi:7J, given without a rule set was 'not
+    a ... in any rule set', though only the rule sets with no wild rank to
+    draw were tried: the message names those and how to name the others."""
+    with pytest.raises(ddzfast.IllegalMoveError,
+                       match=r"any built-in rule set \(classic, biegang, super; for laizi "
+                             r"moves pass rules='laizi:<wild rank>', for tiandi moves "
+                             r"'tiandi:<sky><ground>'\)"):
+        make()

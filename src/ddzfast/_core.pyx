@@ -272,7 +272,7 @@ cdef int _move_struct_any(object row, ddz_move* out) except -1:
             return 0
         except IllegalMoveError:
             pass
-    raise IllegalMoveError(f"move (row {row}) is not a legal move in any rule set")
+    raise IllegalMoveError(f"move (row {row}) is not a legal move in {_any_rules_label()}")
 
 
 include "_batch.pxi"

@@ -959,6 +959,17 @@ cdef Rules _ranked_rules(str name):
 
 
 cdef dict _RULES = {name: Rules(name) for name in RULE_SETS}
+
+
+def _any_rules_label() -> str:
+    """How a message saying what is legal names the built-in rule sets a
+    move given without rules is tried in: those that need no wild rank
+    drawn (a laizi or tiandi move is found only with its wild ranks named),
+    and how to name those."""
+    cdef Rules r
+    names = ", ".join([r.name for r in _RULES.values() if not r.c.laizi or r.c.wild_mask])
+    return (f"any built-in rule set ({names}; for laizi moves pass "
+            f"rules='laizi:<wild rank>', for tiandi moves 'tiandi:<sky><ground>')")
 RULES = MappingProxyType(dict(_RULES))
 
 # The name asked for last and its Rules, as one tuple: read and replaced
@@ -1225,7 +1236,7 @@ cdef class Move:
                 self.wild_rules = r.rules_id
                 break
         if found < 0:
-            where = "any rule set" if rules is None else _rules_label(_get_rules(rules))
+            where = _any_rules_label() if rules is None else _rules_label(_get_rules(rules))
             raise IllegalMoveError(
                 f"{_cards_text(bits) or '(no cards)'} is not a {MoveKind(k).name} "
                 f"of rank {CARD_CHARS[r_]} and length {n_} in {where}")

@@ -244,9 +244,12 @@ def _rules_arg(args):
                     raise UsageError(f"--wild with --rules {args.rules} is both wild "
                                      f"ranks, sky then ground (--wild 7J), not {wild!r}"
                                      + ("; without --wild both are drawn" if drawn else ""))
-                rules = rules.with_options(wild_ranks=wild)
-            else:
-                rules = rules.with_options(wild_rank=wild)
+            option = "wild_ranks" if rules.wild_count == 2 else "wild_rank"
+            try:
+                rules = rules.with_options(**{option: wild})
+            except (TypeError, ValueError) as e:
+                # (the message names the API's argument, not --wild)
+                raise UsageError(f"--wild {wild!r}: {e}") from None
     except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
     return rules

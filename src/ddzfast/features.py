@@ -69,8 +69,8 @@ from collections.abc import Mapping, Set
 import numpy as np
 
 from ddzfast._core import (MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup, _ActionTable,
-                           _move_rows_substitutes, _move_rows_wild, _rules_label,
-                           _substitute_cards, get_rules, legal_moves)
+                           _any_rules_label, _move_rows_substitutes, _move_rows_wild,
+                           _rules_label, _substitute_cards, get_rules, legal_moves)
 from ddzfast._locks import ForkSafeLock
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
@@ -271,10 +271,7 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
     if ok.all():
         return subs
     i = int(np.argmin(ok))
-    where = (_rules_label(candidates[0]) if rules is not None
-             else f"any built-in rule set ({', '.join(r.name for r in candidates)}; "
-                  f"for laizi moves pass rules='laizi:<wild rank>', for tiandi "
-                  f"moves 'tiandi:<sky><ground>')")
+    where = _rules_label(candidates[0]) if rules is not None else _any_rules_label()
     if not legal[i]:
         raise IllegalMoveError(illegal.format(row=_row_text(arr, i), where=where))
     if rules is None and int(arr[i]["substitutes"]) and not int(subs[i]):

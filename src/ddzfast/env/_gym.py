@@ -209,8 +209,9 @@ def gym_env(rules="classic", seat=0, opponents: str | Sequence[Policy] = ("greed
     them). Actions, observations (``Game.observation_tensor`` of the
     learner's seat: the vector of ``doudizhu_v0``, without the mask) and
     seeds are those of ``doudizhu_v0``, and so are its rule sets (laizi with
-    a fixed wild rank, ``"laizi:7"``; ``"laizi"`` alone is a ValueError, its
-    action index depending on the wild rank); the reward is the
+    a fixed wild rank, ``"laizi:7"``, tiandi with a fixed pair, ``"tiandi:7J"``;
+    ``"laizi"`` or ``"tiandi"`` alone is a ValueError, the action index
+    depending on the wild ranks); the reward is the
     learner's score when the deal ends, else 0. ``action_masks()`` gives the
     legal actions for sb3-contrib's MaskablePPO. Without ``bidding`` seat 0
     is the landlord. ``reset`` returns a deal in which the learner is to

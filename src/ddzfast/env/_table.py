@@ -96,7 +96,8 @@ class Table:
     def __getstate__(self) -> dict:
         # the action table (and the Moves made of it) is the process's own,
         # shared through action_moves' cache: a pickle holds the rule set,
-        # and loading looks the table up again (a tiandi table is tens of MB)
+        # and loading looks the table up again (a tiandi table is hundreds of
+        # MB: docs/learning.md)
         state = self.__dict__.copy()
         del state["_moves"], state["_move_cache"]
         return state

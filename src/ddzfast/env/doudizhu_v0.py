@@ -9,9 +9,10 @@ of a step and ignores it; an unknown agent is a ValueError).
 
 * Rule sets: any, laizi with its wild rank fixed (``rules="laizi:7"``:
   every deal has wild rank 7; shown in the observation's ``wild_rank``
-  block). The action index of a laizi set depends on its wild rank and an
-  environment's action space is fixed, so ``rules="laizi"`` (a wild rank
-  drawn per deal) is a ValueError.
+  block) and tiandi with its pair of ranks fixed (``rules="tiandi:7J"``,
+  sky rank first). The action index of a laizi or tiandi set depends on
+  its wild ranks and an environment's action space is fixed, so
+  ``rules="laizi"`` or ``"tiandi"`` (ranks drawn per deal) is a ValueError.
 * Agents ``player_0``, ``player_1``, ``player_2`` (seats 0, 1, 2). Without
   bidding seat 0 is the landlord (base 1) and leads; with it the first bidder
   rotates from deal to deal as in ``simulate``.
