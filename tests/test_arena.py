@@ -490,7 +490,7 @@ def _deal_parts(rules, seed, i):
                  deal_seed(2 ** 32 + seed, i), bidding=False)
     h = dealt.hands
     deal_rules, ground = dealt.rules.with_options(**played), None
-    if deal_rules.wild_count == 2:
+    if deal_rules.wild_count == 2 and len(get_rules(rules).wild_ranks) < 2:
         sky, ground = deal_rules.wild_ranks
         deal_rules = deal_rules.with_options(wild_ranks=(sky,))
     return (h[0] - dealt.kitty, h[1], h[2]), dealt.kitty, deal_rules, ground
@@ -572,9 +572,10 @@ def _name(rules):
     return rules if isinstance(rules, str) else repr(rules)
 
 
-@pytest.mark.parametrize("rules", ["classic", "laizi", "tiandi", "super"]
+@pytest.mark.parametrize("rules", ["classic", "laizi", "tiandi", "tiandi:7J", "super"]
                          + list(PLATFORM_BIDDING.values()),
-                         ids=["classic", "laizi", "tiandi", "super"] + list(PLATFORM_BIDDING))
+                         ids=["classic", "laizi", "tiandi", "tiandi:7J", "super"]
+                         + list(PLATFORM_BIDDING))
 @pytest.mark.parametrize("b", ["greedy", _pass_play_last, _show_rob_double_play_last],
                          ids=["builtin", "callable", "callable-all-in"])
 def test_bidding_by_hand(rules, b):
@@ -681,7 +682,7 @@ def test_bidding_seatings_play_the_same_deals(monkeypatch):
             return real(hands, kitty, rules, first_bidder, seed, redeal_seed, ground_rank)
 
     monkeypatch.setattr(A, "Game", Recording)
-    for rules in ("classic", "tiandi"):
+    for rules in ("classic", "tiandi", "tiandi:7J"):
         made.clear()
         arena("expert", "random", deals=4, seed=3, bidding=True, rules=rules)
         expected = []
@@ -710,6 +711,11 @@ def test_tiandi_bidders_see_the_sky_rank_alone():
              for i in range(deals)]
     assert seen["bidding"] == {r[:1] for r in drawn}
     assert seen["play"] <= set(drawn) and len(seen["play"]) > 1
+    # a rule set that fixes both ranks shows both from the deal on, as Game
+    # does (nothing is drawn)
+    seen.clear()
+    arena(agent, "greedy", deals=deals, seed=0, rules="tiandi:7J", bidding=True)
+    assert seen["bidding"] == seen["play"] == {get_rules("tiandi:7J").wild_ranks}
 
 
 @pytest.mark.parametrize("rules", ["classic+happy", "laizi+happy", "tiandi+happy"])

@@ -120,9 +120,16 @@ def test_a_given_ground_rank_round_trips_and_is_checked():
     after.bid(3)
     assert after.wild_ranks == (sky, ground)
     for bad, error in ((sky, ValueError), (13, ValueError), ("X", ValueError),
-                       (1.5, TypeError)):
+                       (1.5, TypeError), (None, ValueError)):
         with pytest.raises(error, match="given ground rank"):
             load(*args[:-1], bad)
+    # a start from_deal does not make (one of Observation.sample: shows, no
+    # bidding) given a ground rank
+    world = Game("tiandi+happy", seed=7, bidding=False).observation(0).sample(rng=1)
+    wload, wargs = world.__reduce__()
+    assert wargs[2][0] == "bidding" and len(wargs[2]) == 8
+    with pytest.raises(ValueError, match="belongs to a deal Game.from_deal made"):
+        wload(6, *wargs[1:], ground)
     # only a deal in its bidding is given one: a seeded deal's record has no
     # redeal seed, and so no ground rank after it
     load3, args3 = Game("tiandi", 5).__reduce__()

@@ -434,7 +434,7 @@ cdef class Game:
         stream, which the ``random`` policy also draws from, or the one
         given; a redeal's cards, when nobody calls, from the redeal seed),
         so two games with one key may draw them differently, each by the
-        rules' chances."""
+        rules' chances, or one be given a ground rank the other draws."""
         cdef const ddz_game* g = &self.g
         cdef int f1, f2
         if g.phase == PHASE_BIDDING and not g.opt_rob and not g.opt_show:
@@ -1864,10 +1864,13 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None, *redeal_s
             # (checked as Game.from_deal checks it, once the rule set is read)
             ground = redeal_seed[1]
             redeal_seed = redeal_seed[:1]
+            if ground is None:
+                raise ValueError("a pickled Game's given ground rank is a rank, not None "
+                                 "(a deal not given one has no such field)")
         if len(redeal_seed) != 1:
-            raise ValueError("a pickled Game's bidding start of format 4 ends with its "
-                             "redeal seed" + (" (and perhaps a given ground rank)"
-                                              if fmt >= _GIVEN_GROUND_FORMAT else ""))
+            raise ValueError("a pickled Game's bidding start of format 4 or later ends with "
+                             "its redeal seed" + (" (and perhaps a given ground rank)"
+                                                  if fmt >= _GIVEN_GROUND_FORMAT else ""))
         redeals_from = _rng_arg(redeal_seed[0], "the redeal seed")
     elif redeal_seed:
         raise ValueError(f"a pickled Game of format {fmt} with a {start[0]!r} start has no "
@@ -1938,9 +1941,12 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None, *redeal_s
     if redeals_from is not None:
         game.g.seed = redeals_from
     if ground is not None:
-        if start[0] != "bidding" or game._start[0] != "bidding":
-            raise ValueError("a pickled Game's given ground rank belongs to a deal in "
-                             "its bidding")
+        # (Game.from_deal's start: the cards and first bidder, no bids)
+        if start[0] != "bidding" or len(start) != 5 or start[4] \
+                or game._start[0] != "bidding":
+            raise ValueError("a pickled Game's given ground rank belongs to a deal "
+                             "Game.from_deal made (a bidding start with no bids, shows "
+                             "or redeals)")
         try:
             game.g.ground_given = <uint8_t>_ground_rank_arg(r, ground)
         except (ValueError, TypeError) as e:

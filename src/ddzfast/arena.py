@@ -55,10 +55,12 @@ deal ``i`` is ``Game.from_deal(hands, kitty, rules, first_bidder=0,
 seed=deal_seed(seed, 6 * i + t), redeal_seed=deal_seed(2**33 + seed, i))``
 (a match of two built-in policies plays it out with ``rollout(policies,
 seed=deal_seed(seed, 6 * i + t))``). A laizi rule set's wild rank is drawn
-with the deal, and so are tiandi's two, but its game is given the sky
-rank in ``rules`` and the ground rank as ``from_deal``'s ``ground_rank``:
-the bidders see the sky rank alone, and the ground rank comes with the
-kitty (RULES.md 9), the same in all six seatings. RLCard's rule
+with the deal, and so are tiandi's two when the rule set does not fix
+them, but its game is given the sky rank in ``rules`` and the ground rank
+as ``from_deal``'s ``ground_rank``: the bidders see the sky rank alone, and
+the ground rank comes with the kitty (RULES.md 9), the same in all six
+seatings (a rule set fixing both ranks, ``"tiandi:7J"``, shows both, as in
+``Game``). RLCard's rule
 agent and DouZero's models do not bid: with bidding, the arena takes
 built-in policies and callables.
 
@@ -550,21 +552,32 @@ _REDEAL_SEEDS = 2 << 32
 def _engine_deals(rules: Rules, seed: int, first: int, count: int) -> list:
     # deals first..first+count-1 as (hands..., kitty, the deal's rules):
     # dealt as the rule set without its platform options deals them (seat 0
-    # the landlord, the kitty in its hand), then played with them
+    # the landlord, the kitty in its hand), then played with them. A tiandi
+    # deal whose ground rank the rule set leaves to the draw ends with its
+    # bidding's rules (the sky rank alone) and its ground rank: a game bid
+    # from it is given the rank, to come with the kitty (_bidding_deal).
     platform = rules.platform
     dealer = rules if platform == PLATFORM_DEFAULTS else rules.with_options(**PLATFORM_DEFAULTS)
+    ground_drawn = rules.wild_count == 2 and len(rules.wild_ranks) < 2
     played: dict = {}
+    bid_with: dict = {}
     out = []
     for i in range(first, first + count):
         game = Game(dealer, deal_seed(_ENGINE_DEALS + seed, i), bidding=False)
         # (game.rules: with the wild ranks the deal drew)
         drawn = game.rules
+        ranks = drawn.wild_ranks
         if dealer is not rules:
             # (the deals' rule sets differ only in the wild ranks drawn)
-            if drawn.wild_ranks not in played:
-                played[drawn.wild_ranks] = drawn.with_options(**platform)
-            drawn = played[drawn.wild_ranks]
-        out.append((*game.hands, game.kitty, drawn))
+            if ranks not in played:
+                played[ranks] = drawn.with_options(**platform)
+            drawn = played[ranks]
+        if ground_drawn:
+            if ranks not in bid_with:
+                bid_with[ranks] = drawn.with_options(wild_ranks=ranks[:1])
+            out.append((*game.hands, game.kitty, drawn, bid_with[ranks], ranks[1]))
+        else:
+            out.append((*game.hands, game.kitty, drawn))
     return out
 
 
@@ -587,15 +600,15 @@ def _play(deal, landlord: _Agent, farmers: _Agent, game_seed: int) -> tuple[bool
 
 
 def _bidding_deal(deal) -> tuple:
-    """A deal (hands, kitty, rules) as bidding starts it: (hands, kitty,
-    rules, ground), seat 0's hand without the kitty it held; a tiandi deal's
-    rules with the sky rank alone and its ground rank in ``ground`` (given
-    to every seating, drawn as the kitty is taken: RULES.md 9), else None."""
+    """A deal (hands, kitty, rules[, bidding's rules, ground rank]) as
+    bidding starts it: (hands, kitty, rules, ground), seat 0's hand without
+    the kitty it held; a tiandi deal whose ground rank was drawn bids with
+    the sky rank alone, and ``ground`` is given to every seating, to come
+    with the kitty (RULES.md 9), else None."""
     hands, kitty, rules = deal[:3], deal[3], deal[4]
     ground = None
-    if rules.wild_count == 2:
-        sky, ground = rules.wild_ranks
-        rules = rules.with_options(wild_ranks=(sky,))
+    if len(deal) > 5:
+        rules, ground = deal[5], deal[6]
     return (Hand(hands[0]) - Hand(kitty), hands[1], hands[2]), kitty, rules, ground
 
 
