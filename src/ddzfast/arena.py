@@ -561,7 +561,7 @@ def _engine_deals(rules: Rules, seed: int, first: int, count: int) -> list:
     ground_drawn = rules.wild_count == 2 and len(rules.wild_ranks) < 2
     played: dict = {}
     bid_with: dict = {}
-    out = []
+    out: list[tuple] = []
     for i in range(first, first + count):
         game = Game(dealer, deal_seed(_ENGINE_DEALS + seed, i), bidding=False)
         # (game.rules: with the wild ranks the deal drew)
