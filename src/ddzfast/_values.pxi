@@ -959,6 +959,7 @@ cdef Rules _ranked_rules(str name):
 
 
 cdef dict _RULES = {name: Rules(name) for name in RULE_SETS}
+RULES = MappingProxyType(dict(_RULES))
 
 
 def _any_rules_label() -> str:
@@ -970,7 +971,7 @@ def _any_rules_label() -> str:
     names = ", ".join([r.name for r in _RULES.values() if not r.c.laizi or r.c.wild_mask])
     return (f"any built-in rule set ({names}; for laizi moves pass "
             f"rules='laizi:<wild rank>', for tiandi moves 'tiandi:<sky><ground>')")
-RULES = MappingProxyType(dict(_RULES))
+
 
 # The name asked for last and its Rules, as one tuple: read and replaced
 # whole, so a thread switch can never pair one name with another's rules.

@@ -60,9 +60,8 @@ them, but its game is given the sky rank in ``rules`` and the ground rank
 as ``from_deal``'s ``ground_rank``: the bidders see the sky rank alone, and
 the ground rank comes with the kitty (RULES.md 9), the same in all six
 seatings (a rule set fixing both ranks, ``"tiandi:7J"``, shows both, as in
-``Game``). RLCard's rule
-agent and DouZero's models do not bid: with bidding, the arena takes
-built-in policies and callables.
+``Game``). RLCard's rule agent and DouZero's models do not bid: with
+bidding, the arena takes built-in policies and callables.
 
 With bidding and the platform options (RULES.md 10: rob bidding, showing,
 doubling, e.g. ``"classic+happy"``): the same deals (those of the rule set
