@@ -1941,9 +1941,9 @@ def _game_from_record(fmt, rules, start, steps, rngs, rng, given=None, *redeal_s
     if redeals_from is not None:
         game.g.seed = redeals_from
     if ground is not None:
-        # (Game.from_deal's start: the cards and first bidder, no bids)
-        if start[0] != "bidding" or len(start) != 5 or start[4] \
-                or game._start[0] != "bidding":
+        # (ground is read for bidding starts alone; from_deal's is the cards
+        # and first bidder, no bids, and so still bidding)
+        if len(start) != 5 or start[4]:
             raise ValueError("a pickled Game's given ground rank belongs to a deal "
                              "Game.from_deal made (a bidding start with no bids, shows "
                              "or redeals)")
