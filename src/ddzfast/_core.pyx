@@ -264,9 +264,7 @@ def play(hand, move, rules=None) -> Hand:
 cdef int _move_struct_any(object row, ddz_move* out) except -1:
     # A MOVE_DTYPE row that is a legal move of some built-in rule set.
     cdef Rules r
-    for r in _RULES.values():
-        if r.c.laizi and not r.c.wild_mask:
-            continue
+    for r in _ANY_RULES:
         try:
             _move_struct(row, r, out, "move")
             return 0

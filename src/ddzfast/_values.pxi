@@ -962,13 +962,17 @@ cdef dict _RULES = {name: Rules(name) for name in RULE_SETS}
 RULES = MappingProxyType(dict(_RULES))
 
 
+#: The built-in rule sets a move given without rules is tried in: those
+#: that need no wild rank drawn (an unranked laizi or tiandi set generates
+#: nothing, so their moves are found only with the wild ranks named).
+_ANY_RULES = tuple([r for r in _RULES.values()
+                    if not (<Rules>r).c.laizi or (<Rules>r).c.wild_mask])
+
+
 def _any_rules_label() -> str:
-    """How a message saying what is legal names the built-in rule sets a
-    move given without rules is tried in: those that need no wild rank
-    drawn (a laizi or tiandi move is found only with its wild ranks named),
-    and how to name those."""
-    cdef Rules r
-    names = ", ".join([r.name for r in _RULES.values() if not r.c.laizi or r.c.wild_mask])
+    """How a message saying what is legal names _ANY_RULES, and how to name
+    a laizi or tiandi rule set."""
+    names = ", ".join([r.name for r in _ANY_RULES])
     return (f"any built-in rule set ({names}; for laizi moves pass "
             f"rules='laizi:<wild rank>', for tiandi moves 'tiandi:<sky><ground>')")
 
@@ -1227,7 +1231,7 @@ cdef class Move:
             raise TypeError("a Move is immutable: make a new one")
         if wild is not None:
             _small_int(wild, "wild", 255)
-        candidates = _RULES.values() if rules is None else (_get_rules(rules),)
+        candidates = _ANY_RULES if rules is None else (_get_rules(rules),)
         if rules is not None:
             _need_wild(<Rules>candidates[0])
         for r in candidates:

@@ -68,14 +68,15 @@ from collections.abc import Mapping, Set
 
 import numpy as np
 
-from ddzfast._core import (MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup, _ActionTable,
-                           _any_rules_label, _move_rows_substitutes, _move_rows_wild,
-                           _rules_label, _substitute_cards, get_rules, legal_moves)
+from ddzfast._core import (_ANY_RULES, MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup,
+                           _ActionTable, _any_rules_label, _move_rows_substitutes,
+                           _move_rows_wild, _rules_label, _substitute_cards, get_rules,
+                           legal_moves)
 from ddzfast._locks import ForkSafeLock
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
-from ddzfast.rulesets import PLATFORM_DEFAULTS, RULE_SETS
+from ddzfast.rulesets import PLATFORM_DEFAULTS
 
 HAND_FEATURES = 61
 MOVE_FEATURES = 77
@@ -252,11 +253,7 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
     if rules is not None:
         candidates = [get_rules(rules)]
     else:
-        # an unranked laizi set generates nothing (ValueError): its moves
-        # need the wild rank (tiandi: both), so they are only found with
-        # rules="laizi:7" ("tiandi:7J")
-        candidates = [r for r in map(get_rules, RULE_SETS)
-                      if not r.laizi or r.wild_rank is not None]
+        candidates = list(_ANY_RULES)
     legal = np.zeros(len(arr), dtype=bool)
     ok = np.zeros(len(arr), dtype=bool)
     derived: np.ndarray = np.full(len(arr), -1, dtype=np.int16)
