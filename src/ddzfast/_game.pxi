@@ -347,15 +347,14 @@ cdef class Game:
                                      self._undo[0].sky_rank)
         given = self._given if self._given.rules_id != rules.rules_id else None
         if self._start[0] == "bidding":
-            # built from given cards: the redeal seed is not the start's
-            if self.g.ground_given != 255:
-                # (Game.from_deal's ground_rank)
-                return (_game_from_record, (_GIVEN_GROUND_FORMAT, rules, self._start,
-                                            tuple(steps), rngs, self.g.rng, given,
-                                            self.g.seed, int(self.g.ground_given)))
+            # built from given cards: the redeal seed is not the start's; then
+            # Game.from_deal's ground_rank, when given
             fmt = _SEED_REDEAL_FORMAT if len(self._start) < 8 else _UNBID_FORMAT
+            ground = ()
+            if self.g.ground_given != 255:
+                fmt, ground = _GIVEN_GROUND_FORMAT, (int(self.g.ground_given),)
             return (_game_from_record, (fmt, rules, self._start, tuple(steps),
-                                        rngs, self.g.rng, given, self.g.seed))
+                                        rngs, self.g.rng, given, self.g.seed) + ground)
         # format 3 when no step since the start redealt (an older ddzfast
         # loads it too, and deals what this one deals)
         redealt = self._undo_n > 0 and self.g.redeals != self._undo[0].redeals
