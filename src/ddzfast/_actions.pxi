@@ -215,7 +215,7 @@ def _fixed_action_rules(rules, str who) -> Rules:
     environment", "a VectorEnv"): a laizi set must name its wild rank, a
     tiandi set both, since the action index depends on them."""
     cdef Rules r = _get_rules(rules)
-    if r.c.laizi and r.c.wild_count == 2 and not _rules_ready(&r.c):
+    if _two_wild_ranks(&r.c) and not _rules_ready(&r.c):
         raise ValueError(
             f"{who} needs a fixed action space, and the actions of {r.name!r} "
             f"depend on its two wild ranks: pass both, sky then ground, e.g. "

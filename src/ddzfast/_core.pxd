@@ -102,6 +102,12 @@ ctypedef struct ddz_rules:
     uint16_t size_tier_lo[NKINDS]
     uint16_t size_tier_hi[NKINDS]
 
+# 1 for a rule set whose deals draw two wild ranks, sky and ground (tiandi,
+# RULES.md 9). Rules accepts wild_count 2 only with laizi.
+cdef inline bint _two_wild_ranks(const ddz_rules* rules) noexcept nogil:
+    return rules.wild_count == 2
+
+
 # 1 when the rule set can generate: not laizi, or all its wild ranks drawn.
 cdef inline int _rules_ready(const ddz_rules* rules) noexcept nogil:
     cdef unsigned int m = rules.wild_mask

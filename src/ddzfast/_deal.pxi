@@ -144,7 +144,7 @@ cdef void _draw_wild(ddz_game* g, const ddz_rules* rules) noexcept nogil:
     g.wild_mask = rules.wild_mask
     g.sky_rank = 255
     g.ground_given = 255
-    if rules.laizi and rules.wild_count == 2:
+    if _two_wild_ranks(rules):
         # tiandi: the sky rank now, the ground rank once the kitty is taken
         # (_start_play)
         g.sky_rank = rules.sky_rank
@@ -842,7 +842,7 @@ cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** b
     cdef int64_t k
     cdef int most, made
     cdef int64_t n
-    if rules.wild_count == 2:
+    if _two_wild_ranks(rules):
         # tiandi: a walked move and a split drawn until the split exists
         # (uniform over the legal moves; see ddz_draw_splits_count)
         n = ddz_draw_splits_count(&d, rules, g.hands[g.to_move],

@@ -1078,7 +1078,7 @@ cdef Rules _rules_with_mask(Rules r, uint16_t mask, int sky=255):
     cdef uint16_t ground
     if not r.c.laizi or not mask or r.c.wild_mask == mask:
         return r
-    if r.c.wild_count == 2:
+    if _two_wild_ranks(&r.c):
         if sky == 255 or not (mask >> sky) & 1:
             return r
         ground = mask & ~(1u << sky)
@@ -1727,7 +1727,7 @@ cdef int _need_sky(Rules r) except -1:
     # What a deal before the kitty needs of its rule set: tiandi its sky rank
     # (drawn after the deal, RULES.md 9; the ground rank is drawn when the
     # landlord takes the kitty, so it may be missing), laizi its rank.
-    if r.c.laizi and r.c.wild_count == 2:
+    if _two_wild_ranks(&r.c):
         if r.c.sky_rank == 255:
             raise ValueError(
                 f"the rule set {r.name!r} has no sky rank: a deal of it draws one "
@@ -1743,7 +1743,7 @@ cdef int _ground_rank_arg(Rules r, object value) except -1:
     cdef int k
     if value is None:
         return 255
-    if not (r.c.laizi and r.c.wild_count == 2):
+    if not _two_wild_ranks(&r.c):
         raise ValueError(f"ground_rank is for tiandi rule sets (two wild ranks); "
                          f"{r.name!r} has none to draw")
     k = _wild_rank_index(value, "ground_rank")

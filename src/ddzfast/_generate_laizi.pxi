@@ -1238,7 +1238,7 @@ cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int le
     for j in range(13):
         if (wild >> j) & 1:
             natural &= ~((<uint64_t>15) << (4 * j))
-    if rules.wild_count >= 2:
+    if _two_wild_ranks(rules):
         # the laizi that complete a wild main rank are recorded too: which of
         # the two ranks fills it is not told by the rank alone
         t = _ctz(wild)
@@ -1256,7 +1256,7 @@ cdef uint32_t ddz_substitutes(const ddz_rules* rules, int kind, int rank, int le
     else:
         q = KIND_SHAPE[kind].q
     for j in range(rank, rank + length):
-        if j > 12 or ((wild >> j) & 1 and rules.wild_count < 2):
+        if j > 12 or ((wild >> j) & 1 and not _two_wild_ranks(rules)):
             continue
         d = q - _nib(natural, j)
         if d > 0:
@@ -1393,7 +1393,7 @@ cdef void _lz_init(gen_t* g, const ddz_rules* rules) noexcept nogil:
     g.lready = 0
     g.lboth = 0
     g.lshift2 = 4 * IDX_W
-    if rules.wild_count < 2:
+    if not _two_wild_ranks(rules):
         g.lz = _ctz(wild)
         g.lunit = (<uint64_t>1) << (4 * g.lz)
         g.lshift = 4 * g.lz

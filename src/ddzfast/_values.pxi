@@ -442,7 +442,7 @@ cdef class Rules:
             for sz, v in by_size.items():
                 c.size_tier[k][sz] = _int_field(v, f"size_tiers[{name!r}][{sz}]", 1, 255)
         if (c.bomb_max[K_SOFT_BOMB] > 4 or c.bomb_max[K_LAIZI_BOMB] > 4) \
-                and c.wild_count < 2:
+                and not _two_wild_ranks(&c):
             raise ValueError("size_tiers: bombs of more than four cards need two "
                              "wild ranks (wild_count=2)")
         c.pure_step = _int_field(d.get("pure_step", 0), "pure_step", 0, 255)
@@ -909,7 +909,7 @@ def _wild_ranks_hint(Rules r, str option, str ranks, str wrap="{}") -> str:
 cdef int _need_wild(Rules r) except -1:
     # A laizi rule set generates, classifies and compares only with its wild
     # ranks.
-    if r.c.laizi and r.c.wild_count == 2 and not _rules_ready(&r.c):
+    if _two_wild_ranks(&r.c) and not _rules_ready(&r.c):
         raise ValueError(
             f"the rule set {r.name!r} needs both wild ranks, sky and ground (it "
             f"has {', '.join(CARD_CHARS[k] for k in r.wild_ranks) or 'none'}): use "
@@ -938,7 +938,7 @@ cdef Rules _ranked_rules(str name):
         if not base.c.laizi:
             raise ValueError(f"{base_name!r} is not a laizi rule set: it takes no "
                              f"wild rank ({name!r})")
-        if base.c.wild_count == 2:
+        if _two_wild_ranks(&base.c):
             ranks = _rank_chars(rank)
             if len(ranks) != 2:
                 raise ValueError(f"{name!r}: {base_name!r} takes two wild ranks, "
