@@ -59,6 +59,13 @@ def test_rollout_greedy(benchmark):
     benchmark(game.rollout, "greedy", 1)
 
 
+@pytest.mark.parametrize("rules", ["classic", "tiandi"])
+def test_rollout_random(benchmark, rules):
+    """A Monte Carlo playout from a mid-game node, every seat random."""
+    game = midgame(rules)
+    benchmark(game.rollout, "random", 1)
+
+
 def test_observation_sample(benchmark):
     obs = midgame().observation(1)
     benchmark(obs.sample, 1)

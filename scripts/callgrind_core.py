@@ -30,6 +30,8 @@ not counted:
 * simulate-RULES: ``ddz_simulate_carry`` (the engine's run of deals) for
   2,000 deals with random policies on one thread, in each rule set, in
   slices of 16, 32, 64, ... deals (one call each);
+* rollout-RULES: ``Game.rollout`` of one deal (classic, tiandi), 250 times
+  with random policies and 250 with greedy ones;
 * game-python-50: 50 seeded classic deals driven from Python through
   ``Game.legal_moves`` and ``Game.play`` (those two methods counted);
 * solve-puzzle-7: the seventh published two-player puzzle;
@@ -61,7 +63,7 @@ import sys
 import tempfile
 
 DECK54 = "3456789TJQKA2" * 4 + "XD"
-SIMULATE_RULES = ("classic", "biegang", "super", "laizi")
+SIMULATE_RULES = ("classic", "biegang", "super", "laizi", "tiandi")
 # moves: large enough for every lead of the lead and pair cases (a tiandi
 # one can pass 80,000 moves)
 LEAD_BUFFER = 1 << 17
@@ -77,6 +79,7 @@ CASES = {
     **{f"follow-{rules}-2": ("__pyx_pw_*legal_moves_into",) for rules in ("laizi", "tiandi")},
     "count-tiandi-2": ("__pyx_pw_*_legal_move_count",),
     **{f"simulate-{name}": ("*ddz_simulate_carry",) for name in SIMULATE_RULES},
+    **{f"rollout-{name}": ("__pyx_pw_*4Game_*rollout",) for name in ("classic", "tiandi")},
     "game-python-50": ("__pyx_pw_*4Game_*legal_moves", "__pyx_pw_*4Game_*play"),
     "solve-puzzle-7": ("__pyx_pw_*_solve",),
     "vector-self-play": ("__pyx_pw_*9VectorEnv_*step",),
@@ -206,6 +209,12 @@ def run_case(name: str) -> None:
         # made, and each slice (ddz_simulate call) makes its buffers again
         ddzfast._core.SLICE_SECONDS = float("inf")
         ddzfast.simulate(2000, name[len("simulate-"):], ("random",) * 3, seed=1, threads=1)
+    elif name.startswith("rollout-"):
+        # a Monte Carlo search's playouts: one deal played out 500 times
+        game = ddzfast.Game(name[len("rollout-"):], 3, bidding=False)
+        for i in range(250):
+            game.rollout("random", seed=i)
+            game.rollout("greedy", seed=i)
     elif name == "game-python-50":
         for i in range(50):
             game = ddzfast.Game("classic", i, bidding=False)

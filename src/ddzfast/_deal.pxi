@@ -828,9 +828,10 @@ cdef inline int _draws_by_count(const ddz_game* g, const ddz_rules* rules,
 
 
 cdef inline int _grow_buffer(ddz_move** buf, int64_t* cap, int64_t n) noexcept nogil:
-    # *buf (of *cap moves) grown to hold n moves; DDZ_OK, or DDZ_ERR_NOMEM
-    # with *buf untouched
-    return DDZ_OK if ddz_grow(<void**>buf, cap, n, sizeof(ddz_move)) == 0 else DDZ_ERR_NOMEM
+    # *buf (of *cap moves) grown to hold n moves, its moves not kept (every
+    # caller writes it again); DDZ_OK, or DDZ_ERR_NOMEM with *buf untouched
+    return DDZ_OK if ddz_grow_scratch(<void**>buf, cap, n, sizeof(ddz_move)) == 0 \
+        else DDZ_ERR_NOMEM
 
 
 cdef int64_t _draw_policy_move(ddz_game* g, const ddz_rules* rules, ddz_move** buf,
@@ -922,6 +923,11 @@ cdef int64_t ddz_policy_move_grow(ddz_game* g, const ddz_rules* rules, int polic
     return _policy_move_grow(g, rules, policy, buf, cap, split)
 
 
+cdef inline bint _uses_expert(const int* policies) noexcept nogil:
+    return (policies[0] == POLICY_EXPERT or policies[1] == POLICY_EXPERT
+            or policies[2] == POLICY_EXPERT)
+
+
 cdef inline int _simulate_deal(ddz_game* g, const ddz_rules* rules, ddz_rules* scratch,
                                const int* policies, ddz_move** buf, int64_t* cap,
                                ddz_split_ctx* ctx, uint8_t* order,
@@ -989,12 +995,16 @@ cdef int ddz_simulate_carry(const ddz_rules* rules, const int* policies, uint64_
     cdef int n_order = 0
     cdef bint resumed = False
     cdef ddz_split_ctx ctx
+    cdef bint split
     if count <= 0:
         return DDZ_OK
     buf = <ddz_move*>malloc(cap * sizeof(ddz_move))
     if buf == NULL:
         return DDZ_ERR_NOMEM
-    if not ddz_split_init(&ctx):
+    # the expert's split context, made only when a seat plays it (its
+    # tables are large to make for a short run)
+    split = _uses_expert(policies)
+    if split and not ddz_split_init(&ctx):
         free(buf)
         return DDZ_ERR_NOMEM
     if rules.no_shuffle:
@@ -1019,7 +1029,8 @@ cdef int ddz_simulate_carry(const ddz_rules* rules, const int* policies, uint64_
             break
         g.session = i // length if rules.no_shuffle else i
         g.position = <int>(i % length) if rules.no_shuffle else 0
-        status = _simulate_deal(&g, rules, &scratch, policies, &buf, &cap, &ctx,
+        status = _simulate_deal(&g, rules, &scratch, policies, &buf, &cap,
+                                &ctx if split else NULL,
                                 order if rules.no_shuffle else NULL, &n_order)
         if status != DDZ_OK:
             break
@@ -1029,7 +1040,8 @@ cdef int ddz_simulate_carry(const ddz_rules* rules, const int* policies, uint64_
         if rules.no_shuffle:
             prev = g
     free(buf)
-    ddz_split_free(&ctx)
+    if split:
+        ddz_split_free(&ctx)
     # (a run ending at the last deal index has no next deal to go on to)
     if carry != NULL and status == DDZ_OK and rules.no_shuffle \
             and count <= INT64_MAX - start:

@@ -899,6 +899,7 @@ cdef class Game:
         cdef double next_poll
         cdef ddz_move* buf
         cdef ddz_split_ctx ctx
+        cdef bint split
         cdef ddz_rules scratch
         cdef const ddz_rules* dr
         if callable(policies) or not isinstance(policies, collections.abc.Sized):
@@ -916,7 +917,10 @@ cdef class Game:
         buf = <ddz_move*>malloc(n * sizeof(ddz_move))
         if buf == NULL:
             raise MemoryError()
-        if not ddz_split_init(&ctx):
+        # the expert's split context, made only when a seat plays it (its
+        # tables take longer to make than a random playout of a deal)
+        split = _uses_expert(codes)
+        if split and not ddz_split_init(&ctx):
             free(buf)
             raise MemoryError()
         with nogil:
@@ -928,7 +932,8 @@ cdef class Game:
             while g.phase == PHASE_PLAY:
                 # the buffer grows to the largest position met (laizi hands
                 # and positions beyond 21 cards exceed DDZ_MOVE_BUFFER)
-                k = _policy_move_grow(&g, dr, codes[g.to_move], &buf, &n, &ctx)
+                k = _policy_move_grow(&g, dr, codes[g.to_move], &buf, &n,
+                                      &ctx if split else NULL)
                 if k == DDZ_ERR_NOMEM:
                     failed = 2
                     break
@@ -944,7 +949,8 @@ cdef class Game:
                         failed = 3
                         break
         free(buf)
-        ddz_split_free(&ctx)
+        if split:
+            ddz_split_free(&ctx)
         if failed == 3:
             _raise_pending()
         if failed == 2:

@@ -31,7 +31,7 @@ from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid
                             _hand_contains, _hand_size, _ctz, K_PASS,
                             Rules, Move, MoveList, _get_rules, _need_wild, _to_bits,
                             _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER,
-                            ddz_grow, _as_hand_array)
+                            ddz_grow_scratch, _as_hand_array)
 from ddzfast._core import MOVE_DTYPE, _parallel, _sliced
 from ddzfast.constants import MAX_HAND, check_threads, worker_count
 
@@ -289,11 +289,12 @@ cdef int _prepare(ddz_split_ctx* ctx, const ddz_rules* rules, uint64_t hand) noe
     if n > MAX_ROOT_MOVES or n > MAX_SETS:
         return DDZ_SPLIT_TOO_BIG
     if n > ctx.moves_cap:
-        if ddz_grow(<void**>&ctx.moves, &ctx.moves_cap, n, sizeof(ddz_move)) < 0:
+        if ddz_grow_scratch(<void**>&ctx.moves, &ctx.moves_cap, n, sizeof(ddz_move)) < 0:
             return DDZ_SPLIT_NOMEM
         n = ddz_legal_moves(rules, hand, NULL, ctx.moves, ctx.moves_cap)
     # room for the sets twice: as first met (from sets + n), then in order
-    if ddz_grow(<void**>&ctx.sets, &ctx.sets_cap, 2 * n, sizeof(ddz_split_set)) < 0:
+    if ddz_grow_scratch(<void**>&ctx.sets, &ctx.sets_cap, 2 * n,
+                        sizeof(ddz_split_set)) < 0:
         return DDZ_SPLIT_NOMEM
     # The moves' distinct card sets, each with its least reading (by
     # _reading), ordered by lowest card, largest first (a counting sort on
