@@ -845,6 +845,19 @@ def test_parse_of_none_is_a_type_error_every_time(parse):
             parse(None)
 
 
+def test_card_text_of_every_count_a_nibble_holds():
+    """The card text is written into a buffer of 16 * 15 characters: the
+    largest packed value, 15 of each card index, is told whole in the
+    message that refuses it, and every count of every card reads back."""
+    from ddzfast.constants import CARD_CHARS
+    with pytest.raises(InvalidCardsError) as refused:
+        Hand(2 ** 64 - 1)
+    assert "".join(c * 15 for c in CARD_CHARS) in str(refused.value)
+    for i, c in enumerate(CARD_CHARS):
+        for k in range(1, 5 if i < 13 else 2):
+            assert str(Hand(k << (4 * i))) == c * k
+
+
 def test_card_text_may_be_a_str_subclass():
     """numpy's str_ (a subclass of str) was refused as card text."""
     assert Hand(np.str_("33")) == Hand("33")

@@ -107,9 +107,22 @@ cdef double ROLLOUT_POLL_SECONDS = 0.02
 
 
 
+cdef inline bint _is_integral(object value):
+    # An int-like argument (numbers.Integral), bools not: an exact int is
+    # told first, as the ABC check costs more than most of what it guards
+    return type(value) is int or (isinstance(value, numbers.Integral)
+                                  and not isinstance(value, (bool, np.bool_)))
+
+
+cdef inline bint _list_or_tuple(object value):
+    # what Observations and records hold, told apart before the ABC checks
+    # of sequences, which cost more than the rest of most checks
+    return type(value) is tuple or type(value) is list
+
+
 cdef int _seat_arg(object value, str what) except -1:
     """A seat 0..2 from an int-like argument; TypeError/ValueError otherwise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if not _is_integral(value):
         raise TypeError(f"{what} is a seat 0..2, not {value!r}")
     if not 0 <= value < 3:
         raise ValueError(f"{what} is a seat 0..2, not {value}")
@@ -117,8 +130,7 @@ cdef int _seat_arg(object value, str what) except -1:
 
 
 cdef uint64_t _seed_arg(object seed, str what) except? 0:
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) \
-            or not 0 <= seed < (1 << 64):
+    if not _is_integral(seed) or not 0 <= seed < (1 << 64):
         raise ValueError(f"{what} must be an int in 0 .. 2**64 - 1, not {seed!r}")
     return <uint64_t>int(seed)
 
@@ -749,7 +761,7 @@ cdef class Game:
         cdef ddz_game before = self.g
         cdef int64_t i
         self._check_turn(seat, PHASE_PLAY, "play")
-        if isinstance(index, (bool, np.bool_)) or not isinstance(index, numbers.Integral):
+        if not _is_integral(index):
             raise TypeError(f"an action index is an int, not {type(index).__name__}")
         t = _actions_of(self._rules)
         if not 0 <= index < t.count:
@@ -809,10 +821,7 @@ cdef class Game:
         cdef int redeals = self.g.redeals
         cdef int c = -1
         cdef ddz_game before = self.g
-        # an int first: the ABC check of numbers.Integral costs more than the
-        # decision itself
-        if type(choice) is int or (isinstance(choice, numbers.Integral)
-                                   and not isinstance(choice, (bool, np.bool_))):
+        if _is_integral(choice):
             if 0 <= choice <= 4:
                 c = choice
         if c < 0 or ddz_game_choose(&self.g, c) != 0:
@@ -1140,8 +1149,7 @@ def _simulate_native(rules, policies, seed, start, stop, bidding, threads=1,
     for value, what, top, text in (
             (start, "start", (1 << 63) - 1, "a deal index in 0 .. 2**63 - 1"),
             (stop, "stop", 1 << 63, "in 0 .. 2**63 (exclusive)")):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-                or not 0 <= value <= top:
+        if not _is_integral(value) or not 0 <= value <= top:
             raise ValueError(f"{what} is {text}, not {value!r}")
     if stop < start:
         raise ValueError("stop must not be below start")
@@ -1246,8 +1254,7 @@ def deal_seed(seed, index) -> int:
     ``seed`` (0 .. 2**64 - 1): ``Game(rules, deal_seed(seed, i), bidding,
     first_bidder=i % 3)`` replays it."""
     cdef uint64_t s = _seed_arg(seed, "seed")
-    if isinstance(index, bool) or not isinstance(index, numbers.Integral) \
-            or not 0 <= index < (1 << 63):
+    if not _is_integral(index) or not 0 <= index < (1 << 63):
         raise ValueError(f"index is a deal index in 0 .. 2**63 - 1, not {index!r}")
     return ddz_deal_seed(s, <int64_t>index)
 
@@ -1341,7 +1348,7 @@ cdef Game _pile_game(Rules r, tuple pile, uint64_t seed, bint bidding, int first
 
 
 cdef int _int_in(object value, str what, object lo, object hi) except? -1:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+    if not _is_integral(value):
         raise TypeError(f"{what} is an int, not {type(value).__name__}")
     if not lo <= value <= hi:
         raise ValueError(f"{what} is in {lo}..{hi}, not {value}")
@@ -1352,7 +1359,8 @@ cdef list _seat_moves(object history, Rules r, str what):
     # (seat, Move) pairs from (seat, Move or move text) pairs, each a legal
     # move of r (PASS included).
     cdef ddz_move m
-    if isinstance(history, (str, bytes)) or not isinstance(history, collections.abc.Iterable):
+    if not _list_or_tuple(history) and (isinstance(history, (str, bytes))
+                                        or not isinstance(history, collections.abc.Iterable)):
         raise TypeError(f"{what} is a sequence of (seat, move) pairs, not "
                         f"{type(history).__name__}")
     out = []
@@ -1373,7 +1381,8 @@ cdef list _seat_moves(object history, Rules r, str what):
 cdef int _replay_bids(ddz_game* g, object bids, str what) except -1:
     # Every bid of `bids` ((seat, points) pairs) through ddz_game_bid on g,
     # which must be bidding: each by the seat to move and legal there.
-    if isinstance(bids, (str, bytes)) or not isinstance(bids, collections.abc.Iterable):
+    if not _list_or_tuple(bids) and (isinstance(bids, (str, bytes))
+                                     or not isinstance(bids, collections.abc.Iterable)):
         raise TypeError(f"{what} is a sequence of (seat, points) pairs")
     for item in bids:
         if not isinstance(item, tuple) or len(item) != 2:
@@ -1416,14 +1425,15 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     cdef Move mv
     _need_wild(r)
     cdef int ll = _seat_arg(landlord, "landlord")
-    if isinstance(base, bool) or not isinstance(base, numbers.Integral) \
-            or not 1 <= base <= (r.c.rob_base if r.c.rob else 3):
+    if not _is_integral(base) or not 1 <= base <= (r.c.rob_base if r.c.rob else 3):
         raise ValueError(f"base is 1..{r.c.rob_base if r.c.rob else 3}, not {base!r}")
     # (the ABC tested apart: Cython does not check the error of an
     # isinstance over a tuple holding one, which a signal handler raising
     # in the ABC's Python code leaves set)
-    if isinstance(hands, (str, bytes)) or isinstance(hands, collections.abc.Mapping) \
-            or not isinstance(hands, collections.abc.Sized) or len(hands) != 3:
+    if (not _list_or_tuple(hands) and (isinstance(hands, (str, bytes))
+                                       or isinstance(hands, collections.abc.Mapping)
+                                       or not isinstance(hands, collections.abc.Sized))) \
+            or len(hands) != 3:
         # (a mapping has no seat order)
         raise ValueError("three hands, one per seat, in seat order")
     mover = ll if to_move is None else _seat_arg(to_move, "to_move")
@@ -1573,8 +1583,7 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
 
 cdef int _redeals_arg(object redeals) except -1:
     # the redeals of a deal built from its parts (Observation.redeals)
-    if isinstance(redeals, bool) or not isinstance(redeals, numbers.Integral) \
-            or not 0 <= redeals <= DDZ_MAX_REDEALS:
+    if not _is_integral(redeals) or not 0 <= redeals <= DDZ_MAX_REDEALS:
         raise ValueError(f"redeals is an int in 0..{DDZ_MAX_REDEALS}, not {redeals!r}")
     return <int>redeals
 
@@ -1582,6 +1591,10 @@ cdef int _redeals_arg(object redeals) except -1:
 cdef tuple _per_seat(object value, str message):
     # an Observation field of one entry per seat, as a tuple; ValueError
     # `message` for anything else (text is no sequence of three entries)
+    if _list_or_tuple(value):
+        if len(value) != 3:
+            raise ValueError(message)
+        return tuple(value)
     if isinstance(value, (str, bytes)) or (
             not isinstance(value, collections.abc.Sequence)
             and not isinstance(value, np.ndarray)) or len(value) != 3:
@@ -1626,7 +1639,8 @@ cdef int _set_platform(Game game, Rules r, object platform) except -1:
         raise ValueError("robs without rob bidding")
     if any(shown) and not r.c.show:
         raise ValueError("a seat showed its hand in a rule set without showing")
-    if isinstance(doubles, (str, bytes)) or not isinstance(doubles, collections.abc.Sequence) \
+    if (not _list_or_tuple(doubles) and (isinstance(doubles, (str, bytes)) or not
+                                         isinstance(doubles, collections.abc.Sequence))) \
             or len(doubles) != 3:
         raise ValueError("doubles holds one factor (or None) per seat")
     doubles = tuple(doubles)
@@ -1839,8 +1853,7 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), red
 
 
 cdef uint64_t _rng_arg(object value, str what) except? 0:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) \
-            or not 0 <= value < (1 << 64):
+    if not _is_integral(value) or not 0 <= value < (1 << 64):
         raise ValueError(f"{what} is an int in 0 .. 2**64 - 1, not {value!r}")
     return <uint64_t>int(value)
 
@@ -2068,7 +2081,25 @@ cdef tuple _state_fields(const ddz_game* g):
 
 cdef object _card_indices(uint64_t cards):
     # each card of `cards` as its card index, ascending (a uint64 array)
-    return np.repeat(np.arange(16, dtype=np.uint64), [_nib(cards, i) for i in range(16)])
+    cdef cnp.ndarray out = np.empty(_hand_size(cards), dtype=np.uint64)
+    cdef uint64_t* at = <uint64_t*>cnp.PyArray_DATA(out)
+    cdef int i, k, n = 0
+    for i in range(16):
+        for k in range(_nib(cards, i)):
+            at[n] = i
+            n += 1
+    return out
+
+
+cdef uint64_t _packed_indices(const uint64_t[::1] indices, Py_ssize_t start,
+                              Py_ssize_t stop) except? 0xFFFFFFFFFFFFFFFF:
+    # the cards indices[start:stop] (card indexes, as _card_indices makes
+    # them) packed as a hand
+    cdef uint64_t bits = 0
+    cdef Py_ssize_t j
+    for j in range(start, stop):
+        bits += (<uint64_t>1) << (4 * indices[j])
+    return bits
 
 
 def _sample_observation(obs, rng, pool_cards=None):
@@ -2120,7 +2151,8 @@ def _sample_observation(obs, rng, pool_cards=None):
     robs = _int_in(obs.robs, "robs", 0, 3)
     redeals = _redeals_arg(obs.redeals)
     doubles = _per_seat(obs.doubles, "doubles holds one factor (or None) per seat")
-    if isinstance(obs.bids, (str, bytes)) or not isinstance(obs.bids, collections.abc.Sequence):
+    if not _list_or_tuple(obs.bids) and (isinstance(obs.bids, (str, bytes)) or not
+                                         isinstance(obs.bids, collections.abc.Sequence)):
         raise TypeError(f"bids is a sequence of (seat, bid) pairs, not "
                         f"{type(obs.bids).__name__}")
     bids = tuple(obs.bids)
@@ -2171,8 +2203,9 @@ def _sample_observation(obs, rng, pool_cards=None):
     own_on_table = obs.last_move is not None \
         and all((<Move>mv).m.kind == K_PASS for _, mv in history)
     if position_move is not None:
-        if isinstance(position_move, (str, bytes)) \
-                or not isinstance(position_move, collections.abc.Sequence) \
+        if (not _list_or_tuple(position_move)
+                and (isinstance(position_move, (str, bytes))
+                     or not isinstance(position_move, collections.abc.Sequence))) \
                 or len(position_move) != 2:
             raise ValueError("position_move is None or a (seat, move) pair")
         pm_seat = _seat_arg(position_move[0], "position_move's seat")
@@ -2327,11 +2360,8 @@ def _sample_observation(obs, rng, pool_cards=None):
     start = 0
     for s in hidden:
         size = sizes[s] - (_hand_size(forced) if s == ll else 0)
-        part = pool[start:start + size]
+        dealt[s] = _packed_indices(pool, start, start + size) + (forced if s == ll else 0)
         start += size
-        bits = int(np.sum(np.left_shift(np.uint64(1), part * np.uint64(4)),
-                          dtype=np.uint64)) if size else 0
-        dealt[s] = bits + (forced if s == ll else 0)
     hands = [dealt[s] for s in range(3)]
     if before_kitty:
         # the shows made so far, in turn from the first bidder

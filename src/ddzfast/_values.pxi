@@ -30,6 +30,7 @@ if (_WILD_NONE, _WILD_KICKER) != (WILD_NONE, WILD_KICKER):
     raise ImportError("ddzfast.constants disagrees with the core's wild codes")
 
 cdef object _KINDS = tuple(MoveKind)
+cdef tuple _KIND_NAMES = tuple(k.name for k in MoveKind)
 cdef dict _CHAR_INDEX = {c: i for i, c in enumerate(CARD_CHARS)}
 _CHAR_INDEX.update({c.lower(): i for i, c in enumerate(CARD_CHARS)})
 cdef dict _KIND_BY_NAME = {k.name: k for k in MoveKind}
@@ -61,12 +62,37 @@ cdef uint64_t _parse_cards(str text) except? 0xFFFFFFFFFFFFFFFF:
     return bits
 
 
-cdef str _cards_text(uint64_t bits):
-    cdef list parts = []
+# CARD_CHARS and CARD_LIMITS by card index as C arrays, filled from
+# ddzfast.constants at import: the card text and the deck checks of every
+# call read them without Python objects
+cdef char _CARD_CHAR[16]
+cdef uint8_t _CARD_LIMIT[16]
+
+
+cdef int _fill_card_tables() except -1:
     cdef int i
+    if len(CARD_CHARS) != 16 or len(CARD_LIMITS) != 16:
+        raise ImportError("ddzfast.constants: 16 card indexes expected")
     for i in range(16):
-        parts.append(CARD_CHARS[i] * _nib(bits, i))
-    return "".join(parts)
+        _CARD_CHAR[i] = ord(CARD_CHARS[i])
+        _CARD_LIMIT[i] = CARD_LIMITS[i]
+    return 0
+
+
+_fill_card_tables()
+
+
+cdef str _cards_text(uint64_t bits):
+    # (15 cards at most of each of the 16 card indexes)
+    cdef char text[240]
+    cdef int i, k, n = 0
+    for i in range(16):
+        k = _nib(bits, i)
+        while k:
+            text[n] = _CARD_CHAR[i]
+            n += 1
+            k -= 1
+    return text[:n].decode("ascii")
 
 
 cdef str _deck_problem(uint64_t bits, Rules rules):
@@ -74,7 +100,7 @@ cdef str _deck_problem(uint64_t bits, Rules rules):
     cdef int i, k
     for i in range(16):
         k = _nib(bits, i)
-        if k > CARD_LIMITS[i]:
+        if k > _CARD_LIMIT[i]:
             return f"{k} of {CARD_CHARS[i]!r} (a deck has {CARD_LIMITS[i]})"
     if rules is not None and (bits & WBIT) and not rules.c.has_wild:
         return f"a wildcard W, which the {rules.name!r} deck does not have"
@@ -87,7 +113,7 @@ cdef uint64_t _add_within_deck(uint64_t total, uint64_t more, Rules r,
     given: W only where it has one), else InvalidCardsError."""
     cdef int i
     for i in range(16):
-        if _nib(total, i) + _nib(more, i) > CARD_LIMITS[i]:
+        if _nib(total, i) + _nib(more, i) > _CARD_LIMIT[i]:
             raise InvalidCardsError(
                 f"{what} hold more {CARD_CHARS[i]!r} than "
                 f"{'a' if r is None else 'the ' + repr(r.name)} deck has "
@@ -104,7 +130,7 @@ cdef uint64_t _full_deck(Rules r) noexcept:
     cdef int i
     for i in range(16):
         if i < IDX_W or r.c.has_wild:
-            deck += (<uint64_t>CARD_LIMITS[i]) << (4 * i)
+            deck += (<uint64_t>_CARD_LIMIT[i]) << (4 * i)
     return deck
 
 
@@ -1328,7 +1354,7 @@ cdef class Move:
         """The ``KIND/r/n/cards`` form that ``Move.parse`` reads (``PASS``)."""
         if self.m.kind == K_PASS:
             return "PASS"
-        return (f"{_KINDS[self.m.kind].name}/{CARD_CHARS[self.m.rank]}"
+        return (f"{_KIND_NAMES[self.m.kind]}/{CARD_CHARS[self.m.rank]}"
                 f"/{self.m.length}/{_cards_text(self.m.cards)}")
 
     @property
@@ -1355,7 +1381,7 @@ cdef class Move:
         return hash((self.m.kind, self.m.rank, self.m.length, self.m.cards))
 
     def __str__(self):
-        cdef str text = _KINDS[self.m.kind].name
+        cdef str text = _KIND_NAMES[self.m.kind]
         cdef str wild
         if self.m.kind == K_PASS:
             return text
