@@ -911,7 +911,8 @@ cdef class Game:
         cdef bint split
         cdef ddz_rules scratch
         cdef const ddz_rules* dr
-        if callable(policies) or not isinstance(policies, collections.abc.Sized):
+        if type(policies) is not str and (
+                callable(policies) or not isinstance(policies, collections.abc.Sized)):
             raise TypeError(f"policies: one built-in policy name, or three in seat "
                             f"order (\"random,greedy,greedy\" or a sequence), not "
                             f"{type(policies).__name__}")
