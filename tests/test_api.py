@@ -651,6 +651,20 @@ def test_rule_sets_that_compile_alike_share_an_id_and_pickle_to_themselves():
     assert restored.rules_id == a.rules_id and restored.description == a.description
 
 
+def test_a_rule_set_named_as_a_built_in_pickles_as_it_only_when_equal():
+    """Pickling a rule set froze the built-in description again on every
+    call (most of a Game's pickle); it is compared with the built-in rule
+    set's own now: one equal to it, made apart, unpickles to the built-in
+    object, and one of the same name with another description keeps it."""
+    plain = get_rules("classic").description_dict()
+    assert pickle.loads(pickle.dumps(Rules("classic", **plain))) is get_rules("classic")
+    plain["tiers"]["ROCKET"] = 9
+    other = Rules("classic", **plain)
+    restored = pickle.loads(pickle.dumps(other))
+    assert restored is not get_rules("classic")
+    assert restored.tier("ROCKET") == 9 and restored.description == other.description
+
+
 # ---- only ValueError and TypeError (IndexError for an index); rows checked ----
 
 def test_huge_ints_raise_the_right_errors():

@@ -617,7 +617,11 @@ cdef class Rules:
         return self
 
     def __reduce__(self):
-        if self.name in RULE_SETS and self.description == _frozen(RULE_SETS[self.name]):
+        # the built-in rule set of this name (what get_rules gives back),
+        # compared by its description frozen once, at import
+        builtin = _RULES.get(self.name)
+        if builtin is not None and (builtin is self
+                                    or self.description == (<Rules>builtin).description):
             return (get_rules, (self.name,))    # the built-in object itself
         return (_rules_from_description, (self.name, self.description_dict()))
 
