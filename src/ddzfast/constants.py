@@ -5,6 +5,7 @@ than repeating them; ``_core`` checks at import that its C codes agree.
 """
 from __future__ import annotations
 
+import numbers
 import os
 from collections.abc import Mapping, Set
 
@@ -84,7 +85,8 @@ def check_finite(value, what: str) -> float:
 def check_int(value, what: str) -> int:
     """``value`` (an int or a NumPy integer, never a bool) as an int, else
     TypeError: a float such as 1.0 is no count."""
-    import numbers
+    if type(value) is int:
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{what} must be an int, not {type(value).__name__} {value!r}")
     return int(value)
@@ -173,6 +175,9 @@ def worker_count(threads: int, items: int) -> int:
     """How many threads to start for ``items`` independent pieces of work:
     never more than the items, nor than the machine's CPUs (CPU-bound work
     gains nothing from more), nor than asked for."""
+    if threads <= 1 or items <= 1:
+        # (os.cpu_count reads a file on Linux: more than a small batch takes)
+        return 1
     cpus = os.cpu_count() or 1
     return max(1, min(threads, items, cpus))
 
