@@ -5,6 +5,7 @@ than repeating them; ``_core`` checks at import that its C codes agree.
 """
 from __future__ import annotations
 
+import math
 import numbers
 import os
 from collections.abc import Mapping, Set
@@ -68,8 +69,6 @@ def check_finite(value, what: str) -> float:
     for anything else, ValueError for NaN, an infinity or an int beyond a
     float's range (about 1.8e308, where ``float()`` would raise
     OverflowError)."""
-    import math
-    import numbers
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"{what} must be a number, not {type(value).__name__} {value!r}")
     try:
