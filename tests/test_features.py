@@ -81,12 +81,17 @@ def test_action_index_is_a_bijection(rules):
         assert np.array_equal(actions[idx], ml.array)
         mask = legal_action_mask(ml, rules)
         assert mask.shape == (n,) and mask.sum() == len(ml)
+        # a Move alone: one index, its row's
+        k = rng.randrange(len(ml))
+        assert action_index(ml[k], rules).tolist() == [idx[k]]
 
 
 def test_action_index_rejects_foreign_moves():
-    wild = legal_moves("333W", None, "super").array
+    wild = legal_moves("333W", None, "super")
     with pytest.raises(ValueError, match="not an action of 'classic'"):
-        action_index(wild, "classic")
+        action_index(wild.array, "classic")
+    with pytest.raises(ValueError, match="not an action of 'classic'"):
+        action_index(wild[-1], "classic")
 
 
 def test_encode_moves_laizi_substitutes():

@@ -150,8 +150,9 @@ cdef class _ActionTable:
         return <size_t>(self.t.slot_mask + 1) * sizeof(int32_t)
 
     def lookup(self, moves) -> cnp.ndarray:
-        """The action index (int64) of each row of a MOVE_DTYPE array or a
-        MoveList, -1 where the identity is no action (``wild`` is not read)."""
+        """The action index (int64) of each row of a MOVE_DTYPE array, a
+        MoveList or a Move (one row), -1 where the identity is no action
+        (``wild`` is not read)."""
         cdef const ddz_move* mp
         cdef Py_ssize_t n, i
         cdef cnp.ndarray a = None, res
@@ -159,6 +160,9 @@ cdef class _ActionTable:
         if type(moves) is MoveList:
             mp = (<MoveList>moves).data
             n = (<MoveList>moves).n
+        elif type(moves) is Move:
+            mp = &(<Move>moves).m
+            n = 1
         else:
             a = np.ascontiguousarray(moves)
             if a.dtype != MOVE_DTYPE or a.ndim != 1:

@@ -68,10 +68,10 @@ from collections.abc import Mapping, Set
 
 import numpy as np
 
-from ddzfast._core import (_ANY_RULES, MOVE_DTYPE, Hand, MoveList, Rules, _action_lookup,
-                           _ActionTable, _any_rules_label, _move_rows_substitutes,
-                           _move_rows_wild, _rules_label, _substitute_cards, get_rules,
-                           legal_moves)
+from ddzfast._core import (_ANY_RULES, MOVE_DTYPE, Hand, Move, MoveList, Rules,
+                           _action_lookup, _ActionTable, _any_rules_label,
+                           _move_rows_substitutes, _move_rows_wild, _rules_label,
+                           _substitute_cards, get_rules, legal_moves)
 from ddzfast._locks import ForkSafeLock
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
@@ -557,15 +557,15 @@ def action_count(rules="classic") -> int:
 
 
 def action_index(moves, rules="classic") -> np.ndarray:
-    """The action index (int64) of each move (a MOVE_DTYPE array or a
-    MoveList). IllegalMoveError, naming the first bad row, for a row that is
-    no legal move of the rule set or no action of it (more cards than a hand
-    holds); a row's ``wild`` is not looked at. The lookup runs in C (the
-    core's hash of the action table); only a row it does not find takes the
-    slower checks that name what is wrong with it."""
+    """The action index (int64) of each move (a MOVE_DTYPE array, a
+    MoveList, or a Move: one index). IllegalMoveError, naming the first bad
+    row, for a row that is no legal move of the rule set or no action of it
+    (more cards than a hand holds); a row's ``wild`` is not looked at. The
+    lookup runs in C (the core's hash of the action table); only a row it
+    does not find takes the slower checks that name what is wrong with it."""
     r = get_rules(rules)
     lookup = _action_lookup(r)
-    arr = moves if type(moves) is MoveList else _as_moves(moves)
+    arr = moves if type(moves) is MoveList or type(moves) is Move else _as_moves(moves)
     idx = lookup.lookup(arr)
     if len(idx) and idx.min() < 0:
         _unknown_action(_as_moves(moves), idx, r)
