@@ -63,6 +63,7 @@ format.
 """
 from __future__ import annotations
 
+import functools
 import numbers
 import os
 import socket
@@ -230,8 +231,10 @@ def _python_rows(rules, policies, seed: int, start: int, stop: int, bidding: boo
             yield _score_row(game, i // length)
 
 
+@functools.cache
 def _memory_bytes() -> int | None:
-    """The machine's physical memory, when the system says."""
+    """The machine's physical memory, when the system says (asked once: two
+    system calls would be most of a short run's cost)."""
     try:
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):
