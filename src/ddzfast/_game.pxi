@@ -916,12 +916,17 @@ cdef class Game:
             raise TypeError(f"policies: one built-in policy name, or three in seat "
                             f"order (\"random,greedy,greedy\" or a sequence), not "
                             f"{type(policies).__name__}")
-        # (read as simulate reads them: comma text too)
-        policies = split_policies(
-            policies, 3, "policies: one built-in policy name, or three in seat order, "
-            "not {type}", "give one policy or three, one per seat, not {n}")
-        for s in range(3):
-            codes[s] = _policy_code(policies[s])
+        code = POLICIES.get(policies) if type(policies) is str else None
+        if code is not None:
+            # one built-in name for every seat, as search's playouts give it
+            codes[0] = codes[1] = codes[2] = code
+        else:
+            # (read as simulate reads them: comma text too)
+            policies = split_policies(
+                policies, 3, "policies: one built-in policy name, or three in seat "
+                "order, not {type}", "give one policy or three, one per seat, not {n}")
+            for s in range(3):
+                codes[s] = _policy_code(policies[s])
         g.rng = _rng_next(&self.g.rng) if seed is None else _seed_arg(seed, "seed")
         n = DDZ_MOVE_BUFFER
         buf = <ddz_move*>malloc(n * sizeof(ddz_move))
