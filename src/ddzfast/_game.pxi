@@ -120,6 +120,28 @@ cdef inline bint _list_or_tuple(object value):
     return type(value) is tuple or type(value) is list
 
 
+cdef bint _sequence_of(object value, object abc):
+    # A list or tuple, or another instance of `abc` (a collections.abc class)
+    # that is not text. (The ABC is tested alone: Cython does not check the
+    # error of an isinstance over a tuple holding one, which a signal
+    # handler raising in the ABC's Python code leaves set.)
+    if _list_or_tuple(value):
+        return True
+    if isinstance(value, (str, bytes)):
+        return False
+    return isinstance(value, abc)
+
+
+cdef int _check_three_hands(object hands) except -1:
+    # three hands in seat order: a sequence, not text nor a mapping (which
+    # has no seat order), of three entries
+    if not _sequence_of(hands, collections.abc.Sized) or (
+            not _list_or_tuple(hands) and isinstance(hands, collections.abc.Mapping)) \
+            or len(hands) != 3:
+        raise ValueError("three hands, one per seat, in seat order")
+    return 0
+
+
 cdef int _seat_arg(object value, str what) except -1:
     """A seat 0..2 from an int-like argument; TypeError/ValueError otherwise."""
     if not _is_integral(value):
@@ -1365,8 +1387,7 @@ cdef list _seat_moves(object history, Rules r, str what):
     # (seat, Move) pairs from (seat, Move or move text) pairs, each a legal
     # move of r (PASS included).
     cdef ddz_move m
-    if not _list_or_tuple(history) and (isinstance(history, (str, bytes))
-                                        or not isinstance(history, collections.abc.Iterable)):
+    if not _sequence_of(history, collections.abc.Iterable):
         raise TypeError(f"{what} is a sequence of (seat, move) pairs, not "
                         f"{type(history).__name__}")
     out = []
@@ -1387,8 +1408,7 @@ cdef list _seat_moves(object history, Rules r, str what):
 cdef int _replay_bids(ddz_game* g, object bids, str what) except -1:
     # Every bid of `bids` ((seat, points) pairs) through ddz_game_bid on g,
     # which must be bidding: each by the seat to move and legal there.
-    if not _list_or_tuple(bids) and (isinstance(bids, (str, bytes))
-                                     or not isinstance(bids, collections.abc.Iterable)):
+    if not _sequence_of(bids, collections.abc.Iterable):
         raise TypeError(f"{what} is a sequence of (seat, points) pairs")
     for item in bids:
         if not isinstance(item, tuple) or len(item) != 2:
@@ -1433,15 +1453,7 @@ cdef Game _position_game(Rules r, hands, kitty, landlord, base, to_move, last_mo
     cdef int ll = _seat_arg(landlord, "landlord")
     if not _is_integral(base) or not 1 <= base <= (r.c.rob_base if r.c.rob else 3):
         raise ValueError(f"base is 1..{r.c.rob_base if r.c.rob else 3}, not {base!r}")
-    # (the ABC tested apart: Cython does not check the error of an
-    # isinstance over a tuple holding one, which a signal handler raising
-    # in the ABC's Python code leaves set)
-    if (not _list_or_tuple(hands) and (isinstance(hands, (str, bytes))
-                                       or isinstance(hands, collections.abc.Mapping)
-                                       or not isinstance(hands, collections.abc.Sized))) \
-            or len(hands) != 3:
-        # (a mapping has no seat order)
-        raise ValueError("three hands, one per seat, in seat order")
+    _check_three_hands(hands)
     mover = ll if to_move is None else _seat_arg(to_move, "to_move")
     if (last_move is None) != (last_seat is None):
         raise ValueError("give last_move and last_seat together (or neither: "
@@ -1597,13 +1609,8 @@ cdef int _redeals_arg(object redeals) except -1:
 cdef tuple _per_seat(object value, str message):
     # an Observation field of one entry per seat, as a tuple; ValueError
     # `message` for anything else (text is no sequence of three entries)
-    if _list_or_tuple(value):
-        if len(value) != 3:
-            raise ValueError(message)
-        return tuple(value)
-    if isinstance(value, (str, bytes)) or (
-            not isinstance(value, collections.abc.Sequence)
-            and not isinstance(value, np.ndarray)) or len(value) != 3:
+    if not (_sequence_of(value, collections.abc.Sequence)
+            or isinstance(value, np.ndarray)) or len(value) != 3:
         raise ValueError(message)
     return tuple(value)
 
@@ -1645,9 +1652,7 @@ cdef int _set_platform(Game game, Rules r, object platform) except -1:
         raise ValueError("robs without rob bidding")
     if any(shown) and not r.c.show:
         raise ValueError("a seat showed its hand in a rule set without showing")
-    if (not _list_or_tuple(doubles) and (isinstance(doubles, (str, bytes)) or not
-                                         isinstance(doubles, collections.abc.Sequence))) \
-            or len(doubles) != 3:
+    if not _sequence_of(doubles, collections.abc.Sequence) or len(doubles) != 3:
         raise ValueError("doubles holds one factor (or None) per seat")
     doubles = tuple(doubles)
     if phase not in ("landlord_show", "doubling", "play"):
@@ -1796,13 +1801,7 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), red
     cdef uint64_t bits[3]
     cdef int s, fb = _seat_arg(first_bidder, "first_bidder")
     _need_sky(r)
-    # (the ABC tested apart: Cython does not check the error of an
-    # isinstance over a tuple holding one, which a signal handler raising
-    # in the ABC's Python code leaves set)
-    if isinstance(hands, (str, bytes)) or isinstance(hands, collections.abc.Mapping) \
-            or not isinstance(hands, collections.abc.Sized) or len(hands) != 3:
-        # (a mapping has no seat order)
-        raise ValueError("three hands, one per seat, in seat order")
+    _check_three_hands(hands)
     for s in range(3):
         bits[s] = _to_bits(hands[s], r, f"hands[{s}]")
         if _hand_size(bits[s]) != DEAL_CARDS:
@@ -1827,7 +1826,7 @@ cdef Game _bidding_game(Rules r, hands, kitty, first_bidder, bids, shows=(), red
         game.g.hands[s] = bits[s]
     game.g.kitty = k
     steps = []
-    if isinstance(shows, (str, bytes)) or not isinstance(shows, collections.abc.Sized):
+    if not _sequence_of(shows, collections.abc.Sized):
         raise TypeError("shows is a sequence of 0 or 1, one per seat in turn")
     for i, c in enumerate(shows):
         who = game.g.to_move
@@ -2086,18 +2085,13 @@ cdef tuple _state_fields(const ddz_game* g):
 
 
 cdef object _card_indices(uint64_t cards):
-    # each card of `cards` as its card index, ascending (a uint64 array)
-    cdef cnp.ndarray out = np.empty(_hand_size(cards), dtype=np.uint64)
-    cdef uint64_t* at = <uint64_t*>cnp.PyArray_DATA(out)
-    cdef int i, k, n = 0
-    for i in range(16):
-        for k in range(_nib(cards, i)):
-            at[n] = i
-            n += 1
+    # each card of `cards` as its card index, ascending (a uint8 array)
+    cdef cnp.ndarray out = np.empty(_hand_size(cards), dtype=np.uint8)
+    ddz_cards_ascending(cards, <uint8_t*>cnp.PyArray_DATA(out))
     return out
 
 
-cdef uint64_t _packed_indices(const uint64_t[::1] indices, Py_ssize_t start,
+cdef uint64_t _packed_indices(const uint8_t[::1] indices, Py_ssize_t start,
                               Py_ssize_t stop) except? 0xFFFFFFFFFFFFFFFF:
     # the cards indices[start:stop] (card indexes, as _card_indices makes
     # them) packed as a hand
@@ -2157,8 +2151,7 @@ def _sample_observation(obs, rng, pool_cards=None):
     robs = _int_in(obs.robs, "robs", 0, 3)
     redeals = _redeals_arg(obs.redeals)
     doubles = _per_seat(obs.doubles, "doubles holds one factor (or None) per seat")
-    if not _list_or_tuple(obs.bids) and (isinstance(obs.bids, (str, bytes)) or not
-                                         isinstance(obs.bids, collections.abc.Sequence)):
+    if not _sequence_of(obs.bids, collections.abc.Sequence):
         raise TypeError(f"bids is a sequence of (seat, bid) pairs, not "
                         f"{type(obs.bids).__name__}")
     bids = tuple(obs.bids)
@@ -2167,7 +2160,7 @@ def _sample_observation(obs, rng, pool_cards=None):
     if not isinstance(rng, np.random.Generator):
         if rng is not None and not isinstance(
                 rng, (np.random.SeedSequence, np.random.BitGenerator)):
-            if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, numbers.Integral):
+            if not _is_integral(rng):
                 raise TypeError(f"rng is a numpy.random.Generator, an int seed or None, "
                                 f"not {type(rng).__name__} {rng!r}")
             if rng < 0:
@@ -2209,9 +2202,7 @@ def _sample_observation(obs, rng, pool_cards=None):
     own_on_table = obs.last_move is not None \
         and all((<Move>mv).m.kind == K_PASS for _, mv in history)
     if position_move is not None:
-        if (not _list_or_tuple(position_move)
-                and (isinstance(position_move, (str, bytes))
-                     or not isinstance(position_move, collections.abc.Sequence))) \
+        if not _sequence_of(position_move, collections.abc.Sequence) \
                 or len(position_move) != 2:
             raise ValueError("position_move is None or a (seat, move) pair")
         pm_seat = _seat_arg(position_move[0], "position_move's seat")
