@@ -668,6 +668,8 @@ cdef Rules _get_rules(object rules)
 cdef int _need_wild(Rules r) except -1
 # A laizi rank as a card index 0..12, from a card character or an index.
 cdef int _wild_rank_index(object value, str what=*) except -1
+# An int-like argument (numbers.Integral), bools not.
+cdef bint _is_integral(object value) except -1
 # Packed cards from a Hand, an int or card text, checked against the deck.
 cdef uint64_t _to_bits(object value, Rules rules, str what) except? 0xFFFFFFFFFFFFFFFF
 # total + more when together they fit the deck, else InvalidCardsError.

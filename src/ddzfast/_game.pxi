@@ -107,13 +107,6 @@ cdef double ROLLOUT_POLL_SECONDS = 0.02
 
 
 
-cdef inline bint _is_integral(object value):
-    # An int-like argument (numbers.Integral), bools not: an exact int is
-    # told first, as the ABC check costs more than most of what it guards
-    return type(value) is int or (isinstance(value, numbers.Integral)
-                                  and not isinstance(value, (bool, np.bool_)))
-
-
 cdef inline bint _list_or_tuple(object value):
     # what Observations and records hold, told apart before the ABC checks
     # of sequences, which cost more than the rest of most checks

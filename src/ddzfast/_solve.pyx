@@ -26,7 +26,6 @@ import numpy as np
 from ddzfast._core cimport *
 
 import collections.abc
-import numbers
 
 from ddzfast.constants import check_bool, check_positive
 
@@ -1373,7 +1372,7 @@ cdef int _line(solve_ctx* c, int s, const ddz_move* last, int ls, int win,
 # --------------------------------------------------------------------------
 
 cdef int _solve_seat(object value, str what, int nseats) except -1:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    if not _is_integral(value):
         raise TypeError(f"{what} is a seat 0..{nseats - 1}, not {value!r}")
     if not 0 <= value < nseats:
         raise ValueError(f"{what} is a seat 0..{nseats - 1}, not {value}")
@@ -1445,7 +1444,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         lp = &lm
     allm = check_bool(all_moves, "all_moves")
     if max_nodes is not None:
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral):
+        if not _is_integral(max_nodes):
             raise TypeError(f"max_nodes is a positive int or None, not {max_nodes!r}")
         if max_nodes < 1:
             raise ValueError(f"max_nodes must be positive, not {max_nodes}")

@@ -22,7 +22,6 @@ from libc.stdint cimport int16_t, int32_t, uint32_t, uint64_t, int64_t
 from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memset, memcmp, memcpy
 cimport numpy as cnp
-import numbers
 
 import numpy as np
 import threading
@@ -31,7 +30,7 @@ from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid
                             _hand_contains, _hand_size, _ctz, K_PASS,
                             Rules, Move, MoveList, _get_rules, _need_wild, _to_bits,
                             _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER,
-                            ddz_grow_scratch, _as_hand_array)
+                            ddz_grow_scratch, _as_hand_array, _is_integral)
 from ddzfast._core import MOVE_DTYPE, _parallel, _sliced
 from ddzfast.constants import MAX_HAND, check_threads, worker_count
 
@@ -644,8 +643,7 @@ class Split:
     __slots__ = ("count", "moves")
 
     def __init__(self, count, moves):
-        if count is not None and (isinstance(count, bool)
-                                  or not isinstance(count, numbers.Integral)):
+        if count is not None and not _is_integral(count):
             raise TypeError(f"count is an int or None, not {type(count).__name__}")
         if not isinstance(moves, MoveList):
             raise TypeError(f"moves is a MoveList, not {type(moves).__name__}")

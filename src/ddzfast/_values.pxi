@@ -208,8 +208,15 @@ cdef dict _kind_ints(object value, str field, int lo, int hi):
     return out
 
 
+cdef bint _is_integral(object value) except -1:
+    # An exact int is told first, as the ABC check costs more than most of
+    # what it guards
+    return type(value) is int or (isinstance(value, numbers.Integral)
+                                  and not isinstance(value, (bool, np.bool_)))
+
+
 cdef object _int_field(object v, str field, object lo, object hi):
-    if isinstance(v, bool) or not isinstance(v, numbers.Integral):
+    if not _is_integral(v):
         raise TypeError(f"{field} must be an int, not {v!r}")
     if not lo <= v <= hi:
         raise ValueError(f"{field} must be in {lo}..{hi}, not {v}")

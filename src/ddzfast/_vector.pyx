@@ -38,7 +38,6 @@ from ddzfast._core cimport *
 from ddzfast._engine cimport *
 from ddzfast._split cimport ddz_split_ctx, ddz_split_free, ddz_split_init
 
-import numbers
 import os
 from functools import partial
 
@@ -484,7 +483,7 @@ cdef class VectorEnv:
         cdef int k
         if self.nthreads:
             raise TypeError("a VectorEnv is initialised once")
-        if isinstance(num_envs, bool) or not isinstance(num_envs, numbers.Integral):
+        if not _is_integral(num_envs):
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
@@ -501,7 +500,7 @@ cdef class VectorEnv:
         if not isinstance(bidding, (bool, np.bool_)):
             raise TypeError(f"bidding must be True or False, not {bidding!r}")
         if seat is not None:
-            if isinstance(seat, bool) or not isinstance(seat, numbers.Integral):
+            if not _is_integral(seat):
                 raise TypeError(f"seat must be None or an int 0..2, not "
                                 f"{type(seat).__name__}")
             if not 0 <= seat <= 2:
