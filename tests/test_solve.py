@@ -362,7 +362,8 @@ def test_tables_give_their_address_space_back():
 
 
 def test_threads_give_the_same_results():
-    # the search runs without the GIL; each call owns its table and buffers
+    # the search runs without the GIL; each thread keeps a table and buffers
+    # of its own
     hands = [from_puzzle_notation("Y2AK998553"), from_puzzle_notation("ZQQJJ0953")]
     want = solve(hands)
     got = []
@@ -374,6 +375,118 @@ def test_threads_give_the_same_results():
         t.join()
     assert [(s.win, s.move, s.line) for s in got] == [(want.win, want.move, want.line)] * 4
 
+
+
+def _in_a_new_thread(call):
+    """call() on a thread of its own, whose solver scratch is fresh (what it
+    raises is raised here)."""
+    got = []
+
+    def run():
+        try:
+            got.append((True, call()))
+        except BaseException as e:     # noqa: BLE001 (raised again below)
+            got.append((False, e))
+
+    t = threading.Thread(target=run)
+    t.start()
+    t.join()
+    ok, value = got[0]
+    if not ok:
+        raise value
+    return value
+
+
+def _outcome(sol):
+    return (sol.win, sol.move, sol.winning_moves, sol.line, sol.nodes, sol.memory)
+
+
+# A position whose winner TRIPLE_PAIR decides (seat 0 loses in classic, wins
+# without 3+2), searched without the table doubling: a table or cache entry
+# of the one rule set read in a search of the other gives a wrong answer.
+WINNER_BY_RULES = ["467JTTTX", "2255577"]
+
+
+def test_results_do_not_depend_on_earlier_searches():
+    """Each thread keeps the solver's table and caches from one search to the
+    next, emptied by a new epoch each search: a search after others (another
+    rule set on the same hands, a table that doubled, a search stopped by
+    its node limit, three players) gives what it gives on a fresh thread,
+    to the positions searched."""
+    cases = [(WINNER_BY_RULES, "classic", {}), (WINNER_BY_RULES, NO_TRIPLE_PAIR, {}),
+             ([from_puzzle_notation("Y2AK998553"), from_puzzle_notation("ZQQJJ0953")],
+              "classic", {"all_moves": True}),
+             (["KK5543", "225543"], "tiandi:7J", {}),
+             (["3456789TJQ", "KKKA2", "3399"], "laizi:9", {"landlord": 1})]
+    fresh = [_in_a_new_thread(lambda h=h, r=r, kw=kw: _outcome(solve(h, r, **kw)))
+             for h, r, kw in cases]
+    assert fresh[0][0] is False and fresh[1][0] is True
+    puzzle8 = [from_puzzle_notation("ZAQQJJ0999844"), from_puzzle_notation("Y22AA0886633")]
+    for _ in range(2):
+        for (h, r, kw), want in zip(cases, fresh):
+            assert _outcome(solve(h, r, **kw)) == want, (h, r)
+            solve(puzzle8, max_nodes=5000)         # stopped by its limit
+        solve(puzzle8)                              # its table doubles
+
+
+def test_the_epochs_wrap_round():
+    """The table and answer cache are emptied by a 16-bit epoch, the
+    move-list cache by a 32-bit one: when one wraps round, what older
+    searches left is zeroed, or a search of the epoch come round again would
+    read it as its own (here: the other rule set's values of the same
+    positions)."""
+    from ddzfast._solve import _solve_scratch_epochs
+
+    def run():
+        first = _outcome(solve(WINNER_BY_RULES, "classic"))
+        # the next search's epochs come round to those of the search above:
+        # both, then the table's alone, then the move lists' alone
+        _solve_scratch_epochs(0xFFFF, 0xFFFFFFFF)
+        both = _outcome(solve(WINNER_BY_RULES, NO_TRIPLE_PAIR))
+        _solve_scratch_epochs(0xFFFF, 0x80000000)
+        table = _outcome(solve(WINNER_BY_RULES, "classic"))
+        _solve_scratch_epochs(0x8000, 0xFFFFFFFF)
+        lists = _outcome(solve(WINNER_BY_RULES, NO_TRIPLE_PAIR))
+        with pytest.raises(ValueError, match="epoch"):
+            _solve_scratch_epochs(1, 0xFFFFFFFF)      # not forward
+        with pytest.raises(ValueError, match="gen_epoch"):
+            _solve_scratch_epochs(0x9000, 1)
+        return first, both, table, lists
+
+    first, both, table, lists = _in_a_new_thread(run)
+    assert first == table
+    assert both == lists == _in_a_new_thread(
+        lambda: _outcome(solve(WINNER_BY_RULES, NO_TRIPLE_PAIR)))
+    assert (first[0], both[0]) == (False, True)
+
+
+SOLVE_FROM_A_SIGNAL_HANDLER = """
+import signal
+import ddzfast
+from ddzfast.solve import from_puzzle_notation
+no32 = ddzfast.get_rules("classic").without_kinds("TRIPLE_PAIR")
+inner = []
+def handler(signum, frame):
+    inner.append(ddzfast.solve(["467JTTTX", "2255577"], no32))
+signal.signal(signal.SIGALRM, handler)
+hands = [from_puzzle_notation("ZAQQJJ0999844"), from_puzzle_notation("Y22AA0886633")]
+want = ddzfast.solve(hands, no32)
+signal.setitimer(signal.ITIMER_REAL, 0.002)
+got = ddzfast.solve(hands, no32)
+signal.setitimer(signal.ITIMER_REAL, 0)
+print(len(inner), inner[0].win if inner else None,
+      (got.win, got.line, got.nodes) == (want.win, want.line, want.nodes))
+"""
+
+
+def test_a_search_from_a_signal_handler_takes_scratch_of_its_own(run_python):
+    """A search polls for signals, so a Python signal handler may run a
+    search of its own while the thread's scratch is in use: that search
+    takes a fresh one, and the search it interrupted goes on as if it had
+    not run. In a child: a search sharing its buffers could crash."""
+    result = run_python(code=SOLVE_FROM_A_SIGNAL_HANDLER, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["1", "True", "True"]
 
 # ---- bad input -----------------------------------------------------------------------
 

@@ -26,6 +26,7 @@ import numpy as np
 from ddzfast._core cimport *
 
 import collections.abc
+import threading
 
 from ddzfast.constants import check_bool, check_positive
 
@@ -160,7 +161,7 @@ ctypedef struct tt_entry:
     uint32_t st        # the trick state, with bit 31 set in a used entry
     uint8_t win        # 1: the side to move wins
     uint8_t work       # log2 of the nodes its search took (replacement)
-    uint16_t pad
+    uint16_t epoch     # live while equal to solve_ctx.epoch (else empty)
 
 ctypedef struct hand_answers:
     # What a hand can answer: the ranks of its lead moves of each (kind,
@@ -171,7 +172,7 @@ ctypedef struct hand_answers:
     # kinds. With those, _can_beat answers as ddz_beats: a move of a lower
     # tier than the hand's top beats nothing that the top does not.
     uint64_t hand
-    uint8_t valid
+    uint16_t epoch       # valid while equal to solve_ctx.epoch
     int8_t toprank       # of its ranked moves of tier maxtier, not LAIZI_BOMBs
     int8_t toppure       # of its ranked pure LAIZI_BOMBs of tier maxtier
     uint16_t maxtier
@@ -210,6 +211,10 @@ ctypedef struct solve_ctx:
     int tt_bits
     int tt_max_bits
     int64_t tt_used
+    # The search's epoch: the table's entries and the answer cache's of
+    # another epoch are empty, so that the scratch a thread keeps from one
+    # search to the next (_SolveScratch) is emptied without zeroing it.
+    uint16_t epoch
     hand_answers* answer_cache
     gen_slot* gen_slots
     ddz_move* gen_arena
@@ -461,24 +466,27 @@ cdef inline tt_entry* _tt_find(const solve_ctx* c, const tt_key* key,
     cdef tt_entry* e = c.tt + i
     cdef int k
     for k in range(2):
+        # (the epoch last: a probe that misses most often differs before)
         if (e[k].st == key.st and e[k].h[0] == key.h[0] and e[k].h[1] == key.h[1]
-                and e[k].h[2] == key.h[2]):
+                and e[k].h[2] == key.h[2] and e[k].epoch == c.epoch):
             return e + k
     return NULL
 
 
 cdef void _tt_put(tt_entry* tt, int bits, const tt_entry* src, uint64_t hsh,
                   int64_t* used) noexcept nogil:
+    # src (of the search's epoch) into its bucket; an entry of another epoch
+    # is empty
     cdef int64_t i = <int64_t>(hsh & ((<uint64_t>1 << bits) - 1)) & ~(<int64_t>1)
     cdef tt_entry* e = tt + i
     cdef int k, victim = -1
     for k in range(2):
         if (e[k].st == src.st and e[k].h[0] == src.h[0] and e[k].h[1] == src.h[1]
-                and e[k].h[2] == src.h[2]):
+                and e[k].h[2] == src.h[2] and e[k].epoch == src.epoch):
             e[k] = src[0]
             return
     for k in range(2):
-        if e[k].st == 0:
+        if e[k].epoch != src.epoch:
             e[k] = src[0]
             used[0] += 1
             return
@@ -515,7 +523,7 @@ cdef int _tt_grow(solve_ctx* c) noexcept nogil:
     # the old table and the new one are both held until the entries move
     c.peak = max(c.peak, _solve_bytes(c) + <int64_t>_tt_block_size(nb))
     for i in range(n):
-        if c.tt[i].st:
+        if c.tt[i].epoch == c.epoch:
             _tt_put(t, nb, &c.tt[i], _key_hash(c.tt[i].h, c.tt[i].st), &used)
     ddz_table_free(c.tt_block, _tt_block_size(c.tt_bits))
     c.tt = t
@@ -535,7 +543,7 @@ cdef inline void _tt_store(solve_ctx* c, const tt_key* key, uint64_t hsh, int wi
     e.st = key.st
     e.win = <uint8_t>win
     e.work = <uint8_t>lg
-    e.pad = 0
+    e.epoch = c.epoch
     if c.tt_used * 2 > ((<int64_t>1) << c.tt_bits) and c.tt_bits < c.tt_max_bits:
         _tt_grow(c)
     _tt_put(c.tt, c.tt_bits, &e, hsh, &c.tt_used)
@@ -589,6 +597,17 @@ cdef inline uint64_t _gen_code(const solve_ctx* c, const ddz_move* last) noexcep
             | (<uint64_t>last.length << 16) | (<uint64_t>_beat_code(c, last) << 24))
 
 
+cdef void _gen_forget(solve_ctx* c) noexcept nogil:
+    # Empty the cache of move lists at once: a new epoch (and, when the
+    # epoch wraps round, the slots zeroed, so that none of an old epoch
+    # equal to the new one is taken for live)
+    c.gen_epoch += 1
+    if c.gen_epoch == 0:
+        memset(c.gen_slots, 0, GEN_SLOTS * sizeof(gen_slot))
+        c.gen_epoch = 1
+    c.gen_used = 0
+
+
 cdef int64_t _gen_cached(solve_ctx* c, int64_t base, uint64_t hand,
                          const ddz_move* last) noexcept nogil:
     # _gen through the cache of move lists (same moves, same order).
@@ -607,8 +626,7 @@ cdef int64_t _gen_cached(solve_ctx* c, int64_t base, uint64_t hand,
     if n < 0 or n > GEN_LIST_MAX:
         return n
     if c.gen_used + n > GEN_ARENA:
-        c.gen_epoch += 1         # forget every list at once
-        c.gen_used = 0
+        _gen_forget(c)
     memcpy(c.gen_arena + c.gen_used, c.moves + base, <size_t>n * sizeof(ddz_move))
     e.hand = hand
     e.last = code
@@ -623,7 +641,7 @@ cdef inline const hand_answers* _answers(solve_ctx* c, int64_t base, uint64_t ha
     # What `hand` can answer, from the cache or from its lead moves
     # (generated into moves[base:], scratch space). NULL when out of memory.
     cdef hand_answers* s = c.answer_cache + (_mix(hand * 0x9E3779B97F4A7C15ULL) & (ANSWER_CACHE - 1))
-    if s.valid and s.hand == hand:
+    if s.epoch == c.epoch and s.hand == hand:
         return s
     return _answers_fill(c, base, hand, s)
 
@@ -637,7 +655,7 @@ cdef const hand_answers* _answers_fill(solve_ctx* c, int64_t base, uint64_t hand
     if n < 0:
         return NULL
     s.hand = hand
-    s.valid = 1
+    s.epoch = c.epoch
     s.maxtier = 0
     s.toprank = -1
     s.toppure = -1
@@ -1367,6 +1385,152 @@ cdef int _line(solve_ctx* c, int s, const ddz_move* last, int ls, int win,
     return -1
 
 
+cdef class _SolveScratch:
+    """A search's buffers and caches, kept by a thread from one search to
+    the next (_thread_scratch), so that a small search does not pay for
+    allocating and zeroing them (about 1 MiB of caches and a 2 MiB table):
+    the next search empties them by a new epoch (solve_ctx.epoch, gen_epoch).
+    What a search grew past the first sizes (the table, the move buffers)
+    is freed when it ends, so that a thread keeps the first sizes only."""
+    cdef ddz_move* moves
+    cdef uint64_t* keys
+    cdef tt_key* ckeys
+    cdef uint64_t* chash
+    cdef int64_t cap
+    cdef void* tt_block
+    cdef tt_entry* tt
+    cdef int tt_bits
+    cdef hand_answers* answer_cache
+    cdef gen_slot* gen_slots
+    cdef ddz_move* gen_arena
+    cdef ddz_move* line
+    cdef uint32_t gen_epoch
+    cdef uint16_t epoch
+    cdef bint busy
+
+    def __dealloc__(self):
+        self._free_moves()
+        self._free_table()
+        free(self.answer_cache)
+        free(self.gen_slots)
+        free(self.gen_arena)
+        free(self.line)
+
+    cdef void _free_moves(self) noexcept:
+        free(self.moves)
+        free(self.keys)
+        free(self.ckeys)
+        free(self.chash)
+        self.moves = NULL
+        self.keys = NULL
+        self.ckeys = NULL
+        self.chash = NULL
+        self.cap = 0
+
+    cdef void _free_table(self) noexcept:
+        ddz_table_free(self.tt_block, _tt_block_size(self.tt_bits))
+        self.tt_block = NULL
+        self.tt = NULL
+        self.tt_bits = 0
+
+    cdef int lend(self, solve_ctx* c) except -1:
+        # c's buffers and caches (the rest of c set by the caller), emptied
+        # for a new search; MemoryError when they cannot be made
+        if self.moves == NULL:
+            self.moves = <ddz_move*>malloc(FIRST_MOVES * sizeof(ddz_move))
+            self.keys = <uint64_t*>malloc(FIRST_MOVES * sizeof(uint64_t))
+            self.ckeys = <tt_key*>malloc(FIRST_MOVES * sizeof(tt_key))
+            self.chash = <uint64_t*>malloc(FIRST_MOVES * sizeof(uint64_t))
+            self.cap = FIRST_MOVES
+        if self.tt == NULL:
+            self.tt_bits = TT_MIN_BITS
+            self.tt = _tt_alloc(TT_MIN_BITS, &self.tt_block)
+        if self.answer_cache == NULL:
+            self.answer_cache = <hand_answers*>calloc(ANSWER_CACHE, sizeof(hand_answers))
+        if self.gen_slots == NULL:
+            self.gen_slots = <gen_slot*>calloc(GEN_SLOTS, sizeof(gen_slot))
+        if self.gen_arena == NULL:
+            self.gen_arena = <ddz_move*>malloc(GEN_ARENA * sizeof(ddz_move))
+        if self.line == NULL:
+            self.line = <ddz_move*>malloc(MAX_LINE * sizeof(ddz_move))
+        if self.moves == NULL or self.keys == NULL or self.ckeys == NULL \
+                or self.chash == NULL or self.tt == NULL or self.answer_cache == NULL \
+                or self.gen_slots == NULL or self.gen_arena == NULL or self.line == NULL:
+            self._free_moves()
+            raise MemoryError("out of memory for the solver's table and buffers")
+        # a new epoch; when it wraps round, the entries of every old epoch
+        # zeroed (0 is no search's epoch: fresh memory is empty)
+        self.epoch += 1
+        if self.epoch == 0:
+            memset(self.tt, 0, ((<size_t>1) << self.tt_bits) * sizeof(tt_entry))
+            memset(self.answer_cache, 0, ANSWER_CACHE * sizeof(hand_answers))
+            self.epoch = 1
+        c.epoch = self.epoch
+        c.moves = self.moves
+        c.keys = self.keys
+        c.ckeys = self.ckeys
+        c.chash = self.chash
+        c.cap = self.cap
+        c.tt = self.tt
+        c.tt_block = self.tt_block
+        c.tt_bits = self.tt_bits
+        c.tt_used = 0
+        c.answer_cache = self.answer_cache
+        c.gen_slots = self.gen_slots
+        c.gen_arena = self.gen_arena
+        c.gen_epoch = self.gen_epoch
+        _gen_forget(c)
+        self.busy = True
+        return 0
+
+    cdef void take_back(self, const solve_ctx* c) noexcept:
+        # What the search holds now (it may have grown the table and the
+        # move buffers): the first sizes kept, anything larger freed
+        self.moves = c.moves
+        self.keys = c.keys
+        self.ckeys = c.ckeys
+        self.chash = c.chash
+        self.cap = c.cap
+        self.tt = c.tt
+        self.tt_block = c.tt_block
+        self.tt_bits = c.tt_bits
+        self.gen_epoch = c.gen_epoch
+        if self.cap > FIRST_MOVES:
+            self._free_moves()
+        if self.tt_bits > TT_MIN_BITS:
+            self._free_table()
+        self.busy = False
+
+
+_scratch_of_thread = threading.local()
+
+
+cdef _SolveScratch _thread_scratch():
+    # The scratch of the calling thread (freed with the thread); a fresh one,
+    # dropped after the search, when the thread's own is in use (a search
+    # started by a signal handler while another polls for signals)
+    cdef _SolveScratch scratch = getattr(_scratch_of_thread, "scratch", None)
+    if scratch is None:
+        scratch = _SolveScratch()
+        _scratch_of_thread.scratch = scratch
+    elif scratch.busy:
+        scratch = _SolveScratch()
+    return scratch
+
+
+def _solve_scratch_epochs(int epoch, unsigned int gen_epoch):
+    """Move the calling thread's solver scratch on to these epochs (private:
+    the tests of the epochs' wrap round). Only forward: an epoch no older
+    than the scratch's is refused, as entries of it may be in the caches."""
+    cdef _SolveScratch scratch = _thread_scratch()
+    if not scratch.epoch < epoch <= 0xFFFF:
+        raise ValueError(f"epoch is {scratch.epoch + 1}..65535, not {epoch}")
+    if not gen_epoch > scratch.gen_epoch:
+        raise ValueError(f"gen_epoch is more than {scratch.gen_epoch}, not {gen_epoch}")
+    scratch.epoch = <uint16_t>epoch
+    scratch.gen_epoch = gen_epoch
+
+
 # --------------------------------------------------------------------------
 # The Python entry point
 # --------------------------------------------------------------------------
@@ -1395,6 +1559,7 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     cdef int64_t n = 0, k
     cdef int8_t* res = NULL
     cdef ddz_move* line = NULL
+    cdef _SolveScratch scratch
     cdef double t0, t1, limit = 0.0
     cdef int64_t node_limit = 0x7FFFFFFFFFFFFFFF
     # ---- arguments
@@ -1452,6 +1617,8 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     if seconds is not None:
         limit = check_positive(seconds, "seconds")
     # ---- the search
+    if not TT_MIN_BITS <= table_bits <= TT_MAX_BITS:
+        raise ValueError(f"table_bits must be in {TT_MIN_BITS}..{TT_MAX_BITS}")
     memset(&c, 0, sizeof(c))
     c.rules = &r.c
     _set_beat_cards(&c)
@@ -1461,26 +1628,11 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         c.hand[i] = bits[i]
     c.max_nodes = node_limit
     c.pext = 1 if _solve_pext() else 0
-    c.cap = FIRST_MOVES
-    if not TT_MIN_BITS <= table_bits <= TT_MAX_BITS:
-        raise ValueError(f"table_bits must be in {TT_MIN_BITS}..{TT_MAX_BITS}")
-    c.tt_bits = TT_MIN_BITS
     c.tt_max_bits = table_bits
+    scratch = _thread_scratch()
+    scratch.lend(&c)
     try:
-        c.moves = <ddz_move*>malloc(c.cap * sizeof(ddz_move))
-        c.keys = <uint64_t*>malloc(c.cap * sizeof(uint64_t))
-        c.ckeys = <tt_key*>malloc(c.cap * sizeof(tt_key))
-        c.chash = <uint64_t*>malloc(c.cap * sizeof(uint64_t))
-        c.tt = _tt_alloc(c.tt_bits, &c.tt_block)
-        c.answer_cache = <hand_answers*>calloc(ANSWER_CACHE, sizeof(hand_answers))
-        c.gen_slots = <gen_slot*>calloc(GEN_SLOTS, sizeof(gen_slot))
-        c.gen_arena = <ddz_move*>malloc(GEN_ARENA * sizeof(ddz_move))
-        c.gen_epoch = 1          # calloc'd slots (epoch 0) are empty
-        line = <ddz_move*>malloc(MAX_LINE * sizeof(ddz_move))
-        if c.moves == NULL or c.keys == NULL or c.ckeys == NULL or c.chash == NULL \
-                or c.tt == NULL or c.answer_cache == NULL \
-                or c.gen_slots == NULL or c.gen_arena == NULL or line == NULL:
-            raise MemoryError("out of memory for the solver's table and buffers")
+        line = scratch.line
         n = _gen(&c, 0, bits[s], lp)
         if n < 0:
             raise MemoryError("out of memory for the root's legal moves")
@@ -1516,16 +1668,8 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
         return (bool(win), first, win_moves if allm else None, line_moves,
                 c.nodes, t1 - t0, _solve_peak(&c))
     finally:
-        free(c.moves)
-        free(c.keys)
-        free(c.ckeys)
-        free(c.chash)
-        ddz_table_free(c.tt_block, _tt_block_size(c.tt_bits))
-        free(c.answer_cache)
-        free(c.gen_slots)
-        free(c.gen_arena)
+        scratch.take_back(&c)
         free(res)
-        free(line)
 
 
 cdef int64_t _solve_bytes(const solve_ctx* c) noexcept nogil:

@@ -121,8 +121,8 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     with KeyboardInterrupt, its memory freed.
 
     The search: depth-first AND/OR search in C, without the GIL (other
-    threads run meanwhile; each call owns its memory, so calls from several
-    threads are safe), with a transposition table keyed on the packed hands
+    threads run meanwhile; each thread keeps a table and buffers of its own,
+    so calls from several threads are safe), with a transposition table keyed on the packed hands
     and the trick state (seat to move, kind/rank/length of the move to beat,
     who played it; of its cards only what decides what beats it, a tiandi
     bomb's size and purity). Two exact reductions let transposed
@@ -153,6 +153,10 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     position has more), a cache of what each hand
     can answer (712 KiB) and a cache of generated move lists (352 KiB) come
     on top. ``Solution.memory`` reports the most a search held at once.
+    Each thread keeps the first sizes of these (3.6 MiB) from one search to
+    the next, marked empty rather than zeroed, and frees the rest when a
+    search ends: a small search takes microseconds, not the 0.1 ms of
+    making them, and gives what it gives on a fresh thread.
 
     >>> solve(["KK5543", "225543"]).win
     True
