@@ -189,6 +189,8 @@ ctypedef struct gen_slot:
     uint32_t count
 
 ctypedef struct solve_ctx:
+    # What one search sets: zeroed before each (_SolveScratch.lend), up to
+    # `moves`.
     const ddz_rules* rules
     # per kind: whether ddz_move_tier or ddz_beats read the cards of a move
     # of that kind (_solve sets it: see _beat_code)
@@ -197,7 +199,24 @@ ctypedef struct solve_ctx:
     int landlord             # -1: two players, every seat its own side
     int pext                 # relabel keys with _compact3 (see _solve_pext)
     uint64_t hand[3]
-    # move and ordering-key buffers, one pair per search, grown by doubling
+    int tt_max_bits
+    int64_t tt_used
+    uint32_t gen_used        # arena moves in use
+    # limits and counters
+    int64_t nodes
+    int64_t max_nodes
+    int64_t peak             # the most bytes held at once while the table doubled
+    double deadline          # 0: none
+    double next_poll         # when signals are next checked (_interrupted)
+    int stop
+    # No hand of the search holds more cards (the most at its start): the
+    # history and killer entries it may write (_history_clear)
+    int size_bound
+
+    # What the thread keeps from one search to the next (_SolveScratch),
+    # from `moves` on.
+    #
+    # move and ordering-key buffers, grown by doubling
     ddz_move* moves
     uint64_t* keys
     # the table keys (and their hashes) of the positions after each move,
@@ -209,31 +228,24 @@ ctypedef struct solve_ctx:
     tt_entry* tt
     void* tt_block           # the allocation tt points into (aligned to 64 bytes)
     int tt_bits
-    int tt_max_bits
-    int64_t tt_used
     # The search's epoch: the table's entries and the answer cache's of
-    # another epoch are empty, so that the scratch a thread keeps from one
-    # search to the next (_SolveScratch) is emptied without zeroing it.
+    # another epoch are empty, so that a new search empties them without
+    # zeroing them.
     uint16_t epoch
     hand_answers* answer_cache
     gen_slot* gen_slots
     ddz_move* gen_arena
-    uint32_t gen_used        # arena moves in use
     uint32_t gen_epoch       # slots of an older epoch are empty
-    # limits and counters
-    int64_t nodes
-    int64_t max_nodes
-    int64_t peak             # the most bytes held at once while the table doubled
-    double deadline          # 0: none
-    double next_poll         # when signals are next checked (_interrupted)
-    int stop
-    # history heuristic: for each (kind, rank, length), the positions
+    # History heuristic: for each (length, kind, rank), the positions
     # searched under the nodes that a move of it won (each win weighs its
     # subtree: a move that settles large positions counts for more), apart
     # for following [0] and leading [1]; it orders moves of equal category
     # and size. Weighing each win by its subtree rather than by 1 searches
-    # fewer positions on every benchmark position.
-    uint32_t hist[2][NKINDS][16][16]
+    # fewer positions on every benchmark position. Zero between searches
+    # (_history_clear), as are the killer moves; length first, as a
+    # search's moves are no longer than its hands, so that the lengths up
+    # to that alone are zeroed.
+    uint32_t hist[2][16][NKINDS][16]
     # killer moves: the last winning move of a node, apart for following [0]
     # and leading [1], per seat and per the sizes of its hand and of the next
     # seat's: its cards and its (kind, rank, length) packed by _move_id
@@ -883,7 +895,7 @@ cdef int _order(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* la
                 cat = CAT_BOMB
             else:
                 cat = CAT_PLAIN
-            hv = _hist_code(c.hist[lead][m.kind][m.rank & 15][m.length & 15])
+            hv = _hist_code(c.hist[lead][m.length & 15][m.kind][m.rank & 15])
             # the killer move goes first (bit 63), whatever its category,
             # unless it loses at once
             top = <uint64_t>cat
@@ -988,7 +1000,7 @@ cdef inline void _remember_win(solve_ctx* c, int s, const ddz_move* last, uint64
                               const ddz_move* m, int64_t work) noexcept nogil:
     # History and killer of a node of s (holding `hand`) that m won after
     # `work` positions.
-    cdef uint32_t* hp = &c.hist[last == NULL][m.kind][m.rank & 15][m.length & 15]
+    cdef uint32_t* hp = &c.hist[last == NULL][m.length & 15][m.kind][m.rank & 15]
     cdef int hs, osz
     cdef uint64_t v = <uint64_t>hp[0] + <uint64_t>work
     hp[0] = <uint32_t>(v if v < 0xFFFFFFFFULL else 0xFFFFFFFFULL)
@@ -997,6 +1009,22 @@ cdef inline void _remember_win(solve_ctx* c, int s, const ddz_move* last, uint64
         osz = _killer_size(c.hand[_next_seat(c, s)])
         c.kcards[last == NULL][s][hs][osz] = m.cards
         c.kid[last == NULL][s][hs][osz] = _move_id(m)
+
+
+cdef void _history_clear(solve_ctx* c) noexcept nogil:
+    # The history and killer entries the search may have written zero again:
+    # those of moves and hands of at most c.size_bound cards (its hands only
+    # lose cards, and a move is no longer than the hand that plays it)
+    cdef int lead, s, hs
+    cdef int lengths = (c.size_bound if c.size_bound < 15 else 15) + 1
+    cdef int sizes = (c.size_bound if c.size_bound < KILLER_SIZES - 1
+                      else KILLER_SIZES - 1) + 1
+    for lead in range(2):
+        memset(&c.hist[lead][0][0][0], 0, lengths * sizeof(c.hist[lead][0]))
+        for s in range(3):
+            for hs in range(sizes):
+                memset(&c.kcards[lead][s][hs][0], 0, sizes * sizeof(uint64_t))
+                memset(&c.kid[lead][s][hs][0], 0, sizes * sizeof(uint32_t))
 
 
 cdef int64_t _enhanced_tt_cutoff(solve_ctx* c, int64_t base, int64_t n, int s, const ddz_move* last,
@@ -1386,119 +1414,100 @@ cdef int _line(solve_ctx* c, int s, const ddz_move* last, int ls, int win,
 
 
 cdef class _SolveScratch:
-    """A search's buffers and caches, kept by a thread from one search to
-    the next (_thread_scratch), so that a small search does not pay for
-    allocating and zeroing them (about 1 MiB of caches and a 2 MiB table):
-    the next search empties them by a new epoch (solve_ctx.epoch, gen_epoch).
-    What a search grew past the first sizes (the table, the move buffers)
-    is freed when it ends, so that a thread keeps the first sizes only."""
-    cdef ddz_move* moves
-    cdef uint64_t* keys
-    cdef tt_key* ckeys
-    cdef uint64_t* chash
-    cdef int64_t cap
-    cdef void* tt_block
-    cdef tt_entry* tt
-    cdef int tt_bits
-    cdef hand_answers* answer_cache
-    cdef gen_slot* gen_slots
-    cdef ddz_move* gen_arena
+    """A search's context, buffers and caches, kept by a thread from one
+    search to the next (_thread_scratch), so that a small search does not pay
+    for allocating and zeroing them (about 1 MiB of caches, a 2 MiB table
+    and the 84 KiB of the history and killer tables): the next search
+    empties the caches by a new epoch (solve_ctx.epoch, gen_epoch), and each
+    search zeroes the history entries it may have written. What a search
+    grew past the first sizes (the table, the move buffers) is freed when it
+    ends, so that a thread keeps the first sizes only."""
+    cdef solve_ctx* ctx
     cdef ddz_move* line
-    cdef uint32_t gen_epoch
-    cdef uint16_t epoch
     cdef bint busy
 
     def __dealloc__(self):
-        self._free_moves()
-        self._free_table()
-        free(self.answer_cache)
-        free(self.gen_slots)
-        free(self.gen_arena)
+        if self.ctx != NULL:
+            self._free_moves()
+            self._free_table()
+            free(self.ctx.answer_cache)
+            free(self.ctx.gen_slots)
+            free(self.ctx.gen_arena)
+            free(self.ctx)
         free(self.line)
 
     cdef void _free_moves(self) noexcept:
-        free(self.moves)
-        free(self.keys)
-        free(self.ckeys)
-        free(self.chash)
-        self.moves = NULL
-        self.keys = NULL
-        self.ckeys = NULL
-        self.chash = NULL
-        self.cap = 0
+        cdef solve_ctx* c = self.ctx
+        free(c.moves)
+        free(c.keys)
+        free(c.ckeys)
+        free(c.chash)
+        c.moves = NULL
+        c.keys = NULL
+        c.ckeys = NULL
+        c.chash = NULL
+        c.cap = 0
 
     cdef void _free_table(self) noexcept:
-        ddz_table_free(self.tt_block, _tt_block_size(self.tt_bits))
-        self.tt_block = NULL
-        self.tt = NULL
-        self.tt_bits = 0
+        cdef solve_ctx* c = self.ctx
+        ddz_table_free(c.tt_block, _tt_block_size(c.tt_bits))
+        c.tt_block = NULL
+        c.tt = NULL
+        c.tt_bits = 0
 
-    cdef int lend(self, solve_ctx* c) except -1:
-        # c's buffers and caches (the rest of c set by the caller), emptied
-        # for a new search; MemoryError when they cannot be made
-        if self.moves == NULL:
-            self.moves = <ddz_move*>malloc(FIRST_MOVES * sizeof(ddz_move))
-            self.keys = <uint64_t*>malloc(FIRST_MOVES * sizeof(uint64_t))
-            self.ckeys = <tt_key*>malloc(FIRST_MOVES * sizeof(tt_key))
-            self.chash = <uint64_t*>malloc(FIRST_MOVES * sizeof(uint64_t))
-            self.cap = FIRST_MOVES
-        if self.tt == NULL:
-            self.tt_bits = TT_MIN_BITS
-            self.tt = _tt_alloc(TT_MIN_BITS, &self.tt_block)
-        if self.answer_cache == NULL:
-            self.answer_cache = <hand_answers*>calloc(ANSWER_CACHE, sizeof(hand_answers))
-        if self.gen_slots == NULL:
-            self.gen_slots = <gen_slot*>calloc(GEN_SLOTS, sizeof(gen_slot))
-        if self.gen_arena == NULL:
-            self.gen_arena = <ddz_move*>malloc(GEN_ARENA * sizeof(ddz_move))
+    cdef solve_ctx* lend(self) except NULL:
+        # The search's context: its buffers and caches emptied for a new
+        # search, the fields one search sets zero (the history and killer
+        # tables are zero between searches: take_back); MemoryError when
+        # they cannot be made
+        cdef solve_ctx* c
+        if self.ctx == NULL:
+            self.ctx = <solve_ctx*>calloc(1, sizeof(solve_ctx))
+            if self.ctx == NULL:
+                raise MemoryError("out of memory for the solver's context")
+        c = self.ctx
+        if c.moves == NULL:
+            c.moves = <ddz_move*>malloc(FIRST_MOVES * sizeof(ddz_move))
+            c.keys = <uint64_t*>malloc(FIRST_MOVES * sizeof(uint64_t))
+            c.ckeys = <tt_key*>malloc(FIRST_MOVES * sizeof(tt_key))
+            c.chash = <uint64_t*>malloc(FIRST_MOVES * sizeof(uint64_t))
+            c.cap = FIRST_MOVES
+        if c.tt == NULL:
+            c.tt_bits = TT_MIN_BITS
+            c.tt = _tt_alloc(TT_MIN_BITS, &c.tt_block)
+        if c.answer_cache == NULL:
+            c.answer_cache = <hand_answers*>calloc(ANSWER_CACHE, sizeof(hand_answers))
+        if c.gen_slots == NULL:
+            c.gen_slots = <gen_slot*>calloc(GEN_SLOTS, sizeof(gen_slot))
+        if c.gen_arena == NULL:
+            c.gen_arena = <ddz_move*>malloc(GEN_ARENA * sizeof(ddz_move))
         if self.line == NULL:
             self.line = <ddz_move*>malloc(MAX_LINE * sizeof(ddz_move))
-        if self.moves == NULL or self.keys == NULL or self.ckeys == NULL \
-                or self.chash == NULL or self.tt == NULL or self.answer_cache == NULL \
-                or self.gen_slots == NULL or self.gen_arena == NULL or self.line == NULL:
+        if c.moves == NULL or c.keys == NULL or c.ckeys == NULL or c.chash == NULL \
+                or c.tt == NULL or c.answer_cache == NULL or c.gen_slots == NULL \
+                or c.gen_arena == NULL or self.line == NULL:
             self._free_moves()
             raise MemoryError("out of memory for the solver's table and buffers")
+        memset(c, 0, <size_t>(<char*>&c.moves - <char*>c))
         # a new epoch; when it wraps round, the entries of every old epoch
         # zeroed (0 is no search's epoch: fresh memory is empty)
-        self.epoch += 1
-        if self.epoch == 0:
-            memset(self.tt, 0, ((<size_t>1) << self.tt_bits) * sizeof(tt_entry))
-            memset(self.answer_cache, 0, ANSWER_CACHE * sizeof(hand_answers))
-            self.epoch = 1
-        c.epoch = self.epoch
-        c.moves = self.moves
-        c.keys = self.keys
-        c.ckeys = self.ckeys
-        c.chash = self.chash
-        c.cap = self.cap
-        c.tt = self.tt
-        c.tt_block = self.tt_block
-        c.tt_bits = self.tt_bits
-        c.tt_used = 0
-        c.answer_cache = self.answer_cache
-        c.gen_slots = self.gen_slots
-        c.gen_arena = self.gen_arena
-        c.gen_epoch = self.gen_epoch
+        c.epoch += 1
+        if c.epoch == 0:
+            memset(c.tt, 0, ((<size_t>1) << c.tt_bits) * sizeof(tt_entry))
+            memset(c.answer_cache, 0, ANSWER_CACHE * sizeof(hand_answers))
+            c.epoch = 1
         _gen_forget(c)
         self.busy = True
-        return 0
+        return c
 
-    cdef void take_back(self, const solve_ctx* c) noexcept:
-        # What the search holds now (it may have grown the table and the
-        # move buffers): the first sizes kept, anything larger freed
-        self.moves = c.moves
-        self.keys = c.keys
-        self.ckeys = c.ckeys
-        self.chash = c.chash
-        self.cap = c.cap
-        self.tt = c.tt
-        self.tt_block = c.tt_block
-        self.tt_bits = c.tt_bits
-        self.gen_epoch = c.gen_epoch
-        if self.cap > FIRST_MOVES:
+    cdef void take_back(self) noexcept:
+        # After the search: what it grew past the first sizes (the table, the
+        # move buffers) freed, its history and killer tables zero again
+        if self.ctx.cap > FIRST_MOVES:
             self._free_moves()
-        if self.tt_bits > TT_MIN_BITS:
+        if self.ctx.tt_bits > TT_MIN_BITS:
             self._free_table()
+        _history_clear(self.ctx)
         self.busy = False
 
 
@@ -1523,12 +1532,16 @@ def _solve_scratch_epochs(int epoch, unsigned int gen_epoch):
     the tests of the epochs' wrap round). Only forward: an epoch no older
     than the scratch's is refused, as entries of it may be in the caches."""
     cdef _SolveScratch scratch = _thread_scratch()
-    if not scratch.epoch < epoch <= 0xFFFF:
-        raise ValueError(f"epoch is {scratch.epoch + 1}..65535, not {epoch}")
-    if not gen_epoch > scratch.gen_epoch:
-        raise ValueError(f"gen_epoch is more than {scratch.gen_epoch}, not {gen_epoch}")
-    scratch.epoch = <uint16_t>epoch
-    scratch.gen_epoch = gen_epoch
+    cdef solve_ctx* c
+    scratch.lend()
+    scratch.take_back()
+    c = scratch.ctx
+    if not c.epoch < epoch <= 0xFFFF:
+        raise ValueError(f"epoch is {c.epoch + 1}..65535, not {epoch}")
+    if not gen_epoch > c.gen_epoch:
+        raise ValueError(f"gen_epoch is more than {c.gen_epoch}, not {gen_epoch}")
+    c.epoch = <uint16_t>epoch
+    c.gen_epoch = gen_epoch
 
 
 # --------------------------------------------------------------------------
@@ -1550,10 +1563,10 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     ``table_bits`` (private, for measurements) caps the table at
     2**table_bits entries."""
     cdef Rules r = _get_rules(rules)
-    cdef solve_ctx c
+    cdef solve_ctx* c
     cdef uint64_t bits[3]
     cdef uint64_t total = 0
-    cdef int nseats, s, i, ls = NO_SEAT, ll = -1, win = -1, nline = 0, allm
+    cdef int nseats, s, i, ls = NO_SEAT, ll = -1, win = -1, nline = 0, allm, pext
     cdef ddz_move lm
     cdef const ddz_move* lp = NULL
     cdef int64_t n = 0, k
@@ -1619,21 +1632,22 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
     # ---- the search
     if not TT_MIN_BITS <= table_bits <= TT_MAX_BITS:
         raise ValueError(f"table_bits must be in {TT_MIN_BITS}..{TT_MAX_BITS}")
-    memset(&c, 0, sizeof(c))
-    c.rules = &r.c
-    _set_beat_cards(&c)
-    c.nseats = nseats
-    c.landlord = ll
-    for i in range(3):
-        c.hand[i] = bits[i]
-    c.max_nodes = node_limit
-    c.pext = 1 if _solve_pext() else 0
-    c.tt_max_bits = table_bits
+    pext = 1 if _solve_pext() else 0
     scratch = _thread_scratch()
-    scratch.lend(&c)
+    c = scratch.lend()
     try:
+        c.rules = &r.c
+        _set_beat_cards(c)
+        c.nseats = nseats
+        c.landlord = ll
+        for i in range(3):
+            c.hand[i] = bits[i]
+            c.size_bound = max(c.size_bound, _hand_size(bits[i]))
+        c.max_nodes = node_limit
+        c.pext = pext
+        c.tt_max_bits = table_bits
         line = scratch.line
-        n = _gen(&c, 0, bits[s], lp)
+        n = _gen(c, 0, bits[s], lp)
         if n < 0:
             raise MemoryError("out of memory for the root's legal moves")
         res = <int8_t*>malloc(n)
@@ -1644,31 +1658,40 @@ def _solve(hands, rules, to_move, last, last_seat, landlord, all_moves, max_node
             c.next_poll = t0 + POLL_SECONDS
             if limit > 0:
                 c.deadline = t0 + limit
-            win = _root(&c, s, lp, ls, allm, res, n)
+            win = _root(c, s, lp, ls, allm, res, n)
             if win >= 0:
                 # the line follows proved values, searching what the table
                 # lacks: no node limit cuts it, the time limit does (the line
                 # is then shorter)
                 c.max_nodes = 0x7FFFFFFFFFFFFFFF
-                nline = _line(&c, s, lp, ls, win, line, MAX_LINE)
+                nline = _line(c, s, lp, ls, win, line, MAX_LINE)
             t1 = ddz_now()
         if c.stop == STOP_INTERRUPT:
             _raise_pending()
         if c.stop == STOP_NOMEM:
             raise MemoryError("the solver ran out of memory")
         if win < 0:
-            return (None, None, None, (), c.nodes, t1 - t0, _solve_peak(&c))
+            return (None, None, None, (), c.nodes, t1 - t0, _solve_peak(c))
         if nline < 0:
             raise RuntimeError("the solver could not rebuild its principal variation")
-        line_moves = tuple(_move(&line[k], r) for k in range(nline))
+        # (loops, not generator expressions: a closure would hold c, which
+        # Cython then allocates and zeroes on the heap each call)
+        line_list = []
+        for k in range(nline):
+            line_list.append(_move(&line[k], r))
+        line_moves = tuple(line_list)
         # the root moves were overwritten by the line: regenerate them
-        n = _gen(&c, 0, bits[s], lp)
-        win_moves = tuple(_move(&c.moves[k], r) for k in range(n) if res[k] == 1)
+        n = _gen(c, 0, bits[s], lp)
+        win_list = []
+        for k in range(n):
+            if res[k] == 1:
+                win_list.append(_move(&c.moves[k], r))
+        win_moves = tuple(win_list)
         first = (line_moves[0] if line_moves else win_moves[0]) if win else None
         return (bool(win), first, win_moves if allm else None, line_moves,
-                c.nodes, t1 - t0, _solve_peak(&c))
+                c.nodes, t1 - t0, _solve_peak(c))
     finally:
-        scratch.take_back(&c)
+        scratch.take_back()
         free(res)
 
 
