@@ -69,3 +69,11 @@ def test_rollout_random(benchmark, rules):
 def test_observation_sample(benchmark):
     obs = midgame().observation(1)
     benchmark(obs.sample, 1)
+
+
+@pytest.mark.parametrize("rules", ["classic", "laizi", "tiandi"])
+def test_new_deal(benchmark, rules):
+    """A new dealt game in its play phase: what a determinizing search pays
+    per world (a wild rule set plays by the rule set with its drawn ranks)."""
+    game = benchmark(Game, rules, 7, False)
+    assert game.phase == "play"

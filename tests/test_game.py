@@ -908,3 +908,24 @@ def test_from_deal_bad_seed_and_seat(seed):
         Game.from_deal(dealt.hands, dealt.kitty, seed=seed)
     with pytest.raises(ValueError, match="first_bidder"):
         Game.from_deal(dealt.hands, dealt.kitty, first_bidder=3, seed=1)
+
+
+@pytest.mark.parametrize("name", ["laizi", "tiandi"])
+def test_a_dealt_game_plays_by_its_own_rule_set_with_the_drawn_ranks(name):
+    """A wild deal plays by the given rule set with the ranks it drew, one
+    Rules object per rule set and ranks, and a rule set of the same name
+    with another description (here without SOFT_BOMB) by its own, whichever
+    of the two was dealt before."""
+    builtin = get_rules(name)
+    custom = builtin.without_kinds("SOFT_BOMB")
+    seen = {}
+    for seed in (7, 7, 8, 7, 8):
+        for given in (builtin, custom, builtin):
+            rules = Game(given, seed, bidding=False).rules
+            assert rules.name == name
+            assert (MoveKind.SOFT_BOMB in rules.kinds) == (given is builtin)
+            assert {k: v for k, v in rules.description.items()
+                    if k not in ("wild_rank", "wild_ranks")} == \
+                {k: v for k, v in given.description.items()
+                 if k not in ("wild_rank", "wild_ranks")}
+            assert seen.setdefault((given is builtin, seed), rules) is rules

@@ -1103,6 +1103,10 @@ cdef int _policy_code(object policy) except -1:
     return code
 
 
+# (name, rules_id, mask, sky) -> (the description of the rule set it was
+# last made from, the rule set with those ranks): _rules_with_mask. Keyed by
+# the compiled rule set, which the process keeps anyway (Rules.rules_id), so
+# that a rule set named like another keeps its own.
 cdef dict _RULES_BY_MASK = {}
 
 
@@ -1124,11 +1128,19 @@ cdef Rules _rules_with_mask(Rules r, uint16_t mask, int sky=255):
         return r
     else:
         option = {"wild_rank": CARD_CHARS[_ctz(mask)]}
-    key = (r.name, r.c.wild_count, mask, sky)
-    ranked = _RULES_BY_MASK.get(key)
-    if ranked is None or (<Rules>ranked).description != {**r.description, **option}:
+    key = (r.name, r.rules_id, mask, sky)
+    made = _RULES_BY_MASK.get(key)
+    # (the rule set it was made from, that rule set with the ranks): most
+    # often made from this very rule set, known by its description's
+    # identity, without comparing descriptions
+    if made is not None and (<tuple>made)[0] is r.description:
+        return <Rules>(<tuple>made)[1]
+    if made is not None and (<Rules>(<tuple>made)[1]).description == {**r.description,
+                                                                      **option}:
+        ranked = (<tuple>made)[1]
+    else:
         ranked = Rules(r.name, **{**r.description, **option})
-        _RULES_BY_MASK.setdefault(key, ranked)
+    _RULES_BY_MASK[key] = (r.description, ranked)
     return <Rules>ranked
 
 
