@@ -141,3 +141,24 @@ def test_bench_observation_batch(benchmark):
     benchmark.extra_info["positions"] = 64
     benchmark.pedantic(ddzfast.observation_tensors, args=(games, None, out),
                        rounds=2000, iterations=1, warmup_rounds=10)
+
+
+@pytest.mark.parametrize("rules", ["classic", "tiandi:7J"])
+def test_bench_encode_moves(benchmark, rules):
+    """features.encode_moves of the leads of the 64 classic 20-card lead hands
+    (in tiandi:7J their 7s and Js are laizi) in one call, each row checked
+    legal and encoded, per round."""
+    lists = [legal_moves(hand, None, rules).array
+             for _, hand, _ in positions("classic", 20, "lead")]
+    moves = np.concatenate(lists)
+    benchmark.group = "encode"
+    benchmark.extra_info["moves"] = len(moves)
+    benchmark(ddzfast.encode_moves, moves, rules)
+
+
+def test_bench_encode_hands(benchmark):
+    """features.encode_hands of the 64 classic 20-card lead hands, per round."""
+    hands = np.array([hand for _, hand, _ in positions("classic", 20, "lead")], np.uint64)
+    benchmark.group = "encode"
+    benchmark.extra_info["hands"] = len(hands)
+    benchmark(ddzfast.encode_hands, hands)

@@ -55,6 +55,48 @@ def test_encode_moves():
         encode_moves(np.zeros(2, np.int64))
 
 
+
+def _plain_cards(packed: int) -> list:
+    """encode_hands' 61 features written out: the 4 x 15 plane of the card
+    counts (row j: more than j cards), then the W count."""
+    counts = [(packed >> (4 * i)) & 15 for i in range(16)]
+    return [int(counts[i] > j) for j in range(4) for i in range(15)] + [counts[15]]
+
+
+def _plain_encoding(move) -> list:
+    """encode_moves' 77 features written out from a Move: its cards, then
+    W's one-hot or the laizi substitute counts (the module docstring)."""
+    wild = [0] * 16
+    if move.wild != 255:
+        wild[move.wild] = 1
+    if int(move.substitutes):
+        wild[:13] = [int(c) for c in move.substitutes.counts[:13]]
+    return _plain_cards(int(move.cards)) + wild
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_encodings_match_a_plain_one(rules):
+    """encode_moves and encode_hands (written in C) give, row for row, what
+    the encoding written out from each Move and hand gives: the leads and a
+    follow of random hands of the rule set, as one array, a strided view
+    and one row."""
+    rng = random.Random(rules)
+    deck = DECKS[rules]
+    for _ in range(40):
+        hand = Hand("".join(rng.sample(deck, rng.randint(1, 20))))
+        leads = legal_moves(hand, None, rules)
+        other = legal_moves(Hand("".join(rng.sample(deck, 12))), None, rules)
+        follows = legal_moves(hand, other[rng.randrange(len(other))], rules)
+        for moves in (leads, follows):
+            enc = encode_moves(moves)
+            assert enc.tolist() == [_plain_encoding(m) for m in moves]
+            assert np.array_equal(encode_moves(moves.array[::2], rules), enc[::2])
+            assert np.array_equal(encode_moves(moves.array[-1], rules), enc[-1:])
+        hands = np.array([int(hand), int(Hand(deck[:20])), 0], dtype=np.uint64)
+        assert encode_hands(hands).tolist() == [_plain_cards(int(h)) for h in hands]
+        assert np.array_equal(encode_hands(hands[::2]), encode_hands(hands)[::2])
+
+
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_action_index_is_a_bijection(rules):
     actions = action_moves(rules)

@@ -635,6 +635,126 @@ def _move_rows_substitutes(moves, rules) -> np.ndarray:
     return res
 
 
+cdef inline int _deck_holds(uint64_t cards) noexcept nogil:
+    # Whether no card index of `cards` holds more than a deck has
+    cdef int i
+    for i in range(16):
+        if _nib(cards, i) > _CARD_LIMIT[i]:
+            return 0
+    return 1
+
+
+cdef inline void _feature_cards(uint8_t* o, uint64_t cards) noexcept nogil:
+    # ddzfast.features' card encoding (its module docstring): o[15 j + i] = 1
+    # when more than j cards of index i (3..2, X, D), then o[60] the W count
+    cdef int i, j, c
+    for i in range(15):
+        c = _nib(cards, i)
+        for j in range(4):
+            o[15 * j + i] = c > j
+    o[60] = <uint8_t>_nib(cards, IDX_W)
+
+
+def _feature_rows_hands(hands, out) -> int:
+    """encode_hands' rows of a 1-d uint64 array of packed hands into ``out``
+    ((N, 61) uint8, C-contiguous): -1, or the first hand holding more of a
+    card than a deck has (the rows before it written). Without the GIL."""
+    cdef cnp.ndarray a = hands
+    cdef cnp.ndarray o = out
+    cdef const uint64_t* hp
+    cdef uint8_t* op
+    cdef Py_ssize_t i, n, bad = -1
+    if a.dtype != np.uint64 or a.ndim != 1 or not a.flags.c_contiguous:
+        raise TypeError("hands must be a 1-d C-contiguous uint64 array")
+    n = cnp.PyArray_DIM(a, 0)
+    if o.dtype != np.uint8 or o.ndim != 2 or not o.flags.c_contiguous \
+            or cnp.PyArray_DIM(o, 0) != n or cnp.PyArray_DIM(o, 1) != 61:
+        raise TypeError(f"out must be a C-contiguous ({n}, 61) uint8 array")
+    hp = <const uint64_t*>cnp.PyArray_DATA(a)
+    op = <uint8_t*>cnp.PyArray_DATA(o)
+    with nogil:
+        for i in range(n):
+            if not _deck_holds(hp[i]):
+                bad = i
+                break
+            _feature_cards(op + 61 * i, hp[i])
+    return bad
+
+
+def _feature_rows_moves(moves, candidates, bint check_wild, out) -> int:
+    """encode_moves' rows of a 1-d MOVE_DTYPE array into ``out`` ((N, 77)
+    uint8, C-contiguous), each row checked as features._check_legal checks
+    it against ``candidates`` (a tuple of Rules; one without its wild ranks
+    fails the first row):
+    its identity in range, legal in one of them, and with ``check_wild``
+    carrying the wild and substitutes that one derives; its substitute
+    columns those of the first candidate it is legal in. -1, or the first
+    row that fails (the rows before it written), for the caller's message.
+    Without the GIL."""
+    cdef cnp.ndarray a = moves
+    cdef cnp.ndarray o = out
+    cdef const ddz_move* mp
+    cdef const ddz_move* m
+    cdef uint8_t* op
+    cdef uint8_t* row
+    cdef Py_ssize_t i, n, bad = -1
+    cdef int k, nc = len(candidates), w, ok, first
+    cdef uint32_t s, subs
+    cdef uint64_t sc
+    cdef const ddz_rules* rs[64]
+    if a.dtype != MOVE_DTYPE or a.ndim != 1 or not a.flags.c_contiguous:
+        raise TypeError("moves must be a 1-d C-contiguous MOVE_DTYPE array")
+    n = cnp.PyArray_DIM(a, 0)
+    if o.dtype != np.uint8 or o.ndim != 2 or not o.flags.c_contiguous \
+            or cnp.PyArray_DIM(o, 0) != n or cnp.PyArray_DIM(o, 1) != 77:
+        raise TypeError(f"out must be a C-contiguous ({n}, 77) uint8 array")
+    if not 0 < nc <= 64:
+        raise ValueError(f"candidates holds 1 to 64 rule sets, not {nc}")
+    for k in range(nc):
+        rs[k] = &(<Rules?>candidates[k]).c
+        if not _rules_ready(rs[k]):
+            # (its wild ranks not given: the caller's checks say so)
+            return 0 if n else -1
+    mp = <const ddz_move*>cnp.PyArray_DATA(a)
+    op = <uint8_t*>cnp.PyArray_DATA(o)
+    with nogil:
+        for i in range(n):
+            m = mp + i
+            if m.kind >= NKINDS or m.rank >= 16 or not _deck_holds(m.cards):
+                bad = i
+                break
+            ok = 0
+            first = 1
+            subs = 0
+            for k in range(nc):
+                w = ddz_check(rs[k], m.kind, m.rank, m.length, m.cards)
+                if w < 0:
+                    continue
+                s = ddz_substitutes(rs[k], m.kind, m.rank, m.length, m.cards)
+                if first:
+                    subs = s
+                    first = 0
+                if not check_wild or (w == m.wild and s == m.substitutes):
+                    ok = 1
+                    break
+            if not ok:
+                bad = i
+                break
+            row = op + 77 * i
+            _feature_cards(row, m.cards)
+            memset(row + 61, 0, 16)
+            if m.wild != WILD_NONE:
+                if m.wild > WILD_KICKER:
+                    bad = i
+                    break
+                row[61 + m.wild] = 1
+            if subs:
+                sc = _substitute_bits(subs)
+                for k in range(13):
+                    row[61 + k] = <uint8_t>_nib(sc, k)
+    return bad
+
+
 def _substitute_cards(subs) -> np.ndarray:
     """MOVE_DTYPE ``substitutes`` values (a 1-d uint32 array) as packed cards
     (uint64): what ``Move.substitutes`` gives for each."""

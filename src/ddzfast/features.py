@@ -70,8 +70,9 @@ import numpy as np
 
 from ddzfast._core import (_ANY_RULES, MOVE_DTYPE, Hand, Move, MoveList, Rules,
                            _action_lookup, _ActionTable, _any_rules_label,
+                           _feature_rows_hands, _feature_rows_moves,
                            _move_rows_substitutes, _move_rows_wild, _rules_label,
-                           _substitute_cards, get_rules, legal_moves)
+                           get_rules, legal_moves)
 from ddzfast._locks import ForkSafeLock
 from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
@@ -187,21 +188,16 @@ def _as_packed(hands) -> np.ndarray:
     return arr.astype(np.uint64, copy=False)
 
 
-def _encode_cards(packed: np.ndarray, what: str) -> np.ndarray:
-    counts = _check_deck(packed, what)
-    planes = (counts[:, None, :_PLANE_COLS] > _ROWS[None, :, None]).astype(np.uint8)
-    out = np.empty((len(packed), HAND_FEATURES), dtype=np.uint8)
-    out[:, :60] = planes.reshape(len(packed), 60)
-    out[:, 60] = counts[:, 15]
-    return out
-
-
 def encode_hands(hands) -> np.ndarray:
     """(N, 61) uint8 features of hands: a ``Hand``, a packed int, or a 1-d
     sequence or integer array of them. Card text (a str, or bytes) is a
     TypeError: pass ``Hand(text)``. Packed values holding more copies of a
     card than a deck has are an InvalidCardsError."""
-    return _encode_cards(_as_packed(hands), "hands")
+    packed = np.ascontiguousarray(_as_packed(hands))
+    out = np.empty((len(packed), HAND_FEATURES), dtype=np.uint8)
+    if _feature_rows_hands(packed, out) >= 0:
+        _check_deck(packed, "hands")            # its message
+    return out
 
 
 # ---- moves -----------------------------------------------------------------------
@@ -299,16 +295,12 @@ def encode_moves(moves, rules=None) -> np.ndarray:
     if rules is None and hasattr(moves, "array") and hasattr(moves, "rules"):
         rules = moves.rules
     arr = _as_moves(moves)
-    subs = _check_legal(arr, rules, check_wild=True)
-    out = np.zeros((len(arr), MOVE_FEATURES), dtype=np.uint8)
-    out[:, :HAND_FEATURES] = _encode_cards(arr["cards"], "moves")
-    wild = arr["wild"].astype(np.int64)
-    has = wild != WILD_NONE
-    out[np.nonzero(has)[0], HAND_FEATURES + wild[has]] = 1
-    laizi = np.nonzero(subs)[0]
-    if len(laizi):
-        counts = _counts(_substitute_cards(subs[laizi]))
-        out[laizi, HAND_FEATURES:HAND_FEATURES + _RANKS] = counts[:, :_RANKS]
+    out = np.empty((len(arr), MOVE_FEATURES), dtype=np.uint8)
+    candidates = (get_rules(rules),) if rules is not None else _ANY_RULES
+    if len(arr) and _feature_rows_moves(arr, candidates, True, out) >= 0:
+        # a row that is no such move: the checks' message for it
+        _check_legal(arr, rules, check_wild=True)
+        raise AssertionError("a row the core rejects passes features._check_legal")
     return out
 
 
