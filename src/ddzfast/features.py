@@ -197,6 +197,7 @@ def encode_hands(hands) -> np.ndarray:
     out = np.empty((len(packed), HAND_FEATURES), dtype=np.uint8)
     if _feature_rows_hands(packed, out) >= 0:
         _check_deck(packed, "hands")            # its message
+        raise AssertionError("a hand the core rejects passes features._check_deck")
     return out
 
 
