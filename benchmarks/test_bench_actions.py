@@ -162,3 +162,14 @@ def test_bench_encode_hands(benchmark):
     benchmark.group = "encode"
     benchmark.extra_info["hands"] = len(hands)
     benchmark(ddzfast.encode_hands, hands)
+
+
+def test_bench_decode_moves(benchmark):
+    """features.decode_hands of the encoded leads of the 64 classic 20-card
+    lead hands (each row checked an encoding), per round."""
+    moves = np.concatenate([legal_moves(hand, None, "classic").array
+                            for _, hand, _ in positions("classic", 20, "lead")])
+    encoded = ddzfast.encode_moves(moves, "classic")
+    benchmark.group = "encode"
+    benchmark.extra_info["moves"] = len(moves)
+    assert np.array_equal(benchmark(ddzfast.decode_hands, encoded), moves["cards"])

@@ -79,7 +79,7 @@ def test_encodings_match_a_plain_one(rules):
     """encode_moves and encode_hands (written in C) give, row for row, what
     the encoding written out from each Move and hand gives: the leads and a
     follow of random hands of the rule set, as one array, a strided view
-    and one row."""
+    and one row; decode_hands gives their cards back."""
     rng = random.Random(rules)
     deck = DECKS[rules]
     for _ in range(40):
@@ -92,8 +92,12 @@ def test_encodings_match_a_plain_one(rules):
             assert enc.tolist() == [_plain_encoding(m) for m in moves]
             assert np.array_equal(encode_moves(moves.array[::2], rules), enc[::2])
             assert np.array_equal(encode_moves(moves.array[-1], rules), enc[-1:])
+            # and back (decode_hands in C too), from any numeric type
+            for back in (enc, enc.astype(np.float32), enc.astype(np.int64)):
+                assert np.array_equal(decode_hands(back), moves.array["cards"])
         hands = np.array([int(hand), int(Hand(deck[:20])), 0], dtype=np.uint64)
         assert encode_hands(hands).tolist() == [_plain_cards(int(h)) for h in hands]
+        assert np.array_equal(decode_hands(encode_hands(hands).astype(bool)), hands)
         assert np.array_equal(encode_hands(hands[::2]), encode_hands(hands)[::2])
 
 

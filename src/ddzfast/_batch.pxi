@@ -755,6 +755,104 @@ def _feature_rows_moves(moves, candidates, bint check_wild, out) -> int:
     return bad
 
 
+ctypedef fused feature_t:
+    uint8_t
+    double
+
+
+cdef inline int _decode_row(const feature_t* f, int width, uint64_t* out) noexcept nogil:
+    # decode_hands of one row of `width` features (61: encode_hands, 77:
+    # encode_moves): 1 and the packed cards in *out when the row passes
+    # features.decode_hands' checks (its docstring), else 0
+    cdef int i, j, plays_w, ones, top1 = 0, top2 = 0
+    cdef int count[15]
+    cdef double v, subs = 0
+    cdef uint64_t packed = 0
+    for i in range(width):
+        v = <double>f[i]
+        if width == 77 and 61 <= i < 61 + 13:
+            # a laizi substitute count: a whole number 0..8
+            if not (0 <= v <= 8 and v == <double><int>v):
+                return 0
+        elif not (v == 0 or v == 1):
+            return 0
+    for i in range(15):
+        count[i] = 0
+        for j in range(4):
+            if f[15 * j + i]:
+                # a plane row set without the one above it, or past the
+                # copies a deck has
+                if j > count[i] or j >= _CARD_LIMIT[i]:
+                    return 0
+                count[i] += 1
+        packed += (<uint64_t>count[i]) << (4 * i)
+    plays_w = f[60] == 1
+    if width == 77:
+        if plays_w:
+            # a one-hot of what W stands for
+            ones = 0
+            for i in range(61, 77):
+                if f[i] > 1:
+                    return 0
+                ones += f[i] == 1
+            if ones != 1:
+                return 0
+        else:
+            for i in range(61 + 13, 77):
+                if f[i]:
+                    return 0
+            # laizi substitutes: the two ranks holding the most cards hold
+            # every one
+            for i in range(13):
+                subs += <double>f[61 + i]
+                if count[i] > top1:
+                    top2 = top1
+                    top1 = count[i]
+                elif count[i] > top2:
+                    top2 = count[i]
+            if subs > top1 + top2:
+                return 0
+    out[0] = packed + ((<uint64_t>plays_w) << (4 * IDX_W))
+    return 1
+
+
+def _feature_rows_decode(features, out) -> int:
+    """decode_hands of a C-contiguous (N, 61) or (N, 77) uint8 or float64
+    array into ``out`` (N uint64): -1, or the first row that fails its
+    checks (the rows before it written), for the caller's message. Without
+    the GIL."""
+    cdef cnp.ndarray a = features
+    cdef cnp.ndarray o = out
+    cdef uint64_t* op
+    cdef Py_ssize_t i, n, bad = -1
+    cdef int width
+    if a.ndim != 2 or not a.flags.c_contiguous or a.dtype not in (np.uint8, np.float64) \
+            or cnp.PyArray_DIM(a, 1) not in (61, 77):
+        raise TypeError("features must be a C-contiguous (N, 61) or (N, 77) uint8 or "
+                        "float64 array")
+    n = cnp.PyArray_DIM(a, 0)
+    width = <int>cnp.PyArray_DIM(a, 1)
+    if o.dtype != np.uint64 or o.ndim != 1 or not o.flags.c_contiguous \
+            or cnp.PyArray_DIM(o, 0) != n:
+        raise TypeError(f"out must be a C-contiguous ({n},) uint64 array")
+    op = <uint64_t*>cnp.PyArray_DATA(o)
+    if a.dtype == np.uint8:
+        with nogil:
+            for i in range(n):
+                if not _decode_row(<const uint8_t*>cnp.PyArray_DATA(a) + width * i,
+                                   width, op + i):
+                    bad = i
+                    break
+    else:
+        with nogil:
+            for i in range(n):
+                if not _decode_row(<const double*>cnp.PyArray_DATA(a) + width * i,
+                                   width, op + i):
+                    bad = i
+                    break
+    return bad
+
+
 def _substitute_cards(subs) -> np.ndarray:
     """MOVE_DTYPE ``substitutes`` values (a 1-d uint32 array) as packed cards
     (uint64): what ``Move.substitutes`` gives for each."""

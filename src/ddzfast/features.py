@@ -70,7 +70,8 @@ import numpy as np
 
 from ddzfast._core import (_ANY_RULES, MOVE_DTYPE, Hand, Move, MoveList, Rules,
                            _action_lookup, _ActionTable, _any_rules_label,
-                           _feature_rows_hands, _feature_rows_moves,
+                           _feature_rows_decode, _feature_rows_hands,
+                           _feature_rows_moves,
                            _move_rows_substitutes, _move_rows_wild, _rules_label,
                            get_rules, legal_moves)
 from ddzfast._locks import ForkSafeLock
@@ -320,6 +321,20 @@ def decode_hands(features) -> np.ndarray:
     if f.ndim != 2 or f.shape[1] not in (HAND_FEATURES, MOVE_FEATURES):
         raise ValueError(f"features must be of shape (N, {HAND_FEATURES}) or "
                          f"(N, {MOVE_FEATURES}), not {f.shape}")
+    # (any other numeric type as float64: exact for the values that pass,
+    # and no other value becomes one of them)
+    rows = np.ascontiguousarray(f, dtype=np.uint8 if f.dtype.kind == "b" or
+                                f.dtype == np.uint8 else np.float64)
+    packed = np.empty(len(rows), dtype=np.uint64)
+    if _feature_rows_decode(rows, packed) >= 0:
+        _check_encoding(f)                      # its message
+        raise AssertionError("a row the core rejects passes features._check_encoding")
+    return packed
+
+
+def _check_encoding(f: np.ndarray) -> None:
+    """decode_hands' checks of numeric features of a valid shape, written
+    over the whole array: ValueError naming the first row that fails."""
     binary = (f == 0) | (f == 1)
     if f.shape[1] == MOVE_FEATURES:
         # laizi substitute counts: 0..8 in the columns of ranks 3..2
@@ -355,9 +370,6 @@ def decode_hands(features) -> np.ndarray:
         raise ValueError(f"features[{i}] is no encoding of a hand or move: a plane "
                          f"row is set without the row above it, a joker beyond "
                          f"row 0, or the W one-hot disagrees with the W column")
-    counts = planes.sum(axis=1, dtype=np.uint64)
-    packed = (counts << _SHIFTS[:_PLANE_COLS]).sum(axis=1, dtype=np.uint64)
-    return packed + (f[:, 60].astype(np.uint64) << _SHIFTS[15])
 
 
 # ---- the action index ---------------------------------------------------------
