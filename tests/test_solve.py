@@ -376,7 +376,6 @@ def test_threads_give_the_same_results():
     assert [(s.win, s.move, s.line) for s in got] == [(want.win, want.move, want.line)] * 4
 
 
-
 def _in_a_new_thread(call):
     """call() on a thread of its own, whose solver scratch is fresh (what it
     raises is raised here)."""
@@ -487,6 +486,7 @@ def test_a_search_from_a_signal_handler_takes_scratch_of_its_own(run_python):
     result = run_python(code=SOLVE_FROM_A_SIGNAL_HANDLER, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ["1", "True", "True"]
+
 
 # ---- bad input -----------------------------------------------------------------------
 

@@ -685,12 +685,11 @@ def _feature_rows_moves(moves, candidates, bint check_wild, out) -> int:
     """encode_moves' rows of a 1-d MOVE_DTYPE array into ``out`` ((N, 77)
     uint8, C-contiguous), each row checked as features._check_legal checks
     it against ``candidates`` (a tuple of Rules; one without its wild ranks
-    fails the first row):
-    its identity in range, legal in one of them, and with ``check_wild``
-    carrying the wild and substitutes that one derives; its substitute
-    columns those of the first candidate it is legal in. -1, or the first
-    row that fails (the rows before it written), for the caller's message.
-    Without the GIL."""
+    fails the first row): its identity in range, legal in one of them, and
+    with ``check_wild`` carrying the wild and substitutes that one derives;
+    its substitute columns those of the first candidate it is legal in. -1,
+    or the first row that fails (the rows before it written), for the
+    caller's message. Without the GIL."""
     cdef cnp.ndarray a = moves
     cdef cnp.ndarray o = out
     cdef const ddz_move* mp

@@ -118,12 +118,13 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     at most 64 MiB, cannot be cut short, nor can ordering the moves of one
     position: millions for a hand larger than a deal, such as the whole
     deck in tiandi). Ctrl-C stops a search within 0.1 s
-    with KeyboardInterrupt, its memory freed.
+    with KeyboardInterrupt, what it grew past the first sizes freed (see
+    Memory below).
 
     The search: depth-first AND/OR search in C, without the GIL (other
-    threads run meanwhile; each thread keeps a table and buffers of its own,
-    so calls from several threads are safe), with a transposition table keyed on the packed hands
-    and the trick state (seat to move, kind/rank/length of the move to beat,
+    threads run meanwhile; each thread keeps a table and buffers of its
+    own, so calls from several threads are safe), with a transposition
+    table keyed on the packed hands and the trick state (seat to move, kind/rank/length of the move to beat,
     who played it; of its cards only what decides what beats it, a tiandi
     bomb's size and purity). Two exact reductions let transposed
     positions share entries: the rank of the move
