@@ -143,14 +143,19 @@ def test_bench_observation_batch(benchmark):
                        rounds=2000, iterations=1, warmup_rounds=10)
 
 
+def _classic_leads(rules) -> np.ndarray:
+    """The leads in ``rules`` of the 64 classic 20-card lead hands, as one
+    MOVE_DTYPE array."""
+    return np.concatenate([legal_moves(hand, None, rules).array
+                           for _, hand, _ in positions("classic", 20, "lead")])
+
+
 @pytest.mark.parametrize("rules", ["classic", "tiandi:7J"])
 def test_bench_encode_moves(benchmark, rules):
     """features.encode_moves of the leads of the 64 classic 20-card lead hands
     (in tiandi:7J their 7s and Js are laizi) in one call, each row checked
     legal and encoded, per round."""
-    lists = [legal_moves(hand, None, rules).array
-             for _, hand, _ in positions("classic", 20, "lead")]
-    moves = np.concatenate(lists)
+    moves = _classic_leads(rules)
     benchmark.group = "encode"
     benchmark.extra_info["moves"] = len(moves)
     benchmark(ddzfast.encode_moves, moves, rules)
@@ -167,8 +172,7 @@ def test_bench_encode_hands(benchmark):
 def test_bench_decode_moves(benchmark):
     """features.decode_hands of the encoded leads of the 64 classic 20-card
     lead hands (each row checked an encoding), per round."""
-    moves = np.concatenate([legal_moves(hand, None, "classic").array
-                            for _, hand, _ in positions("classic", 20, "lead")])
+    moves = _classic_leads("classic")
     encoded = ddzfast.encode_moves(moves, "classic")
     benchmark.group = "encode"
     benchmark.extra_info["moves"] = len(moves)

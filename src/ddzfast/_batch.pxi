@@ -635,15 +635,6 @@ def _move_rows_substitutes(moves, rules) -> np.ndarray:
     return res
 
 
-cdef inline int _deck_holds(uint64_t cards) noexcept nogil:
-    # Whether no card index of `cards` holds more than a deck has
-    cdef int i
-    for i in range(16):
-        if _nib(cards, i) > _CARD_LIMIT[i]:
-            return 0
-    return 1
-
-
 cdef inline void _feature_cards(uint8_t* o, uint64_t cards) noexcept nogil:
     # ddzfast.features' card encoding (its module docstring): o[15 j + i] = 1
     # when more than j cards of index i (3..2, X, D), then o[60] the W count
@@ -674,19 +665,19 @@ def _feature_rows_hands(hands, out) -> int:
     op = <uint8_t*>cnp.PyArray_DATA(o)
     with nogil:
         for i in range(n):
-            if not _deck_holds(hp[i]):
+            if not _within_a_deck(hp[i]):
                 bad = i
                 break
             _feature_cards(op + 61 * i, hp[i])
     return bad
 
 
-def _feature_rows_moves(moves, candidates, bint check_wild, out) -> int:
+def _feature_rows_moves(moves, candidates, out) -> int:
     """encode_moves' rows of a 1-d MOVE_DTYPE array into ``out`` ((N, 77)
     uint8, C-contiguous), each row checked as features._check_legal checks
-    it against ``candidates`` (a tuple of Rules; one without its wild ranks
-    fails the first row): its identity in range, legal in one of them, and
-    with ``check_wild`` carrying the wild and substitutes that one derives;
+    it with check_wild against ``candidates`` (a tuple of Rules; one without
+    its wild ranks fails the first row): its identity in range, legal in one
+    of them, and carrying the wild and substitutes that one derives;
     its substitute columns those of the first candidate it is legal in. -1,
     or the first row that fails (the rows before it written), for the
     caller's message. Without the GIL."""
@@ -719,7 +710,7 @@ def _feature_rows_moves(moves, candidates, bint check_wild, out) -> int:
     with nogil:
         for i in range(n):
             m = mp + i
-            if m.kind >= NKINDS or m.rank >= 16 or not _deck_holds(m.cards):
+            if m.kind >= NKINDS or m.rank >= 16 or not _within_a_deck(m.cards):
                 bad = i
                 break
             ok = 0
@@ -733,7 +724,7 @@ def _feature_rows_moves(moves, candidates, bint check_wild, out) -> int:
                 if first:
                     subs = s
                     first = 0
-                if not check_wild or (w == m.wild and s == m.substitutes):
+                if w == m.wild and s == m.substitutes:
                     ok = 1
                     break
             if not ok:

@@ -147,15 +147,19 @@ cdef int ddz_contains(uint64_t hand, uint64_t part) noexcept nogil:
     return _hand_contains(hand, part)
 
 
-cdef int ddz_hand_valid(const ddz_rules* rules, uint64_t hand) noexcept nogil:
-    # Nibbles 0..12 at most 4 (SWAR: x > 4 iff bit 3 of x or of (x & 7) + 3),
-    # X, D and W at most 1, W only in a deck that has it.
+cdef inline int _within_a_deck(uint64_t hand) noexcept nogil:
+    # No card index holds more than a deck (with W) has (CARD_LIMITS):
+    # nibbles 0..12 at most 4 (SWAR: x > 4 iff bit 3 of x or of (x & 7) + 3),
+    # X, D and W at most 1.
     cdef uint64_t ranks = hand & 0x000FFFFFFFFFFFFFULL
     cdef uint64_t over = (((ranks & 0x0007777777777777ULL) + 0x0003333333333333ULL)
                           | ranks) & 0x0008888888888888ULL
-    if over:
-        return 0
-    if hand & 0xEEE0000000000000ULL:
+    return not over and not (hand & 0xEEE0000000000000ULL)
+
+
+cdef int ddz_hand_valid(const ddz_rules* rules, uint64_t hand) noexcept nogil:
+    # Within a deck, W only in a deck that has it.
+    if not _within_a_deck(hand):
         return 0
     if (hand & WBIT) and not rules.has_wild:
         return 0

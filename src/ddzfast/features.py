@@ -299,7 +299,7 @@ def encode_moves(moves, rules=None) -> np.ndarray:
     arr = _as_moves(moves)
     out = np.empty((len(arr), MOVE_FEATURES), dtype=np.uint8)
     candidates = (get_rules(rules),) if rules is not None else _ANY_RULES
-    if len(arr) and _feature_rows_moves(arr, candidates, True, out) >= 0:
+    if len(arr) and _feature_rows_moves(arr, candidates, out) >= 0:
         # a row that is no such move: the checks' message for it
         _check_legal(arr, rules, check_wild=True)
         raise AssertionError("a row the core rejects passes features._check_legal")
