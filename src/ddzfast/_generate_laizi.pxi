@@ -814,6 +814,16 @@ cdef void _lz_variant(gen_t* g, uint64_t main, int left, int nat,
         _td_alt_moves(g, cnt)
 
 
+cdef inline uint32_t _lz_one_more(uint32_t subs, int q, int a, int j) noexcept nogil:
+    # `subs` once one of the `a` natural cards of main rank j (q cards a main
+    # rank) is a laizi instead: j's substitutes d -> d + 1 (in
+    # ddz_substitutes' encoding a fourth laizi of one rank moves to the
+    # upper bits)
+    if q - a == 3:
+        return subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
+    return subs + ((<uint32_t>1) << (2 * j))
+
+
 cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
                                int nat, unsigned int natmask, walk_t* walk) noexcept nogil:
     # Each of the `extra` laizi not in the main part `main` may replace one
@@ -826,12 +836,8 @@ cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, ui
     while cand:
         j = _ctz(cand)
         cand &= cand - 1
-        # one natural card of rank j out, one laizi in: j's substitutes d -> d+1
         a = _nib(main, j)
-        if g.lq - a == 3:
-            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
-        else:
-            s2 = subs + ((<uint32_t>1) << (2 * j))
+        s2 = _lz_one_more(subs, g.lq, a, j)
         if walk_t is tiandi_walk:
             m2 = main - ((<uint64_t>1) << (4 * j)) + g.lnext[extra]
         else:
@@ -840,6 +846,48 @@ cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, ui
         if extra > 1:
             _lz_replace_naturals(g, j, extra - 1, m2, s2, nat - 1,
                                  natmask if a > 1 else natmask & ~(1u << j), walk)
+
+
+cdef inline int _lz_plain_put(ddz_move* out, int n, int cap, uint64_t cards, uint64_t meta,
+                              int alts, const uint64_t* deltas, walk_t* walk) noexcept nogil:
+    # A variant of a kind without kickers (see _put_meta), and (tiandi) its
+    # `alts` other splits, cards + deltas[i]
+    cdef int i
+    n = _put_meta(out, n, cap, cards, meta)
+    if walk_t is tiandi_walk:
+        for i in range(alts):
+            n = _put_meta(out, n, cap, cards + deltas[i], meta)
+    return n
+
+
+cdef inline int _lz_plain_last(gen_t* g, int start, uint64_t main, uint32_t subs, int nat,
+                               unsigned int natmask, ddz_move* out, int n, int cap,
+                               walk_t* walk) noexcept nogil:
+    # _lz_replace_naturals_plain with one laizi left: its variants have none
+    # of their own, so this last level of the walk is a loop inlined in its
+    # caller rather than a call per variant above it
+    cdef unsigned int cand = natmask & ~((1u << start) - 1)
+    cdef uint64_t meta0 = g.lmeta0
+    cdef uint64_t lunit
+    cdef int q = g.lq
+    cdef int j, alts = 0
+    cdef const uint64_t* deltas = NULL
+    if nat <= 1:
+        return n
+    if walk_t is tiandi_walk:
+        # (a variant of lw laizi)
+        lunit = g.lnext[1]
+        alts = g.ljob0[g.lw]
+        deltas = g.ljob_delta[g.lw]
+    else:
+        lunit = g.lunit
+    while cand:
+        j = _ctz(cand)
+        cand &= cand - 1
+        n = _lz_plain_put(out, n, cap, main - ((<uint64_t>1) << (4 * j)) + lunit,
+                          _meta_subs(meta0, _lz_one_more(subs, q, _nib(main, j), j)),
+                          alts, deltas, walk)
+    return n
 
 
 cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t main,
@@ -851,12 +899,13 @@ cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t mai
     # card only if nat > 1: else it would be laizi standing for other ranks,
     # alone, which is not a move (face value), nor are its own variants.
     # Tiandi: each variant (of lw - extra + 1 laizi) with its other splits.
+    # extra >= 2 (one laizi: _lz_plain_last).
     cdef unsigned int cand = natmask & ~((1u << start) - 1)
     cdef uint64_t meta0 = g.lmeta0
     cdef uint64_t lunit
-    cdef uint64_t m2, meta
+    cdef uint64_t m2
     cdef int q = g.lq
-    cdef int i, j, a, d, alts = 0
+    cdef int j, a, d, alts = 0
     cdef uint32_t s2
     cdef const uint64_t* deltas = NULL
     if nat <= 1:
@@ -872,18 +921,15 @@ cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t mai
         j = _ctz(cand)
         cand &= cand - 1
         a = _nib(main, j)
-        if q - a == 3:
-            s2 = subs - ((<uint32_t>3) << (2 * j)) + ((<uint32_t>(j + 1)) << 26)
-        else:
-            s2 = subs + ((<uint32_t>1) << (2 * j))
+        s2 = _lz_one_more(subs, q, a, j)
         m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
-        meta = _meta_subs(meta0, s2)
-        n = _put_meta(out, n, cap, m2, meta)
-        if walk_t is tiandi_walk:
-            for i in range(alts):
-                n = _put_meta(out, n, cap, m2 + deltas[i], meta)
-        if extra > 1:
+        n = _lz_plain_put(out, n, cap, m2, _meta_subs(meta0, s2), alts, deltas, walk)
+        if extra > 2:
             n = _lz_replace_naturals_plain(g, j, extra - 1, m2, s2, nat - 1,
+                               natmask if a > 1 else natmask & ~(1u << j), out, n,
+                               cap, walk)
+        else:
+            n = _lz_plain_last(g, j, m2, s2, nat - 1,
                                natmask if a > 1 else natmask & ~(1u << j), out, n,
                                cap, walk)
     return n
@@ -914,7 +960,10 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
                 g.n = _td_put(g, g.out, g.n, g.cap, main, meta, g.lw - extra)
             else:
                 g.n = _put_meta(g.out, g.n, g.cap, main, meta)
-        if extra and natmask:
+        if extra == 1 and natmask:
+            g.n = _lz_plain_last(g, g.rank, main, subs, nat, natmask, g.out, g.n, g.cap,
+                                 walk)
+        elif extra and natmask:
             g.n = _lz_replace_naturals_plain(g, g.rank, extra, main, subs, nat, natmask,
                                              g.out, g.n, g.cap, walk)
         return
