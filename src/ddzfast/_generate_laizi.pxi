@@ -824,11 +824,32 @@ cdef inline uint32_t _lz_one_more(uint32_t subs, int q, int a, int j) noexcept n
     return subs + ((<uint32_t>1) << (2 * j))
 
 
+cdef inline void _lz_variants_last(gen_t* g, int start, uint64_t main, uint32_t subs,
+                                   int nat, unsigned int natmask,
+                                   walk_t* walk) noexcept nogil:
+    # _lz_replace_naturals with one laizi left: its variants have none of
+    # their own, so this last level is a loop inlined in its caller rather
+    # than a call per variant above it
+    cdef unsigned int cand = natmask & ~((1u << start) - 1)
+    cdef int j
+    cdef uint64_t lunit
+    if walk_t is tiandi_walk:
+        lunit = g.lnext[1]
+    else:
+        lunit = g.lunit
+    while cand:
+        j = _ctz(cand)
+        cand &= cand - 1
+        _lz_variant(g, main - ((<uint64_t>1) << (4 * j)) + lunit, 0, nat - 1,
+                    _lz_one_more(subs, g.lq, _nib(main, j), j), walk)
+
+
 cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, uint32_t subs,
                                int nat, unsigned int natmask, walk_t* walk) noexcept nogil:
-    # Each of the `extra` laizi not in the main part `main` may replace one
-    # more natural card of a main rank (natmask: the main ranks still holding
-    # one), from rank `start` up so that each main part comes out once.
+    # Each of the `extra` (>= 2) laizi not in the main part `main` may
+    # replace one more natural card of a main rank (natmask: the main ranks
+    # still holding one), from rank `start` up so that each main part comes
+    # out once (one laizi: _lz_variants_last).
     cdef unsigned int cand = natmask & ~((1u << start) - 1)
     cdef int j, a
     cdef uint32_t s2
@@ -843,9 +864,12 @@ cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, ui
         else:
             m2 = main - ((<uint64_t>1) << (4 * j)) + g.lunit
         _lz_variant(g, m2, extra - 1, nat - 1, s2, walk)
-        if extra > 1:
+        if extra > 2:
             _lz_replace_naturals(g, j, extra - 1, m2, s2, nat - 1,
                                  natmask if a > 1 else natmask & ~(1u << j), walk)
+        else:
+            _lz_variants_last(g, j, m2, s2, nat - 1,
+                              natmask if a > 1 else natmask & ~(1u << j), walk)
 
 
 cdef inline int _lz_plain_put(ddz_move* out, int n, int cap, uint64_t cards, uint64_t meta,
@@ -976,7 +1000,9 @@ cdef inline void _lz_main(gen_t* g, int extra, uint64_t main, uint32_t subs, int
             _td_alt_moves(g, g.lbase)
         elif g.ljob_n[g.lw - extra]:
             _td_alt_sections(g, g.lbase, g.lw - extra, 8, meta)
-    if extra and natmask:
+    if extra == 1 and natmask:
+        _lz_variants_last(g, g.rank, main, subs, nat, natmask, walk)
+    elif extra and natmask:
         _lz_replace_naturals(g, g.rank, extra, main, subs, nat, natmask, walk)
 
 
