@@ -717,13 +717,15 @@ cdef inline int _td_put(gen_t* g, ddz_move* out, int n, int cap, uint64_t cards,
     return n
 
 
-# The walk of the shaped kinds (_lz_generic, _lz_main, _lz_variant,
-# _lz_replace_naturals, _lz_replace_naturals_plain) is compiled twice, by the
-# type of its last argument (NULL): for the hands whose laizi are of one
-# rank (laizi's, and tiandi's holding one wild rank) and for tiandi's hands
-# holding laizi of both (g.lboth), whose moves get their other splits
-# (g.lsc) and whose laizi are in two nibbles; _lz_kind picks the copy once
-# per kind, so that no walk tests which per main part or variant.
+# The walk of the shaped kinds (_lz_generic, _lz_main, _lz_variant and the
+# variants' walks: _lz_replace_naturals, _lz_variants_last,
+# _lz_replace_naturals_plain, _lz_plain_last, _lz_plain_put) is compiled
+# twice, by the type of its last argument (NULL): for the hands whose laizi
+# are of one rank (laizi's, and tiandi's holding one wild rank) and for
+# tiandi's hands holding laizi of both (g.lboth), whose moves get their
+# other splits (g.lsc) and whose laizi are in two nibbles; _lz_kind picks
+# the copy once per kind, so that no walk tests which per main part or
+# variant.
 ctypedef struct laizi_walk:
     char unused
 ctypedef struct tiandi_walk:
