@@ -841,23 +841,3 @@ def _feature_rows_decode(features, out) -> int:
                     bad = i
                     break
     return bad
-
-
-def _substitute_cards(subs) -> np.ndarray:
-    """MOVE_DTYPE ``substitutes`` values (a 1-d uint32 array) as packed cards
-    (uint64): what ``Move.substitutes`` gives for each."""
-    cdef cnp.ndarray a = np.ascontiguousarray(subs, dtype=np.uint32)
-    cdef cnp.ndarray res
-    cdef const uint32_t* sp
-    cdef uint64_t* rp
-    cdef Py_ssize_t i, n
-    if a.ndim != 1:
-        raise ValueError(f"substitutes must be 1-d, not of shape {(<object>a).shape}")
-    n = cnp.PyArray_DIM(a, 0)
-    res = np.empty(n, dtype=np.uint64)
-    sp = <const uint32_t*>cnp.PyArray_DATA(a)
-    rp = <uint64_t*>cnp.PyArray_DATA(res)
-    with nogil:
-        for i in range(n):
-            rp[i] = _substitute_bits(sp[i])
-    return res
