@@ -826,6 +826,17 @@ cdef inline uint32_t _lz_one_more(uint32_t subs, int q, int a, int j) noexcept n
     return subs + ((<uint32_t>1) << (2 * j))
 
 
+cdef inline uint64_t _lz_next_unit(const gen_t* g, int extra, walk_t* walk) noexcept nogil:
+    # The laizi a variant takes into its main part, `extra` of them free
+    # before it: of the hand's one wild rank (g.lunit; _lz_units sets no
+    # lnext then), or, laizi of both ranks, the next in the walks' order
+    # (g.lnext)
+    if walk_t is tiandi_walk:
+        return g.lnext[extra]
+    else:
+        return g.lunit
+
+
 cdef inline void _lz_variants_last(gen_t* g, int start, uint64_t main, uint32_t subs,
                                    int nat, unsigned int natmask,
                                    walk_t* walk) noexcept nogil:
@@ -834,11 +845,7 @@ cdef inline void _lz_variants_last(gen_t* g, int start, uint64_t main, uint32_t 
     # than a call per variant above it
     cdef unsigned int cand = natmask & ~((1u << start) - 1)
     cdef int j
-    cdef uint64_t lunit
-    if walk_t is tiandi_walk:
-        lunit = g.lnext[1]
-    else:
-        lunit = g.lunit
+    cdef uint64_t lunit = _lz_next_unit(g, 1, walk)
     while cand:
         j = _ctz(cand)
         cand &= cand - 1
@@ -856,15 +863,13 @@ cdef void _lz_replace_naturals(gen_t* g, int start, int extra, uint64_t main, ui
     cdef int j, a
     cdef uint32_t s2
     cdef uint64_t m2
+    cdef uint64_t lunit = _lz_next_unit(g, extra, walk)
     while cand:
         j = _ctz(cand)
         cand &= cand - 1
         a = _nib(main, j)
         s2 = _lz_one_more(subs, g.lq, a, j)
-        if walk_t is tiandi_walk:
-            m2 = main - ((<uint64_t>1) << (4 * j)) + g.lnext[extra]
-        else:
-            m2 = main - ((<uint64_t>1) << (4 * j)) + g.lunit
+        m2 = main - ((<uint64_t>1) << (4 * j)) + lunit
         _lz_variant(g, m2, extra - 1, nat - 1, s2, walk)
         if extra > 2:
             _lz_replace_naturals(g, j, extra - 1, m2, s2, nat - 1,
@@ -900,13 +905,11 @@ cdef inline int _lz_plain_last(gen_t* g, int start, uint64_t main, uint32_t subs
     cdef const uint64_t* deltas = NULL
     if nat <= 1:
         return n
+    lunit = _lz_next_unit(g, 1, walk)
     if walk_t is tiandi_walk:
         # (a variant of lw laizi)
-        lunit = g.lnext[1]
         alts = g.ljob0[g.lw]
         deltas = g.ljob_delta[g.lw]
-    else:
-        lunit = g.lunit
     while cand:
         j = _ctz(cand)
         cand &= cand - 1
@@ -936,13 +939,11 @@ cdef int _lz_replace_naturals_plain(gen_t* g, int start, int extra, uint64_t mai
     cdef const uint64_t* deltas = NULL
     if nat <= 1:
         return n
+    lunit = _lz_next_unit(g, extra, walk)
     if walk_t is tiandi_walk:
-        lunit = g.lnext[extra]
         d = g.lw - extra + 1
         alts = g.ljob0[d]
         deltas = g.ljob_delta[d]
-    else:
-        lunit = g.lunit
     while cand:
         j = _ctz(cand)
         cand &= cand - 1
