@@ -1263,3 +1263,81 @@ def test_move_lists_are_equal_by_value():
     assert a != list(a) and a[:] == list(a)
     with pytest.raises(TypeError):
         hash(a)
+
+
+# ---- the review of 2026-12-07 (values) ---------------------------------------------
+
+def test_numpy_converts_a_hand_only_to_a_type_holding_it_exactly():
+    """np.asarray(Hand("J"), dtype=np.int32) was array(0), an empty hand
+    (astype wrapped the packed value), and float32 rounded Hand("JW")."""
+    assert int(np.asarray(Hand("J"), dtype=np.int64)) == int(Hand("J"))
+    assert int(np.asarray(Hand("34"), dtype=np.float64)) == int(Hand("34"))
+    assert np.asarray(Hand("JW"), dtype=object)[()] == int(Hand("JW"))
+    for hand, dtype in (("J", np.int32), ("3344W", np.int8), ("JW", np.float32),
+                        ("3W", np.float64), ("2", np.uint32)):
+        with pytest.raises(ValueError, match="cannot hold exactly"):
+            np.asarray(Hand(hand), dtype=dtype)
+    for dtype in (np.bool_, "U20", np.complex128):
+        with pytest.raises(TypeError, match="packed integer"):
+            np.asarray(Hand("3"), dtype=dtype)
+
+
+def test_numpy_converts_move_rows_only_to_fields_holding_them_whole():
+    """np.asarray(moves, dtype=<cards as u4, ...>) cut the cards of SINGLE J
+    to 0: astype narrowed every field silently."""
+    moves = legal_moves("33J")
+    narrow = [("cards", "u4"), ("kind", "u1"), ("rank", "u1"), ("length", "u1"),
+              ("wild", "u1"), ("substitutes", "u4")]
+    with pytest.raises(TypeError, match="cannot hold"):
+        np.asarray(moves, dtype=narrow)
+    with pytest.raises(TypeError, match="cannot hold"):
+        np.asarray(moves, dtype=np.float64)
+    wide = np.asarray(moves, dtype=[(name, "u8") for name in MOVE_DTYPE.names])
+    for name in MOVE_DTYPE.names:
+        assert wide[name].tolist() == moves.array[name].tolist()
+
+
+def _three_games():
+    return [Game("classic", seed=s) for s in range(3)]
+
+
+# (entry point, how it is called with its ordered argument, a valid argument)
+_ORDERED_INPUTS = {
+    "legal_moves_batch": (lambda x: legal_moves_batch(x), lambda: [1, 16]),
+    "legal_action_mask_batch": (lambda x: ddzfast.legal_action_mask_batch(x),
+                                lambda: [1, 16]),
+    "legal_action_indices_batch": (lambda x: ddzfast.legal_action_indices_batch(x),
+                                   lambda: [1, 16]),
+    "min_plays_batch": (lambda x: ddzfast.min_plays_batch(x), lambda: [1, 16]),
+    "encode_hands": (lambda x: ddzfast.encode_hands(x), lambda: [1, 16]),
+    "plays_left moves": (lambda x: ddzfast.plays_left("3345", x),
+                         lambda: list(legal_moves("3345"))),
+    "observation_tensors games": (lambda x: ddzfast.observation_tensors(x),
+                                  _three_games),
+    "observation_tensors seats": (lambda x: ddzfast.observation_tensors(
+        [Game("classic", seed=1)] * 3, seats=x), lambda: [0, 1, 2]),
+}
+
+
+@pytest.mark.parametrize("entry", sorted(_ORDERED_INPUTS))
+def test_what_is_read_in_order_refuses_sets_and_mappings(entry):
+    """A set or a dict was taken where items are read in order (batches of
+    hands, plays_left's moves, observation_tensors' games and seats): the
+    rows came back in hash order, or from a dict's keys, matched to
+    nothing."""
+    call, valid = _ORDERED_INPUTS[entry]
+    items = valid()
+    call(items)                               # the sequence itself is fine
+    for unordered in (set(items), dict.fromkeys(items)):
+        with pytest.raises(TypeError, match="has no order"):
+            call(unordered)
+
+
+def test_a_games_three_hands_refuse_a_set():
+    """Game.from_position({...}) got past the three-hands check and failed
+    with "'set' object is not subscriptable"."""
+    hands = ["3334", "5556", "77789"]
+    for make in (Game.from_position, lambda h: Game.from_deal(h, [])):
+        with pytest.raises(ValueError, match="in seat order"):
+            make(set(hands))
+    Game.from_position(hands)

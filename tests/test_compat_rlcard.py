@@ -257,3 +257,10 @@ def test_an_array_of_more_than_one_dimension_is_refused():
     rows = ddzfast.legal_moves("3344556677").array[:4].reshape(2, 2)
     with pytest.raises(ValueError, match=r"1-d \(or one row\), not of shape \(2, 2\)"):
         rl.to_rlcard(rows)
+
+
+def test_the_id_table_cannot_be_made_writable():
+    """action_to_rlcard() handed out the array owning the cached table: its
+    WRITEABLE flag could be set back and every later to_rlcard forged."""
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        rl.action_to_rlcard().flags.writeable = True

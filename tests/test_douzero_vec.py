@@ -279,3 +279,12 @@ def test_another_thread_writing_the_actions_cannot_crash_a_step(run_python):
         except ValueError as e:
             assert "out of its row's legal actions" in str(e), e
     """, rounds=600)
+
+
+def test_z_cannot_be_made_writable():
+    """VecEnv.z, shifted in place by each step, owned its data: a caller
+    could set its WRITEABLE flag back and write into the next observation."""
+    vec = VecEnv(2, "wp", seed=3)
+    vec.reset()
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        vec.z.flags.writeable = True

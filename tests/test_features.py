@@ -537,8 +537,34 @@ def test_action_index_per_wild_rank():
 def test_encode_hands_refuses_mappings_and_sets():
     """Regression (a user's review): encode_hands({1: 2}) encoded the key 1."""
     for bad in ({1: 2}, {1, 2}):
-        with pytest.raises(TypeError, match="sequence of them"):
+        with pytest.raises(TypeError, match="has no order"):
             ddzfast.encode_hands(bad)
+
+
+def test_the_action_table_cannot_be_made_writable():
+    """action_moves() handed out the array owning the cached table: setting
+    its WRITEABLE flag back let a caller rewrite a row, and every later
+    lookup and Game.play_action of the process read the forged row."""
+    table = action_moves("classic")
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        table.flags.writeable = True
+    assert not action_moves("classic").flags.writeable
+    assert action_moves("classic")[1].tobytes() == table[1].tobytes()
+    moves = ddzfast.legal_moves("3")
+    assert list(action_moves("classic")[action_index(moves)]["cards"]) == \
+        list(moves.array["cards"])
+
+
+def test_decode_hands_reads_a_wide_float_as_it_is():
+    """A longdouble 1 + 2**-60 decoded as a 1: it was rounded to float64
+    before the check that every value is 0 or 1."""
+    near_one = np.longdouble(1) + np.longdouble(2) ** -60
+    if near_one == 1:
+        pytest.skip("this platform's longdouble is float64")
+    f = np.eye(1, HAND_FEATURES, dtype=np.longdouble)
+    assert decode_hands(f).tolist() == decode_hands(f.astype(np.float64)).tolist()
+    with pytest.raises(ValueError, match="other than 0 and 1"):
+        decode_hands(f * near_one)
 
 
 def test_a_table_being_built_does_not_stall_the_others(monkeypatch):

@@ -375,3 +375,12 @@ def test_a_bad_row_of_observation_tensors_writes_no_row():
         with pytest.raises(ValueError, match=error):
             observation_tensors(games, seats, out=out)
         assert (out == 7).all()
+
+
+def test_observation_high_cannot_be_made_writable():
+    """OBSERVATION_HIGH, the observation spaces' bounds, owned its data:
+    its WRITEABLE flag could be set back and the constant changed for every
+    environment of the process."""
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        OBSERVATION_HIGH.flags.writeable = True
+    assert not OBSERVATION_HIGH.flags.writeable

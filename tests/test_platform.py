@@ -1158,6 +1158,34 @@ def test_random_deals_through_game(rules):
                      "no bidding"}, cases
 
 
+@pytest.mark.parametrize("rules", ["laizi", "tiandi"])
+def test_next_deal_keeps_the_wild_ranks_from_deal_was_given(rules):
+    """A game from_deal made deals its session's next deals by the rule set
+    it was given, wild ranks included (the reading Game.next_deal and
+    docs/deals.md state; a review of 2026-12-07 found it written nowhere),
+    where the dealt game's next deal, of the same cards, draws them anew."""
+    r = get_rules(rules).with_options(deal="no_shuffle", session=3)
+    drawn_anew = 0
+    for seed in range(8):
+        dealt = Game(r, seed=seed)
+        peek = dealt.copy()
+        peek.bid(3)
+        ground = {"ground_rank": peek.wild_ranks[1]} if rules == "tiandi" else {}
+        replay = Game.from_deal(dealt.hands, dealt.kitty, dealt.rules, seed=1, **ground)
+        for game in (dealt, replay):
+            game.bid(3)
+        assert replay.rules == dealt.rules
+        while not dealt.done:
+            move = dealt.policy_move("greedy")
+            dealt.play(move)
+            replay.play(move)
+        a, b = dealt.next_deal(99), replay.next_deal(99)
+        assert a.hands == b.hands and a.kitty == b.kitty
+        assert b.wild_ranks[0] == replay.wild_ranks[0]
+        drawn_anew += a.wild_ranks[0] != b.wild_ranks[0]
+    assert drawn_anew > 0
+
+
 def case_names(game, model):
     """Which rules of section 10 a finished deal went through."""
     out = set()

@@ -232,3 +232,14 @@ def test_vector_envs_say_they_are_not_copied(copier):
     for env in envs:
         with pytest.raises(TypeError, match="VectorEnv is not pickled or copied"):
             copier(env)
+
+
+def test_truncated_cannot_be_made_writable():
+    """GymVectorEnv's truncated row (all False, returned by every step)
+    owned its data: a caller could make it writable and set it for good."""
+    env = GymVectorEnv(2, seat=0, seed=1)
+    env.reset(seed=1)
+    actions = legal_choice(env.action_masks(), np.random.default_rng(1))
+    truncated = env.step(actions)[3]
+    with pytest.raises(ValueError, match="WRITEABLE"):
+        truncated.flags.writeable = True

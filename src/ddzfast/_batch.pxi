@@ -6,7 +6,7 @@ from cpython.exc cimport PyErr_CheckSignals
 import _thread
 import sys
 
-from ddzfast.constants import check_threads, worker_count
+from ddzfast.constants import check_ordered, check_threads, worker_count
 
 cdef extern from *:
     """
@@ -568,6 +568,7 @@ cdef cnp.ndarray _as_hand_array(object hands):
         if a.dtype.kind == "i" and a.size and a.min() < 0:
             raise ValueError("hands holds a negative value: not a packed hand")
     else:
+        check_ordered(hands, "hands")
         hands = [int(x) if isinstance(x, Hand) else x for x in hands]
         for x in hands:
             if not isinstance(x, (int, np.integer)) or isinstance(x, bool):

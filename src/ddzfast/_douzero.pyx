@@ -29,6 +29,7 @@ import numpy as np
 
 from ddzfast._core cimport *
 
+from ddzfast._readonly import read_only
 from ddzfast.constants import DOUZERO_CARDS
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 

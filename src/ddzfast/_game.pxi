@@ -6,7 +6,7 @@ import collections.abc
 import numbers
 import os
 
-from ddzfast.constants import check_threads, split_policies, worker_count
+from ddzfast.constants import check_ordered, check_threads, split_policies, worker_count
 
 DEAL_DTYPE = np.dtype(
     [("seed", "=u8"), ("scores", "=f8", (3,)), ("multiplier", "=i8"),
@@ -126,10 +126,11 @@ cdef bint _sequence_of(object value, object abc):
 
 
 cdef int _check_three_hands(object hands) except -1:
-    # three hands in seat order: a sequence, not text nor a mapping (which
-    # has no seat order), of three entries
+    # three hands in seat order: a sequence, not text nor a mapping or a set
+    # (which have no seat order), of three entries
     if not _sequence_of(hands, collections.abc.Sized) or (
-            not _list_or_tuple(hands) and isinstance(hands, collections.abc.Mapping)) \
+            not _list_or_tuple(hands) and (isinstance(hands, collections.abc.Mapping)
+                                           or isinstance(hands, collections.abc.Set))) \
             or len(hands) != 3:
         raise ValueError("three hands, one per seat, in seat order")
     return 0
@@ -305,7 +306,8 @@ cdef class Game:
         redeals (rob bidding, nobody called; see ``Game.redeal_seed``):
         games given one redeal seed are redealt the same cards, whatever
         their seeds and the choices made in them, and a given ground rank
-        stays with the redealt cards."""
+        stays with the redealt cards. ``next_deal`` deals by ``rules`` as
+        given, its wild ranks included."""
         cdef Game game
         cdef Rules r = _get_rules(rules)
         cdef uint64_t s = _seed_or_entropy(seed, "seed")
@@ -858,8 +860,13 @@ cdef class Game:
         (``position`` ``session - 1``) it is the first deal of the next
         session, shuffled from ``seed`` as ``Game(rules, seed)`` deals, at
         position 0: the deals ``simulate`` plays. The first bidder is the
-        next seat, the rule set and bidding are this deal's. ValueError
-        unless the deal is over and its rule set deals without shuffling."""
+        next seat; bidding is this deal's, and so is the rule set the deal
+        was made with: ``Game(rules, seed)``'s ``rules``, which draws its
+        wild ranks anew each deal unless it fixes them, or
+        ``from_deal``'s ``rules`` as given, whose wild ranks then stay (a
+        dealt game's ``rules`` hold the ranks it drew: its session goes on
+        by ``next_deal`` of the dealt game itself). ValueError unless the
+        deal is over and its rule set deals without shuffling."""
         cdef uint8_t order[56]
         cdef uint8_t pile[56]
         cdef int n_order = 0, n

@@ -212,8 +212,7 @@ def _observation_high():
     # DDZ_MAX_REDEALS
     high[OBSERVATION_LAYOUT["robs"].offset] = 3
     high[OBSERVATION_LAYOUT["redeals"].offset] = DDZ_MAX_REDEALS
-    high.flags.writeable = False
-    return high
+    return read_only(high)
 
 
 #: The largest value of each entry of an observation tensor (read-only
@@ -421,6 +420,7 @@ def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
     if isinstance(games, Game):
         raise TypeError("games is a sequence of Games, one per row: for many seats of "
                         "one game repeat it ([game] * 3, seats=[0, 1, 2])")
+    check_ordered(games, "games")
     gs = list(games)
     n = len(gs)
     cdef cnp.ndarray a
@@ -438,6 +438,7 @@ def observation_tensors(games, seats=None, out=None) -> cnp.ndarray:
         raise TypeError(f"seats is None, a seat or a sequence of seats, not "
                         f"{type(seats).__name__}")
     else:
+        check_ordered(seats, "seats")
         seat_list = list(seats)
         if len(seat_list) != n:
             raise ValueError(f"{len(seat_list)} seats for {n} games")

@@ -32,7 +32,7 @@ from ddzfast._core cimport (ddz_move, ddz_rules, ddz_legal_moves, ddz_hand_valid
                             _move_list, _move_struct, _cards_text, DDZ_MOVE_BUFFER,
                             ddz_grow_scratch, _as_hand_array, _is_integral)
 from ddzfast._core import MOVE_DTYPE, _parallel, _sliced
-from ddzfast.constants import MAX_HAND, check_threads, worker_count
+from ddzfast.constants import MAX_HAND, check_ordered, check_threads, worker_count
 
 cnp.import_array()
 
@@ -804,6 +804,7 @@ cdef object _moves_array(object moves, Rules r):
     if isinstance(moves, (str, bytes, Move)):
         raise TypeError("moves must be a list of moves (a MoveList, a MOVE_DTYPE "
                         "array or Moves), not one move")
+    check_ordered(moves, "moves")
     try:
         items = list(moves)
     except TypeError:

@@ -1145,7 +1145,17 @@ cdef class Hand:
         # numpy reads a Hand as its packed uint64 (a 0-d array), not as the
         # sequence of its cards' text
         a = np.array(self.bits, dtype=np.uint64)
-        return a if dtype is None else a.astype(dtype)
+        if dtype is None:
+            return a
+        # another number type only if it holds the packed value exactly:
+        # astype alone would wrap or round it, and the hand would be another
+        b = a.astype(dtype)
+        if b.dtype.kind not in "iufO":
+            raise TypeError(f"a Hand is a packed integer: not convertible to {b.dtype}")
+        if int(b[()]) != self.bits:
+            raise ValueError(f"{self!r} is the packed value {self.bits}, which {b.dtype} "
+                             f"cannot hold exactly (uint64 can)")
+        return b
 
     def __int__(self):
         return self.bits
@@ -1661,6 +1671,11 @@ cdef class MoveList:
         # numpy reads a MoveList as its MOVE_DTYPE rows, not as Move objects
         a = self.array
         if dtype is not None and dtype != MOVE_DTYPE:
+            # (only to a dtype holding every field whole: astype alone would
+            # cut the packed cards and the substitutes down to a few bits)
+            if not np.can_cast(MOVE_DTYPE, dtype, "safe"):
+                raise TypeError(f"a MoveList's rows are MOVE_DTYPE; {np.dtype(dtype)} "
+                                f"cannot hold each of their fields whole")
             return a.astype(dtype)
         return np.array(a) if copy else a
 

@@ -108,6 +108,19 @@ def check_positive(value, what: str) -> float:
     return f
 
 
+# ---- sequences ---------------------------------------------------------------
+
+def check_ordered(value, what: str) -> None:
+    """TypeError when ``value``, which the caller reads item by item in
+    order, is a set or a mapping: iterating one reads its keys, in an order
+    that is not the caller's (a set of strings iterates in another order in
+    each process), so rows would come back matched to nothing."""
+    if isinstance(value, (Set, Mapping)):
+        raise TypeError(f"{what} must be a sequence in order (a list, a tuple or an "
+                        f"array), not a {type(value).__name__}: a set or a mapping has "
+                        f"no order")
+
+
 # ---- optional packages -------------------------------------------------------
 
 def broken_import(exc: ImportError, *modules: str) -> str | None:

@@ -75,7 +75,9 @@ from ddzfast._core import (_ANY_RULES, MOVE_DTYPE, Hand, Move, MoveList, Rules,
                            _move_rows_substitutes, _move_rows_wild, _rules_label,
                            get_rules, legal_moves)
 from ddzfast._locks import ForkSafeLock
-from ddzfast.constants import CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, deck_text
+from ddzfast._readonly import read_only
+from ddzfast.constants import (CARD_CHARS, CARD_LIMITS, MAX_HAND, WILD_NONE, check_ordered,
+                               deck_text)
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 from ddzfast.movekind import MoveKind
 from ddzfast.rulesets import PLATFORM_DEFAULTS
@@ -151,10 +153,7 @@ def _as_packed(hands) -> np.ndarray:
         raise _text_hint(hands)
     if isinstance(hands, (Hand, numbers.Integral)) and not isinstance(hands, (bool, np.bool_)):
         hands = [hands]
-    if isinstance(hands, (Mapping, Set)):
-        # (iterating them reads their keys, in no order of hands)
-        raise TypeError(f"hands must be a Hand, a packed int or a sequence of them, "
-                        f"not {type(hands).__name__}")
+    check_ordered(hands, "hands")
     if isinstance(hands, np.ndarray) and hands.dtype != object:
         arr = hands
         if arr.size == 0 and arr.ndim == 1:
@@ -322,7 +321,10 @@ def decode_hands(features) -> np.ndarray:
         raise ValueError(f"features must be of shape (N, {HAND_FEATURES}) or "
                          f"(N, {MOVE_FEATURES}), not {f.shape}")
     # (any other numeric type as float64: exact for the values that pass,
-    # and no other value becomes one of them)
+    # and no other value becomes one of them; a float wider than float64
+    # would round values next to 0 .. 8 onto them, so it is checked as it is)
+    if f.dtype.kind == "f" and f.dtype.itemsize > 8:
+        _check_encoding(f)
     rows = np.ascontiguousarray(f, dtype=np.uint8 if f.dtype.kind == "b" or
                                 f.dtype == np.uint8 else np.float64)
     packed = np.empty(len(rows), dtype=np.uint64)
@@ -495,8 +497,8 @@ def _build_action_table(rules: Rules) -> tuple[np.ndarray, np.ndarray, _ActionTa
     del order
     keys.sort()
     # PASS's key is 0, the smallest: it lands at index 0.
-    moves.flags.writeable = False
-    keys.flags.writeable = False
+    moves = read_only(moves)
+    keys = read_only(keys)
     # the core's hash lookup over these very rows (it keeps them alive)
     return moves, keys, _ActionTable(moves)
 

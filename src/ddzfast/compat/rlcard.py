@@ -63,6 +63,7 @@ import numpy.typing as npt
 
 from ddzfast._core import MOVE_DTYPE, Hand, Move, MoveList
 from ddzfast._locks import ForkSafeLock
+from ddzfast._readonly import read_only
 from ddzfast.compat import _check_classic_list, _reject_laizi
 from ddzfast.constants import IDX_D, IDX_X, folder_not_package
 from ddzfast.errors import IllegalMoveError
@@ -127,7 +128,7 @@ def _build() -> dict[str, object]:
     if len(empty):
         raise RuntimeError(f"RLCard action {int(empty[0])} "
                            f"({actions[int(empty[0])]!r}) is no classic move of ddzfast")
-    to_rl.flags.writeable = False
+    to_rl = read_only(to_rl)
     return {"actions": actions, "to_rl": to_rl, "order": order,
             "starts": starts, "stops": stops}
 

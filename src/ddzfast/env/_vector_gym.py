@@ -35,6 +35,7 @@ from gymnasium.vector import VectorEnv as _GymVectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ddzfast._engine import OBSERVATION_HIGH, OBSERVATION_SIZE
+from ddzfast._readonly import read_only
 from ddzfast._vector import VectorEnv
 from ddzfast.env._table import check_no_options
 from ddzfast.simulate import check_seed
@@ -142,8 +143,7 @@ class GymVectorEnv(_GymVectorEnv):
         self.single_action_space = spaces.Discrete(self.venv.action_count)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        self._truncated.flags.writeable = False
+        self._truncated = read_only(np.zeros(self.num_envs, dtype=np.bool_))
 
     def __reduce__(self):
         return refuse_copy(self)
