@@ -6,7 +6,8 @@ import collections.abc
 import numbers
 import os
 
-from ddzfast.constants import check_ordered, check_threads, split_policies, worker_count
+from ddzfast.constants import (check_ordered, check_threads, is_unordered, split_policies,
+                               worker_count)
 
 DEAL_DTYPE = np.dtype(
     [("seed", "=u8"), ("scores", "=f8", (3,)), ("multiplier", "=i8"),
@@ -129,9 +130,7 @@ cdef int _check_three_hands(object hands) except -1:
     # three hands in seat order: a sequence, not text nor a mapping or a set
     # (which have no seat order), of three entries
     if not _sequence_of(hands, collections.abc.Sized) or (
-            not _list_or_tuple(hands) and (isinstance(hands, collections.abc.Mapping)
-                                           or isinstance(hands, collections.abc.Set))) \
-            or len(hands) != 3:
+            not _list_or_tuple(hands) and is_unordered(hands)) or len(hands) != 3:
         raise ValueError("three hands, one per seat, in seat order")
     return 0
 

@@ -110,12 +110,19 @@ def check_positive(value, what: str) -> float:
 
 # ---- sequences ---------------------------------------------------------------
 
+def is_unordered(value) -> bool:
+    """Whether ``value`` is a set or a mapping: iterating one reads its keys,
+    in an order that is not the caller's (a set of strings iterates in
+    another order in each process), so it is no sequence of seats, hands or
+    rows."""
+    return isinstance(value, (Set, Mapping))
+
+
 def check_ordered(value, what: str) -> None:
     """TypeError when ``value``, which the caller reads item by item in
-    order, is a set or a mapping: iterating one reads its keys, in an order
-    that is not the caller's (a set of strings iterates in another order in
-    each process), so rows would come back matched to nothing."""
-    if isinstance(value, (Set, Mapping)):
+    order, is a set or a mapping (``is_unordered``): rows would come back
+    matched to nothing."""
+    if is_unordered(value):
         raise TypeError(f"{what} must be a sequence in order (a list, a tuple or an "
                         f"array), not a {type(value).__name__}: a set or a mapping has "
                         f"no order")
@@ -210,7 +217,7 @@ def split_policies(policies, count: int, type_message: str, count_message: str) 
     elif isinstance(policies, (bytes, bytearray)):
         raise TypeError(type_message.format(type=type(policies).__name__)
                         + " (decode bytes to text first)")
-    elif isinstance(policies, (Set, Mapping)):
+    elif is_unordered(policies):
         raise TypeError(type_message.format(type=type(policies).__name__)
                         + " (a set or a mapping has no seat order: give a list or a tuple)")
     elif callable(policies):
