@@ -382,6 +382,29 @@ def test_a_rule_set_given_as_rules_is_named_with_its_wild_ranks():
     assert repr(banned) in result.table()
 
 
+def test_a_rule_set_given_by_name_is_named_as_its_rules_name_it():
+    """Regression (review of the arena, 2026-12-07): ArenaResult.rules
+    echoed the text given ("laizi:t"), where a Rules given is named by its
+    ranked name ("laizi:T")."""
+    for given, name in (("laizi:t", "laizi:T"), ("tiandi:10j", "tiandi:TJ"),
+                        ("classic", "classic")):
+        result = arena("expert", "greedy", deals=2, seed=3, rules=given)
+        assert result.rules == result.as_dict()["rules"] == name
+
+
+def test_the_rlcard_agent_leaves_numpys_global_generator_as_it_was():
+    """Regression (review of the arena, 2026-12-07): the arena seeds NumPy's
+    global generator for each game, which RLCard's agent draws from, and
+    left it so: a caller's own np.random draws after arena() depended on
+    the arena's last game. Its state is given back."""
+    pytest.importorskip("rlcard")
+    np.random.seed(12345)
+    expected = np.random.random(3)
+    np.random.seed(12345)
+    arena("expert", "rlcard-rule", deals=3, seed=1)
+    assert np.array_equal(np.random.random(3), expected)
+
+
 def test_the_cap_is_not_applied():
     """DouZero's scoring has no cap: super's mult_cap (24) is removed."""
     assert get_rules("super").description["mult_cap"] == 24

@@ -5,6 +5,7 @@ before any work, streaming output, --json, --plot, --version, W readings as
 text in `play`), and laizi's --wild. The regressions of the hardening review
 each name the defect they guard."""
 import io
+import os
 import json
 import signal
 import sys
@@ -14,7 +15,7 @@ import numpy as np
 import pytest
 
 import ddzfast
-from ddzfast import DEAL_DTYPE, Game, cli
+from ddzfast import DEAL_DTYPE, Game, cli, report
 from ddzfast._engine import POLICIES
 from ddzfast.constants import CARD_CHARS
 from helpers import RULE_SETS, cli_rules, failing_import
@@ -169,7 +170,7 @@ def test_python_m_ddzfast(run_python):
     (("--out", "DIR/x.csv"), ".npz or .parquet"),
     (("--plot", "DIR/x.jpg"), "PNG"),
     (("--plot", "DIR/missing/x.png"), "does not exist"),
-    (("--connect-timeout", "0"), "positive number of seconds"),
+    (("--connect-timeout", "0"), "positive, finite number of seconds"),
 ])
 def test_simulate_bad_input_is_a_message_before_any_work(capsys, tmp_path, args, words):
     """Bad simulate arguments surfaced only after simulating, or as tracebacks: each is
@@ -389,12 +390,15 @@ def test_a_reader_that_stops_early_ends_it_quietly(run_python):
 @pytest.mark.parametrize("argv", [
     ["moves", "33"], ["solve", "33", "44"], ["arena", "--a", "expert", "--b", "greedy",
                                             "--deals", "3"],
-    ["simulate", "--games", "5", "--out", "{out}"], ["play", "--seed", "1"]])
+    ["simulate", "--games", "5", "--out", "{out}"], ["play", "--seed", "1"],
+    ["--version"], ["--help"]])
 def test_a_closed_standard_output_ends_it_quietly(run_python, tmp_path, argv):
     """Regression (a user's review): with standard output closed (`>&-`)
     every command ended in an AttributeError traceback. It runs with its
     output going nowhere, makes its files, and exits with status 1, as when
-    a reader has gone."""
+    a reader has gone. --version and --help (review of the command line,
+    2026-12-07) printed on standard error and exited 0: argparse writes to
+    standard error when standard output is None."""
     out = tmp_path / "rows.npz"
     argv = [a.format(out=out) for a in argv]
     code = ("import os, sys\n"
@@ -405,8 +409,119 @@ def test_a_closed_standard_output_ends_it_quietly(run_python, tmp_path, argv):
             f"sys.exit(main({argv!r}))\n")
     r = run_python(code=code)
     assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr
+    if argv[0].startswith("--"):
+        assert r.stderr == ""
     if "--out" in argv:
         assert len(np.load(out)["deals"]) == 5
+
+
+def _interrupt_this_process():
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+def test_an_interrupt_keeps_the_file_the_summary_and_the_count_equal(capsys, tmp_path,
+                                                                     monkeypatch):
+    """Regression (review of the command line, 2026-12-07): Ctrl-C or
+    SIGTERM landing while a chunk was written and counted (here: as the
+    second chunk is counted) left a file, a summary and an "interrupted
+    after N" that disagreed, or a summary that disagreed with itself (a
+    seat's counts half added). The interrupt waits for the chunk to be in
+    all three."""
+    add = report.Tally.add
+    calls = []
+
+    def add_interrupted(self, rows):
+        calls.append(len(rows))
+        if len(calls) == 2:
+            _interrupt_this_process()
+        return add(self, rows)
+    monkeypatch.setattr(report.Tally, "add", add_interrupted)
+    out = tmp_path / "rows.npz"
+    code, stdout, err = main(capsys, "simulate", "--games", "1000", "--chunk", "100",
+                             "--json", "--quiet", "--out", str(out))
+    summary = json.loads(stdout)
+    rows = np.load(out)["deals"]
+    assert code == 130 and "interrupted after 200 of 1000 deals" in err
+    assert summary["deals"] == len(rows) == 200
+    assert sum(seat["landlord_deals"] for seat in summary["seats"]) == 200
+    assert summary["landlord"]["wins"] == int((rows["winner"] == 0).sum())
+    assert np.array_equal(rows, ddzfast.simulate(200))
+
+
+def test_an_interrupted_compression_leaves_no_broken_file(capsys, tmp_path, monkeypatch):
+    """Regression (review of the command line, 2026-12-07): Ctrl-C while
+    --out FILE.npz was compressed (after the progress bar's end, silent for
+    minutes on a long run) left a truncated FILE.npz and printed no summary.
+    The archive is made under another name and renamed whole: interrupted,
+    FILE stays as it was, the rows stay in FILE.npz.part, the summary is
+    printed and the message says where the rows are."""
+    out = tmp_path / "rows.npz"
+    out.write_bytes(b"an earlier file")
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli.shutil, "copyfileobj", interrupted)
+    code, stdout, err = main(capsys, "simulate", "--games", "300", "--quiet", "--out",
+                             str(out))
+    assert code == 130 and "landlord win rate" in stdout and "deals                  300" in stdout
+    assert f"interrupted while writing --out {out}: the 300 rows are in {out}.part" in err
+    assert out.read_bytes() == b"an earlier file"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.npz", "rows.npz.part"]
+    part = np.fromfile(f"{out}.part", ddzfast.DEAL_DTYPE)
+    assert np.array_equal(part, ddzfast.simulate(300))
+    monkeypatch.undo()
+    code, stdout, err = main(capsys, "simulate", "--games", "300", "--out", str(out))
+    assert code == 0 and f"compressing 300 rows into {out}" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rows.npz"]
+    assert np.array_equal(np.load(out)["deals"], part)
+
+
+def test_a_file_name_that_is_not_utf8_is_printed(run_python, tmp_path):
+    """Regression (review of the command line, 2026-12-07): a --out or --plot
+    name holding a byte that is not UTF-8 ended the run, its file written,
+    in a UnicodeEncodeError traceback on a strict standard output (an
+    en_US.UTF-8 locale's). The name is printed with the byte as \\xNN."""
+    code = ("import os, sys\n"
+            "from ddzfast.cli import main\n"
+            f"out = os.fsdecode({bytes(tmp_path)!r} + b'/\\xe9.npz')\n"
+            "sys.exit(main(['simulate', '--games', '3', '--quiet', '--out', out]))\n")
+    r = run_python(code=code, env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert r.returncode == 0 and "Traceback" not in r.stderr, r.stderr
+    assert "3 rows written to " in r.stdout and "\\xe9.npz" in r.stdout
+    assert len(np.load(os.path.join(bytes(tmp_path), b"\xe9.npz"))["deals"]) == 3
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["solve", "33", "44", "--seconds", "-1"], "argument --seconds: '-1' is not a positive"),
+    (["solve", "33", "44", "--seconds", "1e400"], "argument --seconds: '1e400' is not a "),
+    (["solve", "33", "44", "--last", "55", "--last-seat", "0"],
+     "--last-seat 0 is the seat to move (--to-move 0)"),
+    (["solve", "33", "44", "--last", "22"], "--last and --last-seat go together"),
+    (["solve", "33", "44", "--last-seat", "1"], "--last and --last-seat go together"),
+    (["simulate", "--policies", "random,,greedy"],
+     "--policies random,,greedy: unknown policy '': use random, greedy, expert"),
+    (["simulate", "--policies", "random,greedy"],
+     "--policies random,greedy: give one policy or three"),
+])
+def test_usage_errors_name_the_options(capsys, argv, message):
+    """Regression (review of the command line, 2026-12-07): these usage
+    errors gave the Python API's message, naming its parameters (seconds,
+    last_seat, last=None) or offering a callable policy, which no command
+    line can give."""
+    code, out, err = main(capsys, *argv)
+    assert code == 2 and message in err, err
+    assert "last_seat" not in err and "to_move" not in err and "callable" not in err
+
+
+def test_arena_bidding_refusal_offers_no_callable(capsys):
+    """Regression (review of the arena, 2026-12-07): `ddzfast arena --a
+    rlcard-rule --bidding` said the arena with bidding takes callables,
+    which no command line can give."""
+    pytest.importorskip("rlcard")
+    code, out, err = main(capsys, "arena", "--a", "rlcard-rule", "--b", "greedy",
+                          "--deals", "3", "--bidding")
+    assert code == 2 and "'rlcard-rule' does not bid" in err
+    assert "takes built-in policies\n" in err and "callable" not in err
 
 
 def test_progress_bar_shows_an_eta():

@@ -202,6 +202,29 @@ def test_action_index_rejects_garbage_rows(kind, rank, length, cards):
                                      _row(kind, rank, length, cards)]), "classic")
 
 
+def test_the_first_bad_row_is_named():
+    """Regression (review of the features, 2026-12-07): with a legal-looking
+    illegal row before a row out of range, encode_moves, action_index and
+    legal_action_mask named the later row (every row's range was checked
+    before any row's legality), and action_index named an illegal row
+    after a legal move of 24 cards, which is no action, before it."""
+    ok, illegal = _row(1, 1, 1, Hand("4")), _row(1, 5, 1, Hand("3"))
+    out_of_range = _row(99, 1, 1, Hand("4"))
+    rows = np.concatenate([ok, illegal, out_of_range])
+    for call in (lambda a: ddzfast.encode_moves(a, "classic"),
+                 lambda a: action_index(a, "classic"),
+                 lambda a: ddzfast.legal_action_mask(a, "classic")):
+        with pytest.raises(IllegalMoveError, match=r"^moves\[1\] \(kind 1, rank 5.*not "):
+            call(rows)
+        with pytest.raises(IllegalMoveError, match=r"^moves\[2\] .* is no move"):
+            call(np.concatenate([ok, ok, out_of_range, illegal]))
+    no_action = ddzfast.classify("33445566778899TTJJQQKKAA", "classic").array
+    with pytest.raises(IllegalMoveError, match=r"^moves\[1\] .*more cards than a hand"):
+        action_index(np.concatenate([ok, no_action, illegal]), "classic")
+    with pytest.raises(IllegalMoveError, match=r"^moves\[1\] .*not a legal move"):
+        action_index(np.concatenate([ok, illegal, no_action]), "classic")
+
+
 def test_the_colliding_rows_of_the_issue():
     """(kind 33, rank 0, length 1) and (kind 1, rank 17, length 0) were both
     action 200, SINGLE 4."""

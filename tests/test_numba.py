@@ -526,6 +526,24 @@ def test_actions_handle_of_another_rule_set_is_refused():
     assert jitted(classic, actions, hand, out) == n
 
 
+def test_actions_handle_takes_a_rules_handle():
+    """Regression (review of Numba, 2026-12-07): batches.md writes
+    ``actions = dn.actions_handle(rules)`` with ``rules =
+    dn.rules_handle("classic")``, but an integer was a TypeError ("rules must
+    be a rule-set name or a Rules, not int"). A handle from rules_handle is
+    taken, and gives the lookup its rule set's name gives; an integer no
+    rules_handle gave out is a ValueError."""
+    for name in ("classic", "laizi:7", "tiandi:7J"):
+        rules = dn.rules_handle(name)
+        actions = dn.actions_handle(rules)
+        assert actions == dn.actions_handle(name)
+        assert dn.check_actions_handle(actions, rules) == actions
+    with pytest.raises(ValueError, match="not a handle from rules_handle"):
+        dn.actions_handle(12345)
+    with pytest.raises(TypeError):
+        dn.actions_handle(True)
+
+
 def test_module_docstring_documents_raw_pointers():
     """The module did not document that its handles are raw pointers, nor how to
     install numba."""

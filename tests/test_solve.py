@@ -639,7 +639,7 @@ def test_cli_solve_limits(capsys):
     (["solve", "33"], "two hands"),
     (["solve", "33", "44", "55"], "landlord"),
     (["solve", "3333", "3"], "more '3'"),
-    (["solve", "33", "44", "--last", "K"], "last_seat"),
+    (["solve", "33", "44", "--last", "K"], "--last-seat"),
     (["solve", "33", "44", "--last", "KQ", "--last-seat", "1"], "not a move"),
     (["solve", "33", "44", "--last", "PASS/3/0/", "--last-seat", "1"], ""),
     (["solve", "33", "44", "--last", "4567W", "--last-seat", "1", "--rules", "biegang"],

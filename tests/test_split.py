@@ -489,6 +489,18 @@ def test_a_root_of_too_many_moves_is_refused_before_its_buffers_grow():
         ddzfast.min_plays_batch(np.array([deck], dtype=np.uint64), "tiandi:A2")
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batch_names_the_hand_too_large_to_split(threads):
+    """Regression (review of the batches, 2026-12-07): min_plays_batch said
+    which hand was too large to split but not its row, where the other
+    batches name a bad hand's row; the first such row is named."""
+    deck = int(ddzfast.Hand("3333444455556666777788889999TTTTJJJJQQQQKKKKAAAA2222XD"))
+    hands = np.array([int(Hand("33")), deck, deck], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"^hands\[1\]: hand '3333.*more than "
+                                         r"16,777,216 leading moves"):
+        ddzfast.min_plays_batch(hands, "tiandi:A2", threads=threads)
+
+
 def test_a_split_is_immutable_and_checked():
     """Regression (a user's review): Split("x", 5) was taken (its repr then
     raised), and count and moves could be assigned, unlike every other

@@ -782,7 +782,11 @@ def min_plays_batch(hands, rules="classic", threads=1) -> np.ndarray:
               [(r, h, out, bounds[t], bounds[t + 1], status) for t in range(threads)])
     if status:
         code, i = min(status, key=lambda s: s[1])
-        _raise_status(code, <uint64_t>int(h[i]) if i < n else 0)
+        try:
+            _raise_status(code, <uint64_t>int(h[i]) if i < n else 0)
+        except ValueError as exc:
+            # named by its row, as the other batches name a bad hand
+            raise ValueError(f"hands[{i}]: {exc}") from None
     return out
 
 

@@ -442,6 +442,8 @@ AgentLike = Union[str, Callable[..., Any], _Agent]
 #: How the unknown-agent message offers a callable (the command line, which
 #: takes none, leaves it out).
 CALLABLE_AGENT = ", or a callable policy(game, legal)"
+#: The same in the message for an agent that does not bid.
+CALLABLE_BIDDER = " and callables"
 
 
 def resolve_agent(spec: AgentLike) -> _Agent:
@@ -533,7 +535,7 @@ def arena_rules(rules: Union[str, Rules] = "classic", *agents: AgentLike,
         for agent in resolved:
             if not agent.bids:
                 raise ValueError(f"the arena agent {agent.name!r} does not bid: the arena "
-                                 f"with bidding takes built-in policies and callables")
+                                 f"with bidding takes built-in policies{CALLABLE_BIDDER}")
     uncapped = {k: None for k, v in (("mult_cap", r.description.get("mult_cap")),
                                      ("cap", r.platform["cap"])) if v is not None}
     return r.with_options(**uncapped) if uncapped else r
@@ -850,23 +852,31 @@ def _arena_ray(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, seed
 def _arena_local(agent_a: _Agent, agent_b: _Agent, played: Rules, deals: int, seed: int,
                  bidding: bool, douzero: bool, threads: int) -> np.ndarray:
     out = np.zeros((deals, _COLUMNS[bidding]), dtype=np.float64)
+    # RLCard's agent draws from NumPy's global generator, which each game
+    # seeds: the caller gets its state back
+    saved = None
     if not (agent_a.builtin and agent_b.builtin):
         threads = 1
+        saved = np.random.get_state()
     threads = worker_count(threads, max(deals, 1))
     rs = np.random.RandomState(seed) if douzero else None
-    for start in range(0, deals, _BLOCK):
-        n = min(_BLOCK, deals - start)
-        layout = _layout(played, rs, seed, start, n)
-        if threads == 1:
-            _run(layout, start, agent_a, agent_b, seed, bidding, out[start:start + n])
-            continue
-        # (_parallel's threads: a Ctrl-C is raised, never lost, and no
-        # thread outlives the block)
-        bounds = [start + n * t // threads for t in range(threads + 1)]
-        _parallel(threads, _run_part,
-                  [(layout[bounds[t] - start:bounds[t + 1] - start], bounds[t], agent_a,
-                    agent_b, seed, bidding, out[bounds[t]:bounds[t + 1]])
-                   for t in range(threads)])
+    try:
+        for start in range(0, deals, _BLOCK):
+            n = min(_BLOCK, deals - start)
+            layout = _layout(played, rs, seed, start, n)
+            if threads == 1:
+                _run(layout, start, agent_a, agent_b, seed, bidding, out[start:start + n])
+                continue
+            # (_parallel's threads: a Ctrl-C is raised, never lost, and no
+            # thread outlives the block)
+            bounds = [start + n * t // threads for t in range(threads + 1)]
+            _parallel(threads, _run_part,
+                      [(layout[bounds[t] - start:bounds[t + 1] - start], bounds[t], agent_a,
+                        agent_b, seed, bidding, out[bounds[t]:bounds[t + 1]])
+                       for t in range(threads)])
+    finally:
+        if saved is not None:
+            np.random.set_state(saved)
     return out
 
 
@@ -911,7 +921,7 @@ def arena(a: AgentLike, b: AgentLike, deals: int = 10000, seed: int = 0,
             agents[side] = agent.stats()
     return ArenaResult(
         a=agent_a.name, b=agent_b.name, deals=deals, seed=seed,
-        rules=rules if isinstance(rules, str) else _rules_text(get_rules(rules)),
+        rules=_rules_text(get_rules(rules)),
         agents=agents,
         **(_bidding_statistics(out) if bidding else _statistics(out)))
 

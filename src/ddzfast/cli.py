@@ -29,12 +29,14 @@ simulated.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
 import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 import zipfile
@@ -52,7 +54,7 @@ from ddzfast.movekind import MoveKind
 from ddzfast.render import (choice_line, decision_kind, ground_line, hand_line, landlord_line,
                             move_line, no_choice, outcome_text, wild_lines)
 from ddzfast.report import Tally, row_columns
-from ddzfast.simulate import (MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
+from ddzfast.simulate import (CALLABLE_POLICY, MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, parse_policies, ray_ready,
                               simulate_parts)
 
@@ -101,8 +103,15 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = float("nan")
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of seconds")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive, finite number of seconds")
     return value
+
+
+def _path_text(path: str) -> str:
+    """A file name as printable text: bytes no encoding can show (a name
+    that is not UTF-8, read with Python's surrogate escapes) as ``\\xNN``,
+    so that printing it on a strict standard output cannot fail."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
 def _plural(n: int, word: str) -> str:
@@ -497,16 +506,40 @@ class NpzRowWriter:
         self.file.write(np.ascontiguousarray(rows, dtype=DEAL_DTYPE).tobytes())
         self.count += len(rows)
 
-    def close(self) -> None:
+    def close(self, progress=None) -> str:
+        """Compress the rows into ``path`` and remove the part file; returns
+        the message that says so. ``progress``: a stream told that the
+        compression runs (it can take a while). Interrupted or failed, it
+        leaves ``path`` as it was and the rows in the part file: the
+        archive is made under a temporary name and renamed whole."""
         self.file.close()
+        if progress is not None:
+            print(f"compressing {_plural(self.count, 'row')} into {_path_text(self.path)}",
+                  file=progress, flush=True)
         header = {"descr": np.lib.format.dtype_to_descr(DEAL_DTYPE),
                   "fortran_order": False, "shape": (self.count,)}
-        with zipfile.ZipFile(self.path, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as zf, \
-                zf.open("deals.npy", "w", force_zip64=True) as member, \
-                open(self.part, "rb") as src:
-            np.lib.format.write_array_header_1_0(member, header)
-            shutil.copyfileobj(src, member, 1 << 24)
+        fd, temporary = tempfile.mkstemp(prefix=os.path.basename(self.path) + ".",
+                                         suffix=".tmp",
+                                         dir=os.path.dirname(os.path.abspath(self.path)))
+        try:
+            with os.fdopen(fd, "wb") as raw, \
+                    zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED, allowZip64=True) as zf, \
+                    zf.open("deals.npy", "w", force_zip64=True) as member, \
+                    open(self.part, "rb") as src:
+                np.lib.format.write_array_header_1_0(member, header)
+                shutil.copyfileobj(src, member, 1 << 24)
+            os.replace(temporary, self.path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+            raise
         os.remove(self.part)
+        return f"{_plural(self.count, 'row')} written to {_path_text(self.path)}"
+
+    def kept(self) -> str:
+        """Where the rows are when ``close`` was interrupted."""
+        return (f"the {_plural(self.count, 'row')} are in {_path_text(self.part)} "
+                f"(np.fromfile(part, DEAL_DTYPE))")
 
 
 class ParquetRowWriter:
@@ -541,8 +574,21 @@ class ParquetRowWriter:
         self.writer.write_table(self._table(rows))
         self.count += len(rows)
 
-    def close(self) -> None:
-        self.writer.close()
+    def close(self, progress=None) -> str:
+        """Finish the file (its footer); returns the message that says so."""
+        try:
+            self.writer.close()
+        except KeyboardInterrupt:
+            # a file without its footer is unreadable, and writing it is
+            # quick: finish it (pyarrow's close of a closed writer does
+            # nothing) and let the interrupt go on
+            self.writer.close()
+            raise
+        return f"{_plural(self.count, 'row')} written to {_path_text(self.path)}"
+
+    def kept(self) -> str:
+        """Where the rows are when ``close`` was interrupted."""
+        return f"{_path_text(self.path)} holds its {_plural(self.count, 'row')}"
 
 
 def open_rows_writer(path: str, games: int):
@@ -572,8 +618,45 @@ def _check_plot(path: str) -> None:
         raise UsageError(str(exc)) from None
 
 
-def _interrupt(signum, frame) -> None:
-    raise KeyboardInterrupt
+class _RunInterrupts:
+    """Ctrl-C and SIGTERM during a run (a batch system's stop ends it as
+    Ctrl-C does): a KeyboardInterrupt at once, except inside ``held()``,
+    where it waits for the block's end, so that a chunk's rows are written
+    and counted whole or not at all. Installed from the main thread only
+    (signal handlers can be set nowhere else); elsewhere ``held()`` holds
+    nothing."""
+
+    def __init__(self):
+        self.holding = False
+        self.pending = False
+        self.previous: dict = {}
+
+    def _handler(self, signum, frame) -> None:
+        if self.holding:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def __enter__(self) -> "_RunInterrupts":
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self.previous[sig] = signal.signal(sig, self._handler)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+
+    @contextlib.contextmanager
+    def held(self):
+        self.holding = True
+        try:
+            yield
+        finally:
+            self.holding = False
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
 
 
 def _check_ray_backend(args) -> None:
@@ -607,6 +690,11 @@ def cmd_simulate(args) -> int:
     rules_name = _ranked_rules_name(args)
     try:
         policies = parse_policies(args.policies)
+    except ValueError as e:
+        # (a callable is no command-line argument)
+        raise UsageError(f"--policies {args.policies}: "
+                         f"{str(e).replace(CALLABLE_POLICY, '')}") from None
+    try:
         check_deal_range(args.games, args.start)
     except (TypeError, ValueError) as e:
         raise UsageError(str(e)) from None
@@ -624,36 +712,37 @@ def cmd_simulate(args) -> int:
     begin = time.perf_counter()
     done = 0
     problem = None
-    # SIGTERM (a batch system's stop) ends the run as Ctrl-C does: the rows
-    # so far are kept and summarised
-    old_term = None
-    if threading.current_thread() is threading.main_thread():
-        old_term = signal.signal(signal.SIGTERM, _interrupt)
-    try:
-        for rows in simulate_parts(args.games, rules_name, policies, seed=args.seed,
-                                   threads=args.threads, bidding=not args.no_bidding,
-                                   backend=args.backend, address=args.address,
-                                   start=args.start, progress=bar, part=chunk,
-                                   connect_timeout=args.connect_timeout):
+    written = None      # what --out's message says once the file is closed
+    with _RunInterrupts() as interrupts:
+        try:
+            for rows in simulate_parts(args.games, rules_name, policies, seed=args.seed,
+                                       threads=args.threads, bidding=not args.no_bidding,
+                                       backend=args.backend, address=args.address,
+                                       start=args.start, progress=bar, part=chunk,
+                                       connect_timeout=args.connect_timeout):
+                # the file, the summary and the count agree: an interrupt
+                # waits for the chunk to be in all three
+                with interrupts.held():
+                    if writer is not None:
+                        writer.write(rows)
+                    tally.add(rows)
+                    done += len(rows)
+        except KeyboardInterrupt:
+            problem = f"interrupted after {done} of {args.games} deals"
+        except (ValueError, TypeError, OSError, ImportError, MemoryError) as e:
+            # OSError: a connection lost, or --out's file not written (a full disk)
+            problem = f"stopped after {done} of {args.games} deals: {e}"
+        finally:
+            if bar is not None:
+                bar.close()
             if writer is not None:
-                writer.write(rows)
-            tally.add(rows)
-            done += len(rows)
-    except KeyboardInterrupt:
-        problem = f"interrupted after {done} of {args.games} deals"
-    except (ValueError, TypeError, OSError, ImportError, MemoryError) as e:
-        # OSError: a connection lost, or --out's file not written (a full disk)
-        problem = f"stopped after {done} of {args.games} deals: {e}"
-    finally:
-        if old_term is not None:
-            signal.signal(signal.SIGTERM, old_term)
-        if bar is not None:
-            bar.close()
-        if writer is not None:
-            try:
-                writer.close()
-            except OSError as e:
-                raise UsageError(f"--out {args.out}: {e}") from None
+                try:
+                    written = writer.close(err if bar is not None else None)
+                except OSError as e:
+                    raise UsageError(f"--out {_path_text(args.out)}: {e}") from None
+                except KeyboardInterrupt:
+                    problem = (f"interrupted while writing --out {_path_text(args.out)}: "
+                               f"{writer.kept()}")
     seconds = time.perf_counter() - begin
     summary = tally.summary()
     if args.json:
@@ -669,8 +758,8 @@ def cmd_simulate(args) -> int:
         rules = get_rules(rules_name)
         platform = rules.platform != get_rules("classic").platform
         print(summary_text(summary, seconds, platform, args.games))
-    if writer is not None:
-        print(f"{_plural(writer.count, 'row')} written to {args.out}", file=info)
+    if written is not None:
+        print(written, file=info)
     if args.plot:
         if tally.deals:
             from ddzfast.report import plot_rows
@@ -679,9 +768,9 @@ def cmd_simulate(args) -> int:
                           title=f"{rules_name}: {tally.deals:,} deals, "
                           f"policies {', '.join(map(str, policies))}, seed {args.seed}")
             except OSError as e:
-                print(f"ddzfast simulate: --plot {args.plot}: {e}", file=err)
+                print(f"ddzfast simulate: --plot {_path_text(args.plot)}: {e}", file=err)
                 return 1
-            print(f"plot written to {args.plot}", file=info)
+            print(f"plot written to {_path_text(args.plot)}", file=info)
         else:
             print("no deals: no plot written", file=info)
     if problem:
@@ -937,6 +1026,14 @@ def cmd_solve(args, out=None) -> int:
     if len(hands) not in (2, 3):
         raise UsageError(f"give two hands (two players) or three (with --landlord), "
                          f"not {len(hands)}")
+    # (solve's own messages name its parameters, not these options)
+    if (args.last is None) != (args.last_seat is None):
+        raise UsageError("--last and --last-seat go together: the move to beat and the "
+                         "seat that played it")
+    if args.last_seat is not None and args.last_seat == args.to_move:
+        raise UsageError(f"--last-seat {args.last_seat} is the seat to move (--to-move "
+                         f"{args.to_move}): a seat never beats its own move; to lead, "
+                         f"leave --last out")
     last = _solve_last(args.last, rules) if args.last is not None else None
     try:
         sol = solve(hands, rules, to_move=args.to_move, last=last,
@@ -1087,7 +1184,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--all", action="store_true", help="list every winning move")
     v.add_argument("--max-nodes", type=_int_in(1, (1 << 63) - 1), default=None,
                    help="stop after N positions")
-    v.add_argument("--seconds", type=float, default=None, help="stop after S seconds")
+    v.add_argument("--seconds", type=_seconds, default=None, help="stop after S seconds")
     v.set_defaults(func=cmd_solve)
 
     r = sub.add_parser(
@@ -1127,8 +1224,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 def cmd_arena(args) -> int:
     """DouZero's evaluation protocol between two agents (ddzfast.arena)."""
-    from ddzfast.arena import (CALLABLE_AGENT, arena, arena_rules, check_ray_agents,
-                               resolve_agent)
+    from ddzfast.arena import (CALLABLE_AGENT, CALLABLE_BIDDER, arena, arena_rules,
+                               check_ray_agents, resolve_agent)
     rules = _ranked_rules_name(args)
     try:
         # the agents and the rule set first: a missing extra, or an agent
@@ -1139,7 +1236,8 @@ def cmd_arena(args) -> int:
             check_ray_agents(a, b)
     except (ImportError, ValueError) as e:
         # (a callable is no command-line argument)
-        raise UsageError(str(e).replace(CALLABLE_AGENT, "")) from None
+        raise UsageError(str(e).replace(CALLABLE_AGENT, "").replace(CALLABLE_BIDDER, "")) \
+            from None
     _check_ray_backend(args)
     result = arena(a, b, deals=args.deals, seed=args.seed, threads=args.threads,
                    rules=rules, backend=args.backend, address=args.address,
@@ -1155,35 +1253,44 @@ def cmd_arena(args) -> int:
     return 0
 
 
+def _command_name(args: argparse.Namespace | None) -> str:
+    """``ddzfast COMMAND`` for messages (``ddzfast`` while the arguments
+    are read, ``args`` None)."""
+    return "ddzfast" if args is None else f"ddzfast {args.command}"
+
+
 def main(argv=None) -> int:
     """Run the command line ``argv`` (default: sys.argv[1:]) and return its
     exit status, argparse's (0 for --help and --version, 2 for its errors)
     included."""
-    try:
-        args, extra = build_parser().parse_known_args(argv)
-    except SystemExit as e:     # argparse: --help, --version (0), its errors (2)
-        return e.code if isinstance(e.code, int) else 2
-    if extra:
-        # parse_args would name the program, not the subcommand, in the message
-        print(f"ddzfast {args.command}: unrecognized arguments: {' '.join(extra)} "
-              f"(see --help)", file=_error_stream())
-        return 2
     closed = sys.stdout is None
     if closed:
         # standard output closed (`>&-`): what the command prints goes
         # nowhere, as to a reader that has gone (exit status 1), while what
-        # it makes besides (--out files) is still made
+        # it makes besides (--out files) is still made; set before argparse
+        # runs, which would print --help and --version on standard error
         sys.stdout = open(os.devnull, "w")
+    args: argparse.Namespace | None = None
     try:
+        try:
+            args, extra = build_parser().parse_known_args(argv)
+        except SystemExit as e:     # argparse: --help, --version (0), its errors (2)
+            code = e.code if isinstance(e.code, int) else 2
+            return 1 if closed and code == 0 else code
+        if extra:
+            # parse_args would name the program, not the subcommand, in the message
+            print(f"ddzfast {args.command}: unrecognized arguments: {' '.join(extra)} "
+                  f"(see --help)", file=_error_stream())
+            return 2
         status = args.func(args)
         # output still buffered fails here, while BrokenPipeError is caught
         sys.stdout.flush()
         return 1 if closed and status == 0 else status
     except UsageError as e:
-        print(f"ddzfast {args.command}: {e}", file=_error_stream())
+        print(f"{_command_name(args)}: {e}", file=_error_stream())
         return 2
     except KeyboardInterrupt:
-        print(f"\nddzfast {args.command}: interrupted", file=_error_stream())
+        print(f"\n{_command_name(args)}: interrupted", file=_error_stream())
         return 130
     except BrokenPipeError:
         # The reader closed the pipe (`ddzfast moves ... | head`): nothing more

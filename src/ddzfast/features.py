@@ -99,7 +99,7 @@ _PLANE_POSSIBLE = (_LIMITS[None, :_PLANE_COLS] > _ROWS[:, None])
 
 # Bit layout of an action key (_keys): 3 bits per rank count, 1 per X, D, W,
 # then kind (5 bits), rank (4 bits) and length (the 13 bits left). Fields are
-# range-checked before packing (_check_identity), so no two identities share
+# range-checked before packing (_first_out_of_range), so no two identities share
 # a key; the layout fixes the action order, so it must not change.
 _KIND_SHIFT, _KIND_BITS = 42, 5
 _RANK_SHIFT, _RANK_BITS = 47, 4
@@ -219,18 +219,20 @@ def _row_text(arr: np.ndarray, i: int) -> str:
             f"wild {int(row['wild'])})")
 
 
-def _check_identity(arr: np.ndarray) -> None:
-    """Every row's kind, rank, length and cards are in the ranges a move can
-    have (so they fit their key fields and the core can look them up);
-    IllegalMoveError naming the first row that is not."""
+def _first_out_of_range(arr: np.ndarray) -> int:
+    """The first row whose kind, rank, length or cards are out of the ranges
+    a move can have (so they fit their key fields and the core can look
+    them up), or ``len(arr)``."""
     bad = ((arr["kind"] >= _NKINDS) | (arr["rank"] >= 1 << _RANK_BITS))
     counts = _counts(arr["cards"])
     bad |= (counts > _LIMITS).any(axis=1)
-    if bad.any():
-        i = int(np.argmax(bad))
-        raise IllegalMoveError(f"{_row_text(arr, i)} is no move: kind must be below "
-                               f"{_NKINDS}, rank below {1 << _RANK_BITS} and the cards "
-                               f"of a deck")
+    return int(np.argmax(bad)) if bad.any() else len(arr)
+
+
+def _out_of_range_error(arr: np.ndarray, i: int) -> IllegalMoveError:
+    return IllegalMoveError(f"{_row_text(arr, i)} is no move: kind must be below "
+                            f"{_NKINDS}, rank below {1 << _RANK_BITS} and the cards "
+                            f"of a deck")
 
 
 def _check_legal(arr: np.ndarray, rules, check_wild: bool,
@@ -240,7 +242,13 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
     carries the ``wild`` and ``substitutes`` the core derives for it.
     IllegalMoveError naming the first row that is not. Returns the derived
     substitutes (uint32; zero for rows of rule sets without laizi)."""
-    _check_identity(arr)
+    # the rows before the first one out of range are looked up (an earlier
+    # illegal row is the first bad one); that row is not, as the core
+    # cannot look it up
+    first_out = _first_out_of_range(arr)
+    if first_out < len(arr):
+        _check_legal(arr[:first_out], rules, check_wild, illegal)
+        raise _out_of_range_error(arr, first_out)
     # np.ndarray: np.where's results (any shape, any dtype in numpy 2.2's
     # stubs) are assigned to these, which those stubs would type 1-d uint32
     # and int16
@@ -378,7 +386,7 @@ def _check_encoding(f: np.ndarray) -> None:
 
 def _keys(arr: np.ndarray) -> np.ndarray:
     """One uint64 per move identity (see the bit layout above). The caller
-    has range-checked the rows (_check_identity)."""
+    has range-checked the rows (_first_out_of_range)."""
     # card by card rather than through an (N, 16) count matrix: a laizi
     # table has millions of rows
     cards = arr["cards"]
@@ -582,9 +590,10 @@ def action_index(moves, rules="classic") -> np.ndarray:
 def _unknown_action(arr: np.ndarray, idx: np.ndarray, r: Rules) -> None:
     """Raise the IllegalMoveError for the first row the lookup did not find:
     not a legal move of ``r``, or one with more cards than a hand holds."""
-    _check_legal(arr, r, check_wild=False,
-                 illegal="{row} is not an action of {where}: not a legal move of it")
+    # the rows before it were found, so they are actions of r
     i = int(np.argmax(idx < 0))
+    _check_legal(arr[:i + 1], r, check_wild=False,
+                 illegal="{row} is not an action of {where}: not a legal move of it")
     raise IllegalMoveError(f"{_row_text(arr, i)} is not an action of {_rules_label(r)}: "
                            f"more cards than a hand of it holds")
 

@@ -215,9 +215,15 @@ _MATCHED_PAIRS: set[tuple[int, int]] = set()
 def actions_handle(rules="classic") -> int:
     """The integer handle of a rule set's action lookup (the core's C hash
     of ``action_moves(rules)``), for ``legal_action_indices_into`` and
-    ``legal_action_mask_into``. Built on first use (about a second for the
-    wildcard sets); pinned for the rest of the process."""
-    r = get_rules(rules)
+    ``legal_action_mask_into``. ``rules`` is a rule-set name, a ``Rules``
+    or a handle from ``rules_handle``. Built on first use (about a second
+    for the wildcard sets); pinned for the rest of the process."""
+    if isinstance(rules, (int, np.integer)) and not isinstance(rules, (bool, np.bool_)):
+        rules_address = check_handle(rules)
+        with _PIN_LOCK:
+            r = _PINNED_BY_ADDRESS[rules_address]
+    else:
+        r = get_rules(rules)
     key = (r.name, description_key(r))
     with _PIN_LOCK:
         pinned = _PINNED_ACTIONS_BY_KEY.get(key)

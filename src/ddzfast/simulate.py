@@ -129,6 +129,11 @@ def policy_name(policy: Policy) -> str:
         or repr(policy)
 
 
+#: the end of parse_policies' message for an unknown name, which the command
+#: line (where no callable can be given) leaves out
+CALLABLE_POLICY = " or a callable"
+
+
 def parse_policies(policies: str | Sequence[Policy]) -> tuple[Policy, Policy, Policy]:
     """Three policies, one per seat, from text (``"greedy"``,
     ``"random,greedy,greedy"``) or a sequence of names and callables; one
@@ -144,8 +149,8 @@ def parse_policies(policies: str | Sequence[Policy]) -> tuple[Policy, Policy, Po
             raise TypeError(f"a policy is one of {', '.join(POLICIES)} or a callable, "
                             f"not {type(p).__name__} {p!r}")
         if p not in POLICIES:
-            raise ValueError(f"unknown policy {p!r}: use {', '.join(POLICIES)} "
-                             f"or a callable")
+            raise ValueError(f"unknown policy {p!r}: use {', '.join(POLICIES)}"
+                             f"{CALLABLE_POLICY}")
     return items[0], items[1], items[2]
 
 

@@ -154,7 +154,7 @@ def solve(hands: Sequence[HandLike], rules: Union[str, Rules] = "classic", *,
     position has more), a cache of what each hand
     can answer (712 KiB) and a cache of generated move lists (352 KiB) come
     on top. ``Solution.memory`` reports the most a search held at once.
-    Each thread keeps the first sizes of these (about 3.7 MiB) from one
+    Each thread keeps the first sizes of these (about 3.6 MiB) from one
     search to the next, marked empty rather than zeroed, and frees the rest
     when a search ends: a small search takes microseconds, not the 0.1 ms of
     making them, and gives what it gives on a fresh thread.
