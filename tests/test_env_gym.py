@@ -217,6 +217,17 @@ def test_bad_arguments(kwargs, error):
         gym_env(**kwargs)
 
 
+def test_too_many_opponents_says_the_seat_order():
+    """Regression (review of the environments, 2026-12-07): the message said
+    the opponents are "the seats after the learner's, in order", which for
+    seat 1 reads as seats 2 then 0; they are the other seats, the lower
+    first, as learning.md says and the environment plays them."""
+    with pytest.raises(ValueError, match="the other seats', the lower seat first"):
+        gym_env(seat=1, opponents=("greedy",) * 3)
+    assert gym_env(seat=1, opponents=("greedy", "random")).policies == \
+        ("greedy", None, "random")
+
+
 def test_illegal_reward_beyond_a_float_is_a_value_error():
     """gym_env(illegal_reward=10**400) raised OverflowError from float()."""
     with pytest.raises(ValueError, match="illegal_reward is out of range"):

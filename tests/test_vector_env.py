@@ -358,6 +358,19 @@ def test_bad_arguments():
         VectorEnv(2).step(np.zeros(2, dtype=np.int32))
 
 
+def test_mask_must_be_text():
+    """Regression (review of the environments, 2026-12-07): a NumPy array
+    holding "bits" passed the check (`in` compares with ==) and became the
+    env's mask_kind; one of two items was NumPy's ambiguous-truth error. A
+    mask kind that is no text is a TypeError; a str subclass is read as its
+    text."""
+    for bad in (np.array("bits"), np.array(["dense"]), np.array(["dense", "bits"]), 1):
+        with pytest.raises(TypeError, match="mask must be None, 'dense' or 'bits', not"):
+            VectorEnv(2, mask=bad)
+    env = VectorEnv(2, mask=np.str_("bits"))
+    assert type(env.mask_kind) is str and env.mask_kind == "bits"
+
+
 def test_reset_numbering():
     env = VectorEnv(3, seed=9)
     env.reset()

@@ -49,7 +49,7 @@ from ddzfast.rulesets import decision_options
 cnp.import_array()
 
 #: The most deals one VectorEnv holds (its float32 observations alone are
-#: then 8.8 GB).
+#: then OBSERVATION_SIZE * 4 bytes a deal, about 10 GB).
 MAX_ENVS = 1 << 20
 #: The observation dtypes a VectorEnv writes.
 OBS_DTYPES = ("float32", "uint8")
@@ -525,6 +525,13 @@ cdef class VectorEnv:
             seed = check_seed(seed)
         self.threads = check_threads(threads)
         obs_dtype = _obs_dtype_name(obs_dtype)
+        # (not `mask in MASK_KINDS`, which compares with ==: a NumPy array
+        # holding "bits" would pass, and be kept as the mask kind)
+        if not (mask is None or isinstance(mask, str)):
+            raise TypeError(f"mask must be None, 'dense' or 'bits', not "
+                            f"{type(mask).__name__}")
+        if mask is not None:
+            mask = str(mask)
         if mask not in MASK_KINDS:
             raise ValueError(f"mask must be None, 'dense' or 'bits', not {mask!r}")
         self.num_envs = n

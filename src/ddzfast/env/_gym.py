@@ -189,7 +189,7 @@ def _seat_policies(opponents, seat: int) -> tuple:
     callables)."""
     items = split_policies(
         opponents, 2, "opponents must be a policy or two, not {type}",
-        "give one opponent policy or two (the seats after the learner's, in order), "
+        "give one opponent policy or two (the other seats', the lower seat first), "
         "not {n}")
     three = list(items)
     three.insert(seat, items[0])       # a stand-in, checked with the rest

@@ -14,8 +14,9 @@ of a step and ignores it; an unknown agent is a ValueError).
   its wild ranks and an environment's action space is fixed, so
   ``rules="laizi"`` or ``"tiandi"`` (ranks drawn per deal) is a ValueError.
 * Agents ``player_0``, ``player_1``, ``player_2`` (seats 0, 1, 2). Without
-  bidding seat 0 is the landlord (base 1) and leads; with it the first bidder
-  rotates from deal to deal as in ``simulate``.
+  bidding seat 0 is the landlord (base 1; ``rob_base`` in a rule set that
+  bids by robbing) and leads; with it the first bidder rotates from deal to
+  deal as in ``simulate``.
 * Actions: ``Discrete(action_count(rules))``, the rule set's action index
   (``ddzfast.action_moves(rules)[a]`` is the move of action ``a``; 0 is
   PASS). With ``bidding=True`` three more: ``action_count(rules) + k - 1``
