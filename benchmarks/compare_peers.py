@@ -42,6 +42,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests"))
 
 from ddzfast.constants import CARD_CHARS, deck_text  # noqa: E402
+from _args import at_least  # noqa: E402
 
 RULES = "classic"
 DECK = deck_text(False)
@@ -238,9 +239,9 @@ def time_calls(fn, args_list, repeat):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--positions", type=int, default=200,
+    ap.add_argument("--positions", type=at_least(1), default=200,
                     help="positions of each scenario (default 200)")
-    ap.add_argument("--repeat", type=int, default=5,
+    ap.add_argument("--repeat", type=at_least(1), default=5,
                     help="timed passes over all positions; the median is "
                          "reported (default 5)")
     ap.add_argument("--seed", type=int, default=2024)
@@ -343,33 +344,38 @@ def main(argv=None):
 # --------------------------------------------------------------------------
 
 def _ddz_python_deals(ddzfast, n, seed):
-    """Deals driven from Python: Game.legal_moves() and Game.play() with a
-    uniformly random choice (no bidding: landlord seat 0, like OpenSpiel's
-    deals after a fixed bid)."""
+    """Deals driven from Python, bids included: Game.legal_choices() and
+    Game.choose() while bidding, Game.legal_moves() and Game.play() after,
+    each choice uniformly at random (a deal nobody bids for is dealt
+    again, where OpenSpiel's ends without a score)."""
     import random
     rng = random.Random(seed)
     Game = ddzfast.Game
     for i in range(n):
-        game = Game("classic", seed + i, bidding=False)
+        game = Game("classic", seed + i)
         while not game.done:
-            legal = game.legal_moves()
-            game.play(legal[rng.randrange(len(legal))])
+            if game.phase == "play":
+                legal = game.legal_moves()
+                game.play(legal[rng.randrange(len(legal))])
+            else:
+                choices = game.legal_choices()
+                game.choose(choices[rng.randrange(len(choices))])
 
 
 def _open_spiel_deals(pyspiel, game, n, seed):
     """OpenSpiel's dou_dizhu driven from Python the same way: every chance
-    outcome and every action (bids included) uniformly at random."""
+    outcome (the deal, card by card, as its API deals) and every action,
+    bids included, uniformly at random. Its chance outcomes are all equally
+    likely, so a chance node's legal_actions() are drawn from, not its
+    chance_outcomes(), a list of (action, probability) pairs a node, which
+    would time building those lists more than OpenSpiel."""
     import random
     rng = random.Random(seed)
     for _ in range(n):
         state = game.new_initial_state()
         while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-            else:
-                actions = state.legal_actions()
-                state.apply_action(actions[rng.randrange(len(actions))])
+            actions = state.legal_actions()
+            state.apply_action(actions[rng.randrange(len(actions))])
 
 
 def bench_deals(args, ddz, os_loaded):

@@ -54,6 +54,7 @@ import sys
 import threading
 import time
 import types
+from _args import at_least, positive_seconds  # noqa: E402
 
 SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "examples" / "train_dmc.py"
 
@@ -168,13 +169,17 @@ def time_train_dmc(seconds: float, envs: int, learner: str) -> tuple[float, floa
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--seconds", type=float, default=60.0)
-    p.add_argument("--envs", type=int, default=256)
-    p.add_argument("--rounds", type=int, default=1,
+    p.add_argument("--seconds", type=positive_seconds, default=60.0)
+    p.add_argument("--envs", type=at_least(1), default=256)
+    p.add_argument("--rounds", type=at_least(1), default=1,
                    help="rounds of every part, interleaved (medians printed)")
     args = p.parse_args(argv)
-    import torch
-    from douzero.env import Env as DouZeroEnv
+    try:
+        import torch
+        from douzero.env import Env as DouZeroEnv
+    except ImportError as e:
+        raise SystemExit(f"dmc_loop_speed needs torch and DouZero (pip install "
+                         f"torch==2.13.0; pip install --no-deps douzero): {e}")
 
     from ddzfast.compat.douzero import Env as CompatEnv
     torch.set_num_threads(1)

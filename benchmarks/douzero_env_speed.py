@@ -31,6 +31,7 @@ import sys
 import time
 
 import numpy as np
+from _args import at_least  # noqa: E402
 
 
 def record(dz_env_cls, seeds, policy, objective):
@@ -68,8 +69,8 @@ def replay(env_cls, seeds, deals, objective):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--deals", type=at_least(1), default=100)
+    ap.add_argument("--rounds", type=at_least(1), default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--policy", choices=("random", "first"), default="random")
     ap.add_argument("--objective", choices=("wp", "adp", "logadp"), default="adp")

@@ -30,6 +30,7 @@ import time
 import numpy as np
 
 from ddzfast.compat.douzero import Env, VecEnv
+from _args import at_least, positive_seconds  # noqa: E402
 
 
 def env_runner(args):
@@ -80,9 +81,9 @@ def vec_runner(args, form):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--envs", type=int, default=256)
-    p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--envs", type=at_least(1), default=256)
+    p.add_argument("--rounds", type=at_least(1), default=5)
+    p.add_argument("--seconds", type=positive_seconds, default=1.0)
     args = p.parse_args(argv)
     print(f"envs={args.envs} rounds={args.rounds} x {args.seconds} s; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")

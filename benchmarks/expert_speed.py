@@ -13,6 +13,7 @@ import statistics
 import time
 
 from ddzfast import Game, deal_seed, simulate
+from _args import at_least  # noqa: E402
 
 
 def decisions(rules, policy, deals, seed):
@@ -27,7 +28,7 @@ def decisions(rules, policy, deals, seed):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=2000)
+    ap.add_argument("--deals", type=at_least(1), default=2000)
     ap.add_argument("--rules", default="classic")
     a = ap.parse_args()
     for policy in ("random", "greedy", "expert"):

@@ -51,6 +51,7 @@ import numpy as np  # noqa: E402
 
 import ddzfast  # noqa: E402
 from ddzfast.constants import CARD_CHARS  # noqa: E402
+from _args import at_least  # noqa: E402
 
 POSITIONS = 64
 RANKS = CARD_CHARS[:13]
@@ -273,11 +274,9 @@ def main():
     global POSITIONS
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--positions", type=int, default=POSITIONS,
+    ap.add_argument("--positions", type=at_least(1), default=POSITIONS,
                     help="positions a case (default %(default)s)")
     args = ap.parse_args()
-    if args.positions < 1:
-        ap.error("--positions must be at least 1")
     POSITIONS = args.positions
     rounds = 5 if args.quick else 25
     cases = [("classic", 17, 0), ("classic", 20, 0), ("biegang", 17, 1),

@@ -19,6 +19,7 @@ import time
 
 import ddzfast
 from ddzfast import Game, get_rules, simulate
+from _args import at_least  # noqa: E402
 
 RULES = ("classic", "biegang", "super", "laizi")
 
@@ -72,8 +73,8 @@ def call_costs(rounds: int) -> tuple[float, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=20000)
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--deals", type=at_least(1), default=20000)
+    ap.add_argument("--rounds", type=at_least(1), default=5)
     args = ap.parse_args()
     print(f"ddzfast {ddzfast.__version__}: {args.deals} deals per round, "
           f"median of {args.rounds} interleaved rounds, random policies")

@@ -1,5 +1,7 @@
-"""Summarise a pytest-benchmark JSON file per call (test_bench_moves.py) or
-per deal (test_bench_game.py).
+"""Summarise a pytest-benchmark JSON file per call (test_bench_moves.py),
+per position (other benchmarks of many positions a round, such as
+test_bench_actions.py's observation batch) or per deal
+(test_bench_game.py).
 
     python -m pytest benchmarks --benchmark-json=bench.json
     python benchmarks/report.py bench.json
@@ -22,14 +24,23 @@ def main(path: str) -> None:
         for b in deals:
             rate = b["extra_info"]["deals"] / b["stats"]["median"]
             print(f"{b['name']:50s} {rate:18,.0f}")
+    per_position = []
     for b in data["benchmarks"]:
         if "positions" not in b["extra_info"]:
             continue
         positions = b["extra_info"]["positions"]
         per_call = b["stats"]["median"] / positions
+        if "moves_per_call" not in b["extra_info"]:
+            # positions of something else than moves (observations)
+            per_position.append((b["name"], per_call))
+            continue
         moves = b["extra_info"]["moves_per_call"]
         name = b["name"].split("[", 1)[1].rstrip("]")
         rows[name] = (per_call, moves, moves / per_call)
+    if per_position:
+        print(f"{'scenario':50s} {'median/position':>16s}")
+        for name, per_call in per_position:
+            print(f"{name:50s} {per_call * 1e6:13.3f} us")
     if rows:
         print(f"{'scenario':42s} {'median/call':>12s} {'moves/call':>11s} {'Mmoves/s':>9s}")
     for name, (per_call, moves, rate) in rows.items():

@@ -30,6 +30,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")   # numpy's idle threads spin
 import ddzfast  # noqa: E402
 from ddzfast import MoveKind  # noqa: E402
 from ddzfast.solve import from_puzzle_notation  # noqa: E402
+from _args import at_least  # noqa: E402
 
 NO_TRIPLE_PAIR_KINDS = [k.name for k in ddzfast.get_rules("classic").kinds
                         if k not in (MoveKind.PASS, MoveKind.TRIPLE_PAIR)]
@@ -120,7 +121,7 @@ def own_peak_rss_kib() -> int:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--repeat", type=at_least(1), default=7)
     ap.add_argument("--rss", action="store_true", help="measure peak RSS per position")
     ap.add_argument("--hard", action="store_true", help="include our harder positions")
     args = ap.parse_args(argv)

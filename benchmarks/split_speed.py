@@ -19,6 +19,7 @@ import numpy as np
 import ddzfast
 from ddzfast import Hand, legal_moves, min_plays, min_plays_batch, plays_left
 from ddzfast.constants import deck_text
+from _args import at_least  # noqa: E402
 
 RULES = ("classic", "biegang", "super", "laizi:7")
 
@@ -40,7 +41,8 @@ def timings(fn, items):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--hands", type=int, default=2000)
+    ap.add_argument("--hands", type=at_least(4), default=2000,
+                    help="hands a rule set (at least 4: plays_left is timed on a quarter)")
     ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
     print(f"{'rule set':10} {'call':28} {'median us':>10} {'p99 us':>10} {'max us':>10}")

@@ -17,16 +17,17 @@ import argparse
 import time
 
 from ddzfast.arena import arena
+from _args import at_least  # noqa: E402
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, default=10000)
+    ap.add_argument("--deals", type=at_least(1), default=10000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--agents", default="expert,greedy,random,rlcard-rule")
     ap.add_argument("--rules", default="classic",
                     help="the rule set (rlcard-rule plays classic's deck only)")
-    ap.add_argument("--threads", type=int, default=1,
+    ap.add_argument("--threads", type=at_least(1), default=1,
                     help="threads for a match of two built-in policies")
     ap.add_argument("--bidding", action="store_true",
                     help="the arena with bidding (six seatings a deal)")

@@ -57,7 +57,7 @@ def run_script(name, args):
 
 def test_every_script_is_listed():
     scripts = {p.name for p in HERE.glob("*.py")
-               if not p.name.startswith(("test_", "conftest"))}
+               if not p.name.startswith(("test_", "conftest", "_"))}
     scripts.discard("report.py")    # reads a pytest-benchmark file: its own test below
     assert scripts == set(SCRIPTS)
 
@@ -120,6 +120,49 @@ def test_strength_table_with_bidding():
                                                  "--agents", "expert,random"])
     assert code == 0, out[-3000:]
     assert "with bidding" in out and out.count("(landlord ") == 2, out[-3000:]
+
+
+@pytest.mark.parametrize("name, args", [
+    ("compare_peers.py", ["--positions", "0"]), ("compare_peers.py", ["--repeat", "0"]),
+    ("douzero_env_speed.py", ["--deals", "0"]), ("douzero_env_speed.py", ["--rounds", "0"]),
+    ("solve_puzzles.py", ["--repeat", "0"]), ("vector_env_speed.py", ["--rounds", "0"]),
+    ("vector_env_speed.py", ["--seconds", "-1"]), ("douzero_vec_speed.py", ["--rounds", "0"]),
+    ("platform_speed.py", ["--deals", "0"]), ("platform_speed.py", ["--rounds", "0"]),
+    ("expert_speed.py", ["--deals", "0"]), ("numba_vs_core.py", ["--positions", "0"]),
+    ("split_speed.py", ["--hands", "3"]), ("strength_table.py", ["--deals", "0"]),
+    ("dmc_loop_speed.py", ["--envs", "0"]), ("laizi_moves.py", ["--positions", "0"]),
+])
+def test_counts_out_of_range_are_usage_errors(name, args):
+    """Regression (review of the benchmarks, 2026-12-07): these ended in a
+    ZeroDivisionError, a StatisticsError or an IndexError traceback
+    (split_speed.py with 3 hands), and strength_table.py --deals 0 printed
+    a table of nan: each is a usage error naming the option."""
+    code, out = run_script(name, args)
+    assert code == 2 and f"error: argument {args[0]}" in out, out[-3000:]
+    assert "Traceback" not in out
+
+
+def test_report_reads_the_file_the_benchmarks_write(tmp_path):
+    """Regression (review of the benchmarks, 2026-12-07): report.py raised
+    KeyError on the JSON of `pytest benchmarks --benchmark-json`, as the
+    observation batch's benchmark gives positions and no moves: the file is
+    made here by the benchmarks themselves (two of them)."""
+    path = tmp_path / "bench.json"
+    here = os.path.dirname(os.path.abspath(__file__))
+    r = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "-p", "no:xdist", f"--rootdir={here}",
+         os.path.join(here, "test_bench_moves.py") + "::test_bench[classic-20-lead-legal_moves_into]",
+         os.path.join(here, "test_bench_actions.py") + "::test_bench_observation_batch",
+         f"--benchmark-json={path}"],
+        # (not as a worker of this run's xdist, whose variables would keep
+        # pytest-benchmark from writing the file)
+        env={k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")},
+        capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    code, out = run_script("report.py", [str(path)])
+    assert code == 0, out
+    assert "classic-20-lead-legal_moves_into" in out and "median/position" in out, out
 
 
 def test_report_reads_a_benchmark_file(tmp_path):

@@ -39,6 +39,7 @@ import time
 import numpy as np
 
 from ddzfast.env import VectorEnv, doudizhu_v0
+from _args import at_least, positive_seconds  # noqa: E402
 
 
 def vector_runner(args, threads=1, mask=None, seat=None):
@@ -88,9 +89,9 @@ def raw_env_runner(args):
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--envs", type=int, default=1024)
-    p.add_argument("--rounds", type=int, default=5)
-    p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--envs", type=at_least(1), default=1024)
+    p.add_argument("--rounds", type=at_least(1), default=5)
+    p.add_argument("--seconds", type=positive_seconds, default=1.0)
     p.add_argument("--rules", default="classic")
     args = p.parse_args(argv)
     print(f"rules={args.rules} envs={args.envs} rounds={args.rounds} x {args.seconds} s; "
