@@ -392,6 +392,12 @@ def test_a_rule_set_given_by_name_is_named_as_its_rules_name_it():
         assert result.rules == result.as_dict()["rules"] == name
 
 
+def test_the_table_counts_one_deal_in_the_singular():
+    """Regression (review of the arena, 2026-12-07): the table said "1 deals"."""
+    assert "greedy vs random: 1 deal (seed 0)" in arena("greedy", "random", deals=1).table()
+    assert "greedy vs random: 2 deals (seed 0)" in arena("greedy", "random", deals=2).table()
+
+
 def test_the_rlcard_agent_leaves_numpys_global_generator_as_it_was():
     """Regression (review of the arena, 2026-12-07): the arena seeds NumPy's
     global generator for each game, which RLCard's agent draws from, and

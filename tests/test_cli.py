@@ -476,6 +476,15 @@ def test_an_interrupted_compression_leaves_no_broken_file(capsys, tmp_path, monk
     assert np.array_equal(np.load(out)["deals"], part)
 
 
+def test_out_takes_its_extension_in_capitals(capsys, tmp_path):
+    """Regression (review of the command line, 2026-12-07): --out FILE.NPZ
+    was refused ("must end in .npz or .parquet") where --plot FILE.PNG was
+    taken."""
+    out = tmp_path / "ROWS.NPZ"
+    code, stdout, err = main(capsys, "simulate", "--games", "5", "--quiet", "--out", str(out))
+    assert code == 0 and len(np.load(out)["deals"]) == 5
+
+
 def test_a_file_name_that_is_not_utf8_is_printed(run_python, tmp_path):
     """Regression (review of the command line, 2026-12-07): a --out or --plot
     name holding a byte that is not UTF-8 ended the run, its file written,

@@ -242,6 +242,19 @@ def test_plot_rows_writes_a_png(rows, tmp_path):
         plot_rows(rows[:0], str(tmp_path / "none.png"))
 
 
+def test_plot_rows_writes_a_png_whatever_the_extension(rows, tmp_path):
+    """Regression (review of the command line, 2026-12-07): plot_rows, which
+    says it saves a PNG, wrote a JPEG to "x.jpg" (matplotlib reads the
+    format off the extension), and a path of 5 was an AttributeError from
+    inside matplotlib after the figure was drawn."""
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "plot.jpg"
+    plot_rows(rows, str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    with pytest.raises(TypeError, match="path must be a file name"):
+        plot_rows(rows, 5)
+
+
 def test_plot_rows_leaves_matplotlibs_backend_and_figures_alone(run_python, tmp_path):
     """Regression (the extras review of 2026-12-06): plot_rows switched the
     caller's backend to Agg for the rest of the process (a notebook's or a

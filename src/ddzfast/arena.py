@@ -716,15 +716,16 @@ class ArenaResult:
         def f(p):
             return f"{num(p[0])} ± {num(p[1])}"
         where = "" if self.rules == "classic" else f", {self.rules}"
+        deals = f"{self.deals} deal{'' if self.deals == 1 else 's'}"
         if self.bidding:
-            return (f"{self.a} vs {self.b}: {self.deals} deals (seed {self.seed}{where}), "
+            return (f"{self.a} vs {self.b}: {deals} (seed {self.seed}{where}), "
                     f"each bid and played in {len(BIDDING_SEATINGS)} seatings\n"
                     f"  landlord share {f(self.landlord_share)}\n"
                     f"  WP  as landlord {f(self.wp_landlord)}  as farmers "
                     f"{f(self.wp_farmers)}  games ahead {f(self.wp)}\n"
                     f"  ADP as landlord {f(self.adp_landlord)}  as farmers "
                     f"{f(self.adp_farmers)}  per game {f(self.adp)}")
-        return (f"{self.a} vs {self.b}: {self.deals} deals (seed {self.seed}{where}), "
+        return (f"{self.a} vs {self.b}: {deals} (seed {self.seed}{where}), "
                 f"each played twice\n"
                 f"  WP  as landlord {f(self.wp_landlord)}  as farmers "
                 f"{f(self.wp_farmers)}  average {f(self.wp)}\n"

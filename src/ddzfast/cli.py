@@ -593,7 +593,7 @@ class ParquetRowWriter:
 
 def open_rows_writer(path: str, games: int):
     """A writer for ``--out``, opened (so checked) before any simulation."""
-    if not path.endswith((".npz", ".parquet")):
+    if not path.lower().endswith((".npz", ".parquet")):
         raise UsageError(f"--out must end in .npz or .parquet, not {path!r}")
     _check_output(path, "--out")
     need = games * DEAL_DTYPE.itemsize
@@ -602,7 +602,7 @@ def open_rows_writer(path: str, games: int):
         raise UsageError(f"--out {path}: {games} deals take up to {need / 2**30:,.1f} GiB "
                          f"before compression, and that disk has {free / 2**30:,.1f} GiB "
                          f"free; simulate fewer (--games, --start) at a time")
-    if path.endswith(".parquet"):
+    if path.lower().endswith(".parquet"):
         return ParquetRowWriter(path)
     return NpzRowWriter(path)
 

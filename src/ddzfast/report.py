@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import collections.abc
 import math
+import os
 from collections import Counter
 from typing import Sequence
 
@@ -361,12 +362,17 @@ def policy_labels(policies: Sequence) -> list[str]:
     return labels
 
 
-def plot_rows(rows: "np.ndarray | Tally", path: str, title: str | None = None) -> None:
+def plot_rows(rows: "np.ndarray | Tally", path: "str | os.PathLike[str]",
+              title: str | None = None) -> None:
     """Save a PNG (matplotlib's Agg canvas) of the score distribution per
     seat and the win rates (landlord side, each seat) with their 95% Wilson
-    intervals. ``rows``: simulation rows or a ``Tally`` of them. The figure
-    is drawn apart from pyplot: matplotlib's backend and pyplot's figures
-    are left as they were."""
+    intervals, at ``path`` (a PNG whatever its extension). ``rows``:
+    simulation rows or a ``Tally`` of them. The figure is drawn apart from
+    pyplot: matplotlib's backend and pyplot's figures are left as they
+    were."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a file name (str or os.PathLike), not "
+                        f"{type(path).__name__}")
     import_optional("matplotlib", "plot", "plot_rows")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -426,4 +432,4 @@ def plot_rows(rows: "np.ndarray | Tally", path: str, title: str | None = None) -
     fig.suptitle(title or f"{tally.deals:,} deals"
                  + (f"; policies {', '.join(map(str, tally.policies))}" if named else ""))
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format="png")
