@@ -544,6 +544,28 @@ def test_actions_handle_takes_a_rules_handle():
         dn.actions_handle(True)
 
 
+def test_callers_are_not_cached_on_disk_as_batches_md_says(run_python, tmp_path):
+    """batches.md says a jitted function calling ddzfast.numba cannot be
+    cached on disk (cache=True warns and compiles in each process): held
+    here, so that the page changes if numba comes to cache it. (From a
+    review of Numba, 2026-12-07: the warning was said nowhere.)"""
+    code = ("import warnings, numba, numpy as np\n"
+            "from ddzfast import numba as dn, MOVE_DTYPE\n"
+            "@numba.njit(cache=True)\n"
+            "def f(rules, hand, out):\n"
+            "    return dn.legal_moves_into(rules, hand, np.empty(0, MOVE_DTYPE), out)\n"
+            "with warnings.catch_warnings(record=True) as w:\n"
+            "    warnings.simplefilter('always')\n"
+            "    print(f(dn.rules_handle('classic'), 0x11, np.empty(64, MOVE_DTYPE)))\n"
+            "print(any('Cannot cache' in str(x.message) and 'dynamic globals' in str(x.message)"
+            " for x in w))\n")
+    script = tmp_path / "cached.py"      # (numba caches functions of files only)
+    script.write_text(code)
+    r = run_python(str(script), cwd=str(tmp_path), env={"NUMBA_CACHE_DIR": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["2", "True"]
+
+
 def test_module_docstring_documents_raw_pointers():
     """The module did not document that its handles are raw pointers, nor how to
     install numba."""
