@@ -242,6 +242,26 @@ def test_plot_rows_writes_a_png(rows, tmp_path):
         plot_rows(rows[:0], str(tmp_path / "none.png"))
 
 
+def test_one_bound_method_in_two_seats_is_one_policy():
+    """Regression (review of simulate, 2026-12-07): each read of `bot.act`
+    makes a new method object, so one bot's method in seats 0 and 2 was
+    two policies (Bot.act#1, Bot.act#2), each with a seat's interval; one
+    function of one instance is one policy. Two instances stay two."""
+    class Bot:
+        def act(self, game, legal):
+            return 0
+    from ddzfast.simulate import policy_name
+    bot, other = Bot(), Bot()
+    name = policy_name(bot.act)
+    assert name.endswith("Bot.act")
+    assert policy_labels((bot.act, "random", bot.act)) == [name, "random", name]
+    assert policy_labels((bot.act, other.act, "random")) == [f"{name}#1", f"{name}#2",
+                                                              "random"]
+    policies = (bot.act, "random", bot.act)
+    summary = summarize(simulate(30, "classic", policies, seed=1), policies)
+    assert sorted(summary["by_policy"]) == sorted([name, "random"])
+
+
 def test_plot_rows_writes_a_png_whatever_the_extension(rows, tmp_path):
     """Regression (review of the command line, 2026-12-07): plot_rows, which
     says it saves a PNG, wrote a JPEG to "x.jpg" (matplotlib reads the

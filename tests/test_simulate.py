@@ -4,6 +4,7 @@ across thread counts, Python policies, Ray equal to local, laizi's wild rank
 drawn per deal, and every byte of a deal row."""
 import ctypes
 import random
+import time
 
 import numpy as np
 import pytest
@@ -479,6 +480,43 @@ def test_connect_timeout_beyond_a_float_is_a_value_error():
         simulate(1, backend="ray", connect_timeout=10**400)
     with pytest.raises(TypeError, match="connect_timeout must be a number"):
         simulate(1, backend="ray", connect_timeout="10")
+
+
+def test_a_connect_timeout_past_what_waits_take_is_a_value_error():
+    """Regression (review of simulate, 2026-12-07): connect_timeout=1e10
+    passed the check and ended in an OverflowError from the socket's
+    timeout, after the run had started."""
+    with pytest.raises(ValueError, match="connect_timeout must be at most"):
+        simulate(2, backend="ray", address="127.0.0.1:1", connect_timeout=1e10)
+
+
+def test_a_failed_ray_run_cancels_its_other_tasks(ray_tmpdir):
+    """Regression (review of simulate, 2026-12-07): when one Ray task raised
+    (or Ctrl-C stopped the run), the others went on holding the cluster's
+    CPUs, so the next run waited for them. A run of no deal reported its
+    progress twice on Ray (once here)."""
+    ray = pytest.importorskip("ray")
+    first_seed = deal_seed(4, 0)
+
+    def failing_at_the_first_deal(game, legal):
+        if game.seed == first_seed:
+            raise KeyError("the first task's policy fails")
+        time.sleep(0.002)       # the other task's 1,000 deals: a minute or more
+        return 0
+    try:
+        calls = []
+        simulate(0, backend="ray", progress=calls.append)
+        assert calls == [0]
+        total = ray.cluster_resources()["CPU"]
+        with pytest.raises(KeyError, match="the first task's policy fails"):
+            simulate(2000, "classic", failing_at_the_first_deal, seed=4, backend="ray",
+                     tasks=2, bidding=False)
+        deadline = time.monotonic() + 15
+        while ray.available_resources().get("CPU", 0) < total:
+            assert time.monotonic() < deadline, "the other task still holds its CPU"
+            time.sleep(0.5)
+    finally:
+        ray.shutdown()
 
 
 # ---- hardening: Ray fails fast and clearly --------------------------------------

@@ -342,6 +342,19 @@ def _three_labels(policies) -> list[str]:
     return list(items)
 
 
+def _policy_key(policy) -> object:
+    """What makes two seats' policies one: a name, one object, or one
+    bound method (each ``bot.act`` read makes a new method object, of
+    one function and one instance)."""
+    if isinstance(policy, str):
+        return policy
+    owner = getattr(policy, "__self__", None)
+    function = getattr(policy, "__func__", None)
+    if owner is not None and function is not None:
+        return ("method", id(owner), id(function))
+    return id(policy)
+
+
 def policy_labels(policies: Sequence) -> list[str]:
     """One label per seat for its policy (``policies``: a sequence of names
     and callables, one per seat, as ``parse_policies`` gives them): the name
@@ -353,7 +366,7 @@ def policy_labels(policies: Sequence) -> list[str]:
     if isinstance(policies, (str, bytes)) or not isinstance(policies, collections.abc.Sequence):
         raise TypeError(f"policies must be a sequence of names and callables (one "
                         f"per seat), not {type(policies).__name__}")
-    keys = [p if isinstance(p, str) else id(p) for p in policies]
+    keys = [_policy_key(p) for p in policies]
     names = [policy_name(p) for p in policies]
     labels = []
     for s, name in enumerate(names):

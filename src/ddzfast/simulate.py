@@ -67,6 +67,7 @@ import functools
 import numbers
 import os
 import socket
+import threading
 import time
 from typing import Callable, Iterator, Sequence, Union
 
@@ -266,7 +267,12 @@ def check_backend(backend, address, tasks, connect_timeout) -> tuple[int | None,
         raise ValueError(f"{given} {'is' if ' and ' not in given else 'are'} for "
                          f"backend='ray' (the local backend runs on this machine's "
                          f"threads): pass backend='ray', or leave {given} out")
-    return tasks, check_positive(connect_timeout, "connect_timeout")
+    connect_timeout = check_positive(connect_timeout, "connect_timeout")
+    if connect_timeout > threading.TIMEOUT_MAX:
+        # (sockets and waits take no longer: OverflowError after the check)
+        raise ValueError(f"connect_timeout must be at most {threading.TIMEOUT_MAX:g} "
+                         f"seconds, not {connect_timeout:g}")
+    return tasks, connect_timeout
 
 
 def _built_in(policies) -> bool:
@@ -606,13 +612,20 @@ def ray_results(ray, fn: Callable, arglists: Sequence[tuple],
     refs = [remote.remote(*args) for args in arglists]
     parts: list = [None] * len(refs)
     pending = {ref: t for t, ref in enumerate(refs)}
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            t = pending.pop(ref)
-            parts[t] = ray.get(ref)
-            if on_result is not None:
-                on_result(parts[t])
+    try:
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                t = pending.pop(ref)
+                parts[t] = ray.get(ref)
+                if on_result is not None:
+                    on_result(parts[t])
+    except BaseException:
+        # Ctrl-C, or a task's exception: the other tasks would go on, holding
+        # the cluster's CPUs for nothing
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
     return parts
 
 
@@ -625,7 +638,8 @@ def _simulate_ray(games, rules, policies, seed, threads, bidding, address, start
     def finished(part):
         nonlocal done
         done += len(part)
-        if progress is not None:
+        # (a run of no deal has one empty task: simulate reports its end)
+        if progress is not None and len(part):
             progress(done)
     parts = ray_results(ray, _ray_range, [
         (rules.name, rules.description_dict(), policies, seed, bounds[t], bounds[t + 1],
