@@ -1341,3 +1341,73 @@ def test_a_games_three_hands_refuse_a_set():
         with pytest.raises(ValueError, match="in seat order"):
             make(set(hands))
     Game.from_position(hands)
+
+
+def test_the_repr_of_a_rule_set_given_wild_ranks_its_name_has_none_of():
+    """Regression (review of the values, 2026-12-07): repr of classic given
+    laizi=True and a wild rank (or laizi given two wild ranks) raised
+    ValueError: its ranked name ('classic:7') is no name get_rules reads,
+    and repr made it outside the check that falls back to the constructor.
+    The repr is code that makes an equal rule set."""
+    made = [ddzfast.get_rules("classic").with_options(laizi=True, wild_rank="7"),
+            ddzfast.get_rules("laizi").with_options(wild_count=2, wild_ranks="7J",
+                                                     wild_rank=None)]
+    for rules in made:
+        text = repr(rules)
+        assert eval(text, {"Rules": ddzfast.Rules}) == rules
+    move = ddzfast.classify("37", made[0])[0]
+    assert str(move) == "PAIR 37 (7 as 3)" and repr(move)
+
+
+def test_a_generator_of_kinds_is_read_once_and_kept():
+    """Regression (review of the values, 2026-12-07): kinds given as a
+    generator compiled, but the description kept the spent generator, so
+    the rule set did not pickle and with_options, without_kinds and
+    Rules(name, **description_dict()) of it had no kinds. Any one-pass
+    iterable is read once, into a tuple."""
+    kinds = ddzfast.RULE_SETS["classic"]["kinds"]
+    rules = ddzfast.get_rules("classic").with_options(
+        kinds=(k for k in kinds if k != "TRIPLE_PAIR"))
+    expected = ddzfast.get_rules("classic").without_kinds("TRIPLE_PAIR")
+    assert rules == expected
+    assert rules.description["kinds"] == tuple(k for k in kinds if k != "TRIPLE_PAIR")
+    assert pickle.loads(pickle.dumps(rules)) == rules
+    assert rules.with_options(cap=5) == expected.with_options(cap=5)
+    assert rules.without_kinds("FOUR_PAIRS") == expected.without_kinds("FOUR_PAIRS")
+    assert ddzfast.Rules("x", **rules.description_dict()) == rules
+    ranked = ddzfast.Rules("y", **{**ddzfast.RULE_SETS["classic"],
+                                  "ranked": iter(ddzfast.RULE_SETS["classic"]["ranked"])})
+    assert ranked == ddzfast.get_rules("classic")
+
+
+def test_numpy_strings_name_rule_sets_and_options():
+    """Regression (review of the values, 2026-12-07): a NumPy string was
+    refused as a rule-set name (TypeError "not str_", or Cython's "Expected
+    str" from Rules) and as the value of bidding, no_call, doubling and
+    deal ("bidding is one of 'points', 'rob', not np.str_('rob')"), where
+    wild ranks, kind names and card text take one."""
+    assert ddzfast.get_rules(np.str_("classic")) == ddzfast.get_rules("classic")
+    assert ddzfast.legal_moves("34", None, np.str_("laizi:7")) == \
+        ddzfast.legal_moves("34", None, "laizi:7")
+    assert ddzfast.Rules(np.str_("classic")).name == "classic"
+    assert type(ddzfast.Rules(np.str_("classic")).name) is str
+    options = dict(bidding="rob", no_call="first", doubling="after_farmer")
+    assert ddzfast.get_rules("classic").with_options(
+        **{k: np.str_(v) for k, v in options.items()}) == \
+        ddzfast.get_rules("classic").with_options(**options)
+
+
+def test_a_subclass_of_move_keeps_its_rule_set():
+    """Regression (review of the values, 2026-12-07): an instance of a
+    Move subclass was re-made wherever a move is taken, without its rule
+    set: a laizi move of one was "not a PAIR ... in any built-in rule
+    set"."""
+    class Mine(Move):
+        pass
+    mine = Mine("PAIR", 0, 1, "37", rules=L7)
+    last = Move.parse("PAIR/3/1/33", L7)
+    assert ddzfast.beats(mine, last, L7) == ddzfast.beats(
+        Move("PAIR", 0, 1, "37", rules=L7), last, L7)
+    assert ddzfast.beats(Move.parse("PAIR/4/1/44", L7), mine, L7)
+    assert ddzfast.play("3377", mine, L7) == ddzfast.play("3377", Move.parse(
+        "PAIR/3/1/37", L7), L7)

@@ -317,6 +317,7 @@ cdef class Rules:
                             "with_options) rather than calling __init__ again")
         if not isinstance(name, str):
             raise TypeError(f"a rule set's name is a str, not {name!r}")
+        name = str(name)        # a subclass of str (NumPy's str_): its text
         if not description:
             if name in RULE_SETS:
                 description = RULE_SETS[name]
@@ -325,6 +326,10 @@ cdef class Rules:
                 # the name alone is taken wherever rules are asked for
                 named = _get_rules(name)
                 name, description = named.name, named.description_dict()
+        # a one-pass iterable (a generator of kind names) is read once, here:
+        # the compiler and the description each read it whole
+        description = {k: tuple(v) if isinstance(v, collections.abc.Iterator) else v
+                       for k, v in description.items()}
         self._compile(description)
         self.name = name
         # the wild ranks as card characters, however they were spelled
@@ -526,7 +531,9 @@ cdef class Rules:
         ``without_kinds`` are not in it: ``repr`` tells them. A tiandi rule
         set with its sky rank alone (a deal's before the kitty is taken)
         reads ``"tiandi:7"``, which ``get_rules`` does not take: that rule
-        set generates nothing."""
+        set generates nothing. Nor does it take the name of a rule set given
+        wild ranks its built-in name has none of (``"classic:7"`` for
+        classic with ``laizi=True, wild_rank="7"``); ``repr`` makes those."""
         _made(self)
         return _name_with_ranks(self)
 
@@ -685,6 +692,8 @@ cdef object _choice_field(object v, str field, tuple choices):
     # as _bool_field takes them).
     if isinstance(v, np.bool_):
         v = bool(v)
+    elif isinstance(v, str):
+        v = str(v)          # a subclass of str (NumPy's str_): its text
     for c in choices:
         if type(v) is type(c) and v == c:
             return c
@@ -883,13 +892,15 @@ cdef object _changes_code(Rules r, tuple changes):
     missing, options, other = changes[0], changes[1], changes[2]
     ready = _rules_ready(&r.c)
     name = _name_with_ranks(r) if ready else _unranked_name(r)
-    made = _get_rules(name)
     text = f"Rules({name!r})"
     changed = {**options, **other}
     if not ready and r.c.wild_mask:
         # (a tiandi rule set with its sky rank alone has no name)
         changed = {"wild_ranks": r.description["wild_ranks"], **changed}
     try:
+        # (a rule set given wild ranks its name takes none of, a classic
+        # with laizi=True, has no name get_rules reads)
+        made = _get_rules(name)
         if missing:
             made = made.without_kinds(*missing)
             text += f".without_kinds({', '.join(map(repr, missing))})"
@@ -1050,6 +1061,9 @@ cdef Rules _get_rules(object rules):
     if isinstance(rules, Rules):
         _made(<Rules>rules)
         return <Rules>rules
+    if isinstance(rules, str):
+        # a subclass of str (NumPy's str_): its text
+        return _get_rules(str(rules))
     raise TypeError(f"rules must be a rule-set name or a Rules, not {type(rules).__name__}")
 
 
@@ -1543,7 +1557,9 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
     cdef int wild
     cdef ddz_move row
     _need_wild(rules)
-    if type(move) is Move:
+    # (a subclass's instance holds its struct, and the rule set that read it,
+    # as a Move does)
+    if isinstance(move, Move):
         mv = <Move>move
         out[0] = mv.m
         if mv.wild_rules == rules.rules_id:
@@ -1568,9 +1584,6 @@ cdef int _move_struct(object move, Rules rules, ddz_move* out, str what) except 
         out.wild = <uint8_t>wild
         out.substitutes = ddz_substitutes(&rules.c, out.kind, out.rank, out.length, out.cards)
         return 0
-    if isinstance(move, Move):
-        return _move_struct(Move(move.kind, move.rank, move.length, move.cards),
-                            rules, out, what)
     raise TypeError(f"{what} must be {_MOVE_TYPES}, not {_type_label(move)}")
 
 
