@@ -4,8 +4,10 @@ ZeroDivisionError or a statistics error after the run has started."""
 from __future__ import annotations
 
 import argparse
-import math
 from typing import Callable
+
+# the command line's own reading of a number of seconds (positive, finite)
+from ddzfast.cli import _seconds as positive_seconds  # noqa: F401
 
 
 def at_least(low: int) -> Callable[[str], int]:
@@ -19,15 +21,3 @@ def at_least(low: int) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"{value} is below {low}")
         return value
     return convert
-
-
-def positive_seconds(text: str) -> float:
-    """A positive, finite number of seconds."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 < value < math.inf:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive, finite number "
-                                         f"of seconds")
-    return value
