@@ -361,7 +361,8 @@ def policy_labels(policies: Sequence) -> list[str]:
     (``policy_name``), and ``name#k`` (k = 1, 2, ... in seat order) where
     different callables share a name (two closures of one factory, two
     lambdas), so that a summary never pools them; one object in several
-    seats keeps one label."""
+    seats keeps one label, and so does one method of one instance (each
+    ``bot.act`` read is a new method object)."""
     from ddzfast.simulate import policy_name
     if isinstance(policies, (str, bytes)) or not isinstance(policies, collections.abc.Sequence):
         raise TypeError(f"policies must be a sequence of names and callables (one "
