@@ -229,12 +229,6 @@ def _first_out_of_range(arr: np.ndarray) -> int:
     return int(np.argmax(bad)) if bad.any() else len(arr)
 
 
-def _out_of_range_error(arr: np.ndarray, i: int) -> IllegalMoveError:
-    return IllegalMoveError(f"{_row_text(arr, i)} is no move: kind must be below "
-                            f"{_NKINDS}, rank below {1 << _RANK_BITS} and the cards "
-                            f"of a deck")
-
-
 def _check_legal(arr: np.ndarray, rules, check_wild: bool,
                  illegal: str = "{row} is not a legal move of {where}") -> np.ndarray:
     """Every row is a legal move of ``rules`` (of some built-in rule set when
@@ -248,7 +242,9 @@ def _check_legal(arr: np.ndarray, rules, check_wild: bool,
     first_out = _first_out_of_range(arr)
     if first_out < len(arr):
         _check_legal(arr[:first_out], rules, check_wild, illegal)
-        raise _out_of_range_error(arr, first_out)
+        raise IllegalMoveError(f"{_row_text(arr, first_out)} is no move: kind must be "
+                               f"below {_NKINDS}, rank below {1 << _RANK_BITS} and the "
+                               f"cards of a deck")
     # np.ndarray: np.where's results (any shape, any dtype in numpy 2.2's
     # stubs) are assigned to these, which those stubs would type 1-d uint32
     # and int16
