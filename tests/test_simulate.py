@@ -331,6 +331,22 @@ def test_bad_play_answers_name_the_seat_and_policy():
         simulate(3, "classic", (illegal_move, "greedy", "greedy"), seed=0, bidding=False)
 
 
+def test_a_policy_raising_stop_iteration_is_named():
+    # raised inside simulate's generator of rows, it would come out as a bare
+    # "generator raised StopIteration" naming no policy
+    def stops(game, legal):
+        raise StopIteration
+
+    with pytest.raises(RuntimeError, match=r"stops' \(seat 2\) raised StopIteration"):
+        simulate(2, "classic", ("greedy", "greedy", stops), seed=0)
+
+    def fails(game, legal):
+        raise KeyError("its own")
+
+    with pytest.raises(KeyError, match="its own"):      # any other error as it is
+        simulate(2, "classic", ("greedy", "greedy", fails), seed=0)
+
+
 def test_play_answers_move_row_and_numpy_index():
     def rows_and_numpy(game, legal):
         if game.phase == "bidding":

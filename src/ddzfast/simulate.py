@@ -161,8 +161,13 @@ def _policy_choice(policy: Callable, game: Game, seat: int):
     bidding = game.phase not in ("play", "done")
     legal = game.legal_choices() if bidding else game.legal_moves()
     changes = game._changes
-    choice = policy(game, legal)
     who = f"policy {policy_name(policy)!r} (seat {seat})"
+    try:
+        choice = policy(game, legal)
+    except StopIteration as e:
+        # inside simulate's generator of rows it would come out as a bare
+        # "generator raised StopIteration" (PEP 479), naming no policy
+        raise RuntimeError(f"{who} raised StopIteration") from e
     if game._changes != changes:
         raise RuntimeError(f"{who} changed the game it was given (it bid, played or "
                            f"undid a move): a policy reads the game and returns its "
