@@ -3,6 +3,7 @@ rule set and its wild rank as data), buffers and every byte of a move row,
 immutability, and clear errors (only ValueError and TypeError, IndexError
 for an index) on bad input; the regressions of the hardening review each
 name the defect they guard."""
+import copy
 import math
 import pickle
 import random
@@ -663,6 +664,34 @@ def test_a_rule_set_named_as_a_built_in_pickles_as_it_only_when_equal():
     restored = pickle.loads(pickle.dumps(other))
     assert restored is not get_rules("classic")
     assert restored.tier("ROCKET") == 9 and restored.description == other.description
+
+
+def test_a_factor_of_one_is_the_rule_set_without_it():
+    """multipliers={..., "PAIR": 1} compiled apart from leaving PAIR out, and
+    the two rule sets, which score every deal alike, compared unequal."""
+    classic = get_rules("classic")
+    ones = classic.with_options(multipliers={"BOMB": 2, "ROCKET": 2, "PAIR": 1})
+    assert ones == classic and hash(ones) == hash(classic)
+    assert ones.description["multipliers"]["PAIR"] == 1     # as it was given
+    assert classic.with_options(multipliers={"BOMB": 2, "ROCKET": 2, "PAIR": 2}) != classic
+
+
+def test_a_move_of_a_rule_set_of_ones_own_is_made_again_with_it():
+    """A move legal in no built-in rule set (super's ROCKET of XDW once
+    xdw_kind is ROCKET) could not be pickled, deep-copied or remade from its
+    repr: they made it again without its rule set."""
+    rules = get_rules("super").with_options(xdw_kind="ROCKET")
+    own = next(m for m in legal_moves("XDW", None, rules) if len(m.cards) == 3)
+    with pytest.raises(IllegalMoveError):
+        Move.parse(own.text)
+    assert pickle.loads(pickle.dumps(own)) == own
+    assert copy.deepcopy(own) == own and copy.copy(own) == own
+    remade = eval(repr(own), {"Move": Move, "Rules": Rules})
+    assert remade == own and remade.wild == own.wild
+    # a move a built-in rule set has keeps the short forms
+    built_in = next(m for m in legal_moves("XDW", None, rules) if len(m.cards) == 2)
+    assert repr(built_in) == f"Move.parse({built_in.text!r})"
+    assert len(pickle.dumps(built_in)) < len(pickle.dumps(own))
 
 
 # ---- only ValueError and TypeError (IndexError for an index); rows checked ----

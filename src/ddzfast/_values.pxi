@@ -240,8 +240,8 @@ _RULES_IDS = itertools.count()    # next() is atomic: ids are unique across thre
 # (the same behaviour in the core) share it, so cached readings of W and
 # position keys carry over between them.
 cdef dict _RULES_ID_BY_STRUCT = {}
-# One Rules per rules_id of a rule set with a wild rank (at most 13 per
-# laizi description), for the moves that refer to it by id.
+# One Rules per rules_id, for the moves that refer to their rule set by id
+# (as many as _RULES_ID_BY_STRUCT holds structs).
 cdef dict _RULES_BY_ID = {}
 
 
@@ -354,13 +354,13 @@ cdef class Rules:
         # same bytes is the same in every process of one build)
         self.fingerprint = int.from_bytes(
             hashlib.blake2b(compiled, digest_size=8).digest(), "little")
-        if self.c.wild_mask:
-            # a laizi move's text and pickle need its wild rank (see Move)
-            # (one of a built-in rule set's name first: a move's repr names
-            # the rule set it is legal in, which a name of one's own is not)
-            held = _RULES_BY_ID.setdefault(rules_id, self)
-            if not _builtin_named(held) and _builtin_named(self):
-                _RULES_BY_ID[rules_id] = self
+        # a laizi move's text and pickle need its wild rank, and a move legal
+        # in no built-in rule set needs its own (see Move); one of a built-in
+        # rule set's name first: a move's repr names the rule set it is legal
+        # in, which a name of one's own is not
+        held = _RULES_BY_ID.setdefault(rules_id, self)
+        if not _builtin_named(held) and _builtin_named(self):
+            _RULES_BY_ID[rules_id] = self
         self._ready = True
 
     cdef _compile(self, dict d):
@@ -400,7 +400,9 @@ cdef class Rules:
                              f"after dealing 3 x {DEAL_CARDS}")
         c.kitty = kitty
         for k, v in _kind_ints(d.get("multipliers", {}), "multipliers", 1, 255).items():
-            c.mult[k] = v
+            # a factor of 1 is no factor, as for a kind left out: the two
+            # descriptions make one rule set
+            c.mult[k] = v if v > 1 else 0
         cap = d.get("mult_cap")
         c.mult_cap = 0 if cap is None else _int_field(cap, "mult_cap", 1, 2 ** 62)
         c.service_fee = _real_field(d.get("service_fee", 0.0), "service_fee")
@@ -1425,18 +1427,37 @@ cdef class Move:
         return f"{text} ({wild})" if wild else text
 
     def __repr__(self):
-        rules = _RULES_BY_ID.get(self.wild_rules)
-        name = None if rules is None else _move_rules_name(rules, self)
-        if name is not None:
-            return f"Move.parse({self.text!r}, {name!r})"
-        return f"Move.parse({self.text!r})"
+        rules = _own_rules(self)
+        if rules is None:
+            return f"Move.parse({self.text!r})"
+        if (<Rules>rules).c.wild_mask:
+            name = _move_rules_name(rules, self)
+            if name is not None:
+                return f"Move.parse({self.text!r}, {name!r})"
+            return f"Move.parse({self.text!r})"
+        return f"Move.parse({self.text!r}, {rules!r})"
 
     def __reduce__(self):
-        rules = _RULES_BY_ID.get(self.wild_rules)
-        if rules is not None:   # a laizi move: legal only with its wild rank
+        rules = _own_rules(self)
+        if rules is not None:
             return (Move, (int(self.m.kind), self.m.rank, self.m.length, self.m.cards,
                            None, rules))
         return (Move, (int(self.m.kind), self.m.rank, self.m.length, self.m.cards))
+
+
+cdef object _own_rules(Move mv):
+    # The rule set a move needs to be made again, None when any built-in
+    # one will do: a laizi move's (legal only with its wild ranks), or the
+    # one it was read in when no built-in rule set has it (a kind a
+    # description of one's own added, such as super's ROCKET of XDW)
+    cdef Rules r
+    rules = _RULES_BY_ID.get(mv.wild_rules)
+    if rules is None or (<Rules>rules).c.wild_mask:
+        return rules
+    for r in _ANY_RULES:
+        if ddz_check(&r.c, mv.m.kind, mv.m.rank, mv.m.length, mv.m.cards) >= 0:
+            return None
+    return rules
 
 
 cdef uint64_t _substitute_bits(uint32_t subs) noexcept nogil:
