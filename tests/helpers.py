@@ -203,6 +203,17 @@ def failing_import(monkeypatch, module: str, error: ImportError) -> None:
     monkeypatch.setattr(builtins, "__import__", fake_import)
 
 
+def assert_never_writable(a) -> None:
+    """Neither ``a`` nor any array it is a view of can be made writable
+    (numpy lets the array owning its data be made writable again: a view of
+    a read-only array alone is no protection)."""
+    while a is not None and hasattr(a, "flags"):
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            a.flags.writeable = True
+        assert not a.flags.writeable
+        a = a.base
+
+
 def survives_a_writer(run_python, setup: str, writes: str, work: str, rounds: int) -> None:
     """The regression tests of values read twice from memory another thread
     may write: in a subprocess, ``setup``, then ``work`` ``rounds`` times

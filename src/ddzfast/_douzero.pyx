@@ -29,7 +29,7 @@ import numpy as np
 
 from ddzfast._core cimport *
 
-from ddzfast._readonly import read_only
+from ddzfast._readonly import read_only_view
 from ddzfast.constants import DOUZERO_CARDS
 from ddzfast.errors import IllegalMoveError, InvalidCardsError
 

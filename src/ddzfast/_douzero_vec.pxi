@@ -165,7 +165,7 @@ cdef class DouZeroVec:
         self.done = np.zeros(num_envs, dtype=np.bool_)
         self.x_no_action = np.zeros((num_envs, DZ_X_FARMER), dtype=np.int8)
         # read-only to callers: each step shifts a row's z in place
-        self.z = read_only(np.zeros((num_envs, 5, 3 * DZ_CARDS), dtype=np.int8))
+        self.z = read_only_view(np.zeros((num_envs, 5, 3 * DZ_CARDS), dtype=np.int8))
         self.deal_numbers = np.zeros(num_envs, dtype=np.int64)
         self.nrows[0] = self.nrows[1] = self.nrows[2] = 0
         self._xb = [None] * 3

@@ -5,11 +5,29 @@ import numpy as np
 
 
 def read_only(a: np.ndarray) -> np.ndarray:
-    """``a`` marked read-only and returned as a view of itself. Numpy lets
-    the array that owns its data be made writable again
-    (``a.flags.writeable = True``) but refuses that for a view of a
-    read-only array, so a caller cannot write through what the library
-    shares (a cached table the core reads, a constant) and change it for
-    everyone. Keep only the view: it keeps ``a`` alive."""
-    a.flags.writeable = False
-    return a.view()
+    """A copy of ``a`` that no one can write, for what the library shares
+    and never changes (a cached table the core reads, a constant). Its
+    memory is an immutable bytes object: numpy lets the array that owns
+    its data be made writable again (``a.base.flags.writeable = True``)
+    but refuses that for one over a read-only buffer, so a caller cannot
+    change the table for everyone, or hand the core rows it never checked.
+    """
+    a = np.ascontiguousarray(a)
+    raw = a.tobytes()
+    # (a bytes object's data is aligned as any allocation; the padding is
+    # for an allocator that would not do so)
+    for pad in range(max(a.dtype.alignment, 1)):
+        out = np.frombuffer(bytes(pad) + raw, dtype=a.dtype, offset=pad)
+        if out.flags.aligned:
+            return out.reshape(a.shape)
+    raise RuntimeError(f"no aligned copy of an array of {a.dtype}")
+
+
+def read_only_view(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a``, a buffer the library itself writes in
+    place (as a step shifts DouZero's ``z``): a caller is kept from writing
+    by mistake, though ``view.base`` is ``a``, writable; the core reads
+    nothing from it that it trusts."""
+    view = a.view()
+    view.flags.writeable = False
+    return view
