@@ -379,6 +379,14 @@ def test_bad_seed():
         e.reset(seed=1.5)
 
 
+def test_the_landlord_line_before_a_landlord_is_a_value_error():
+    """render.landlord_line on a deal still bidding failed an assert (gone
+    under python -O, where it printed a seat of None)."""
+    game = ddzfast.Game("classic", seed=1)
+    with pytest.raises(ValueError, match="no landlord yet .*bidding phase"):
+        landlord_line(game, PLAYERS)
+
+
 def test_render_human_prints_the_table(capsys):
     e = doudizhu_v0.env("super", render_mode="human")
     e.reset(seed=11)

@@ -48,8 +48,10 @@ def choice_line(name: str, phase: str, choice: int, game: Game) -> str:
 
 
 def landlord_line(game: Game, names: Sequence[str]) -> str:
-    """Who became the landlord, the base and the kitty."""
-    assert game.landlord is not None
+    """Who became the landlord, the base and the kitty (ValueError before
+    there is one)."""
+    if game.landlord is None:
+        raise ValueError(f"no landlord yet (the deal is in its {game.phase} phase)")
     return f"landlord: {names[game.landlord]} (base {game.base}); kitty {game.kitty}\n"
 
 
