@@ -179,3 +179,56 @@ def test_a_pickle_state_with_a_mapping_is_refused():
     with pytest.raises(TypeError, match="tuples of packed ints"):
         _douzero_game_from_state(False, {0: 0, 1: 0, 2: 0}, (0, 0, 0), (0, 0, 0), (),
                                  0, 0, False, False)
+
+
+def _played_game(plays: int):
+    """A DouZeroGame of a shuffled deck after ``plays`` plays of its first
+    legal action (a pass when one is legal)."""
+    from ddzfast._douzero import DouZeroGame
+    deck = [c for c in range(3, 15) for _ in range(4)] + [17] * 4 + [20, 30]
+    random.Random(5).shuffle(deck)
+    game = DouZeroGame()
+    game.deal_deck(deck)
+    for _ in range(plays):
+        if game.play(game.legal_actions[0]):
+            break
+    return game
+
+
+def test_a_pickle_not_made_by_a_game_is_refused():
+    """A DouZeroGame pickle was checked by the sum of its packed hands, which
+    carries from one card into the next: sixteen 3s (or any hands, with
+    `played` their negated sum) loaded, and their hands went to the
+    generator. The deal is now played again from its history."""
+    import pickle
+
+    from ddzfast._douzero import _douzero_game_from_state
+    for plays in (0, 7, 200):
+        game = _played_game(plays)
+        loaded = pickle.loads(pickle.dumps(game))
+        assert loaded.__reduce__() == game.__reduce__()
+        if plays < 200:
+            assert loaded.legal_actions == game.legal_actions
+    fields = list(_played_game(7).__reduce__()[1])
+    three = 1   # one 3, packed
+    crafted = {
+        "sixteen 3s": (True, (4 * three,) * 3, (4 * three, 0, 0), (0, 0, 0), (), 0, 0,
+                       False, False),
+        "played carrying into W": (True, (three, three, three), (-3 * three % 2**64, 0, 0),
+                                   (0, 0, 0), (), 0, 0, False, False),
+        "a play not in the history": fields[:2] + [(fields[2][0] + three,) + fields[2][1:]]
+        + fields[3:],
+        "one bomb more": fields[:6] + [fields[6] + 1] + fields[7:],
+        "another seat": fields[:5] + [(fields[5] + 1) % 3] + fields[6:],
+        "fifteen 3s played": fields[:4] + [fields[4][:-1] + (15 * three,)] + fields[5:],
+        "no deal with cards": (False, (three, 0, 0), (0, 0, 0), (0, 0, 0), (), 0, 0,
+                               False, False),
+    }
+    reasons = {"sixteen 3s": "cards are not of one deck",
+               "played carrying into W": "cards are not of one deck",
+               "fifteen 3s played": "history is no deal's",
+               "no deal with cards": "deal is not dealt"}
+    for what, state in crafted.items():
+        with pytest.raises(ValueError, match="DouZeroGame pickle whose "
+                           + reasons.get(what, "")):
+            _douzero_game_from_state(*state)

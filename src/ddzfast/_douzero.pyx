@@ -707,10 +707,14 @@ cdef class DouZeroGame:
 
     cdef int _restore(self, bint dealt, hand, played, last_by_seat, history, int seat,
                       int bombs, bint over, bint landlord_won) except -1:
-        cdef dz_state g
-        cdef uint64_t total = 0
+        # The deal made again from what it started with (each seat's hand
+        # and what it played), its history played move by move, and then
+        # every field compared with the pickle's: a pickle not made by a
+        # game (a count a deck lacks, a play no rule allows, fields that do
+        # not agree) is refused, not handed to the generator.
+        cdef uint64_t start[3]
+        cdef uint64_t packed
         cdef int i
-        memset(&g, 0, sizeof(dz_state))
         for part in (hand, played, last_by_seat, history):
             # (read by index: a mapping's keys would be looked up)
             if not isinstance(part, (tuple, list)):
@@ -720,24 +724,39 @@ cdef class DouZeroGame:
             raise ValueError("a DouZeroGame pickle holds three hands, plays and last moves")
         if len(history) > DZ_HISTORY or not 0 <= seat < 3 or not 0 <= bombs <= 20:
             raise ValueError("a DouZeroGame pickle out of range (history, seat or bombs)")
+        if not dealt:
+            if (any(hand) or any(played) or any(last_by_seat) or history or seat
+                    or bombs or over or landlord_won):
+                raise ValueError("a DouZeroGame pickle whose deal is not dealt but has "
+                                 "a state")
+            return 0
         for i in range(3):
-            g.hand[i] = hand[i]
-            g.played[i] = played[i]
-            g.last_by_seat[i] = last_by_seat[i]
-            total += g.hand[i] + g.played[i]
-        if dealt and not ddz_hand_valid(&_CLASSIC.c, total):
-            raise ValueError("a DouZeroGame pickle whose cards are not of one deck")
-        for i in range(len(history)):
-            g.history[i] = history[i]
-        g.nhistory = len(history)
-        g.seat = seat
-        g.bombs = bombs
-        g.over = over
-        g.landlord_won = landlord_won
-        self.g = g
-        self.dealt = dealt
-        if dealt and not over:
-            self._legal()
+            for packed in (hand[i], played[i]):
+                if not ddz_hand_valid(&_CLASSIC.c, packed):
+                    raise ValueError(f"a DouZeroGame pickle whose cards are not of one "
+                                     f"deck ({_deck_problem(packed, _CLASSIC)})")
+            # (two counts of at most 4 each: no carry into the next card)
+            start[i] = <uint64_t>hand[i] + <uint64_t>played[i]
+            if not ddz_hand_valid(&_CLASSIC.c, start[i]):
+                raise ValueError(f"a DouZeroGame pickle whose cards are not of one deck "
+                                 f"({_deck_problem(start[i], _CLASSIC)})")
+        try:
+            self._start(start[DZ_LANDLORD], start[DZ_UP], start[DZ_DOWN])
+            for packed in history:
+                self._play(packed)
+        except InvalidCardsError as e:
+            raise ValueError(f"a DouZeroGame pickle whose cards are not of one deck "
+                             f"({e})") from None
+        except ValueError as e:     # a play its position does not allow
+            raise ValueError(f"a DouZeroGame pickle whose history is no deal's "
+                             f"({e})") from None
+        if ([self.g.hand[i] for i in range(3)] != list(hand)
+                or [self.g.played[i] for i in range(3)] != list(played)
+                or [self.g.last_by_seat[i] for i in range(3)] != list(last_by_seat)
+                or (self.g.seat, self.g.bombs, bool(self.g.over), bool(self.g.landlord_won))
+                != (seat, bombs, bool(over), bool(landlord_won))):
+            raise ValueError("a DouZeroGame pickle whose fields are not what its history "
+                             "makes of its hands")
         return 0
 
     cdef int _legal(self) except -1:
@@ -759,7 +778,11 @@ cdef class DouZeroGame:
         ends. IllegalMoveError (a ValueError) unless it is a legal action."""
         self._check_live()
         self._check_idle()
-        cdef uint64_t c = _dz_pack(action, "action")
+        return self._play(_dz_pack(action, "action"))
+
+    cdef bint _play(self, uint64_t c) except -1:
+        self._check_live()
+        self._check_idle()
         cdef int64_t j
         cdef int s = self.g.seat
         for j in range(self.nlegal):

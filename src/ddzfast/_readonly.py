@@ -25,9 +25,8 @@ def read_only(a: np.ndarray) -> np.ndarray:
 
 def read_only_view(a: np.ndarray) -> np.ndarray:
     """A read-only view of ``a``, a buffer the library itself writes in
-    place (as a step shifts DouZero's ``z``): a caller is kept from writing
-    by mistake, though ``view.base`` is ``a``, writable; the core reads
-    nothing from it that it trusts."""
-    view = a.view()
-    view.flags.writeable = False
-    return view
+    place through its C pointer (as a step shifts DouZero's ``z``): both
+    are marked read-only, so only ``a.base.flags.writeable = True`` makes
+    it writable again; the core reads nothing from it that it trusts."""
+    a.flags.writeable = False
+    return a.view()
