@@ -49,10 +49,11 @@ What it does, as DouZero's ``dmc`` does it, in one process:
   (batched over ``VecEnv``, DouZero's legal actions) and against ddzfast's
   ``greedy`` bot (``ddzfast.arena``, DouZero's evaluation protocol and
   deals: the game is ddzfast's classic one, the agent reads DouZero's
-  observation of it and its choice is played as the legal move of the same
-  cards; a move of the bot's that DouZero's rules lack cannot be replayed
-  into that observation, and the agent then plays a random legal move,
-  counted and printed).
+  observation of it and its choice, among its candidates the arena's game
+  allows, is played as the legal move of the same cards; a move of the
+  bot's that DouZero's rules lack cannot be replayed into that
+  observation, and the agent then plays a random legal move, counted and
+  printed, as when no candidate of DouZero's is legal in the arena's game).
 * A checkpoint (``torch.save`` of the three models) every
   ``--checkpoint-every`` seconds when ``--checkpoint`` is given.
 
@@ -61,8 +62,11 @@ Printed as it trains: wall time, decisions, decisions/s of the whole loop
 (``VecEnv.step``), the losses and the last WPs; at the end also the
 learner's steps, the share of the time the actors waited for it, and the
 rate after its first step (before it no deal has ended and the actors run
-alone). ``--seconds 3 --envs 8 --hidden 16 --lstm 16`` is the smoke run
-the tests make.
+alone). Ctrl-C stops the run, writes the checkpoint when one is asked for
+and exits with status 130. ``--seconds 3 --envs 8 --hidden 16 --lstm 16
+--eval-deals 6 --greedy-deals 4 --eval-every 1 --batch 64`` is the smoke
+run the tests make (a few seconds; the default ``--batch`` would take no
+learner step in that time).
 """
 from __future__ import annotations
 
@@ -91,8 +95,8 @@ except ImportError as e:   # pragma: no cover - exercised without torch
 
 from ddzfast.arena import arena
 from ddzfast._douzero import DouZeroGame
-from ddzfast.compat.douzero import (ACTION_WIDTH, POSITIONS, X_NO_ACTION_WIDTH, VecEnv,
-                                    to_douzero)
+from ddzfast.compat.douzero import (ACTION_WIDTH, MAX_ENVS, POSITIONS, X_NO_ACTION_WIDTH,
+                                    VecEnv, to_douzero)
 
 # x_batch's width per position (x_no_action, then the action)
 X_WIDTH = tuple(w + ACTION_WIDTH for w in X_NO_ACTION_WIDTH)
@@ -182,10 +186,24 @@ class Learner:
                 continue
         self.wait += time.perf_counter() - t
 
-    def close(self):
-        """Wait for the queued steps (the thread's) to be made."""
+    def close(self, drop_queued=False):
+        """Wait for the queued steps (the thread's) to be made, or with
+        ``drop_queued`` for the one in progress alone; RuntimeError when the
+        thread failed."""
         if self.thread is not None:
-            self.queue.put(None)
+            if drop_queued:
+                try:
+                    while True:
+                        self.queue.get_nowait()
+                except queue.Empty:
+                    pass
+            # a thread that failed takes nothing more from a full queue
+            while self.thread.is_alive():
+                try:
+                    self.queue.put(None, timeout=0.5)
+                    break
+                except queue.Full:
+                    continue
             self.thread.join()
             self.thread = None
         if self.error is not None:
@@ -240,6 +258,10 @@ def choose(models, vec, rng, epsilon):
                 torch.from_numpy(vec.z[rows]).float(),
                 torch.from_numpy(vec.x_no_action[rows, :width]).float(),
                 torch.from_numpy(seg), torch.from_numpy(x_action).float()).numpy()
+            if np.isnan(values).any():
+                # (no value equals a NaN maximum: no candidate would be picked)
+                raise FloatingPointError(f"the {POSITIONS[p]} model's values are NaN: "
+                                         f"the training diverged (a lower --lr?)")
             starts = np.cumsum(counts[rows]) - counts[rows]
             best = np.maximum.reduceat(values, starts)
             # the first row of each deal's segment holding its maximum
@@ -322,11 +344,16 @@ class ArenaAgent:
         with torch.inference_mode():
             values = self.models[p](torch.from_numpy(obs["z_batch"]),
                                     torch.from_numpy(obs["x_batch"])).numpy()
-        packed = int(self.mirror.legal_packed[int(np.argmax(values))])
-        for i, move in enumerate(legal):
-            if int(move.cards) == packed:
-                return i
-        raise RuntimeError("the agent's choice is no legal move of the arena's game")
+        # DouZero's candidates the arena's game allows: DouZero ranks a
+        # plane of single kickers by its highest triple, kickers included,
+        # so it may list a follow that ddzfast's rules refuse
+        index = {int(move.cards): i for i, move in enumerate(legal)}
+        allowed = [(float(v), index[int(c)]) for v, c in zip(values, self.mirror.legal_packed)
+                   if int(c) in index]
+        if not allowed:
+            self.unreplayable += 1
+            return int(self.rng.integers(len(legal)))
+        return max(allowed, key=lambda pair: pair[0])[1]
 
 
 def evaluate_greedy(models, deals, seed):
@@ -349,6 +376,12 @@ def check_args(parser, args):
         if getattr(args, name) < low:
             parser.error(f"--{name.replace('_', '-')} is at least {low}, not "
                          f"{getattr(args, name)}")
+    # (VecEnv's deals at once; the seeds NumPy and torch take)
+    at_most = {"envs": MAX_ENVS, "eval_deals": MAX_ENVS, "seed": 2**64 - 1}
+    for name, high in at_most.items():
+        if getattr(args, name) > high:
+            parser.error(f"--{name.replace('_', '-')} is at most {high}, not "
+                         f"{getattr(args, name)}")
     # (inf: evaluations, or a checkpoint, only at the start and the end)
     for name in ("eval_every", "checkpoint_every"):
         value = getattr(args, name)
@@ -362,8 +395,11 @@ def check_args(parser, args):
         parser.error(f"--epsilon is in 0..1, not {args.epsilon}")
     if args.checkpoint is not None:
         folder = os.path.dirname(os.path.abspath(args.checkpoint))
-        if not args.checkpoint or os.path.isdir(args.checkpoint) or not os.path.isdir(folder) \
-                or not os.access(folder, os.W_OK):
+        # (abspath drops a final separator: "missing/" would read as the
+        # file "missing" in a folder that exists)
+        names_a_folder = args.checkpoint.endswith(tuple(filter(None, (os.sep, os.altsep))))
+        if not args.checkpoint or names_a_folder or os.path.isdir(args.checkpoint) \
+                or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
             parser.error(f"--checkpoint {args.checkpoint!r}: no file can be written "
                          f"there (its folder must exist and be writable)")
 
@@ -408,7 +444,7 @@ def main(argv=None):
     # z_batch (z repeated for every candidate) and x_batch (x_no_action
     # repeated for every candidate) are not written: the actors run the
     # LSTM and the deal's part of the first layer once per deal
-    vec = lean_vec(args.envs, "adp", args.seed + 1)
+    vec = lean_vec(args.envs, "adp", (args.seed + 1) % 2**64)
     vec.reset()
     # the decisions of each deal in progress: lists of (position,
     # x_no_action, the action's columns, z), int8
@@ -436,83 +472,109 @@ def main(argv=None):
         return wp + wg
 
     def save():
+        # written apart, then renamed over the last one: a save cut short
+        # leaves the last checkpoint whole
+        part = args.checkpoint + ".part"
         torch.save({"models": [m.state_dict() for m in models], "decisions": decisions},
-                   args.checkpoint)
+                   part)
+        os.replace(part, args.checkpoint)
 
-    wp = evaluations()
-    t0 = time.perf_counter()
-    last_eval = last_ckpt = t0
-    print(f"{'seconds':>8} {'decisions':>10} {'dec/s':>8} {'env %':>6} "
-          f"{'loss L/D/U':>22} {'WP random (landlord, farmers)':>30} "
-          f"{'WP greedy (landlord, farmers)':>30}", flush=True)
-    print(f"{0.0:8.1f} {0:10d} {0:8.0f} {0:6.1f} {'':>22} {wp[0]:14.3f} {wp[1]:15.3f} "
-          f"{wp[2]:14.3f} {wp[3]:15.3f}", flush=True)
-    losses = learner.losses
-    first_step = None             # (time, decisions, eval_time) at the learner's first step
-    while True:
-        now = time.perf_counter()
-        if now - t0 >= args.seconds:
-            break
-        actions = choose(models, vec, rng, args.epsilon)
-        if args.learner != "off":
-            # the chosen rows, before step rewrites the buffers
-            position = vec.position.copy()
-            x_state, z = vec.x_no_action.copy(), vec.z.copy()
-            x_action = np.empty((args.envs, ACTION_WIDTH), np.int8)
-            for q in range(3):
-                rows = position == q
-                x_action[rows] = vec.x_action[q][vec.offsets[rows] + actions[rows]]
-            for i in range(args.envs):
-                episodes[i].append((position[i], x_state[i], x_action[i], z[i]))
-        ts = time.perf_counter()
-        rewards, done = vec.step(actions)
-        env_time += time.perf_counter() - ts
-        decisions += args.envs
-        steps += 1
-        for i in np.flatnonzero(done) if args.learner != "off" else ():
-            r = float(rewards[i])
-            for q, xs, xa, zq in episodes[i]:
-                y = r if q == 0 else -r
-                if window:
-                    k = filled[q] % args.batch
-                    ring_x[q][k, :-ACTION_WIDTH] = xs[:X_NO_ACTION_WIDTH[q]]
-                    ring_x[q][k, -ACTION_WIDTH:] = xa
-                    ring_z[q][k], ring_y[q][k] = zq, y
-                    filled[q] += 1
-                else:
-                    pending[q].append((xs, xa, zq, y))
-            episodes[i] = []
-        if window:
-            for q in range(3 if steps % args.learn_every == 0 else 0):
-                n = min(filled[q], args.batch)
-                if n:
-                    learner.submit(q, ring_x[q][:n], ring_z[q][:n], ring_y[q][:n])
-        else:
-            for q in range(3):
-                while len(pending[q]) >= args.batch:
-                    batch, pending[q] = pending[q][:args.batch], pending[q][args.batch:]
-                    width = X_NO_ACTION_WIDTH[q]
-                    x = np.concatenate([np.stack([b[0][:width] for b in batch]),
-                                        np.stack([b[1] for b in batch])], axis=1)
-                    learner.submit(q, x, np.stack([b[2] for b in batch]),
-                                   np.array([b[3] for b in batch], np.float32))
-        now = time.perf_counter()
-        if first_step is None and learner.steps:
-            first_step = (now, decisions, eval_time)
-        if now - last_eval >= args.eval_every:
-            wp = evaluations()
-            last_eval = time.perf_counter()
-            eval_time += last_eval - now
-            spent = last_eval - t0
-            train = spent - eval_time
-            print(f"{spent:8.1f} {decisions:10d} {decisions / train:8.0f} "
-                  f"{100 * env_time / train:6.1f} "
-                  f"{losses[0]:7.3f}/{losses[1]:6.3f}/{losses[2]:6.3f} "
-                  f"{wp[0]:14.3f} {wp[1]:15.3f} {wp[2]:14.3f} {wp[3]:15.3f}", flush=True)
-        if args.checkpoint and now - last_ckpt >= args.checkpoint_every:
+    interrupted = False
+    # Ctrl-C stops the run where it is: the learner's thread is joined
+    # (a daemon thread inside a torch operation at the interpreter's exit
+    # aborts the process) and the checkpoint is written
+    try:
+        wp = evaluations()
+        t0 = time.perf_counter()
+        last_eval = last_ckpt = t0
+        print(f"{'seconds':>8} {'decisions':>10} {'dec/s':>8} {'env %':>6} "
+              f"{'loss L/D/U':>22} {'WP random (landlord, farmers)':>30} "
+              f"{'WP greedy (landlord, farmers)':>30}", flush=True)
+        print(f"{0.0:8.1f} {0:10d} {0:8.0f} {0:6.1f} {'':>22} {wp[0]:14.3f} {wp[1]:15.3f} "
+              f"{wp[2]:14.3f} {wp[3]:15.3f}", flush=True)
+        losses = learner.losses
+        first_step = None             # (time, decisions, eval_time) at the learner's first step
+        while True:
+            now = time.perf_counter()
+            if now - t0 >= args.seconds:
+                break
+            actions = choose(models, vec, rng, args.epsilon)
+            if args.learner != "off":
+                # the chosen rows, before step rewrites the buffers
+                position = vec.position.copy()
+                x_state, z = vec.x_no_action.copy(), vec.z.copy()
+                x_action = np.empty((args.envs, ACTION_WIDTH), np.int8)
+                for q in range(3):
+                    rows = position == q
+                    x_action[rows] = vec.x_action[q][vec.offsets[rows] + actions[rows]]
+                for i in range(args.envs):
+                    episodes[i].append((position[i], x_state[i], x_action[i], z[i]))
+            ts = time.perf_counter()
+            rewards, done = vec.step(actions)
+            env_time += time.perf_counter() - ts
+            decisions += args.envs
+            steps += 1
+            for i in np.flatnonzero(done) if args.learner != "off" else ():
+                r = float(rewards[i])
+                for q, xs, xa, zq in episodes[i]:
+                    y = r if q == 0 else -r
+                    if window:
+                        k = filled[q] % args.batch
+                        ring_x[q][k, :-ACTION_WIDTH] = xs[:X_NO_ACTION_WIDTH[q]]
+                        ring_x[q][k, -ACTION_WIDTH:] = xa
+                        ring_z[q][k], ring_y[q][k] = zq, y
+                        filled[q] += 1
+                    else:
+                        pending[q].append((xs, xa, zq, y))
+                episodes[i] = []
+            if window:
+                for q in range(3 if steps % args.learn_every == 0 else 0):
+                    n = min(filled[q], args.batch)
+                    if n:
+                        learner.submit(q, ring_x[q][:n], ring_z[q][:n], ring_y[q][:n])
+            else:
+                for q in range(3):
+                    while len(pending[q]) >= args.batch:
+                        batch, pending[q] = pending[q][:args.batch], pending[q][args.batch:]
+                        width = X_NO_ACTION_WIDTH[q]
+                        x = np.concatenate([np.stack([b[0][:width] for b in batch]),
+                                            np.stack([b[1] for b in batch])], axis=1)
+                        learner.submit(q, x, np.stack([b[2] for b in batch]),
+                                       np.array([b[3] for b in batch], np.float32))
+            now = time.perf_counter()
+            if first_step is None and learner.steps:
+                first_step = (now, decisions, eval_time)
+            if now - last_eval >= args.eval_every:
+                wp = evaluations()
+                last_eval = time.perf_counter()
+                eval_time += last_eval - now
+                spent = last_eval - t0
+                train = spent - eval_time
+                print(f"{spent:8.1f} {decisions:10d} {decisions / train:8.0f} "
+                      f"{100 * env_time / train:6.1f} "
+                      f"{losses[0]:7.3f}/{losses[1]:6.3f}/{losses[2]:6.3f} "
+                      f"{wp[0]:14.3f} {wp[1]:15.3f} {wp[2]:14.3f} {wp[3]:15.3f}", flush=True)
+            if args.checkpoint and now - last_ckpt >= args.checkpoint_every:
+                save()
+                last_ckpt = now
+    except KeyboardInterrupt:
+        interrupted = True
+    except BaseException:
+        try:
+            learner.close(drop_queued=True)
+        except RuntimeError:
+            pass        # (the error that stopped the run is the one to see)
+        raise
+    # the queued learner steps are part of the loop's time (an interrupted
+    # run drops them)
+    learner.close(drop_queued=interrupted)
+    if interrupted:
+        if args.checkpoint:
             save()
-            last_ckpt = now
-    learner.close()                 # the queued learner steps are part of the loop's time
+        saved = f"; checkpoint written to {args.checkpoint}" if args.checkpoint else ""
+        print(f"interrupted: {decisions} decisions, {learner.steps} learner steps{saved}",
+              file=sys.stderr, flush=True)
+        raise SystemExit(130)
     end = time.perf_counter()
     spent = end - t0
     train = spent - eval_time
@@ -530,7 +592,8 @@ def main(argv=None):
           f"{100 * learner.wait / train:.1f}% waiting for the learner, {steady}; "
           f"WP against random: {wp[0]:.3f} as the landlord, {wp[1]:.3f} as the farmers; "
           f"against greedy: {wp[2]:.3f} as the landlord, {wp[3]:.3f} as the farmers "
-          f"({unreplayable} agent decisions at random after a move DouZero's rules lack)",
+          f"({unreplayable} agent decisions at random: a move DouZero's rules lack, or "
+          f"no candidate of DouZero's legal in the arena's game)",
           flush=True)
     if args.checkpoint:
         save()

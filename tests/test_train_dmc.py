@@ -43,6 +43,11 @@ def test_smoke_run(run_python, tmp_path):
     ("--eval-every", "nan", "--eval-every is a number above 0"),
     ("--checkpoint", "/nonexistent-folder/dmc.pt", "no file can be written there"),
     ("--checkpoint", "", "no file can be written there"),
+    # abspath drops the separator: the file "/nonexistent-folder" in "/"
+    ("--checkpoint", "/nonexistent-folder/", "no file can be written there"),
+    ("--envs", 2**20 + 1, "--envs is at most 1048576"),
+    ("--eval-deals", 2**20 + 1, "--eval-deals is at most 1048576"),
+    ("--seed", 2**64, "--seed is at most"),
 ])
 def test_bad_options_stop_before_any_work(run_python, option, value, message):
     """These options were taken as given: a bad one failed with another
@@ -137,3 +142,118 @@ def test_choose_takes_the_best_candidate():
         vec.step(actions)
         lean.step(actions)
     assert forced > 0
+
+
+def test_close_after_the_learners_thread_failed_raises():
+    """A learner thread that failed with its queue full left close() waiting
+    for ever to put its end mark."""
+    import threading
+
+    import numpy as np
+    dmc = _load_dmc()
+    models = [dmc.Model(dmc.X_WIDTH[p], 8, 8, 1) for p in range(3)]
+    learner = dmc.Learner(models, 1e-3, threaded=True)
+    taken = threading.Event()
+
+    def failing_step(q, x, z, y):
+        taken.wait()
+        raise MemoryError("a step that fails")
+
+    learner._step = failing_step
+    x = np.zeros((4, dmc.X_WIDTH[0]), np.int8)
+    z = np.zeros((4, 5, 162), np.int8)
+    y = np.zeros(4, np.float32)
+    for _ in range(3):      # the thread takes the first; two fill the queue
+        learner.submit(0, x, z, y)
+    taken.set()
+    learner.thread.join(10)
+    assert not learner.thread.is_alive() and learner.queue.full()
+    outcome = []
+
+    def close():
+        try:
+            learner.close()
+        except RuntimeError as e:
+            outcome.append(e)
+
+    closer = threading.Thread(target=close, daemon=True)
+    closer.start()
+    closer.join(10)
+    assert not closer.is_alive(), "close() hangs"
+    assert outcome and isinstance(outcome[0].__cause__, MemoryError)
+
+
+def test_nan_values_are_a_clear_error():
+    """Values of a diverged model (NaN) made choose() pick the index past
+    the candidates, and the run died of an IndexError in the environment."""
+    import numpy as np
+    import torch
+    dmc = _load_dmc()
+    models = [dmc.Model(dmc.X_WIDTH[p], 8, 8, 1) for p in range(3)]
+    for m in models:
+        torch.nn.init.constant_(m.mlp[-1].bias, float("nan"))
+    vec = dmc.lean_vec(4, "wp", 1)
+    vec.reset()
+    with pytest.raises(FloatingPointError, match="values are NaN"):
+        dmc.choose(models, vec, np.random.default_rng(0), 0.0)
+
+
+def test_the_arena_agent_plays_only_what_the_arena_allows():
+    """DouZero ranks a plane of single kickers by its highest triple,
+    kickers included, so it lists 333444555+KKK after 666777888+TJQ, which
+    ddzfast's rules refuse: the agent, taking that candidate, raised
+    RuntimeError mid-evaluation. It now takes the best of the candidates
+    the arena's game allows."""
+    import torch
+
+    import ddzfast
+    dmc = _load_dmc()
+    models = [dmc.Model(dmc.X_WIDTH[p], 8, 8, 1) for p in range(3)]
+    for m in models:        # equal values: the first candidate is the best
+        torch.nn.init.zeros_(m.mlp[-1].weight)
+    game = ddzfast.Game.from_position(
+        ["666777888TJQ99AA22XD", "333444555KKKTJQ9A", "3456789TTJJQQKA22"], "classic",
+        landlord=0)
+    game.play(ddzfast.Move.parse("PLANE_SINGLES/6/3/666777888TJQ"))
+    legal = game.legal_moves()
+    agent = dmc.ArenaAgent(models, 0)
+    assert agent.mirror is None
+    choice = agent(game, legal)
+    assert str(legal[choice]) == "PASS" and agent.unreplayable == 0
+    assert [3, 3, 3, 4, 4, 4, 5, 5, 5, 13, 13, 13] in agent.mirror.legal_actions
+
+
+def test_ctrl_c_joins_the_learner_and_writes_the_checkpoint(tmp_path):
+    """Ctrl-C with --learner thread often aborted the process (a daemon
+    thread inside a torch operation at the interpreter's exit) and wrote
+    no checkpoint."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import torch
+    ckpt = tmp_path / "dmc.pt"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, str(SCRIPT), "--seconds", "600", "--envs", "8", "--hidden", "16",
+         "--lstm", "16", "--eval-deals", "2", "--greedy-deals", "0", "--batch", "16",
+         "--learner", "thread", "--checkpoint", str(ckpt)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        lines = []
+        while len(lines) < 2:       # the header and the start's evaluation
+            line = proc.stdout.readline()
+            assert line, proc.stderr.read()
+            lines.append(line)
+        time.sleep(3)               # the learner's thread at work
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "interrupted:" in err and "checkpoint written" in err
+    saved = torch.load(ckpt)
+    assert len(saved["models"]) == 3 and saved["decisions"] > 0
+    assert not os.path.exists(str(ckpt) + ".part")

@@ -64,12 +64,14 @@ from ddzfast.compat import _reject_laizi
 from ddzfast.constants import CARD_LIMITS, DOUZERO_CARDS, check_bool
 
 __all__ = ["Env", "VecEnv", "DECK", "POSITIONS", "OBJECTIVES", "X_NO_ACTION_WIDTH",
-           "ACTION_WIDTH", "legal_actions", "to_douzero", "from_douzero"]
+           "ACTION_WIDTH", "MAX_ENVS", "legal_actions", "to_douzero", "from_douzero"]
 
 #: DouZero's positions, in playing order.
 POSITIONS = ("landlord", "landlord_down", "landlord_up")
 #: The reward objectives DouZero's ``Env`` knows.
 OBJECTIVES = ("wp", "adp", "logadp")
+#: The most deals one ``VecEnv`` holds.
+MAX_ENVS = 1 << 20
 #: DouZero's unshuffled deck (``douzero.env.env.deck``): four of each rank
 #: 3..A and 2 in order, then X and D.
 DECK = tuple(c for c, n in zip(DOUZERO_CARDS, CARD_LIMITS) for _ in range(n))
@@ -317,8 +319,9 @@ class VecEnv:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
             raise TypeError(f"num_envs must be an int, not {type(num_envs).__name__}")
         num_envs = int(num_envs)
-        if not 1 <= num_envs <= 1 << 20:
-            raise ValueError(f"num_envs must be in 1 .. 2**20, not {num_envs}")
+        if not 1 <= num_envs <= MAX_ENVS:
+            raise ValueError(f"num_envs must be in 1 .. MAX_ENVS = {MAX_ENVS} (2**20), "
+                             f"not {num_envs}")
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {OBJECTIVES}, not {objective!r}")
         self.num_envs: int = num_envs
