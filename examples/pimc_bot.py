@@ -41,7 +41,8 @@ def candidates(game: Game, limit: int, rng: np.random.Generator) -> list:
         return legal
     keep = [m for m in legal if m.kind == MoveKind.PASS]
     greedy = game.copy().policy_move("greedy")
-    keep.append(greedy)
+    if greedy not in keep:      # (greedy passes as often as not)
+        keep.append(greedy)
     rest = [m for m in legal if m not in keep]
     rest.sort(key=lambda m: -len(m.cards))
     keep += rest[: limit // 2]

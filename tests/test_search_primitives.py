@@ -6,7 +6,7 @@ import pickle
 import numpy as np
 import pytest
 
-from ddzfast import Game, Hand, IllegalMoveError, InvalidCardsError, Move, get_rules
+from ddzfast import Game, Hand, IllegalMoveError, InvalidCardsError, Move, MoveKind, get_rules
 from ddzfast.constants import deck_text
 from helpers import RULE_SETS
 
@@ -514,3 +514,23 @@ def test_the_pimc_example_runs_at_its_smallest_settings(run_python):
         result = run_python(script, *args, "--deals", "2", timeout=300)
         assert result.returncode == 2 and message in result.stderr, result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_the_pimc_candidates_hold_each_move_once():
+    """examples/pimc_bot.py kept PASS twice when the greedy choice was PASS
+    (rolled out twice a world, one move fewer tried than --candidates)."""
+    import importlib.util
+    import os
+
+    import numpy as np
+    script = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                          "examples", "pimc_bot.py")
+    spec = importlib.util.spec_from_file_location("pimc_bot", script)
+    pimc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(pimc)
+    game = Game.from_position(["3456789TJQKA2", "4455667788", "3456789TJQKA22"], landlord=0,
+                              to_move=2, last_move=Move.parse("SINGLE/3/1/3"), last_seat=1,
+                              seed=0)
+    assert game.copy().policy_move("greedy").kind == MoveKind.PASS
+    picked = pimc.candidates(game, 4, np.random.default_rng(0))
+    assert len(picked) == 4 and len(set(picked)) == 4

@@ -95,9 +95,10 @@ cdef int64_t _expert_lead(ddz_game* g, const ddz_rules* rules, const ddz_move* m
         if best >= 0:
             return best
     # the plan: a group of the fewest-plays split, the one shedding the most
-    # cards first (a card more outweighs four ranks), then the lowest; bombs
-    # and rockets last; a single (pair) into an opponent with one (two)
-    # cards only as the highest
+    # cards first (a card more weighs as much as four ranks; a tie goes to
+    # the group listed first), then the lowest; bombs and rockets after the
+    # other groups; a single (pair) into an opponent with one (two) cards
+    # last of all, the highest first
     k = ddz_split_moves(ctx, hand, split)   # ctx holds the split of hand
     if k <= 0:
         return -1
