@@ -93,7 +93,7 @@ def test_simulate_writes_rows(run, tmp_path):
 
 def test_play_fed_by_stdin(run):
     # bid 3 (landlord), then bad input of every sort, then quit
-    script = "\n".join(["9", "3", "ZZ", "33333", "#999", "pass", "?", "q"]) + "\n"
+    script = "\n".join(["9", "3", "ZZ", "33333", "#999", "pass", "?", "quit"]) + "\n"
     r = run("play", "--seed", "11", stdin=script)
     assert r.returncode == 0, r.stderr
     out = r.stdout
@@ -621,7 +621,7 @@ def test_last_in_its_text_form_is_read_in_the_rule_set(capsys):
 def test_play_tells_a_fixed_tiandi_pair_at_once(run):
     """With both wild ranks in the rule set (tiandi:7J) play said the ground
     rank 'is drawn once the landlord takes the kitty': it is fixed."""
-    r = run("play", "--rules", "tiandi:7J", "--seed", "1", stdin="q\n")
+    r = run("play", "--rules", "tiandi:7J", "--seed", "1", stdin="quit\n")
     assert "ground laizi rank: J (every 7 and J stands for any card 3..2)" in r.stdout
     assert "is drawn once" not in r.stdout
     assert r.stdout.count("ground laizi rank") == 1
@@ -634,7 +634,7 @@ def test_play_tells_the_ground_rank_before_the_decisions_after_the_kitty(capsys,
     which the bots decided knowing it (it is drawn, and shown to all, as the
     landlord takes the kitty, RULES.md 9)."""
     # no show, call, then rob and no double as long as asked; q at the first move
-    monkeypatch.setattr(sys, "stdin", io.StringIO("0\n1\n1\n0\n1\n1\n1\nq\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("0\n1\n1\n0\n1\n1\n1\nquit\n"))
     code, out, err = main(capsys, "play", "--seed", "3", "--rules", "tiandi+happy",
                           "--bots", "expert")
     assert code == 0, err
@@ -690,7 +690,7 @@ def test_the_description_and_arena_help_name_what_they_take(capsys):
 def test_play_bad_bids_and_move_numbers(capsys, monkeypatch):
     """`play` failed on huge, negative or non-ASCII bids and move numbers: each is a
     message, then the prompt again."""
-    script = "99999999999999999999999\n²\n-1\n3\n#²\n#-1\n#99999999999999999999\nq\n"
+    script = "99999999999999999999999\n²\n-1\n3\n#²\n#-1\n#99999999999999999999\nquit\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(script))
     code, out, err = main(capsys, "play", "--seed", "11")
     assert code == 0
@@ -705,13 +705,13 @@ def test_play_seeds_out_of_range_in_a_subprocess(run):
     """`play --seed` out of 0 .. 2**64 - 1 was a traceback: it is a usage error (exit
     status 2)."""
     for seed in ("-1", "18446744073709551616"):
-        r = run("play", "--seed", seed, stdin="q\n", timeout=120)
+        r = run("play", "--seed", seed, stdin="quit\n", timeout=120)
         assert r.returncode == 2 and "seeds are 0 .. 2**64 - 1" in r.stderr
 
 
 def test_play_echoes_a_move_chosen_by_number(capsys, monkeypatch):
     """`play` did not echo a move chosen by its number: it prints 'you play: MOVE'."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n#0\nq\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n#0\nquit\n"))
     code, out, err = main(capsys, "play", "--seed", "11")
     game = Game("classic", 11, bidding=True, first_bidder=0)
     game.bid(3)
@@ -747,12 +747,12 @@ def test_choose_move_reads_what_w_stands_for():
 def test_play_help_documents_the_w_syntax(capsys, monkeypatch):
     """`play`'s help did not say how to type what W stands for (4567W=8) or the
     KIND/rank/length/cards form."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("3\nhelp\n?\nq\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\nhelp\n?\nquit\n"))
     code, out, err = main(capsys, "play", "--seed", "11", "--rules", "biegang")
     assert "4567W=8" in out and "W stands for 8" in out
     assert "KIND/rank/length/cards" in out and " type " in out
     # (a deck without W: its help leaves the W syntax out)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("3\nhelp\nq\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\nhelp\nquit\n"))
     code, out, err = main(capsys, "play", "--seed", "11")
     assert "KIND/rank/length/cards" in out and "W stands for" not in out
 
@@ -763,10 +763,10 @@ def test_play_tells_the_w_syntax_only_with_a_w(run):
     for rules, has_w in (("classic", False), ("laizi:7", False), ("tiandi:7J", False),
                          ("biegang", True), ("super", True)):
         opening = next(line for line in run("play", "--rules", rules, "--seed", "1",
-                                            stdin="q\n").stdout.splitlines()
+                                            stdin="quit\n").stdout.splitlines()
                        if line.startswith("ddzfast "))
         assert ("4567W=8" in opening) == has_w, (rules, opening)
-        assert "Type cards like 33 or 34567" in opening and "'q' to quit" in opening
+        assert "Type cards like 33 or 34567" in opening and "'quit' to quit" in opening
 
 
 # ---- laizi: --wild ------------------------------------------------------------
@@ -783,7 +783,7 @@ def test_cli_moves_with_a_wild_rank(capsys):
 
 def test_cli_play_laizi(monkeypatch, capsys):
     from ddzfast import cli
-    answers = iter(["0", "q"])
+    answers = iter(["0", "quit"])
     monkeypatch.setattr(cli, "_ask", lambda prompt, out: next(answers))
     assert cli.main(["play", "--rules", "laizi", "--seed", "3"]) == 0
     out = capsys.readouterr().out
@@ -975,7 +975,7 @@ def test_play_takes_bytes_that_are_not_utf8_as_bad_input(run_python):
     ended `play` in a UnicodeDecodeError traceback: it is bad input like any
     other, with a message and the question again."""
     gbk = "过".encode("gbk")
-    script = b"\n".join([gbk, b"3", gbk, b"q"]) + b"\n"
+    script = b"\n".join([gbk, b"3", gbk, b"quit"]) + b"\n"
     r = run_python("play", "--seed", "11", module="ddzfast", input=script, text=False,
                    env={"PYTHONIOENCODING": "utf-8:strict"}, timeout=120)
     out, err = r.stdout.decode(), r.stderr.decode()
@@ -983,6 +983,72 @@ def test_play_takes_bytes_that_are_not_utf8_as_bad_input(run_python):
     assert "not a legal bid: '\ufffd\ufffd'" in out
     assert "landlord: you (base 3)" in out
     assert out.count("your move: ") == 2 and "unknown card" in out
+
+
+def test_play_echoes_what_the_terminal_cannot_encode_as_escapes(run_python):
+    """Bytes the input's encoding cannot decode became U+FFFD, which a GBK
+    (or ASCII) terminal cannot print: the echo of them ended `play` in a
+    UnicodeEncodeError traceback. They are written as escapes."""
+    for encoding in ("gbk", "ascii"):
+        r = run_python("play", "--seed", "1", module="ddzfast",
+                       input=b"\xff\xff\n3\n\xff\nquit\n", text=False,
+                       env={"PYTHONIOENCODING": encoding}, timeout=120)
+        out, err = r.stdout.decode(encoding, "replace"), r.stderr.decode()
+        assert r.returncode == 0 and "Traceback" not in out + err, err
+        assert "not a legal bid: '\\ufffd\\ufffd'" in out and out.count("your move: ") == 2
+
+
+def test_play_reads_q_as_a_queen():
+    """`q` ended the game in the play phase, where it names a queen (RULES.md
+    1: lower case is read), and '?' said to type Q for SINGLE Q."""
+    out = io.StringIO()
+    sys_stdin = sys.stdin
+    try:
+        sys.stdin = io.StringIO("3\n#0\nq\nquit\n")
+        cli.cmd_play(cli.build_parser().parse_args(["play", "--seed", "1"]), out)
+    finally:
+        sys.stdin = sys_stdin
+    text = out.getvalue()
+    assert "you play: SINGLE Q\n" in text and text.endswith("bye\n")
+    assert "'quit' to quit" in text
+
+
+def test_typed_forms_are_typed_form_of_each_move():
+    """'?' named each move by typed_form over the whole list, once a move:
+    minutes for a tiandi hand of tens of thousands of moves. typed_forms
+    gives the same texts in one pass."""
+    for hand, last, rules in (("3456789TJQKA22XDW", None, "super"),
+                              ("33445566777788", None, "laizi:7"),
+                              ("3456789TTJJ77JQ2", None, "tiandi:7J")):
+        moves = list(ddzfast.legal_moves(hand, last, rules))
+        assert len(moves) > 50
+        assert cli.typed_forms(moves) == [cli.typed_form(m, moves) for m in moves]
+        # each text picks its move out again
+        for m, typed in zip(moves[::7], cli.typed_forms(moves)[::7]):
+            if typed != "pass":
+                assert cli.pick_move(typed, moves, rules) == [m]
+
+
+def test_play_tells_a_redeal():
+    """Nobody calling in rob bidding redeals the cards: the table went on
+    with new hands and no word of it."""
+    out = io.StringIO()
+    sys_stdin = sys.stdin
+    try:
+        sys.stdin = io.StringIO("0\n0\nquit\n")
+        cli.cmd_play(cli.build_parser().parse_args(
+            ["play", "--rules", "classic+happy", "--seed", "6", "--bots", "random"]), out)
+    finally:
+        sys.stdin = sys_stdin
+    text = out.getvalue()
+    assert "nobody called: the cards are dealt again (redeal 1)\n" in text
+
+
+def test_play_move_text_without_cards_before_the_equals_sign():
+    """`=5` said " has no W: leave out '=5'", naming no cards."""
+    moves = list(ddzfast.legal_moves("34567W", None, "super"))
+    with pytest.raises(cli.UsageError, match="the cards come before '='"):
+        cli.pick_move("=5", moves, "super")
 
 
 def test_a_run_stopped_before_any_deal_does_not_blame_games_0(capsys, monkeypatch):
@@ -1048,7 +1114,7 @@ def test_simulate_and_play_refuse_a_bad_wild(capsys, monkeypatch, command, args,
     """simulate and play check --wild as moves does, with its messages: one
     line, exit status 2, before any deal (theirs adding, for one tiandi
     rank, that without --wild both are drawn, as they deal)."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     more = ("--games", "300000") if command == "simulate" else ()
     code, out, err = main(capsys, command, *args, *more)
     assert code == 2 and out == "" and err.count("\n") == 1 and words in err, err
@@ -1075,9 +1141,9 @@ def test_play_takes_wild(capsys, monkeypatch):
     for rules, wild, told in (("laizi", "7", "laizi (wild) rank: 7 (every 7"),
                               ("tiandi", "7J", "sky laizi rank: 7\nground laizi rank: J "
                                                "(every 7 and J")):
-        monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+        monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
         code, out, err = main(capsys, "play", "--rules", rules, "--wild", wild, "--seed", "3")
-        monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+        monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
         same = main(capsys, "play", "--rules", f"{rules}:{wild}", "--seed", "3")
         assert code == 0 and told in out and (code, out, err) == same
 
@@ -1120,7 +1186,7 @@ def test_play_reads_an_empty_line_as_nothing(monkeypatch, capsys):
     " is not a legal move now"."""
     from ddzfast.cli import main as cli_main
     # seat 0 bids 3, leads, then follows with an empty line
-    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n\nq\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("3\n\nquit\n"))
     assert cli_main(["play", "--seed", "1", "--bots", "expert"]) == 0
     out = capsys.readouterr().out
     assert "type a move (cards like 33), 'pass'" in out and "you play" not in out
@@ -1132,7 +1198,7 @@ def test_play_decisions_take_pass_and_help(monkeypatch, capsys):
     prompts 'pass', 'help' and '?' were "not a legal bid", though the
     opening line offers them; the person's own choices went untold."""
     from ddzfast.cli import main as cli_main
-    monkeypatch.setattr(sys, "stdin", io.StringIO("help\npass\n?\nq\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\npass\n?\nquit\n"))
     assert cli_main(["play", "--seed", "1", "--rules", "classic+happy"]) == 0
     out = capsys.readouterr().out
     assert "not a legal" not in out and "type one of [0, 1]" in out

@@ -245,6 +245,21 @@ def test_numba_function_lists_are_its_all():
     assert public <= named, sorted(public - named)
 
 
+def test_the_demo_into_a_closed_pipe_ends_quietly():
+    """`python -m ddzfast.demo | head -1` ended in a BrokenPipeError
+    traceback: it ends with status 1 and nothing on standard error."""
+    import subprocess
+    import sys
+
+    demo = subprocess.Popen([sys.executable, "-m", "ddzfast.demo"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    first = demo.stdout.readline()
+    demo.stdout.close()         # the reader has gone before the speed line
+    err = demo.stderr.read()
+    assert demo.wait(timeout=120) == 1 and first.startswith(b"ddzfast ")
+    assert err == b"", err.decode(errors="replace")
+
+
 def test_readme_demo_runs():
     """The README's first command ends in ``python -m ddzfast.demo``: it
     runs, shows a position of every built-in rule set with the count of

@@ -324,10 +324,22 @@ def test_simulate_summary_has_the_platform_rates(run_cli):
     assert "rob rate" not in plain.stdout
 
 
+def test_the_rendered_table_tells_a_redeal():
+    """Nobody calling in rob bidding redeals the cards: the environments'
+    rendering went on with new hands and no word of it."""
+    from ddzfast.env._table import Table
+    table = Table("classic+happy", bidding=True, render_mode="ansi")
+    game = table.deal(seed=6)
+    while game.redeals == 0:
+        choices = game.legal_choices()
+        table.choose(0 if 0 in choices else choices[0])
+    assert "nobody called: the cards are dealt again (redeal 1)\n" in table.render_text()
+
+
 def test_play_asks_every_decision(run_cli):
     # show? no; call? yes; double? x2; then quit at the first move
     r = run_cli("play", "--rules", "classic+happy", "--seed", "3", "--bots", "greedy",
-                stdin="7\n0\n1\n1\n0\n2\nq\n")
+                stdin="7\n0\n1\n1\n0\n2\nquit\n")
     assert r.returncode == 0, r.stderr
     out = r.stdout
     assert "show your hand (x4)?" in out and "not a legal choice: '7'" in out

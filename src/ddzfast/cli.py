@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+from collections import Counter
 import io
 import json
 import os
@@ -52,7 +53,7 @@ from ddzfast.arena import AGENT_NAMES, MAX_DEALS
 from ddzfast.constants import CARD_CHARS, MAX_THREADS, WILD_NONE, broken_import, import_optional
 from ddzfast.movekind import MoveKind
 from ddzfast.render import (choice_line, decision_kind, ground_line, hand_line, landlord_line,
-                            move_line, no_choice, outcome_text, wild_lines)
+                            move_line, no_choice, outcome_text, redeal_line, wild_lines)
 from ddzfast.report import Tally, row_columns
 from ddzfast.simulate import (CALLABLE_POLICY, MAX_DEAL_INDEX, MAX_SEED, RAY_CONNECT_TIMEOUT,
                               check_deal_range, parse_policies, ray_ready,
@@ -132,12 +133,29 @@ def typed_form(move: Move, among: Sequence[Move]) -> str:
     """The shortest text that picks ``move`` out of ``among``: its cards when
     no other move has them, else ``cards=C`` (W stands for C; ``=W``: W is a
     kicker or plays as itself), else the full ``KIND/r/n/cards`` form."""
+    return _typed(move, *_readings(among))
+
+
+def typed_forms(moves: Sequence[Move]) -> list[str]:
+    """``typed_form`` of each of ``moves`` among them all, in one pass over
+    them (a laizi hand may have tens of thousands)."""
+    readings = _readings(moves)
+    return [_typed(m, *readings) for m in moves]
+
+
+def _readings(moves: Sequence[Move]) -> tuple[Counter, Counter]:
+    # how many of the moves have each set of cards, and each reading of W
+    cards = [int(m.cards) for m in moves]
+    return Counter(cards), Counter(zip(cards, (m.wild for m in moves)))
+
+
+def _typed(move: Move, by_cards: Counter, by_reading: Counter) -> str:
     if move.kind == MoveKind.PASS:
         return "pass"
-    same = [m for m in among if m.cards == move.cards]
-    if len(same) <= 1:
+    cards = int(move.cards)
+    if by_cards[cards] <= 1:
         return str(move.cards)
-    if move.wild != WILD_NONE and sum(m.wild == move.wild for m in same) == 1:
+    if move.wild != WILD_NONE and by_reading[cards, move.wild] == 1:
         return f"{move.cards}={CARD_CHARS[move.wild]}"
     return move.text
 
@@ -165,6 +183,8 @@ def pick_move(text: str, candidates: Sequence[Move], rules) -> list[Move]:
         if wild is None:
             raise UsageError(f"after '=' comes the card W stands for (e.g. 4567W=8, or "
                              f"=W for W as a kicker or itself), not {wild_text!r}")
+        if not cards:
+            raise UsageError(f"the cards come before '=' (e.g. 4567W=8), not {text!r}")
         if cards["W"] == 0:
             raise UsageError(f"{cards} has no W: leave out '={wild_text}'")
         found = [m for m in found if m.wild == wild]
@@ -787,7 +807,7 @@ PLAY_HELP = """\
   #N             move N of the '?' list
   pass           pass (also p or -)
   ?              list your legal moves with what to type for each
-  q              quit
+  quit           quit (q is a queen)
 """
 # (told only where the deck has a W)
 PLAY_HELP_W = """\
@@ -800,7 +820,7 @@ def _decision_help(game, choices) -> str:
     """The help at a decision before play: what to type."""
     no = no_choice(game)
     return (f"  type one of {choices} (as the question says; 'pass' is {no}: "
-            f"{'no doubling' if no else 'no'})\n  q              quit\n")
+            f"{'no doubling' if no else 'no'})\n  quit           quit (also q)\n")
 
 
 def _read_line() -> str:
@@ -883,7 +903,7 @@ def cmd_play(args, out=None) -> int:
     out.write(f"ddzfast {rules.name}: you are seat 0 against two '{args.bots}' bots "
               f"(seed {game.seed}). Type cards like 33 or 34567{w_syntax}, 'pass', "
               f"'?' for your legal moves, #N for move N of that list, 'help' for "
-              f"more, 'q' to quit.\n")
+              f"more, 'quit' to quit.\n")
     try:
         landlord_told = False
         while game.phase not in ("play", "done"):
@@ -893,7 +913,7 @@ def cmd_play(args, out=None) -> int:
                 out.write(f"your hand: {game.hands[you]}\n")
                 choices = game.legal_choices()
                 text = _ask(_decision_prompt(game, choices), out)
-                if text.lower() in ("q", "quit"):
+                if text.lower() in ("q", "quit", "exit"):      # (no card is read here)
                     out.write("bye\n")
                     return 0
                 if text.lower() in ("help", "h", "?"):
@@ -906,15 +926,19 @@ def cmd_play(args, out=None) -> int:
                     continue
                 # (told as the bots' are; "seat 0" conjugates as they do)
                 line = choice_line(f"seat {you}", game.phase, choice, game)
+                redeals = game.redeals
                 game.choose(choice)
                 out.write(line)
             else:
                 choice = game.policy_choice(args.bots)
                 line = choice_line(names[seat], game.phase, choice, game)
+                redeals = game.redeals
                 game.choose(choice)
                 out.write(line)
                 if game.shown[seat] is not None and line.endswith("shows its hand\n"):
                     out.write(f"{names[seat]} hand: {game.hands[seat]}\n")
+            if game.redeals != redeals:
+                out.write(redeal_line(game))
             if game.landlord is not None and not landlord_told:
                 # (tiandi: the ground rank is drawn as the landlord takes the
                 # kitty, before the landlord's show and the doubling)
@@ -938,7 +962,7 @@ def cmd_play(args, out=None) -> int:
             legal = game.legal_moves()
             out.write(hand_line("your", game.hands[you], game.last_move))
             text = _ask("your move: ", out)
-            if text.lower() in ("q", "quit"):
+            if text.lower() in ("quit", "exit"):     # (q is a queen)
                 out.write("bye\n")
                 return 0
             if text.lower() in ("help", "h"):
@@ -947,8 +971,8 @@ def cmd_play(args, out=None) -> int:
             if text == "?":
                 moves = list(legal)
                 out.write(f"{_plural(len(moves), 'legal move')}:\n")
-                for i, m in enumerate(moves):
-                    out.write(f"  #{i:<3} {str(m):34s} type {typed_form(m, moves)}\n")
+                for i, (m, typed) in enumerate(zip(moves, typed_forms(moves))):
+                    out.write(f"  #{i:<3} {str(m):34s} type {typed}\n")
                 continue
             move, problem = _choose_move(game, text, legal)
             if problem:
@@ -1270,6 +1294,11 @@ def main(argv=None) -> int:
         # it makes besides (--out files) is still made; set before argparse
         # runs, which would print --help and --version on standard error
         sys.stdout = open(os.devnull, "w")
+    elif hasattr(sys.stdout, "reconfigure"):
+        # what a person typed is echoed back (ddzfast play), and a terminal
+        # of another encoding (GBK, ASCII) may not hold every character of
+        # it: such a character is written as its escape, not a traceback
+        sys.stdout.reconfigure(errors="backslashreplace")
     args: argparse.Namespace | None = None
     try:
         try:

@@ -5,7 +5,9 @@ legal-move queries per second this machine answers.
 """
 from __future__ import annotations
 
+import os
 import random
+import sys
 import time
 
 import numpy as np
@@ -58,10 +60,18 @@ def measure(seconds: float = 1.0) -> None:
 
 
 def main() -> None:
-    print(f"ddzfast {ddzfast.__version__}\n")
-    for rules, hand, last in POSITIONS:
-        show_position(rules, hand, last)
-    measure()
+    try:
+        print(f"ddzfast {ddzfast.__version__}\n")
+        for rules, hand, last in POSITIONS:
+            show_position(rules, hand, last)
+        measure()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader has gone (`python -m ddzfast.demo | head`): nothing more
+        # can be said; the flush at exit would fail the same way, so
+        # standard output goes to devnull (as the command line does)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -55,6 +55,12 @@ def landlord_line(game: Game, names: Sequence[str]) -> str:
     return f"landlord: {names[game.landlord]} (base {game.base}); kitty {game.kitty}\n"
 
 
+def redeal_line(game: Game) -> str:
+    """A redeal (rob bidding where nobody called, RULES.md 10): the cards are
+    dealt again and the deal starts over from its first decision."""
+    return f"nobody called: the cards are dealt again (redeal {game.redeals})\n"
+
+
 def wild_lines(game: Game) -> str:
     """The wild ranks a deal has at its start: laizi's rank; tiandi's sky
     rank, and its ground rank when the rule set fixes both (else it is told

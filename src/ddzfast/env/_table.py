@@ -30,8 +30,8 @@ import numpy as np
 from ddzfast._core import Move, _fixed_action_rules
 from ddzfast._engine import OBSERVATION_HIGH, Game, deal_seed
 from ddzfast._vector import action_choice, choice_action, choice_actions
-from ddzfast.render import (choice_line, decision_text, hand_line, landlord_line,
-                            move_line, outcome_text, wild_lines)
+from ddzfast.render import (choice_line, decision_text, hand_line, landlord_line, move_line,
+                            outcome_text, redeal_line, wild_lines)
 from ddzfast.constants import CHOICE_ACTIONS, check_bool
 from ddzfast.errors import IllegalMoveError
 from ddzfast.features import action_count, action_index, action_moves
@@ -294,6 +294,7 @@ class Table:
         seat = game.to_move
         phase = game.phase
         had_landlord = game.landlord is not None
+        redeals = game.redeals
         line = (choice_line(PLAYERS[seat], phase, choice, game)
                 if self.render_mode is not None and seat is not None else None)
         game.choose(choice)
@@ -301,6 +302,8 @@ class Table:
             self.lines.append(line)
             if not had_landlord and game.landlord is not None:
                 self.lines.append(landlord_line(game, PLAYERS))
+            if game.redeals != redeals:
+                self.lines.append(redeal_line(game))
 
     def play(self, move) -> None:
         """The seat to move plays ``move`` (a Move or MOVE_DTYPE row:
