@@ -245,14 +245,10 @@ def test_numba_function_lists_are_its_all():
     assert public <= named, sorted(public - named)
 
 
-def test_the_demo_into_a_closed_pipe_ends_quietly():
+def test_the_demo_into_a_closed_pipe_ends_quietly(run_python):
     """`python -m ddzfast.demo | head -1` ended in a BrokenPipeError
     traceback: it ends with status 1 and nothing on standard error."""
-    import subprocess
-    import sys
-
-    demo = subprocess.Popen([sys.executable, "-m", "ddzfast.demo"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+    demo = run_python.popen(module="ddzfast.demo", text=False)
     first = demo.stdout.readline()
     demo.stdout.close()         # the reader has gone before the speed line
     err = demo.stderr.read()
@@ -260,12 +256,10 @@ def test_the_demo_into_a_closed_pipe_ends_quietly():
     assert err == b"", err.decode(errors="replace")
 
 
-def test_readme_demo_runs():
+def test_readme_demo_runs(run_python):
     """The README's first command ends in ``python -m ddzfast.demo``: it
     runs, shows a position of every built-in rule set with the count of
     legal_moves, and ends with the speed line."""
-    import subprocess
-    import sys
 
     import ddzfast
     from ddzfast import Move, legal_moves
@@ -276,8 +270,7 @@ def test_readme_demo_runs():
     assert "python -m ddzfast.demo" in readme
     assert {rules.split(":")[0] for rules, _, _ in POSITIONS} == set(RULE_SETS)
 
-    done = subprocess.run([sys.executable, "-m", "ddzfast.demo"], capture_output=True,
-                          text=True, timeout=120)
+    done = run_python(module="ddzfast.demo", timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
     assert lines[0] == f"ddzfast {ddzfast.__version__}"

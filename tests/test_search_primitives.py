@@ -357,18 +357,17 @@ def test_a_positions_kitty_may_have_been_played_before_it(rules):
         assert kitty in dealt.observation(1).sample(rng).hands[dealt.landlord]
 
 
-def test_position_keys_are_the_same_in_every_process():
+def test_position_keys_are_the_same_in_every_process(run_python):
     """The key's rule set was its rules_id, numbered in the order a process
     makes rule sets: laizi:7 and laizi:8 positions had equal keys in two
     processes (the user review of 2026-12-05). It is Rules.fingerprint."""
-    import subprocess
-    import sys
     code = ("import sys; from ddzfast import Game, get_rules\n"
             "[get_rules(n) for n in sys.argv[1:]]\n"
             "print(repr(Game.from_position(['78', '3', '4'], 'laizi:7').position_key()))")
-    keys = [subprocess.run([sys.executable, "-c", code] + first, capture_output=True,
-                           text=True, check=True).stdout
+    done = [run_python(*first, code=code)
             for first in ([], ["laizi:8", "tiandi:7J"], ["laizi:9"])]
+    assert all(d.returncode == 0 for d in done), [d.stderr for d in done]
+    keys = [d.stdout for d in done]
     assert keys[0] == keys[1] == keys[2]
     seven = Game.from_position(["78", "3", "4"], "laizi:7").position_key()
     eight = Game.from_position(["78", "3", "4"], "laizi:8").position_key()

@@ -223,24 +223,20 @@ def test_the_arena_agent_plays_only_what_the_arena_allows():
     assert [3, 3, 3, 4, 4, 4, 5, 5, 5, 13, 13, 13] in agent.mirror.legal_actions
 
 
-def test_ctrl_c_joins_the_learner_and_writes_the_checkpoint(tmp_path):
+def test_ctrl_c_joins_the_learner_and_writes_the_checkpoint(run_python, tmp_path):
     """Ctrl-C with --learner thread often aborted the process (a daemon
     thread inside a torch operation at the interpreter's exit) and wrote
     no checkpoint."""
     import os
     import signal
-    import subprocess
-    import sys
     import time
 
     import torch
     ckpt = tmp_path / "dmc.pt"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, str(SCRIPT), "--seconds", "600", "--envs", "8", "--hidden", "16",
-         "--lstm", "16", "--eval-deals", "2", "--greedy-deals", "0", "--batch", "16",
-         "--learner", "thread", "--checkpoint", str(ckpt)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    proc = run_python.popen(SCRIPT, "--seconds", 600, "--envs", 8, "--hidden", 16, "--lstm", 16,
+                            "--eval-deals", 2, "--greedy-deals", 0, "--batch", 16,
+                            "--learner", "thread", "--checkpoint", ckpt,
+                            env={"PYTHONUNBUFFERED": "1"})
     try:
         lines = []
         while len(lines) < 2:       # the header and the start's evaluation
