@@ -316,6 +316,22 @@ def test_sample_checks_each_field_of_a_bidding_observation(field, value, message
         obs._replace(**{field: value}).sample(1)
 
 
+@pytest.mark.parametrize("rules", ["classic", "super"])
+def test_sample_of_a_position_of_most_of_the_deck(rules):
+    """Observation.sample refused cards_left past a dealt hand's 21, which
+    Game.from_position makes: a position's hand of 30 cards could not be
+    sampled from its own observation."""
+    deck = ddzfast.constants.deck_text(rules == "super")
+    game = Game.from_position([deck[:30], deck[30:53], deck[53:]], rules, landlord=0)
+    for seat in range(3):
+        world = game.observation(seat).sample(1)
+        assert world.cards_left == game.cards_left == (30, 23, len(deck) - 53)
+        assert world.hands[seat] == game.hands[seat]
+    too_many = game.observation(1)._replace(cards_left=(len(deck) + 1, 23, 1))
+    with pytest.raises(ValueError, match="cards_left"):
+        too_many.sample(1)
+
+
 def test_sample_refuses_shown_hands_and_wild_ranks_the_deal_does_not_have():
     """A hand-built observation's shown hand of a seat that did not show, or
     a wild rank in classic (or another rank than the rule set's), was

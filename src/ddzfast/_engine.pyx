@@ -25,7 +25,7 @@ from ddzfast._split cimport (ddz_split_ctx, ddz_split_init, ddz_split_free, ddz_
                              ddz_split_moves, DDZ_SPLIT_MAX_WORK)
 from ddzfast._core import _parallel, _sliced, legal_action_indices
 from ddzfast._readonly import read_only
-from ddzfast.constants import CARD_CHARS, DEAL_CARDS, MAX_HAND
+from ddzfast.constants import CARD_CHARS, DEAL_CARDS, deck_text
 from ddzfast.errors import IllegalMoveError
 
 cnp.import_array()

@@ -2252,7 +2252,10 @@ def _sample_observation(obs, rng, pool_cards=None):
             raise ValueError(f"played[{s}] ({_cards_text(played[s])}) is not what the "
                              f"history shows seat {s} playing ({_cards_text(from_history[s])})")
     left = _per_seat(obs.cards_left, "cards_left holds the three seats' card counts")
-    sizes = [_int_in(left[s], "cards_left", 0, MAX_HAND[True]) for s in range(3)]
+    # (a position's hand may hold most of the deck: not MAX_HAND, a dealt
+    # hand's most)
+    sizes = [_int_in(left[s], "cards_left", 0, len(deck_text(bool(r.c.has_wild))))
+             for s in range(3)]
     if sizes[seat] != _hand_size(own):
         raise ValueError("cards_left does not match the observing seat's hand")
     for s, bits in open_hands.items():
