@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections import Counter
 import io
 import json
 import os
@@ -41,6 +40,7 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections import Counter
 from typing import Callable, Sequence
 
 import numpy as np
