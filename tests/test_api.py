@@ -694,6 +694,32 @@ def test_a_move_of_a_rule_set_of_ones_own_is_made_again_with_it():
     assert len(pickle.dumps(built_in)) < len(pickle.dumps(own))
 
 
+def test_a_move_keeps_its_reading_through_copies():
+    """A move of a rule set of one's own that a built-in one also has but
+    reads otherwise (super's X+W as itself once wild_joker_stands is off:
+    super reads W as D) came back from a pickle, a copy or its repr with
+    the built-in reading, and its row was refused where the original's is
+    taken."""
+    rules = get_rules("super").with_options(wild_joker_stands=False)
+    own = next(m for m in legal_moves("XW", None, rules) if m.kind == MoveKind.ROCKET)
+    assert own.wild == 15 and Move.parse(own.text).wild == 14
+    for again in (pickle.loads(pickle.dumps(own)), copy.copy(own), copy.deepcopy(own),
+                  eval(repr(own), {"Move": Move, "Rules": Rules})):
+        assert again == own and again.wild == own.wild and str(again) == str(own)
+        ddzfast.encode_moves(again.array, rules)
+
+
+def test_a_laizi_moves_repr_names_a_rule_set_get_rules_makes():
+    """A description of one's own named after a built-in rule set that
+    compiles as laizi:7 made every laizi:7 move's repr name 'classic:7',
+    which get_rules refuses."""
+    laizi = get_rules("laizi").description_dict()
+    Rules("classic", **{**laizi, "wild_rank": "7"})
+    move = Move.parse("PAIR/3/1/37", "laizi:7")
+    assert repr(move) == "Move.parse('PAIR/3/1/37', 'laizi:7')"
+    assert eval(repr(move), {"Move": Move}) == move
+
+
 # ---- only ValueError and TypeError (IndexError for an index); rows checked ----
 
 def test_huge_ints_raise_the_right_errors():

@@ -6,6 +6,7 @@ replayed on the engine's deals the module docstring names; with bidding,
 from the six seatings of each deal bid and played again and scored per
 seat."""
 import json
+import math
 import random
 import sys
 
@@ -865,3 +866,18 @@ def test_one_deal_leaves_the_intervals_over_deals_undefined_not_those_over_games
     r = arena("greedy", "random", deals=1, seed=0, bidding=True)
     assert np.isnan(r.wp[1]) and np.isnan(r.adp[1])
     assert np.isfinite(r.wp_farmers[1]) and np.isfinite(r.adp_farmers[1])
+
+
+def test_a_result_equals_its_copies():
+    """ArenaResult's dataclass equality compared the per-deal arrays as
+    truth values (ValueError) and an undefined statistic (NaN) as unequal
+    to itself after a pickle."""
+    import copy
+    import pickle
+    result = arena("greedy", "random", deals=20, seed=1)
+    assert copy.deepcopy(result) == result and pickle.loads(pickle.dumps(result)) == result
+    assert math.isnan(result.landlord_share[0])
+    assert arena("greedy", "random", deals=20, seed=2) != result
+    changed = copy.deepcopy(result)
+    changed.per_deal["a_points_as_landlord"][0] += 1
+    assert changed != result

@@ -1127,6 +1127,18 @@ def test_the_solver_against_plain_minimax_with_bombs_to_beat():
     assert seen["bomb"] > 100 and seen["three"] > 60 and seen["loss"] > 60, seen
 
 
+def test_the_empty_move_list_before_the_ground_rank_pickles():
+    """Game.legal_moves() of a tiandi deal still bidding (no ground rank yet)
+    is an empty MoveList that pickled but raised "needs both wild ranks"
+    when loaded or copied."""
+    import copy
+    import pickle
+    moves = ddzfast.Game("tiandi", seed=1).legal_moves()
+    assert len(moves) == 0
+    for again in (pickle.loads(pickle.dumps(moves)), copy.copy(moves), copy.deepcopy(moves)):
+        assert again == moves and len(again) == 0
+
+
 def test_copy_and_pickle_keep_the_draws():
     """A game copied or pickled while bidding draws the same ground rank
     when play starts; pickled in play, it keeps both ranks and plays on the

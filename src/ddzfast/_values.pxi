@@ -838,23 +838,31 @@ cdef str _name_with_ranks(Rules r):
 
 cdef object _move_rules_name(Rules r, Move move):
     # The name a laizi move's repr gives, legal only with its wild ranks: a
-    # built-in name r is of, with its ranks (the kinds and options a copy
-    # changes make no move legal that the built-in rule set with those
-    # ranks refuses); for a name of one's own, the first built-in rule set
-    # with r's ranks where the move's text reads as this move. None: none.
-    if _builtin_named(r):
+    # built-in name r is of, with its ranks, when that name makes the move
+    # again (the kinds and options a copy changes make no move legal that
+    # the built-in rule set with those ranks refuses); else the first
+    # built-in rule set with r's ranks that does. None: none does.
+    if _builtin_named(r) and _names_the_move(_name_with_ranks(r), move):
         return _name_with_ranks(r)
     ranks = "".join(CARD_CHARS[k] for k in r.wild_ranks)
     for base in RULE_SETS:
         if _get_rules(base).c.wild_count != r.c.wild_count:
             continue
         name = _ranked_name(base, ranks)
-        try:
-            if Move.parse(move.text, name) == move:
-                return name
-        except (TypeError, ValueError):
-            pass
+        if _names_the_move(name, move):
+            return name
     return None
+
+
+cdef bint _names_the_move(str name, Move move):
+    # whether Move.parse(move.text, name) makes the move again, its reading
+    # of the laizi included (a name like "classic:7", of a description of
+    # one's own named after a built-in one, is no rule set get_rules makes)
+    try:
+        again = Move.parse(move.text, name)
+    except (TypeError, ValueError):
+        return False
+    return again == move and _reads_alike(_get_rules(name), &move.m)
 
 
 cdef tuple _rules_changes(Rules r):
@@ -1434,7 +1442,6 @@ cdef class Move:
             name = _move_rules_name(rules, self)
             if name is not None:
                 return f"Move.parse({self.text!r}, {name!r})"
-            return f"Move.parse({self.text!r})"
         return f"Move.parse({self.text!r}, {rules!r})"
 
     def __reduce__(self):
@@ -1446,18 +1453,26 @@ cdef class Move:
 
 
 cdef object _own_rules(Move mv):
-    # The rule set a move needs to be made again, None when any built-in
-    # one will do: a laizi move's (legal only with its wild ranks), or the
-    # one it was read in when no built-in rule set has it (a kind a
-    # description of one's own added, such as super's ROCKET of XDW)
+    # The rule set a move needs to be made again, None when the built-in
+    # one that Move(...) without rules picks reads it alike: a laizi move's
+    # (legal only with its wild ranks), or the one it was read in when no
+    # built-in rule set has it (a kind a description of one's own added,
+    # such as super's ROCKET of XDW) or the first that has it reads its W
+    # otherwise (super's X+W as itself once wild_joker_stands is off)
     cdef Rules r
     rules = _RULES_BY_ID.get(mv.wild_rules)
     if rules is None or (<Rules>rules).c.wild_mask:
         return rules
     for r in _ANY_RULES:
         if ddz_check(&r.c, mv.m.kind, mv.m.rank, mv.m.length, mv.m.cards) >= 0:
-            return None
+            return None if _reads_alike(r, &mv.m) else rules
     return rules
+
+
+cdef bint _reads_alike(Rules r, const ddz_move* m):
+    # whether r, which has the move, reads its W and laizi as m says
+    return (ddz_check(&r.c, m.kind, m.rank, m.length, m.cards) == m.wild
+            and ddz_substitutes(&r.c, m.kind, m.rank, m.length, m.cards) == m.substitutes)
 
 
 cdef uint64_t _substitute_bits(uint32_t subs) noexcept nogil:
@@ -1732,12 +1747,15 @@ def _move_list_of(rules, rows) -> MoveList:
     cdef ddz_move* m
     cdef Py_ssize_t i, n
     cdef int wild
-    _need_wild(r)
     if not isinstance(rows, cnp.ndarray) or rows.ndim != 1 or rows.dtype.names is None \
             or rows.dtype.names != MOVE_DTYPE.names:
         raise TypeError("a pickled MoveList's rows are a 1-d MOVE_DTYPE array")
     a = np.array(rows, dtype=MOVE_DTYPE, order="C")   # (a copy of our own)
     n = cnp.PyArray_DIM(a, 0)
+    if n:
+        # (no move is read without both wild ranks, but the empty list a
+        # tiandi Game gives before its ground rank is drawn needs none)
+        _need_wild(r)
     m = <ddz_move*>cnp.PyArray_DATA(a)
     for i in range(n):
         wild = ddz_check(&r.c, m[i].kind, m[i].rank, m[i].length, m[i].cards)

@@ -113,7 +113,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Optional, Union
 
 import numpy as np
@@ -693,6 +693,27 @@ class ArenaResult:
     rules: str = "classic"
     bidding: bool = False
     landlord_share: tuple[float, float] = (math.nan, math.nan)
+
+    def __eq__(self, other: object) -> bool:
+        # every field, the per-deal arrays element by element and an
+        # undefined statistic (NaN) equal to an undefined one: a copy or a
+        # pickle of a result is equal to it
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        for f in fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if f.name == "per_deal":
+                if mine.keys() != theirs.keys() or not all(
+                        np.array_equal(mine[k], theirs[k]) for k in mine):
+                    return False
+            elif isinstance(mine, tuple) and isinstance(theirs, tuple):
+                if len(mine) != len(theirs) or not all(
+                        x == y or (math.isnan(x) and math.isnan(y))
+                        for x, y in zip(mine, theirs)):
+                    return False
+            elif mine != theirs:
+                return False
+        return True
 
     def as_dict(self) -> dict:
         """The result without the per-deal arrays, as JSON-ready values: a
