@@ -743,6 +743,7 @@ cdef class DouZeroGame:
         try:
             self._start(start[DZ_LANDLORD], start[DZ_UP], start[DZ_DOWN])
             for packed in history:
+                self._check_live()      # (a history past the deal's end)
                 self._play(packed)
         except InvalidCardsError as e:
             raise ValueError(f"a DouZeroGame pickle whose cards are not of one deck "
@@ -781,8 +782,7 @@ cdef class DouZeroGame:
         return self._play(_dz_pack(action, "action"))
 
     cdef bint _play(self, uint64_t c) except -1:
-        self._check_live()
-        self._check_idle()
+        # play()'s move once it is checked to be a move and the game live
         cdef int64_t j
         cdef int s = self.g.seat
         for j in range(self.nlegal):

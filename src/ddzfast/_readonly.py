@@ -16,7 +16,7 @@ def read_only(a: np.ndarray) -> np.ndarray:
     raw = a.tobytes()
     # (a bytes object's data is aligned as any allocation; the padding is
     # for an allocator that would not do so)
-    for pad in range(max(a.dtype.alignment, 1)):
+    for pad in range(a.dtype.alignment):
         out = np.frombuffer(bytes(pad) + raw, dtype=a.dtype, offset=pad)
         if out.flags.aligned:
             return out.reshape(a.shape)

@@ -909,6 +909,7 @@ def cmd_play(args, out=None) -> int:
         while game.phase not in ("play", "done"):
             seat = game.to_move
             assert seat is not None
+            redeals = game.redeals
             if seat == you:
                 out.write(f"your hand: {game.hands[you]}\n")
                 choices = game.legal_choices()
@@ -926,13 +927,11 @@ def cmd_play(args, out=None) -> int:
                     continue
                 # (told as the bots' are; "seat 0" conjugates as they do)
                 line = choice_line(f"seat {you}", game.phase, choice, game)
-                redeals = game.redeals
                 game.choose(choice)
                 out.write(line)
             else:
                 choice = game.policy_choice(args.bots)
                 line = choice_line(names[seat], game.phase, choice, game)
-                redeals = game.redeals
                 game.choose(choice)
                 out.write(line)
                 if game.shown[seat] is not None and line.endswith("shows its hand\n"):
